@@ -1,0 +1,186 @@
+"""The ``regime`` command: the core for a terminal or a review comment.
+
+Every subcommand takes ``--json``. Bad input prints one line naming the field and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from regime_core import drill, hardware, roofline, work
+from regime_core.classify import Verdict, classify
+from regime_core.errors import RegimeError
+from regime_core.quantity import Dim, format_quantity
+from regime_core.symptoms import parse_symptoms
+
+MAX_FILE_BYTES = 1_000_000
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _card(args: argparse.Namespace) -> tuple[hardware.Hardware, str | None]:
+    if args.gpu is not None and (args.peak_flops is not None or args.bandwidth is not None):
+        raise RegimeError("--gpu", "give either --gpu or --peak-flops with --bandwidth, not both")
+    if args.gpu is not None:
+        card = hardware.get(args.gpu, "--gpu")
+        dtype = hardware.check_dtype(args.dtype, "--dtype") if args.dtype else None
+        if dtype:
+            card.peak(dtype, "--dtype")
+        return card, dtype
+    if args.peak_flops is None or args.bandwidth is None:
+        raise RegimeError("--gpu", "expected --gpu ID, or both --peak-flops and --bandwidth")
+    dtype = hardware.check_dtype(args.dtype, "--dtype") if args.dtype else None
+    return hardware.custom(args.peak_flops, args.bandwidth, prefix="-"), dtype
+
+
+def _add_card(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gpu", help="catalogue id (see `regime gpus`)")
+    p.add_argument("--dtype", help="fp32, tf32, fp16, bf16, fp8 or int8")
+    p.add_argument("--peak-flops", help="peak compute, e.g. '312 TFLOP/s'")
+    p.add_argument("--bandwidth", help="memory bandwidth, e.g. '2.0 TB/s'")
+
+
+def _read_json(path: str, field: str) -> Any:
+    try:
+        if path == "-":
+            text = sys.stdin.read(MAX_FILE_BYTES + 1)
+        else:
+            with open(path, encoding="utf-8") as handle:
+                text = handle.read(MAX_FILE_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RegimeError(field, f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    if len(text) > MAX_FILE_BYTES:
+        raise RegimeError(field, f"expected a file under {MAX_FILE_BYTES:,} bytes")
+    try:
+        return json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
+        raise RegimeError(field, f"expected JSON{where}") from None
+
+
+def cmd_ridge(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    card, dtype = _card(args)
+    dt = dtype or card.default_dtype()
+    peak = card.peak(dt, "--dtype")
+    r = roofline.ridge(peak, card.bandwidth.value)
+    text = (f"ridge = {format_quantity(peak, Dim.FLOP_RATE)} / {format_quantity(card.bandwidth.value, Dim.BYTE_RATE)}"
+            f" = {format_quantity(r, Dim.INTENSITY)}" + ("" if card.custom else f"  ({card.name}, {dt})"))
+    return {"ridge": r, "peak_flops": peak, "bandwidth": card.bandwidth.value, "dtype": dt, "hardware": card.id}, text
+
+
+def _placement_out(p: roofline.Placement) -> tuple[dict[str, Any], str]:
+    lines = [*p.arithmetic(), f"allowed: {p.allowed}"]
+    return p.to_json(), "\n".join(lines)
+
+
+def cmd_place(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    card, dtype = _card(args)
+    w = work.from_spec({"flops": args.flops, "bytes": args.bytes}, dtype, "--")  # names errors --flops
+    return _placement_out(roofline.place(w, card, dtype, "--dtype"))
+
+
+_KERNEL_OPTIONS = ("m", "n", "k", "shape", "ops", "inputs", "params", "batch", "context", "kv_bytes_per_token", "tokens")
+
+
+def cmd_kernel(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    card, dtype = _card(args)
+    spec: dict[str, object] = {"kernel": args.kind}
+    spec.update({k: getattr(args, k) for k in _KERNEL_OPTIONS if getattr(args, k) is not None})
+    if args.fused:
+        spec["fused"] = True
+    w = work.from_spec(spec, dtype, "--")
+    return _placement_out(roofline.place(w, card, dtype, "--dtype"))
+
+
+def _verdict_text(v: Verdict) -> str:
+    lines = [f"Regime: {v.regime or 'undecided'}", "Evidence: " + "; ".join(v.evidence)]
+    if v.regime:
+        lines += [f"Lever that helps: {v.lever}", f"Lever that wastes the week: {v.waste}"]
+    lines += [f"Anomaly: {a}" for a in v.anomalies]
+    if v.needs:
+        lines.append(f"To decide: {v.needs}")
+    return "\n".join(lines)
+
+
+def cmd_classify(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    v = classify(parse_symptoms(_read_json(args.file, "FILE")))
+    return v.to_json(), _verdict_text(v)
+
+
+def cmd_incident(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    item = drill.incident(args.id)
+    v = item.verdict()
+    text = f"{item.id.upper()}. {item.text}\n\n{_verdict_text(v)}"
+    if v.placement is not None:
+        text += "\n\nArithmetic:\n  " + "\n  ".join(v.placement.arithmetic())
+    return item.to_json(), text
+
+
+def cmd_gpus(_args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    cards = hardware.catalogue().values()
+    rows = [f"{c.id:<14} {format_quantity(c.bandwidth.value, Dim.BYTE_RATE):>9}  "
+            + ", ".join(f"{d} {format_quantity(f.value, Dim.FLOP_RATE)}" for d, f in c.peaks.items())
+            for c in cards]
+    return {"gpus": [c.summary() for c in cards]}, "dense peaks; bandwidth first\n" + "\n".join(rows)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    parser = _Parser(prog="regime", description="Read a GPU performance problem's regime from its symptoms.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands: dict[str, tuple[Callable[[argparse.Namespace], tuple[dict[str, Any], str]], str]] = {
+        "ridge": (cmd_ridge, "ridge point of a card in FLOP/byte"),
+        "place": (cmd_place, "place FLOPs and bytes against a card's ridge"),
+        "kernel": (cmd_kernel, "FLOPs, bytes and placement of a kernel from its shape"),
+        "classify": (cmd_classify, "classify a JSON symptoms file ('-' reads stdin)"),
+        "incident": (cmd_incident, "one drill incident (A1..A8), its derived verdict and arithmetic"),
+        "gpus": (cmd_gpus, "the hardware catalogue"),
+    }
+    subs = {}
+    for name, (func, help_text) in commands.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.set_defaults(func=func)
+        subs[name] = p
+    for name in ("ridge", "place", "kernel"):
+        _add_card(subs[name])
+    subs["place"].add_argument("--flops", required=True, help="FLOP count, e.g. 1.37e11")
+    subs["place"].add_argument("--bytes", required=True, help="bytes moved, e.g. '101 MB'")
+    k = subs["kernel"]
+    k.add_argument("kind", choices=[c for c in work.KINDS if c != "raw"])
+    for opt in ("m", "n", "k"):
+        k.add_argument(f"--{opt}", help=f"matmul dimension {opt}")
+    k.add_argument("--shape", help="elementwise: tensor shape, e.g. 8x4096x4096")
+    k.add_argument("--ops", help="elementwise: number of ops in the chain")
+    k.add_argument("--inputs", help="elementwise: full-size input tensors of the first op")
+    k.add_argument("--fused", action="store_true", help="elementwise: fused (one read, one write)")
+    k.add_argument("--params", help="decode/prefill: parameter count, e.g. 7e9")
+    k.add_argument("--batch", help="decode: batch size")
+    k.add_argument("--context", help="decode: context length")
+    k.add_argument("--kv-bytes-per-token", help="decode: KV-cache bytes per token")
+    k.add_argument("--tokens", help="prefill: prompt tokens")
+    subs["classify"].add_argument("file", metavar="FILE")
+    subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        data, text = args.func(args)
+    except RegimeError as exc:
+        print(f"regime {args.command}: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else text)
+    return 0

@@ -1,0 +1,120 @@
+"""The drill as data (``data/drill.json``): incidents with derived verdicts, and Part B."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+from regime_core import hardware as hw
+from regime_core import work as wk
+from regime_core.classify import Verdict, classify
+from regime_core.errors import RegimeError
+from regime_core.quantity import Dim, format_quantity, number
+from regime_core.roofline import Placement, place
+from regime_core.symptoms import Symptoms, parse_symptoms
+
+DRILL_TOLERANCE = 0.05  # the drill's own figures agree with ours when within 5%
+
+
+@dataclass(frozen=True)
+class Incident:
+    """One Part A incident."""
+
+    id: str
+    title: str
+    text: str
+    symptoms_raw: dict[str, Any]
+    assumptions: tuple[str, ...]
+
+    @property
+    def symptoms(self) -> Symptoms:
+        """The parsed symptoms."""
+        return parse_symptoms(self.symptoms_raw)
+
+    def verdict(self) -> Verdict:
+        """The classifier's verdict: derived, never stored."""
+        return classify(self.symptoms)
+
+    def to_json(self) -> dict[str, Any]:
+        """The incident, its derived verdict and the arithmetic."""
+        return {"id": self.id, "title": self.title, "text": self.text, "symptoms": self.symptoms_raw,
+                "assumptions": list(self.assumptions), **self.verdict().to_json()}
+
+
+@dataclass(frozen=True)
+class PartBKernel:
+    """One row of Part B: the drill's figures beside the ones the core derives from the shape."""
+
+    id: str
+    label: str
+    drill_flops: float
+    drill_bytes: float
+    placement: Placement
+
+    @property
+    def drill_intensity(self) -> float:
+        """Intensity from the drill's own figures."""
+        return self.drill_flops / self.drill_bytes
+
+    def discrepancies(self) -> list[str]:
+        """Where the drill's figures differ from the derived ones, and why."""
+        out = []
+        work = self.placement.work
+        for name, drill, ours in (("FLOPs", self.drill_flops, work.flops), ("bytes", self.drill_bytes, work.bytes)):
+            if abs(drill - ours) > DRILL_TOLERANCE * ours:
+                out.append(f"the drill gives {number(drill)} {name}; the shape gives {number(ours)}"
+                           f" ({number(ours / drill)}×), so intensity is {format_quantity(work.intensity, Dim.INTENSITY)}"
+                           f" rather than {format_quantity(self.drill_intensity, Dim.INTENSITY)}")
+        if out and self.id == "add":
+            out.append("two fp16 inputs and one fp16 output are 3 × 2 B = 6 B per element; 5.03e7 counts 3 B."
+                       " Either way the add sits far below the ridge, so the verdict stands")
+        return out
+
+    def to_json(self) -> dict[str, Any]:
+        """The row as JSON."""
+        return {"id": self.id, "label": self.label, "drill_flops": self.drill_flops, "drill_bytes": self.drill_bytes,
+                "drill_intensity": self.drill_intensity, "discrepancies": self.discrepancies(),
+                **self.placement.to_json()}
+
+
+@cache
+def _data() -> dict[str, Any]:
+    text = resources.files("regime_core").joinpath("data/drill.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded
+
+
+@cache
+def incidents() -> tuple[Incident, ...]:
+    """A1..A8 in order."""
+    return tuple(Incident(e["id"], e["title"], e["text"], e["symptoms"], tuple(e["assumptions"]))
+                 for e in _data()["incidents"])
+
+
+def incident(incident_id: object) -> Incident:
+    """One incident by id (``A4``, ``a4``), or a RegimeError."""
+    wanted = str(incident_id).strip().lower() if isinstance(incident_id, str) else ""
+    for item in incidents():
+        if item.id == wanted:
+            return item
+    raise RegimeError("incident", f"expected one of {', '.join(i.id.upper() for i in incidents())}")
+
+
+def part_b_card() -> hw.Hardware:
+    """The Part B card: 312 TFLOP/s and 2.0 TB/s."""
+    card = _data()["part_b"]["card"]
+    return hw.custom(card["peak_flops"], card["bandwidth"])
+
+
+def part_b(card: hw.Hardware | None = None, dtype: str | None = None) -> list[PartBKernel]:
+    """The Part B rows placed on ``card`` (default: the drill's card)."""
+    chosen = card or part_b_card()
+    rows = []
+    for row in _data()["part_b"]["kernels"]:
+        work = wk.from_spec(row["work"], None)
+        rows.append(PartBKernel(row["id"], row["label"], row["drill"]["flops"], row["drill"]["bytes"],
+                                place(work, chosen, dtype if not chosen.custom else work.dtype)))
+    return rows

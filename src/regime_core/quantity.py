@@ -1,0 +1,217 @@
+"""Quantities written the way engineers write them: ``312 TFLOP/s``, ``8 µs``, ``70%``.
+
+Every quantity is parsed into a float in base units (FLOP, byte, second, FLOP/s,
+byte/s, FLOP/byte, token/s) and checked against the dimension the field expects.
+Prefixes are decimal SI (1 TB = 1e12 bytes); binary ``KiB``..``PiB`` are accepted for
+bytes and byte rates and stay distinct (1 GiB = 2**30 bytes).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from enum import Enum
+
+from regime_core.errors import RegimeError
+
+
+class Dim(Enum):
+    """Physical dimension of a quantity; the value is the base unit's symbol."""
+
+    COUNT = ""
+    FLOP = "FLOP"
+    BYTE = "B"
+    SECOND = "s"
+    FLOP_RATE = "FLOP/s"
+    BYTE_RATE = "B/s"
+    INTENSITY = "FLOP/byte"
+    TOKEN_RATE = "tok/s"
+    FRACTION = "%"
+
+
+_EXAMPLES = {
+    Dim.COUNT: "a plain number like '40,000' or '1.4e10'",
+    Dim.FLOP: "a FLOP count like '1.4e10' or '137 GFLOP'",
+    Dim.BYTE: "a size like '14 GB', '5.03e7' or '80 GiB'",
+    Dim.SECOND: "a time like '12 µs', '8 ms' or '0.18 s'",
+    Dim.FLOP_RATE: "a compute rate like '312 TFLOP/s'",
+    Dim.BYTE_RATE: "a bandwidth like '2.0 TB/s' or '300 GB/s'",
+    Dim.INTENSITY: "an intensity like '156 FLOP/byte'",
+    Dim.TOKEN_RATE: "a rate like '38 tok/s'",
+    Dim.FRACTION: "a fraction between 0 and 1, or a percentage like '70%'",
+}
+
+_NAMES = {
+    Dim.COUNT: "a plain number",
+    Dim.FLOP: "a FLOP count",
+    Dim.BYTE: "a size in bytes",
+    Dim.SECOND: "a time",
+    Dim.FLOP_RATE: "a compute rate",
+    Dim.BYTE_RATE: "a bandwidth",
+    Dim.INTENSITY: "an intensity",
+    Dim.TOKEN_RATE: "a token rate",
+    Dim.FRACTION: "a fraction",
+}
+
+# Unit spellings (lower-cased) to their dimension.
+_UNITS: dict[str, Dim] = {
+    "flop": Dim.FLOP, "flops": Dim.FLOP, "op": Dim.FLOP, "ops": Dim.FLOP,
+    "flop/s": Dim.FLOP_RATE, "flops/s": Dim.FLOP_RATE, "op/s": Dim.FLOP_RATE,
+    "ops/s": Dim.FLOP_RATE, "flop/sec": Dim.FLOP_RATE,
+    "B": Dim.BYTE, "byte": Dim.BYTE, "bytes": Dim.BYTE,
+    "B/s": Dim.BYTE_RATE, "byte/s": Dim.BYTE_RATE, "bytes/s": Dim.BYTE_RATE,
+    "s": Dim.SECOND, "sec": Dim.SECOND, "second": Dim.SECOND, "seconds": Dim.SECOND,
+    "flop/byte": Dim.INTENSITY, "flop/B": Dim.INTENSITY, "flops/byte": Dim.INTENSITY,
+    "tok/s": Dim.TOKEN_RATE, "tokens/s": Dim.TOKEN_RATE, "token/s": Dim.TOKEN_RATE,
+    "%": Dim.FRACTION,
+}
+# "TFLOPS" and "TOPS" mean a rate when they carry a prefix, as on every datasheet.
+_RATE_WHEN_PREFIXED = {"flops": Dim.FLOP_RATE, "ops": Dim.FLOP_RATE}
+
+_DECIMAL = {"": 1.0, "k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9, "T": 1e12, "P": 1e15, "E": 1e18}
+_SUBUNIT = {"m": 1e-3, "µ": 1e-6, "μ": 1e-6, "u": 1e-6, "n": 1e-9, "p": 1e-12}
+_BINARY = {"Ki": 2.0**10, "Mi": 2.0**20, "Gi": 2.0**30, "Ti": 2.0**40, "Pi": 2.0**50}
+
+_NUMBER = re.compile(
+    r"""^(?P<num>[+-]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?(?:[eE][+-]?\d+)?
+         |[+-]?\.\d+(?:[eE][+-]?\d+)?)
+         \s*(?P<unit>.*)$""",
+    re.VERBOSE | re.ASCII,
+)
+_MAX_TEXT = 64
+
+
+def _lookup(unit: str) -> Dim | None:
+    """The dimension of an unprefixed unit; a lower-case ``b`` is a bit, so it is refused."""
+    if unit in _UNITS:
+        return _UNITS[unit]
+    lower = unit.lower()
+    if lower.startswith("b") and not lower.startswith("byte"):
+        return None
+    return _UNITS.get("flop/B" if lower == "flop/b" else lower)
+
+
+def _split_unit(unit: str) -> tuple[float, Dim]:
+    """Split ``TFLOP/s`` into (1e12, FLOP_RATE); raise KeyError when unknown."""
+    if unit == "":
+        return 1.0, Dim.COUNT
+    direct = _lookup(unit)
+    if direct is not None:
+        return 1.0, direct
+    for table in (_BINARY, _DECIMAL, _SUBUNIT):
+        for prefix, scale in table.items():
+            if not prefix or not unit.startswith(prefix):
+                continue
+            rest = unit[len(prefix):]
+            if rest == "":
+                if table is _DECIMAL:  # "40k": a count with a multiplier
+                    return scale, Dim.COUNT
+                continue
+            dim = _RATE_WHEN_PREFIXED.get(rest.lower()) or _lookup(rest)
+            if dim is None:
+                continue
+            if table is _BINARY and dim not in (Dim.BYTE, Dim.BYTE_RATE):
+                continue
+            if table is _SUBUNIT and dim is not Dim.SECOND:
+                continue
+            return scale, dim
+    raise KeyError(unit)
+
+
+def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> float:
+    """Parse ``value`` into base units of ``dim``, or raise a RegimeError naming ``field``.
+
+    Args:
+        value: A number (taken as base units) or a string with an optional unit.
+        field: The field's name, used in the error message.
+        dim: The dimension the field expects.
+        allow_zero: Accept 0 (otherwise values must be strictly positive).
+
+    Returns:
+        The value in base units; a fraction in 0..1 for ``Dim.FRACTION``.
+
+    """
+    expected = _EXAMPLES[dim]
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise RegimeError(field, f"expected {expected}, got {type(value).__name__}")
+    if isinstance(value, str):
+        text = value.strip().replace("\u2212", "-").replace("\u00a0", " ")
+        if not text:
+            raise RegimeError(field, f"expected {expected}, got an empty value")
+        match = _NUMBER.match(text) if len(text) <= _MAX_TEXT else None
+        if match is None:
+            raise RegimeError(field, f"expected {expected}, got {_quote(value)}")
+        unit = match["unit"].strip()
+        try:
+            scale, found = _split_unit(unit)
+        except KeyError:
+            raise RegimeError(field, f"unknown unit {_quote(unit)}; expected {expected}") from None
+        if found is not dim and found is not Dim.COUNT:
+            raise RegimeError(field, f"expected {expected}, got {_NAMES[found]} ({_quote(value)})")
+        number = float(match["num"].replace(",", "")) * scale
+        if found is Dim.FRACTION:
+            number /= 100.0
+    else:
+        number = float(value)
+    if not math.isfinite(number):
+        raise RegimeError(field, f"expected {expected}, got a value that is not finite")
+    if number < 0 or (number == 0 and not allow_zero):
+        bound = "zero or more" if allow_zero else "more than zero"
+        raise RegimeError(field, f"expected {expected}, {bound}; got {_quote(value)}")
+    if dim is Dim.FRACTION and number > 1:
+        raise RegimeError(field, f"expected {expected}; got {_quote(value)}, which is above 100%")
+    return number
+
+
+def parse_count(value: object, field: str, *, minimum: int = 1, maximum: int = 10**15) -> int:
+    """Parse a whole count (shape dimension, batch, launches) within bounds."""
+    number = parse(value, field, Dim.COUNT, allow_zero=minimum <= 0)
+    if number != int(number) or not minimum <= number <= maximum:
+        raise RegimeError(field, f"expected a whole number from {minimum:,} to {maximum:,}; got {_quote(value)}")
+    return int(number)
+
+
+def _quote(value: object) -> str:
+    text = str(value)
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+_FORMAT_PREFIXES = [(1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k")]
+_TIME_PREFIXES = [(1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")]
+
+
+def number(value: float, digits: int = 3) -> str:
+    """Format a number with ``digits`` significant figures, no trailing zeros."""
+    if value == 0 or not math.isfinite(value):
+        return "0" if value == 0 else str(value)
+    if abs(value) >= 1e6:  # 1.37e11, as the drill writes big counts
+        mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+        if "." in mantissa:
+            mantissa = mantissa.rstrip("0").rstrip(".")
+        return f"{mantissa}e{int(exponent)}"
+    magnitude = math.floor(math.log10(abs(value)))
+    decimals = max(digits - 1 - magnitude, 0)
+    text = f"{round(value, decimals - 0):.{decimals}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text
+
+
+def format_quantity(value: float, dim: Dim, digits: int = 3) -> str:
+    """Format ``value`` (base units) with a readable prefix: ``47 ms``, ``1.7 TB/s``."""
+    if dim is Dim.FRACTION:
+        return f"{number(value * 100, digits)}%"
+    if dim is Dim.SECOND:
+        for scale, prefix in _TIME_PREFIXES:
+            if abs(value) >= scale * 0.9995:
+                return f"{number(value / scale, digits)} {prefix}s"
+        return f"{number(value / 1e-9, digits)} ns"
+    if dim in (Dim.INTENSITY, Dim.TOKEN_RATE) or abs(value) < 1e3:
+        unit = f" {dim.value}" if dim.value else ""
+        return f"{number(value, digits)}{unit}"
+    for scale, prefix in _FORMAT_PREFIXES:
+        if abs(value) >= scale * 0.9995:
+            if dim is Dim.COUNT:
+                return f"{number(value / scale, digits)}{prefix}"
+            return f"{number(value / scale, digits)} {prefix}{dim.value}"
+    return f"{number(value, digits)} {dim.value}"

@@ -1,0 +1,103 @@
+"""Symptoms: what an engineer has before opening a profiler, read from a JSON object."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from regime_core import hardware as hw
+from regime_core import work as wk
+from regime_core.errors import RegimeError
+from regime_core.quantity import Dim, parse, parse_count
+
+#: observed field -> (dimension, allow zero). Booleans and counts are handled apart.
+OBSERVED_FIELDS: dict[str, tuple[Dim, bool]] = {
+    "time": (Dim.SECOND, False),
+    "flops_fraction": (Dim.FRACTION, True),
+    "bandwidth": (Dim.BYTE_RATE, False),
+    "bandwidth_fraction": (Dim.FRACTION, True),
+    "tokens_per_s": (Dim.TOKEN_RATE, False),
+    "kernel_time": (Dim.SECOND, False),
+    "gap_time": (Dim.SECOND, True),
+    "shrink_4x_ratio": (Dim.COUNT, False),
+    "fused_speedup": (Dim.COUNT, False),
+    "occupancy": (Dim.FRACTION, True),
+}
+TOP_FIELDS = ("hardware", "dtype", "work", "observed", "proposal")
+_MAX_PROPOSAL = 2000
+
+
+@dataclass(frozen=True)
+class Observed:
+    """Measurements, in base units; None where not measured."""
+
+    time: float | None = None
+    flops_fraction: float | None = None
+    bandwidth: float | None = None
+    bandwidth_fraction: float | None = None
+    tokens_per_s: float | None = None
+    kernel_time: float | None = None
+    gap_time: float | None = None
+    launches: int | None = None
+    shrink_4x_ratio: float | None = None
+    fused_speedup: float | None = None
+    occupancy: float | None = None
+    host_sync_in_loop: bool = False
+
+
+@dataclass(frozen=True)
+class Symptoms:
+    """Everything the classifier reads."""
+
+    hardware: hw.Hardware | None = None
+    dtype: str | None = None
+    work: wk.Work | None = None
+    observed: Observed = Observed()
+    proposal: str = ""
+
+
+def _mapping(value: object, field: str) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise RegimeError(field, f"expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def parse_observed(raw: object, field: str = "observed") -> Observed:
+    """Parse the ``observed`` object."""
+    data = _mapping(raw, field)
+    values: dict[str, object] = {}
+    for key, value in data.items():
+        where = f"{field}.{key}"
+        if value is None:
+            continue
+        if key == "host_sync_in_loop":
+            if not isinstance(value, bool):
+                raise RegimeError(where, "expected true or false")
+            values[key] = value
+        elif key == "launches":
+            values[key] = parse_count(value, where)
+        elif key in OBSERVED_FIELDS:
+            dim, zero = OBSERVED_FIELDS[key]
+            values[key] = parse(value, where, dim, allow_zero=zero)
+        else:
+            known = ", ".join([*OBSERVED_FIELDS, "launches", "host_sync_in_loop"])
+            raise RegimeError(where, f"unknown measurement; expected one of {known}")
+    return Observed(**values)  # type: ignore[arg-type]
+
+
+def parse_symptoms(raw: object) -> Symptoms:
+    """Parse a symptoms file's JSON object into :class:`Symptoms`."""
+    data = _mapping(raw, "symptoms")
+    extra = sorted(set(data) - set(TOP_FIELDS))
+    if extra:
+        raise RegimeError(str(extra[0])[:40], f"unknown field; expected {', '.join(TOP_FIELDS)}")
+    card = hw.resolve(data["hardware"]) if data.get("hardware") is not None else None
+    dtype = hw.check_dtype(data["dtype"]) if data.get("dtype") is not None else None
+    if card is not None and dtype is not None:
+        card.peak(dtype)  # a dtype the card lacks is an input error, said here
+    work = wk.from_spec(_mapping(data["work"], "work"), dtype) if data.get("work") is not None else None
+    observed = parse_observed(data["observed"]) if data.get("observed") is not None else Observed()
+    proposal = data.get("proposal") or ""
+    if not isinstance(proposal, str) or len(proposal) > _MAX_PROPOSAL:
+        raise RegimeError("proposal", f"expected text of at most {_MAX_PROPOSAL} characters")
+    return Symptoms(card, dtype, work, observed, proposal)

@@ -1,0 +1,187 @@
+"""Work models: FLOPs and bytes from a shape.
+
+Each model returns a :class:`Work` whose ``steps`` spell out the arithmetic, so a page
+or a review comment can show how the numbers were reached.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from regime_core.errors import RegimeError
+from regime_core.hardware import DTYPE_BYTES, check_dtype
+from regime_core.quantity import Dim, format_quantity, number, parse, parse_count
+
+KINDS = ("matmul", "elementwise", "decode", "prefill", "raw")
+
+
+@dataclass(frozen=True)
+class Work:
+    """What a kernel must do: FLOPs and bytes moved to and from memory."""
+
+    flops: float
+    bytes: float
+    label: str
+    steps: tuple[str, ...] = ()
+    dtype: str | None = None
+    tokens_per_run: int = 0  # tokens one run produces (decode: the batch), for tokens/s
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.flops) and self.flops >= 0):
+            raise RegimeError("work.flops", "expected a finite FLOP count, zero or more")
+        if not (math.isfinite(self.bytes) and self.bytes > 0):
+            raise RegimeError("work.bytes", "expected a finite byte count above zero")
+
+    @property
+    def intensity(self) -> float:
+        """Arithmetic intensity in FLOP/byte."""
+        return self.flops / self.bytes
+
+
+def _f(value: float, dim: Dim) -> str:
+    return format_quantity(value, dim)
+
+
+def matmul(m: int, n: int, k: int, dtype: str = "fp16") -> Work:
+    """C[m,n] = A[m,k] @ B[k,n]: 2mnk FLOPs; A and B read once, C written once."""
+    size = DTYPE_BYTES[dtype]
+    flops = 2.0 * m * n * k
+    moved = (m * k + k * n + m * n) * size
+    return Work(flops, moved, f"matmul {m}×{k} @ {k}×{n}, {dtype}", (
+        f"FLOPs = 2·m·n·k = 2·{m}·{n}·{k} = {number(flops)}",
+        f"bytes = (m·k + k·n + m·n)·{number(size)} B = {number(moved)}",
+    ), dtype)
+
+
+def elementwise(shape: tuple[int, ...], dtype: str = "fp32", ops: int = 1,
+                inputs: int = 1, fused: bool = False) -> Work:
+    """A chain of ``ops`` pointwise ops over one tensor of ``shape``.
+
+    The first op reads ``inputs`` full tensors; later ops take the previous result and a
+    scalar. Eager mode writes every intermediate and reads it back; fused mode reads the
+    inputs once and writes the result once.
+    """
+    elements = math.prod(shape)
+    size = DTYPE_BYTES[dtype]
+    trips = inputs + 1 if fused else inputs + 1 + 2 * (ops - 1)
+    moved = float(elements * size * trips)
+    flops = float(elements * ops)
+    mode = "fused" if fused else "eager"
+    shape_text = "×".join(str(d) for d in shape)
+    return Work(flops, moved, f"{ops}-op elementwise chain on {shape_text}, {dtype}, {mode}", (
+        f"elements = {shape_text} = {number(elements)}",
+        f"FLOPs = {ops} op × {number(elements)} = {number(flops)}",
+        f"bytes = {trips} tensor trips × {number(elements)} × {number(size)} B = {number(moved)}"
+        f" ({mode}: {'inputs read once, result written once' if fused else 'every op reads and writes the tensor'})",
+    ), dtype)
+
+
+def decode(params: float, dtype: str = "bf16", batch: int = 1, context: int = 0,
+           kv_bytes_per_token: float = 0.0) -> Work:
+    """One decode step: every weight is read once per step and used for ``batch`` tokens.
+
+    FLOPs are 2 per parameter per token; bytes are the weights plus the KV cache the step
+    reads (``batch · context · kv_bytes_per_token``; 0 when not given).
+    """
+    size = DTYPE_BYTES[dtype]
+    weights = params * size
+    kv = batch * context * kv_bytes_per_token
+    flops = 2.0 * params * batch
+    steps = [
+        f"FLOPs = 2 × {number(params)} params × batch {batch} = {number(flops)}",
+        f"weight bytes = {number(params)} × {number(size)} B = {_f(weights, Dim.BYTE)}",
+    ]
+    if kv:
+        steps.append(f"KV-cache bytes = batch {batch} × context {context} × {_f(kv_bytes_per_token, Dim.BYTE)}"
+                     f"/token = {_f(kv, Dim.BYTE)}")
+    else:
+        steps.append("KV-cache bytes not given: weights only (a lower bound on traffic)")
+    return Work(flops, weights + kv, f"decode step, {number(params)} params, {dtype}, batch {batch}",
+                tuple(steps), dtype, tokens_per_run=batch)
+
+
+def prefill(params: float, tokens: int, dtype: str = "bf16") -> Work:
+    """Prefill of ``tokens`` tokens: 2 FLOPs per parameter per token, weights read once."""
+    size = DTYPE_BYTES[dtype]
+    flops = 2.0 * params * tokens
+    weights = params * size
+    return Work(flops, weights, f"prefill of {tokens} tokens, {number(params)} params, {dtype}", (
+        f"FLOPs = 2 × {number(params)} params × {tokens} tokens = {number(flops)}",
+        f"bytes ≈ weights = {number(params)} × {number(size)} B = {_f(weights, Dim.BYTE)}"
+        " (activations are small beside them)",
+    ), dtype)
+
+
+def raw(flops: float, moved: float, dtype: str | None = None) -> Work:
+    """FLOPs and bytes given directly."""
+    return Work(flops, moved, "kernel", (
+        f"FLOPs = {number(flops)}", f"bytes = {number(moved)}",
+    ), dtype)
+
+
+def _shape(value: object, field: str) -> tuple[int, ...]:
+    parts: list[object]
+    if isinstance(value, str):
+        parts = [p.strip() for p in value.replace("×", "x").replace(",", "x").strip("()[] ").split("x")]
+    elif isinstance(value, (list, tuple)):
+        parts = list(value)
+    else:
+        parts = [value]
+    if not 1 <= len(parts) <= 8:
+        raise RegimeError(field, "expected a shape like [8, 4096, 4096] or '8x4096x4096'")
+    dims = tuple(parse_count(p, field, maximum=2**40) for p in parts)
+    if math.prod(dims) > 10**15:
+        raise RegimeError(field, "expected a shape of at most 1e15 elements")
+    return dims
+
+
+def from_spec(spec: Mapping[str, object], dtype: str | None, field: str = "work") -> Work:
+    """A Work from a symptoms-file ``work`` object (``{"kernel": ..., ...}`` or flops/bytes).
+
+    ``field`` prefixes the names in error messages; ``"--"`` names command-line options.
+    """
+
+    def name(key: str) -> str:
+        return f"--{key.replace('_', '-')}" if field == "--" else f"{field}.{key}"
+
+    kind = spec.get("kernel", "raw")
+    if kind not in KINDS:
+        raise RegimeError(name("kernel"), f"expected one of {', '.join(KINDS)}")
+    known = {
+        "raw": {"flops", "bytes"},
+        "matmul": {"m", "n", "k"},
+        "elementwise": {"shape", "ops", "inputs", "fused"},
+        "decode": {"params", "batch", "context", "kv_bytes_per_token"},
+        "prefill": {"params", "tokens"},
+    }[str(kind)] | {"kernel", "dtype"}
+    extra = sorted(set(spec) - known)
+    if extra:
+        raise RegimeError(name(str(extra[0])[:40]), f"not a field of a {kind} kernel; expected {', '.join(sorted(known))}")
+    dt = check_dtype(spec.get("dtype", dtype or ("fp32" if kind == "elementwise" else "bf16")), name("dtype"))
+
+    def need(key: str) -> object:
+        if key not in spec:
+            raise RegimeError(name(key), f"required for a {kind} kernel")
+        return spec[key]
+
+    if kind == "raw":
+        return raw(parse(need("flops"), name("flops"), Dim.FLOP, allow_zero=True),
+                   parse(need("bytes"), name("bytes"), Dim.BYTE), dt if "dtype" in spec or dtype else None)
+    if kind == "matmul":
+        m, n, k = (parse_count(need(x), name(x), maximum=2**24) for x in "mnk")
+        return matmul(m, n, k, dt)
+    if kind == "elementwise":
+        fused = spec.get("fused", False)
+        if not isinstance(fused, bool):
+            raise RegimeError(name("fused"), "expected true or false")
+        return elementwise(_shape(need("shape"), name("shape")), dt,
+                           parse_count(spec.get("ops", 1), name("ops"), maximum=10_000),
+                           parse_count(spec.get("inputs", 1), name("inputs"), maximum=64), fused)
+    params = parse(need("params"), name("params"), Dim.COUNT)
+    if kind == "prefill":
+        return prefill(params, parse_count(need("tokens"), name("tokens"), maximum=10**8), dt)
+    return decode(params, dt, parse_count(spec.get("batch", 1), name("batch"), maximum=10**6),
+                  parse_count(spec.get("context", 0), name("context"), minimum=0, maximum=10**8),
+                  parse(spec.get("kv_bytes_per_token", 0), name("kv_bytes_per_token"), Dim.BYTE, allow_zero=True))
