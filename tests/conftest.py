@@ -1,1 +1,105 @@
-"""Shared test helpers."""
+"""Fixtures: a strict build of the site, served on localhost with netlify.toml's headers, and a
+real headless Chromium that may reach nothing but that server."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+from site_server import ROOT, serve
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                 "--disable-background-networking", "--disable-component-update", "--no-first-run"]
+PAGES = ["", "lesson/", "drill/", "hardware/"]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def site_port() -> int:
+    return _free_port()
+
+
+@pytest.fixture(scope="session")
+def built_site(tmp_path_factory: pytest.TempPathFactory, site_port: int) -> Path:
+    """`mkdocs build --strict` into a temporary folder, with site_url set to where it is served."""
+    out = tmp_path_factory.mktemp("site")
+    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{site_port}/", NO_MKDOCS_2_WARNING="1")
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
+                            cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="session")
+def base_url(built_site: Path, site_port: int) -> Iterator[str]:
+    with serve(built_site, site_port) as url:
+        yield url
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does this)")
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class PageLog:
+    """What a page did that a test must be told about."""
+
+    errors: list[str] = field(default_factory=list)
+    external: list[str] = field(default_factory=list)
+
+
+def open_page(browser: object, base_url: str, log: PageLog, **context_options: object) -> object:
+    """A fresh browser context and page; every non-localhost request is blocked and logged."""
+    context = browser.new_context(service_workers="block", **context_options)  # type: ignore[attr-defined]
+
+    def route(route: object) -> None:
+        url = route.request.url  # type: ignore[attr-defined]
+        if url.startswith(base_url):
+            route.continue_()  # type: ignore[attr-defined]
+        else:
+            log.external.append(url)
+            route.abort()  # type: ignore[attr-defined]
+
+    context.route("**/*", route)
+    page = context.new_page()
+    page.on("console", lambda m: log.errors.append(m.text) if m.type == "error" else None)
+    page.on("pageerror", lambda e: log.errors.append(f"uncaught: {e}"))
+    page.set_default_timeout(60_000)
+    return page
+
+
+@pytest.fixture
+def page_log() -> PageLog:
+    return PageLog()
+
+
+@pytest.fixture
+def page(browser: object, base_url: str, page_log: PageLog) -> Iterator[object]:
+    """A page whose test fails on any console error or attempted external request."""
+    p = open_page(browser, base_url, page_log)
+    yield p
+    p.context.close()  # type: ignore[attr-defined]
+    assert page_log.external == [], f"requests to other origins: {page_log.external}"
+    assert page_log.errors == [], f"console errors: {page_log.errors}"

@@ -15,6 +15,14 @@ from regime_core.hardware import DTYPE_BYTES, check_dtype
 from regime_core.quantity import Dim, format_quantity, number, parse, parse_count
 
 KINDS = ("matmul", "elementwise", "decode", "prefill", "raw")
+#: The shape fields each kernel kind takes (besides ``kernel`` and ``dtype``).
+FIELDS: dict[str, tuple[str, ...]] = {
+    "raw": ("flops", "bytes"),
+    "matmul": ("m", "n", "k"),
+    "elementwise": ("shape", "ops", "inputs", "fused"),
+    "decode": ("params", "batch", "context", "kv_bytes_per_token"),
+    "prefill": ("params", "tokens"),
+}
 
 
 @dataclass(frozen=True)
@@ -149,13 +157,7 @@ def from_spec(spec: Mapping[str, object], dtype: str | None, field: str = "work"
     kind = spec.get("kernel", "raw")
     if kind not in KINDS:
         raise RegimeError(name("kernel"), f"expected one of {', '.join(KINDS)}")
-    known = {
-        "raw": {"flops", "bytes"},
-        "matmul": {"m", "n", "k"},
-        "elementwise": {"shape", "ops", "inputs", "fused"},
-        "decode": {"params", "batch", "context", "kv_bytes_per_token"},
-        "prefill": {"params", "tokens"},
-    }[str(kind)] | {"kernel", "dtype"}
+    known = {*FIELDS[str(kind)], "kernel", "dtype"}
     extra = sorted(set(spec) - known)
     if extra:
         raise RegimeError(name(str(extra[0])[:40]), f"not a field of a {kind} kernel; expected {', '.join(sorted(known))}")

@@ -1,0 +1,92 @@
+// An attempt form (Part A incident, Part B or Part C) and the answer it unlocks.
+// Options come from data attributes: data-item (the stable id), data-validate (an
+// optional regime_core.api op that checks the attempt first).
+import { clearErrors, decodePayload, fillForm, on, readForm, showError } from "./dom.js";
+import { python } from "./runtime.js";
+import { store } from "./store.js";
+
+const REQUIRED = {
+  regime: "Choose a regime: compute-bound, memory-bound or overhead / host-bound.",
+  paragraph: "Write your paragraph first.",
+};
+
+export function mount(element) {
+  const item = element.dataset.item;
+  const form = element.querySelector("form.regime-attempt");
+  const answer = element.querySelector(".regime-answer");
+  const feedback = element.querySelector(".regime-feedback");
+  const validateOp = element.dataset.validate;
+
+  const reveal = (focus) => {
+    if (answer.hidden) {
+      answer.innerHTML = decodePayload(answer.dataset.payload);
+      answer.hidden = false;
+    }
+    if (focus) answer.focus();
+  };
+  const conceal = () => {
+    answer.hidden = true;
+    answer.replaceChildren();
+  };
+  const say = (text) => {
+    feedback.textContent = [text, store.problem].filter(Boolean).join(" ");
+  };
+
+  const sync = () => {
+    const saved = store.get(item);
+    clearErrors(form);
+    if (saved) {
+      fillForm(form, saved.attempt);
+      if (saved.unlocked) reveal(false);
+    } else {
+      form.reset();
+      conceal();
+    }
+    say("");
+  };
+
+  const submit = async (event) => {
+    event.preventDefault();
+    clearErrors(form);
+    const attempt = readForm(form);
+    const missing = Object.keys(REQUIRED).filter((name) => name in REQUIRED && form.elements[name] !== undefined
+      && !String(attempt[name] || "").trim());
+    for (const name of missing) showError(form, name, REQUIRED[name]);
+    if (missing.length) {
+      say("Your attempt needs the field marked above.");
+      return;
+    }
+    if (validateOp) {
+      say("Checking your numbers…");
+      try {
+        const result = await python.call(validateOp, attempt);
+        if (!result.ok) {
+          if (!showError(form, result.field, result.error)) say(result.error);
+          else say("Your attempt needs the field marked above.");
+          return;
+        }
+      } catch {
+        // Python is unavailable: the attempt is kept as typed and the answer still opens.
+      }
+    }
+    store.submit(item, attempt);
+    reveal(true);
+    say("Attempt saved. Check your work below.");
+  };
+
+  const reset = () => {
+    store.reset(item);
+    say("Cleared. The answer is hidden again.");
+  };
+
+  sync();
+  const offs = [
+    on(form, "submit", submit),
+    on(form.querySelector('[data-action="reset"]'), "click", reset),
+    on(form, "focusin", () => validateOp && python.startWhenIdle()),
+    on(store, "change", (event) => {
+      if (event.detail.item === "*" || event.detail.item === item) sync();
+    }),
+  ];
+  return () => offs.forEach((off) => off());
+}

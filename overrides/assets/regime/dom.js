@@ -1,0 +1,72 @@
+// Small DOM helpers. Text is always set as text: nothing a learner types becomes HTML.
+
+/** Create an element with attributes and text or element children. */
+export function h(tag, attrs = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== undefined && value !== null && value !== false) element.setAttribute(name, String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined) continue;
+    element.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return element;
+}
+
+/** Listen, and return the matching teardown. */
+export function on(target, type, listener, options) {
+  target.addEventListener(type, listener, options);
+  return () => target.removeEventListener(type, listener, options);
+}
+
+/** Read a form into a nested object: a field named "add.side" becomes {add: {side}}. */
+export function readForm(form) {
+  const out = {};
+  for (const control of form.elements) {
+    if (!control.name || control.disabled) continue;
+    if (control.type === "radio" && !control.checked) continue;
+    const value = control.type === "checkbox" ? control.checked : control.value;
+    const path = control.name.split(".");
+    let node = out;
+    for (const key of path.slice(0, -1)) node = node[key] = node[key] || {};
+    node[path[path.length - 1]] = value;
+  }
+  return out;
+}
+
+/** Put saved values back into a form. */
+export function fillForm(form, values) {
+  for (const control of form.elements) {
+    if (!control.name) continue;
+    const value = control.name.split(".").reduce((node, key) => (node && typeof node === "object" ? node[key] : undefined), values);
+    if (control.type === "radio") control.checked = value === control.value;
+    else if (control.type === "checkbox") control.checked = value === true;
+    else control.value = typeof value === "string" ? value : "";
+  }
+}
+
+/** Show a one-line error at a field (by its data-field name); false when there is no such field. */
+export function showError(root, field, message) {
+  const wrapper = [...root.querySelectorAll("[data-field]")].find((el) => el.dataset.field === field);
+  if (!wrapper) return false;
+  const line = wrapper.querySelector(".regime-field__error");
+  line.textContent = message;
+  line.hidden = false;
+  for (const control of wrapper.querySelectorAll("input, select, textarea")) control.setAttribute("aria-invalid", "true");
+  return true;
+}
+
+/** Clear every field error under root. */
+export function clearErrors(root) {
+  for (const line of root.querySelectorAll(".regime-field__error")) {
+    line.textContent = "";
+    line.hidden = true;
+  }
+  for (const control of root.querySelectorAll("[aria-invalid]")) control.removeAttribute("aria-invalid");
+}
+
+/** Decode an answer payload (base64 of UTF-8 HTML built at build time by the site, never by a learner). */
+export function decodePayload(payload) {
+  const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
+  return new TextDecoder().decode(bytes);
+}

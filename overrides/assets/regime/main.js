@@ -1,0 +1,58 @@
+// Entry module: mounts each widget of the current page from Material's document$, and
+// tears the previous page's widgets down on instant navigation.
+import * as attempt from "./attempt.js";
+import * as drillReset from "./drill-reset.js";
+import * as explorer from "./explorer.js";
+import * as links from "./links.js";
+import * as stretch from "./stretch.js";
+
+const COMPONENTS = { attempt, links, "ridge-table": explorer, stretch, "drill-reset": drillReset };
+const live = new Map(); // element -> teardown
+let mountedRoot = null;
+
+function teardownAll() {
+  for (const teardown of live.values()) {
+    try {
+      teardown();
+    } catch (error) {
+      console.warn("regime: teardown failed", error);
+    }
+  }
+  live.clear();
+}
+
+function mountPage() {
+  const root = document.querySelector("article") || document.body;
+  if (root === mountedRoot) return; // the same page, reported twice
+  teardownAll();
+  mountedRoot = root;
+  for (const element of root.querySelectorAll("[data-regime-widget]")) {
+    const component = COMPONENTS[element.dataset.regimeWidget];
+    if (!component) continue;
+    try {
+      live.set(element, component.mount(element));
+    } catch (error) {
+      console.warn("regime: a widget failed to mount", error);
+    }
+  }
+}
+
+// Read-only hook for the browser tests: how many widgets are live.
+window.regimeWidgets = Object.freeze({ live: () => live.size });
+
+if (window.document$ && typeof window.document$.subscribe === "function") {
+  let emitted = false;
+  window.document$.subscribe({
+    next: () => {
+      emitted = true;
+      mountPage();
+    },
+    complete: () => {
+      if (!emitted) mountPage();
+    },
+  });
+} else if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", mountPage, { once: true });
+} else {
+  mountPage();
+}

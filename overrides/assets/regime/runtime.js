@@ -1,0 +1,101 @@
+// The one Python runtime of a page load: a worker started lazily and reused across
+// Material's instant navigation (this module stays loaded while pages change).
+const STATES = ["idle", "loading", "ready", "failed"];
+
+class PythonRuntime extends EventTarget {
+  constructor() {
+    super();
+    this.state = "idle";
+    this.reason = "";
+    this.pending = new Map();
+    this.nextId = 1;
+    this.worker = null;
+  }
+
+  setState(state, reason = "") {
+    if (!STATES.includes(state)) return;
+    this.state = state;
+    this.reason = reason;
+    this.dispatchEvent(new Event("change"));
+  }
+
+  start() {
+    if (this.state !== "idle") return;
+    this.setState("loading");
+    try {
+      this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    } catch (error) {
+      this.fail(`the worker could not start (${error && error.name ? error.name : "blocked"})`);
+      return;
+    }
+    this.worker.addEventListener("message", (event) => this.receive(event.data));
+    this.worker.addEventListener("error", (event) => {
+      event.preventDefault();
+      this.fail("the worker could not load");
+    });
+  }
+
+  fail(reason) {
+    if (this.state === "failed") return;
+    this.setState("failed", reason);
+    for (const { reject } of this.pending.values()) reject(new Error(reason));
+    this.pending.clear();
+    if (this.worker) this.worker.terminate();
+  }
+
+  receive(message) {
+    if (message.type === "ready") {
+      this.setState("ready");
+    } else if (message.type === "failed") {
+      this.fail(message.reason);
+    } else if (this.pending.has(message.id)) {
+      const { resolve, reject } = this.pending.get(message.id);
+      this.pending.delete(message.id);
+      try {
+        resolve(JSON.parse(message.response));
+      } catch {
+        reject(new Error("Python sent an unreadable answer"));
+      }
+    }
+  }
+
+  /** Send one request to regime_core.api.handle; resolves to its JSON response. */
+  call(op, payload = {}) {
+    this.start();
+    if (this.state === "failed") return Promise.reject(new Error(this.reason));
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, request: JSON.stringify({ ...payload, op }) });
+    });
+  }
+
+  /** Start when the browser is idle, so reading and first paint never wait for Python. */
+  startWhenIdle() {
+    if (this.state !== "idle" || this.idleQueued) return;
+    this.idleQueued = true;
+    const go = () => this.start();
+    if ("requestIdleCallback" in window) window.requestIdleCallback(go, { timeout: 3000 });
+    else window.setTimeout(go, 1000);
+  }
+}
+
+export const python = new PythonRuntime();
+
+/** Keep a status line in sync with the runtime; returns a teardown. */
+export function bindStatus(element) {
+  if (!element) return () => {};
+  const render = () => {
+    const messages = {
+      idle: "",
+      loading: "Starting Python in your browser…",
+      ready: "",
+      failed: `Python could not start: ${python.reason}. The page still works, and answers still open.`,
+    };
+    element.textContent = messages[python.state];
+    element.dataset.state = python.state;
+  };
+  render();
+  python.addEventListener("change", render);
+  return () => python.removeEventListener("change", render);
+}

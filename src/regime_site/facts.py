@@ -1,0 +1,85 @@
+"""Named figures the lesson and home pages quote, each computed by the core at build time."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from regime_core import drill, hardware
+from regime_core.quantity import Dim, format_quantity, number
+from regime_core.roofline import ridge
+
+
+@dataclass(frozen=True)
+class Facts:
+    """Formatted figures; names say where each comes from."""
+
+    drill_peak: str
+    drill_bandwidth: str
+    drill_ridge: str
+    h100_ridge: str
+    h100_peak: str
+    h100_bandwidth: str
+    l4_ridge: str
+    matmul_intensity: str
+    matmul_factor: str
+    add_intensity: str
+    add_drill_intensity: str
+    decode_intensity: str
+    a4_floor: str
+    a4_cap: str
+    a4_reported: str
+    a3_time: str
+    a3_floor: str
+    a6_idle: str
+
+
+@cache
+def facts() -> Facts:
+    """Compute every figure once."""
+    card = drill.part_b_card()
+    rows = {r.id: r for r in drill.part_b()}
+    h100 = hardware.get("h100-sxm")
+    l4 = hardware.get("l4")
+    a4 = drill.incident("a4")
+    a4_floor = a4.verdict().placement
+    a3 = drill.incident("a3")
+    a3_place = a3.verdict().placement
+    a6 = drill.incident("a6").symptoms.observed
+    if a4_floor is None or a3_place is None or a6.gap_time is None or a6.kernel_time is None:
+        raise RuntimeError("drill.json lost a figure the lesson quotes (A3, A4 or A6)")
+    f = format_quantity
+    return Facts(
+        drill_peak=f(card.peak("bf16"), Dim.FLOP_RATE),
+        drill_bandwidth=f(card.bandwidth.value, Dim.BYTE_RATE),
+        drill_ridge=f(ridge(card.peak("bf16"), card.bandwidth.value), Dim.INTENSITY),
+        h100_ridge=f(ridge(h100.peak("bf16"), h100.bandwidth.value), Dim.INTENSITY),
+        h100_peak=f(h100.peak("bf16"), Dim.FLOP_RATE),
+        h100_bandwidth=f(h100.bandwidth.value, Dim.BYTE_RATE),
+        l4_ridge=f(ridge(l4.peak("bf16"), l4.bandwidth.value), Dim.INTENSITY),
+        matmul_intensity=f(rows["matmul"].placement.intensity, Dim.INTENSITY),
+        matmul_factor=number(rows["matmul"].placement.factor),
+        add_intensity=f(rows["add"].placement.intensity, Dim.INTENSITY),
+        add_drill_intensity=f(rows["add"].drill_intensity, Dim.INTENSITY),
+        decode_intensity=f(rows["decode"].placement.intensity, Dim.INTENSITY),
+        a4_floor=f(a4_floor.floor_seconds, Dim.SECOND),
+        a4_cap=f(1 / a4_floor.floor_seconds, Dim.TOKEN_RATE),
+        a4_reported=f(a4.symptoms.observed.tokens_per_s or 0, Dim.TOKEN_RATE),
+        a3_time=f(a3.symptoms.observed.time or 0, Dim.SECOND),
+        a3_floor=f(a3_place.floor_seconds, Dim.SECOND),
+        a6_idle=f(a6.gap_time / (a6.gap_time + a6.kernel_time), Dim.FRACTION),
+    )
+
+
+def hardware_table() -> str:
+    """The catalogue as a Markdown table: dense peaks, bandwidth, ridge and sources."""
+    lines = ["| id | card | bandwidth | dense peaks | ridge (default dtype) | sources |",
+             "| --- | --- | --- | --- | --- | --- |"]
+    for card in hardware.catalogue().values():
+        dtype = card.default_dtype()
+        peaks = ", ".join(f"{d} {format_quantity(fig.value, Dim.FLOP_RATE)}" for d, fig in card.peaks.items())
+        sources = ", ".join(sorted({f"[{s.title}]({s.url})" for s in (fig.source for fig in card.figures())}))
+        r = format_quantity(ridge(card.peak(dtype), card.bandwidth.value), Dim.INTENSITY)
+        lines.append(f"| `{card.id}` | {card.name} | {format_quantity(card.bandwidth.value, Dim.BYTE_RATE)} |"
+                     f" {peaks} | {r} ({dtype}) | {sources} |")
+    return "\n".join(lines)

@@ -1,0 +1,270 @@
+"""HTML for the drill's widgets and answers, rendered at build time from the core.
+
+markdown-exec blocks in ``docs/`` call these functions. All text is escaped. Answers are
+base64-encoded into a data attribute, so they are neither visible nor indexed before the
+learner submits an attempt (a guard against spoilers, not a security boundary).
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+from typing import Any
+
+from regime_core import drill, hardware, work
+from regime_core.api import placement_view
+from regime_core.levers import REGIMES, advice, levers
+from regime_core.quantity import Dim, format_quantity, number
+from regime_core.roofline import place
+from regime_core.work import matmul
+
+# An MLP projection of a 8B-class model at 2,048 tokens: nothing from the drill, so nothing is spoiled.
+STRETCH_DEFAULT: dict[str, Any] = {"gpu": "h100-sxm", "dtype": "bf16", "kernel": "matmul", "m": 2048, "n": 14336, "k": 4096}
+EXPLORER_DEFAULT = "h100-sxm"
+
+
+def esc(text: object) -> str:
+    """Escape text for HTML content and attributes."""
+    return html.escape(str(text), quote=True)
+
+
+def encode(answer_html: str) -> str:
+    """The payload an answer block carries: base64 of its UTF-8 HTML."""
+    return base64.b64encode(answer_html.encode("utf-8")).decode("ascii")
+
+
+def _list(items: list[str]) -> str:
+    return "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
+
+
+def _answer(item: str, inner: str) -> str:
+    return (f'<section class="regime-answer" data-regime-answer="{esc(item)}" data-payload="{encode(inner)}"'
+            f' tabindex="-1" aria-label="Check your work" hidden></section>')
+
+
+def _field(name: str, label: str, control: str, kinds: str = "") -> str:
+    shown_for = f' data-kinds="{esc(kinds)}"' if kinds else ""
+    return (f'<div class="regime-field" data-field="{esc(name)}"{shown_for}><label>{esc(label)} {control}</label>'
+            f'<p class="regime-field__error" role="alert" hidden></p></div>')
+
+
+def _kinds_of(name: str) -> str:
+    """The kernel kinds that take shape field ``name``, space-separated."""
+    return " ".join(kind for kind, names in work.FIELDS.items() if name in names)
+
+
+def _buttons(reset_label: str = "Start over") -> str:
+    return ('<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Submit attempt'
+            f'</button> <button type="button" class="md-button" data-action="reset">{esc(reset_label)}</button></div>')
+
+
+def incident_heading(incident_id: str) -> str:
+    """Markdown heading with the stable permalink id."""
+    item = drill.incident(incident_id)
+    return f"### {item.id.upper()} · {item.title} {{ #{item.id} }}\n"
+
+
+def _verdict_html(incident_id: str) -> str:
+    item = drill.incident(incident_id)
+    v = item.verdict()
+    parts = [f"<p><strong>Regime:</strong> {esc(advice(v.regime).name if v.regime else 'undecided')}</p>",
+             "<p><strong>Evidence:</strong></p>", _list(v.evidence),
+             f"<p><strong>Lever that helps:</strong> {esc(v.lever)}</p>",
+             f"<p><strong>Lever that wastes the week:</strong> {esc(v.waste)}</p>"]
+    if v.anomalies:
+        parts += ["<p><strong>Anomaly:</strong></p>", _list(v.anomalies)]
+    if v.placement is not None:
+        parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
+    if item.assumptions:
+        parts += ["<p><strong>Read into the incident:</strong></p>", _list(list(item.assumptions))]
+    parts.append('<p class="regime-answer__source">Derived by <code>regime_core</code> from the symptoms above;'
+                 f' run <code>regime incident {esc(item.id.upper())}</code> for the same.</p>')
+    return "".join(parts)
+
+
+def _lever_options() -> str:
+    return "".join(f'<option value="{esc(lever.label)}"></option>' for lever in levers())
+
+
+def incident(incident_id: str) -> str:
+    """The incident's text, its four-line attempt form, its links and its locked answer."""
+    item = drill.incident(incident_id)
+    radios = "".join(
+        f'<label class="regime-choice"><input type="radio" name="regime" value="{r}"> {esc(advice(r).name)}</label>'
+        for r in REGIMES)
+    datalist = f"regime-levers-{item.id}"
+    form = (
+        f'<form class="regime-attempt" novalidate aria-label="Your attempt at {esc(item.id.upper())}">'
+        '<div class="regime-field" data-field="regime"><fieldset><legend>Regime</legend>'
+        f'{radios}</fieldset><p class="regime-field__error" role="alert" hidden></p></div>'
+        + _field("evidence", "Evidence", '<textarea name="evidence" rows="2" maxlength="4000"></textarea>')
+        + _field("helps", "Lever that helps",
+                 f'<input name="helps" list="{datalist}" maxlength="1000" autocomplete="off">')
+        + _field("wastes", "Lever that wastes the week",
+                 f'<input name="wastes" list="{datalist}" maxlength="1000" autocomplete="off">')
+        + f'<datalist id="{datalist}">{_lever_options()}</datalist>'
+        + _buttons() + "</form>"
+    )
+    return (
+        f'<div class="regime-incident" data-regime-widget="attempt" data-item="{esc(item.id)}"'
+        f' data-title="{esc(item.title)}">'
+        f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>'
+        + _links(item.id, item.title) + form
+        + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
+        + _answer(item.id, _verdict_html(item.id)) + "</div>"
+    )
+
+
+def _links(anchor: str, title: str) -> str:
+    return (f'<div class="regime-links" data-regime-widget="links" data-anchor="{esc(anchor)}" data-title="{esc(title)}">'
+            '<button type="button" class="md-button regime-links__button" data-action="copy-link">Copy link</button> '
+            '<button type="button" class="md-button regime-links__button" data-action="copy-review">'
+            'Copy as review comment</button> <span class="regime-links__status" role="status" aria-live="polite">'
+            "</span></div>")
+
+
+def part_b_table() -> str:
+    """The drill's Part B table, figures from the data file."""
+    rows = "".join(f"<tr><td>{esc(r.label)}</td><td>{esc(number(r.drill_flops))}</td>"
+                   f"<td>{esc(number(r.drill_bytes))}</td></tr>" for r in drill.part_b())
+    card = drill.part_b_card()
+    return (f'<p>A card claims {esc(format_quantity(card.peak("bf16"), Dim.FLOP_RATE))} and'
+            f' {esc(format_quantity(card.bandwidth.value, Dim.BYTE_RATE))}.</p>'
+            f'<table><thead><tr><th>kernel</th><th>FLOPs</th><th>bytes</th></tr></thead><tbody>{rows}</tbody></table>')
+
+
+def _part_b_answer() -> str:
+    rows = drill.part_b()
+    parts = []
+    for r in rows:
+        parts.append(f"<h4>{esc(r.label)}</h4>")
+        parts.append(_list([*r.placement.arithmetic(), f"allowed: {r.placement.allowed}"]))
+        if r.discrepancies():
+            parts += ["<p><strong>The drill's figures:</strong></p>", _list(r.discrepancies())]
+    return "".join(parts)
+
+
+def part_b_attempt() -> str:
+    """Part B's attempt form and its locked answer."""
+    fields = _field("ridge", "1. Ridge (FLOP/byte)", '<input name="ridge" inputmode="decimal" maxlength="200">')
+    for r in drill.part_b():
+        key = f"kernels.{r.id}"
+        side = (f'<select name="{esc(key)}.side"><option value="">choose…</option>'
+                '<option value="below">below the ridge</option><option value="above">above the ridge</option></select>')
+        fields += (f'<fieldset class="regime-kernel"><legend>{esc(r.label)}</legend>'
+                   + _field(f"{key}.intensity", "Intensity (FLOP/byte)",
+                            f'<input name="{esc(key)}.intensity" inputmode="decimal" maxlength="200">')
+                   + _field(f"{key}.side", "Side", side)
+                   + _field(f"{key}.optimisation", "The only class of optimisation allowed",
+                            f'<input name="{esc(key)}.optimisation" maxlength="1000">')
+                   + "</fieldset>")
+    return (
+        '<div class="regime-part-b" data-regime-widget="attempt" data-item="part-b" data-validate="part_b_attempt">'
+        + _links("part-b", "Part B — the ridge, by hand")
+        + f'<form class="regime-attempt" novalidate aria-label="Your Part B attempt">{fields}{_buttons()}</form>'
+        + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
+        + _answer("part-b", _part_b_answer()) + "</div>"
+    )
+
+
+def _card_picker(selected: str) -> str:
+    options = "".join(
+        f'<option value="{esc(c.id)}"{" selected" if c.id == selected else ""}>{esc(c.name)}</option>'
+        for c in hardware.catalogue().values())
+    dtypes = "".join(f'<option value="{d}">{d}</option>' for d in hardware.DTYPES)
+    return (_field("gpu", "Card", f'<select name="gpu">{options}<option value="custom">custom…</option></select>')
+            + _field("card.peak_flops", "Peak FLOP/s", '<input name="peak_flops" placeholder="e.g. 312 TFLOP/s" maxlength="200">')
+            + _field("card.bandwidth", "Bandwidth", '<input name="bandwidth" placeholder="e.g. 2.0 TB/s" maxlength="200">')
+            + _field("dtype", "dtype", f'<select name="dtype"><option value="">card default</option>{dtypes}</select>'))
+
+
+def ridge_explorer() -> str:
+    """The interactive ridge table; the ridge is shown now, the kernel rows once Part B is unlocked."""
+    card = hardware.get(EXPLORER_DEFAULT)
+    dtype = card.default_dtype()
+    static = (f"ridge = {format_quantity(card.peak(dtype), Dim.FLOP_RATE)} /"
+              f" {format_quantity(card.bandwidth.value, Dim.BYTE_RATE)} ="
+              f" {format_quantity(card.peak(dtype) / card.bandwidth.value, Dim.INTENSITY)} ({card.name}, {dtype})")
+    return (
+        '<div class="regime-explorer" data-regime-widget="ridge-table" data-unlocked-by="part-b">'
+        f'<form class="regime-explorer__form" novalidate aria-label="Ridge explorer">{_card_picker(EXPLORER_DEFAULT)}'
+        '<div class="regime-actions"><button type="submit" class="md-button">Recompute</button></div></form>'
+        '<p class="regime-status" role="status" aria-live="polite"></p>'
+        f'<p class="regime-explorer__ridge" aria-live="polite">{esc(static)}</p>'
+        '<div class="regime-explorer__rows" aria-live="polite"><p class="regime-explorer__locked">The three kernels'
+        " appear here once you have submitted your Part B attempt.</p></div></div>"
+    )
+
+
+def _part_c_answer() -> str:
+    a1, a2, a3, a6 = (drill.incident(i).verdict() for i in ("a1", "a2", "a3", "a6"))
+    rows = {r.id: r for r in drill.part_b()}
+    a2_bw = drill.incident("a2").symptoms.observed.bandwidth or 0
+    a2_speedup = drill.incident("a2").symptoms.observed.fused_speedup or 0
+    a3_speedup = drill.incident("a3").symptoms.observed.fused_speedup or 0
+    a1_fraction = drill.incident("a1").symptoms.observed.flops_fraction or 0
+    matmul_row = rows["matmul"].placement
+    if (a1.regime, a2.regime, a3.regime, a6.regime) != ("compute", "memory", "overhead", "overhead"):
+        raise RuntimeError("the model Part C answer no longer matches the classifier's verdicts")
+    text = (
+        "Fusion deletes round trips to memory and kernel launches, so it is the right sentence exactly when bytes"
+        f" or launches set the time. A2's eager chain runs at {format_quantity(a2_bw, Dim.BYTE_RATE)} on a"
+        f" {format_quantity(rows['add'].placement.bandwidth, Dim.BYTE_RATE)} card and compiling it bought"
+        f" {number(a2_speedup)}×, because every intermediate had been written out and read back. A6 pays for its"
+        " launches, and fusing them removes the gaps. The same words are career-limiting when the kernel sits on"
+        f" the compute roof: A1's matmul has an intensity of {format_quantity(matmul_row.intensity, Dim.INTENSITY)},"
+        f" {number(matmul_row.factor)}× above the ridge of {format_quantity(matmul_row.ridge, Dim.INTENSITY)}, and"
+        f" already reaches {format_quantity(a1_fraction, Dim.FRACTION)} of peak, so fusing a relu into it changes"
+        f" neither its math nor its time. And A3 shows the limit on the other side: compiling bought only"
+        f" {number(a3_speedup)}× because there was never much traffic to delete. Read the regime first; the"
+        " kernel comes after."
+    )
+    return f"<p>{esc(text)}</p><p class='regime-answer__source'>One model answer, with its numbers from" \
+           " <code>regime_core</code>.</p>"
+
+
+def part_c_attempt() -> str:
+    """Part C's paragraph, and a model argument that unlocks after an attempt."""
+    return (
+        '<div class="regime-part-c" data-regime-widget="attempt" data-item="part-c">'
+        + _links("part-c", "Part C — write the argument")
+        + '<form class="regime-attempt" novalidate aria-label="Your Part C paragraph">'
+        + _field("paragraph", "Your paragraph", '<textarea name="paragraph" rows="6" maxlength="20000"></textarea>')
+        + _buttons() + "</form>"
+        + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
+        + _answer("part-c", _part_c_answer()) + "</div>"
+    )
+
+
+def stretch() -> str:
+    """The stretch widget: any kernel on any card, with a static default result."""
+    d = STRETCH_DEFAULT
+    p = place(matmul(int(d["m"]), int(d["n"]), int(d["k"]), str(d["dtype"])), hardware.get(str(d["gpu"])))
+    view = placement_view(p)
+    kinds = "".join(f'<option value="{k}"{" selected" if k == d["kernel"] else ""}>{k}</option>'
+                    for k in work.KINDS)
+    shape_fields = "".join(
+        _field(f"work.{name}", label, f'<input name="work.{name}" value="{esc(d.get(name, ""))}" maxlength="200">',
+               _kinds_of(name))
+        for name, label in (("m", "m"), ("n", "n"), ("k", "k"), ("shape", "shape (e.g. 8x4096x4096)"),
+                            ("ops", "ops in the chain"), ("inputs", "full-size inputs"), ("params", "parameters"),
+                            ("batch", "batch"), ("context", "context"), ("kv_bytes_per_token", "KV-cache bytes per token"),
+                            ("tokens", "prompt tokens"), ("flops", "FLOPs"), ("bytes", "bytes")))
+    static = (f"{p.work.label} on {p.hardware_name}: intensity {view['intensity_text']}, ridge {view['ridge_text']},"
+              f" {view['factor_text']} {p.side} the ridge: {advice(p.bound).name}; floor {view['floor_text']}")
+    return (
+        f'<div class="regime-stretch" data-regime-widget="stretch" data-default="{esc(json.dumps(d))}">'
+        + _links("stretch", "Stretch — classify your own kernel")
+        + '<form class="regime-stretch__form" novalidate aria-label="Classify your own kernel">'
+        + _card_picker(str(d["gpu"]))
+        + _field("work.kernel", "Kernel", f'<select name="work.kernel">{kinds}</select>')
+        + shape_fields
+        + _field("work.fused", "Fused", '<input type="checkbox" name="work.fused">', _kinds_of("fused"))
+        + _field("observed.time", "Measured time (optional)",
+                 '<input name="observed.time" placeholder="e.g. 12 µs" maxlength="200">')
+        + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Classify</button>'
+        "</div></form>"
+        + '<p class="regime-status" role="status" aria-live="polite"></p>'
+        + f'<div class="regime-stretch__result" aria-live="polite" tabindex="-1"><p>{esc(static)}</p></div></div>'
+    )

@@ -1,0 +1,197 @@
+"""The site in a real headless Chromium, with real Pyodide, served with netlify.toml's headers."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from conftest import PAGES, PageLog, open_page
+
+
+def submit_incident(page: Page, item: str, regime: str = "compute") -> None:
+    form = page.locator(f'[data-item="{item}"] form')
+    form.locator(f'input[value="{regime}"]').check()
+    form.locator('textarea[name="evidence"]').fill("70% of peak")
+    form.locator('input[name="helps"]').fill("lower precision")
+    form.locator('button[type="submit"]').click()
+
+
+def test_ridge_widget_computes_156_in_pyodide(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    explorer = page.locator(".regime-explorer")
+    explorer.locator('input[name="peak_flops"]').fill("312 TFLOP/s")
+    explorer.locator('input[name="bandwidth"]').fill("2.0 TB/s")
+    expect(explorer.locator(".regime-explorer__ridge")).to_contain_text("= 156 FLOP/byte")
+    expect(explorer.locator('select[name="gpu"]')).to_have_value("custom")
+
+
+def test_a1_attempt_unlocks_a1_only_survives_reload_and_start_over_hides_it(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    answer = page.locator('[data-regime-answer="a1"]')
+    expect(answer).to_be_hidden()
+    submit_incident(page, "a1")
+    expect(answer).to_be_visible()
+    expect(answer).to_contain_text("compute-bound")
+    expect(answer).to_be_focused()
+    for other in ["a2", "a3", "a4", "a5", "a6", "a7", "a8", "part-b", "part-c"]:
+        expect(page.locator(f'[data-regime-answer="{other}"]')).to_be_hidden()
+    page.reload()
+    expect(answer).to_be_visible()
+    expect(page.locator('[data-item="a1"] input[value="compute"]')).to_be_checked()
+    expect(page.locator('[data-item="a1"] textarea[name="evidence"]')).to_have_value("70% of peak")
+    page.locator('[data-item="a1"] [data-action="reset"]').click()
+    expect(answer).to_be_hidden()
+    page.reload()
+    expect(answer).to_be_hidden()
+
+
+def test_an_attempt_without_a_regime_says_so_at_the_field(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    page.locator('[data-item="a3"] button[type="submit"]').click()
+    error = page.locator('[data-item="a3"] [data-field="regime"] .regime-field__error')
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("Choose a regime")
+    expect(page.locator('[data-regime-answer="a3"]')).to_be_hidden()
+
+
+def test_start_over_for_the_whole_drill(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    submit_incident(page, "a2", "memory")
+    submit_incident(page, "a5")
+    page.locator('[data-action="reset-all"]').click()
+    expect(page.locator('[data-regime-answer="a2"]')).to_be_hidden()
+    expect(page.locator('[data-regime-answer="a5"]')).to_be_hidden()
+
+
+def _in_viewport(page: Page, selector: str) -> bool:
+    box = page.locator(selector).bounding_box()
+    height = page.viewport_size["height"] if page.viewport_size else 720
+    return box is not None and 0 <= box["y"] < height
+
+
+def test_permalink_to_a6_lands_on_a6(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/#a6")
+    expect(page.locator("#a6")).to_be_visible()
+    assert _in_viewport(page, "#a6")
+    page.reload()
+    assert _in_viewport(page, "#a6")
+    page.goto(base_url)
+    page.evaluate("window.regimeMarker = 'same document'")
+    page.locator('article a[href$="#a6"]').click()
+    page.wait_for_url("**/drill/#a6")
+    expect(page.locator("#a6")).to_be_visible()
+    page.wait_for_timeout(300)
+    assert _in_viewport(page, "#a6")
+    assert page.evaluate("window.regimeMarker") == "same document"  # instant navigation, not a reload
+
+
+def test_instant_navigation_keeps_one_live_widget_per_mount_point(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    page.evaluate("window.regimeMarker = 'same document'")
+    for _ in range(3):
+        for name in ("Lesson", "Drill", "Home", "Drill"):
+            page.locator(".md-nav--primary").get_by_role("link", name=name, exact=True).first.click()
+            expect(page).to_have_url(base_url + ("" if name == "Home" else name.lower() + "/"))
+            page.wait_for_timeout(150)
+            mounts = page.locator("[data-regime-widget]").count()
+            assert page.evaluate("window.regimeWidgets.live()") == mounts
+    assert page.evaluate("window.regimeMarker") == "same document"
+    submit_incident(page, "a4", "memory")  # widgets still work after the round trips
+    expect(page.locator('[data-regime-answer="a4"]')).to_be_visible()
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_no_page_logs_a_console_error(page: Page, base_url: str, path: str) -> None:
+    page.goto(base_url + path)
+    page.wait_for_load_state("networkidle")
+    expect(page.locator("article h1")).to_be_visible()
+
+
+def test_review_comment_names_the_incident_and_links_it(browser: object, base_url: str, page_log: PageLog) -> None:
+    page = open_page(browser, base_url, page_log, permissions=["clipboard-read", "clipboard-write"])
+    page.goto(base_url + "drill/")
+    page.locator('[data-anchor="a6"] [data-action="copy-review"]').click()
+    status = page.locator('[data-anchor="a6"] .regime-links__status')
+    expect(status).to_contain_text("Regime drill A6")
+    expect(status).to_contain_text(f"{base_url}drill/#a6")
+    assert f"{base_url}drill/#a6" in page.evaluate("navigator.clipboard.readText()")
+    page.context.close()
+    assert page_log.errors == []
+
+
+@pytest.mark.parametrize("bad", ["", "abc", "-1 TB/s", "0", "1e400", "NaN", "<img src=x onerror=alert(1)>"])
+def test_bad_bandwidth_is_one_line_at_the_field(page: Page, base_url: str, bad: str) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    page.goto(base_url + "drill/")
+    explorer = page.locator(".regime-explorer")
+    explorer.locator('input[name="peak_flops"]').fill("312 TFLOP/s")
+    explorer.locator('input[name="bandwidth"]').fill(bad)
+    explorer.locator('button[type="submit"]').click()
+    error = explorer.locator('[data-field="card.bandwidth"] .regime-field__error')
+    expect(error).to_be_visible()
+    expect(error).to_contain_text("card.bandwidth: expected a bandwidth")
+    assert "\n" not in error.inner_text()
+    assert explorer.locator("img").count() == 0
+    assert dialogs == []
+
+
+def test_part_b_attempt_is_checked_by_the_core_then_unlocks(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    form = page.locator('[data-item="part-b"] form')
+    form.locator('input[name="ridge"]').fill("a lot")
+    form.locator('button[type="submit"]').click()
+    expect(form.locator('[data-field="ridge"] .regime-field__error')).to_contain_text("ridge: expected an intensity")
+    expect(page.locator('[data-regime-answer="part-b"]')).to_be_hidden()
+    form.locator('input[name="ridge"]').fill("156")
+    for kernel, intensity, side in (("add", "0.33", "below"), ("matmul", "1360", "above"), ("decode", "1", "below")):
+        form.locator(f'input[name="kernels.{kernel}.intensity"]').fill(intensity)
+        form.locator(f'select[name="kernels.{kernel}.side"]').select_option(side)
+    form.locator('button[type="submit"]').click()
+    answer = page.locator('[data-regime-answer="part-b"]')
+    expect(answer).to_be_visible()
+    expect(answer).to_contain_text("6 B per element")
+    rows = page.locator(".regime-explorer__table tbody tr")
+    expect(rows).to_have_count(3)
+
+
+def test_part_c_needs_a_paragraph_then_unlocks(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    form = page.locator('[data-item="part-c"] form')
+    form.locator('button[type="submit"]').click()
+    expect(form.locator('[data-field="paragraph"] .regime-field__error')).to_be_visible()
+    form.locator("textarea").fill("<script>alert(1)</script> Fusion helps A2 at 1.7 TB/s, not A1 at 70%.")
+    form.locator('button[type="submit"]').click()
+    expect(page.locator('[data-regime-answer="part-c"]')).to_contain_text("career-limiting")
+    page.reload()
+    expect(form.locator("textarea")).to_have_value("<script>alert(1)</script> Fusion helps A2 at 1.7 TB/s, not A1 at 70%.")
+
+
+def test_stretch_classifies_a_kernel_in_pyodide(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    stretch = page.locator(".regime-stretch")
+    stretch.locator('select[name="work.kernel"]').select_option("decode")
+    expect(stretch.locator('input[name="work.m"]')).to_be_hidden()
+    stretch.locator('input[name="work.params"]').fill("7e9")
+    stretch.locator('input[name="work.batch"]').fill("1")
+    stretch.locator('select[name="gpu"]').select_option("l4")
+    stretch.locator('button[type="submit"]').click()
+    result = stretch.locator(".regime-stretch__result")
+    expect(result).to_contain_text("memory-bound")
+    expect(result).to_contain_text("46.7 ms")
+    stretch.locator('input[name="work.params"]').fill("seven billion")
+    stretch.locator('button[type="submit"]').click()
+    expect(stretch.locator('[data-field="work.params"] .regime-field__error')).to_contain_text("work.params")
+
+
+def test_bad_saved_progress_never_breaks_the_page(browser: object, base_url: str, page_log: PageLog) -> None:
+    page = open_page(browser, base_url, page_log)
+    page.goto(base_url + "drill/")
+    page.evaluate("localStorage.setItem('regime-drill', '{not json')")
+    page.reload()
+    submit_incident(page, "a7", "overhead")
+    expect(page.locator('[data-regime-answer="a7"]')).to_be_visible()
+    expect(page.locator('[data-item="a7"] .regime-feedback')).to_contain_text("could not be read")
+    assert page.evaluate("localStorage.getItem('regime-drill:unreadable')") == "{not json"
+    page.context.close()
+    assert page_log.errors == []

@@ -1,0 +1,90 @@
+"""The strict build: self-hosted runtime, no third-party assets, answers hidden from text and search."""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from regime_site.plugin import PYODIDE_FILES
+
+ASSET_ATTR = re.compile(r'<(?:script|link|img|source|iframe)\b[^>]*?\b(?:src|href)="([^"]+)"', re.I)
+
+
+def test_pyodide_and_the_wheel_are_self_hosted(built_site: Path) -> None:
+    manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
+    pyodide = (built_site / "assets/regime" / manifest["pyodide"]).resolve()
+    for name in PYODIDE_FILES:
+        assert (pyodide / name).stat().st_size > 0, name
+    wheel = built_site / "assets/regime" / manifest["wheel"]
+    names = zipfile.ZipFile(wheel).namelist()
+    assert "regime_core/api.py" in names
+    assert "regime_core/data/hardware.json" in names
+    assert not any(n.startswith("regime_site") for n in names)
+
+
+def test_the_wheel_runs_on_cpython(built_site: Path, tmp_path: Path) -> None:
+    manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
+    zipfile.ZipFile(built_site / "assets/regime" / manifest["wheel"]).extractall(tmp_path)
+    code = "from regime_core.api import handle; print(handle('{\"op\": \"ridge\", \"gpu\": \"a100-80gb-sxm\"}'))"
+    out = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                         check=True, env={"PYTHONPATH": str(tmp_path)})
+    assert json.loads(out.stdout)["ok"] is True
+
+
+def test_no_asset_comes_from_another_origin(built_site: Path, site_port: int) -> None:
+    own = f"http://127.0.0.1:{site_port}/"  # the canonical link names the site itself
+    for page in built_site.rglob("*.html"):
+        for url in ASSET_ATTR.findall(page.read_text(encoding="utf-8")):
+            assert url.startswith(own) or not re.match(r"^(https?:)?//", url), f"{page}: {url}"
+    for asset in list(built_site.rglob("*.css")) + list((built_site / "assets/regime").glob("*.js")):
+        text = asset.read_text(encoding="utf-8", errors="replace")
+        assert "fonts.googleapis" not in text
+        assert "cdn.jsdelivr" not in text, asset
+
+
+def _visible_text(page: Path) -> str:
+    text = page.read_text(encoding="utf-8")
+    text = re.sub(r"<script\b.*?</script>", " ", text, flags=re.S)
+    return html.unescape(re.sub(r"<[^>]+>", " ", text))
+
+
+def _answers(page: Path) -> dict[str, str]:
+    found = re.findall(r'data-regime-answer="([^"]+)" data-payload="([^"]+)"', page.read_text(encoding="utf-8"))
+    return {item: html.unescape(re.sub(r"<[^>]+>", " ", base64.b64decode(p).decode())) for item, p in found}
+
+
+def test_every_item_has_an_encoded_answer(built_site: Path) -> None:
+    answers = _answers(built_site / "drill/index.html")
+    assert set(answers) == {*(f"a{i}" for i in range(1, 9)), "part-b", "part-c"}
+    assert "compute-bound" in answers["a1"]
+    assert "156 FLOP/byte" in answers["part-b"]
+
+
+@pytest.mark.parametrize("secret", ["156 FLOP/byte", "1365 FLOP/byte", "46.7 ms", "21.4 tok/s", "Lever that helps:"])
+def test_answers_are_not_in_visible_text_or_search_index(built_site: Path, secret: str) -> None:
+    assert secret not in _visible_text(built_site / "drill/index.html")
+    index = json.loads((built_site / "search/search_index.json").read_text())
+    drill = " ".join(d["title"] + " " + d["text"] for d in index["docs"] if d["location"].startswith("drill/"))
+    assert secret not in html.unescape(drill)
+
+
+def test_permalink_ids_are_stable(built_site: Path) -> None:
+    text = (built_site / "drill/index.html").read_text(encoding="utf-8")
+    for anchor in [*(f"a{i}" for i in range(1, 9)), "part-b", "part-c", "stretch"]:
+        assert f'id="{anchor}"' in text, anchor
+
+
+def test_lesson_numbers_come_from_the_core(built_site: Path) -> None:
+    text = _visible_text(built_site / "lesson/index.html")
+    assert "156 FLOP/byte" in text
+    assert "46.7 ms" in text
+    words = len(re.findall(r"\w+", (Path(__file__).parent.parent / "docs/lesson.md").read_text()))
+    assert 600 <= words <= 1400
