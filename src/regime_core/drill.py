@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from regime_core import hardware as hw
@@ -13,6 +11,7 @@ from regime_core import work as wk
 from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
 from regime_core.quantity import Dim, format_quantity, number
+from regime_core.resources import load_json
 from regime_core.roofline import Placement, place
 from regime_core.symptoms import Symptoms, parse_symptoms
 
@@ -80,11 +79,8 @@ class PartBKernel:
                 **self.placement.to_json()}
 
 
-@cache
 def _data() -> dict[str, Any]:
-    text = resources.files("regime_core").joinpath("data/drill.json").read_text(encoding="utf-8")
-    loaded: dict[str, Any] = json.loads(text)
-    return loaded
+    return load_json("drill.json")
 
 
 @cache

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from regime_core.errors import RegimeError
 from regime_core.quantity import Dim, format_quantity, parse
+from regime_core.resources import load_json
 
 DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8", "int8")
 #: Bytes per element of each dtype, for the work models.
@@ -145,8 +144,7 @@ def load_catalogue(raw: dict[str, Any]) -> dict[str, Hardware]:
 @cache
 def catalogue() -> dict[str, Hardware]:
     """The packaged catalogue, keyed by id."""
-    text = resources.files("regime_core").joinpath("data/hardware.json").read_text(encoding="utf-8")
-    return load_catalogue(json.loads(text))
+    return load_catalogue(load_json("hardware.json"))
 
 
 def get(card_id: object, field_name: str = "hardware") -> Hardware:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
+from typing import Any
+
+from regime_core.resources import load_json
 
 REGIMES = ("compute", "memory", "overhead")
 
@@ -31,18 +32,14 @@ class RegimeAdvice:
     wastes: str
 
 
-@cache
-def _data() -> dict[str, object]:
-    text = resources.files("regime_core").joinpath("data/levers.json").read_text(encoding="utf-8")
-    loaded: dict[str, object] = json.loads(text)
-    return loaded
+def _data() -> dict[str, Any]:
+    return load_json("levers.json")
 
 
 @cache
 def levers() -> tuple[Lever, ...]:
     """Every lever in the vocabulary."""
     raw = _data()["levers"]
-    assert isinstance(raw, list)
     return tuple(Lever(e["id"], e["label"], tuple(e["fits"]), tuple(e["synonyms"])) for e in raw)
 
 
@@ -50,7 +47,6 @@ def levers() -> tuple[Lever, ...]:
 def advice(regime: str) -> RegimeAdvice:
     """The advice for one regime."""
     raw = _data()["regimes"]
-    assert isinstance(raw, dict)
     return RegimeAdvice(**raw[regime])
 
 

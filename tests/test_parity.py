@@ -1,0 +1,53 @@
+"""The same requests give the same answers under CPython and under Pyodide (in Node)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+from regime_core import drill, hardware
+from regime_core.api import handle
+from regime_site.wheel import build_wheel
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _requests() -> list[object]:
+    reqs: list[object] = [{"op": "gpus"}]
+    reqs += [{"op": "ridge", "gpu": card_id} for card_id in hardware.catalogue()]
+    reqs += [{"op": "ridge_table", "gpu": "l4"}, {"op": "ridge_table", "peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}]
+    reqs += [{"op": "classify", "symptoms": item.symptoms_raw} for item in drill.incidents()]
+    reqs += [
+        {"op": "kernel", "gpu": "h100-sxm", "work": {"kernel": "prefill", "params": "8e9", "tokens": "4096"}},
+        {"op": "kernel", "gpu": "custom", "peak_flops": "100 TFLOP/s", "bandwidth": "1 TB/s",
+         "work": {"kernel": "elementwise", "shape": "8x32x32", "ops": "4"}, "observed": {"time": "12 us"}},
+        {"op": "part_b_attempt", "ridge": "156", "kernels": {"add": {"intensity": "0.33", "side": "below"},
+                                                               "matmul": {"intensity": "1365", "side": "above"},
+                                                               "decode": {"intensity": "1", "side": "below"}}},
+        {"op": "ridge", "peak_flops": "<img src=x onerror=alert(1)>", "bandwidth": "2 TB/s"},
+        {"op": "ridge", "peak_flops": "1e400", "bandwidth": "2 TB/s"},
+        {"op": "nope"},
+        "not an object",
+    ]
+    return reqs
+
+
+def test_cpython_and_pyodide_agree(tmp_path: Path) -> None:
+    assert shutil.which("node"), "Node.js is required (it comes with npm, which `make setup` needs)"
+    name, data = build_wheel()
+    wheel = tmp_path / name
+    wheel.write_bytes(data)
+    requests = _requests()
+    requests_file = tmp_path / "requests.json"
+    requests_file.write_text(json.dumps(requests))
+    out = subprocess.run(["node", str(ROOT / "tests/pyodide_node.mjs"), str(wheel), str(requests_file)],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    result = json.loads(out.stdout)
+    assert result["python"].startswith("3.14")
+    expected = [handle(json.dumps(r)) for r in requests]
+    assert len(result["responses"]) == len(expected)
+    for request, got, want in zip(requests, result["responses"], expected, strict=True):
+        assert json.loads(got) == json.loads(want), request
