@@ -20,7 +20,7 @@ node_modules/.installed: package.json package-lock.json
 	touch $@
 
 check: setup
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
 test: check
@@ -34,3 +34,6 @@ build: setup
 
 clean:
 	rm -rf site build dist .pytest_cache .mypy_cache .ruff_cache
+
+bench: setup
+	$(BIN)/python bench/site_bench.py

@@ -195,3 +195,25 @@ def test_bad_saved_progress_never_breaks_the_page(browser: object, base_url: str
     assert page.evaluate("localStorage.getItem('regime-drill:unreadable')") == "{not json"
     page.context.close()
     assert page_log.errors == []
+
+
+def test_without_python_the_page_says_so_and_answers_still_open(browser: object, base_url: str,
+                                                               page_log: PageLog) -> None:
+    page = open_page(browser, base_url, page_log)
+    page.context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(base_url + "drill/")
+    stretch = page.locator(".regime-stretch")
+    stretch.locator('button[type="submit"]').click()
+    status = stretch.locator(".regime-status")
+    expect(status).to_contain_text("Python could not start", timeout=60_000)
+    assert len(status.inner_text().splitlines()) == 1
+    expect(stretch.locator(".regime-stretch__result")).to_contain_text("intensity")  # the static result stays
+    submit_incident(page, "a8", "memory")
+    expect(page.locator('[data-regime-answer="a8"]')).to_be_visible()
+    form = page.locator('[data-item="part-b"] form')
+    form.locator('input[name="ridge"]').fill("156")
+    form.locator('button[type="submit"]').click()
+    expect(page.locator('[data-regime-answer="part-b"]')).to_be_visible()  # kept as typed, unchecked
+    page.context.close()
+    assert all("404" in e or "Failed to load" in e for e in page_log.errors), page_log.errors
+    assert page_log.external == []

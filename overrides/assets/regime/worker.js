@@ -9,11 +9,48 @@ async function fetchOk(url, what) {
   return response;
 }
 
+// The files loadPyodide fetches. It never settles when one of them fails to load, so they
+// are checked first (HEAD requests: no bodies), and a watchdog covers anything else.
+const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+const WATCHDOG_MS = 45000;
+
+async function checkFiles(indexURL) {
+  await Promise.all(RUNTIME_FILES.map(async (name) => {
+    let response;
+    try {
+      response = await fetch(new URL(name, indexURL), { method: "HEAD" });
+    } catch {
+      throw new Error(`${name} could not be fetched`);
+    }
+    if (response.status === 404 || response.status === 410) throw new Error(`${name} is missing (HTTP ${response.status})`);
+  }));
+}
+
+async function checkWebAssembly() {
+  const emptyModule = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0]);
+  try {
+    await WebAssembly.compile(emptyModule);
+  } catch (error) {
+    const why = error && error.name === "EvalError" || /Content Security Policy|CSP/i.test(String(error))
+      ? "the page's Content-Security-Policy blocks WebAssembly ('wasm-unsafe-eval' is missing)"
+      : "this browser cannot compile WebAssembly";
+    throw new Error(why);
+  }
+}
+
+function watchdog() {
+  return new Promise((_, reject) => {
+    setTimeout(() => reject(new Error(`it did not start within ${WATCHDOG_MS / 1000} s`)), WATCHDOG_MS);
+  });
+}
+
 async function boot() {
+  if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
   const manifest = await (await fetchOk(manifestUrl, "runtime.json")).json();
   const indexURL = new URL(manifest.pyodide, manifestUrl).href;
+  await Promise.all([checkWebAssembly(), checkFiles(indexURL)]);
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-  const pyodide = await loadPyodide({ indexURL });
+  const pyodide = await Promise.race([loadPyodide({ indexURL }), watchdog()]);
   const wheel = await (await fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel")).arrayBuffer();
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
