@@ -12,14 +12,16 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from regime_core import drill, hardware, work
+from regime_core.attempt import parse_attempt
 from regime_core.classify import classify
 from regime_core.errors import RegimeError
-from regime_core.quantity import Dim, format_quantity, parse
+from regime_core.grade import grade
+from regime_core.quantity import Dim, format_quantity
 from regime_core.roofline import Placement, place, ridge
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
+from regime_core.writeup import markdown
 
 MAX_REQUEST = 200_000
-SIDES = ("below", "above")
 
 
 def _card(req: Mapping[str, Any]) -> hardware.Hardware:
@@ -76,22 +78,14 @@ def op_ridge_table(req: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def op_part_b_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate a Part B attempt: the ridge, and each kernel's intensity and side."""
-    values: dict[str, Any] = {"ridge": parse(req.get("ridge", ""), "ridge", Dim.INTENSITY)}
-    kernels = req.get("kernels") or {}
-    if not isinstance(kernels, Mapping):
-        raise RegimeError("kernels", "expected an object of kernels")
-    for row in drill.part_b():
-        where = f"kernels.{row.id}"
-        given = kernels.get(row.id) or {}
-        if not isinstance(given, Mapping):
-            raise RegimeError(where, "expected an object with intensity and side")
-        intensity = parse(given.get("intensity", ""), f"{where}.intensity", Dim.INTENSITY)
-        side = given.get("side", "")
-        if side not in SIDES:
-            raise RegimeError(f"{where}.side", "expected below or above")
-        values[row.id] = {"intensity": intensity, "side": side}
-    return {"values": values}
+    """Check a Part B attempt as the grader reads it; fields are named as in the form (``kernels.add.side``)."""
+    try:
+        attempt = parse_attempt({"part_b": {k: req.get(k) for k in ("ridge", "kernels") if k in req}})
+    except RegimeError as exc:
+        raise RegimeError(exc.field.removeprefix("part_b."), exc.expected) from None
+    if attempt.ridge is None:
+        raise RegimeError("ridge", "expected the ridge, an intensity like '156 FLOP/byte'")
+    return {"ridge": attempt.ridge}
 
 
 def op_kernel(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -109,6 +103,58 @@ def op_kernel(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"placement": placement_view(p), "verdict": verdict.to_json()}
 
 
+# The site keeps attempts per item ("a1", "part-b", "part-c"); the attempt file has parts.
+_SITE_PART_B, _SITE_PART_C = "part-b", "part-c"
+
+
+def attempt_from_items(items: object) -> dict[str, Any]:
+    """The attempt file's object from the site's saved items."""
+    if not isinstance(items, Mapping):
+        raise RegimeError("items", "expected an object of saved attempts")
+    part_c = items.get(_SITE_PART_C) or {}
+    return {
+        "part_a": {k: v for k, v in items.items() if k not in (_SITE_PART_B, _SITE_PART_C)},
+        "part_b": items.get(_SITE_PART_B) or {},
+        "part_c": part_c.get("paragraph", "") if isinstance(part_c, Mapping) else part_c,
+    }
+
+
+def items_from_attempt(attempt: Mapping[str, Any]) -> dict[str, Any]:
+    """The site's saved items from a checked attempt object (the inverse of attempt_from_items)."""
+    items: dict[str, Any] = dict(attempt.get("part_a") or {})
+    if attempt.get("part_b"):
+        items[_SITE_PART_B] = attempt["part_b"]
+    if attempt.get("part_c"):
+        items[_SITE_PART_C] = {"paragraph": attempt["part_c"]}
+    return items
+
+
+def _feedback(item: Mapping[str, Any]) -> list[str]:
+    return [f"{name.replace('_', ' ')}: {'✓' if c['passed'] else '✗'} {c['why']}" for name, c in item["checks"].items()]
+
+
+def op_writeup(req: Mapping[str, Any]) -> dict[str, Any]:
+    """Grade the saved items; return the attempt file, the grade, per-item feedback and the Markdown."""
+    raw = attempt_from_items(req.get("items"))
+    result = grade(raw)
+    keys = {"part_b": _SITE_PART_B, "part_c": _SITE_PART_C}
+    feedback = {keys.get(k, k): _feedback(v) for k, v in result["items"].items() if v["attempted"]}
+    return {"attempt": raw, "grade": result, "feedback": feedback, "markdown": markdown(parse_attempt(raw), result)}
+
+
+def op_import_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
+    """Check an attempt file's text; return the site's items, or say what is wrong and change nothing."""
+    text = req.get("text")
+    if not isinstance(text, str) or len(text) > MAX_REQUEST:
+        raise RegimeError("file", f"expected a JSON attempt file under {MAX_REQUEST:,} characters")
+    try:
+        raw = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        raise RegimeError("file", "expected a JSON attempt file (the one 'Download JSON' saves)") from None
+    parse_attempt(raw)
+    return {"items": items_from_attempt(raw)}
+
+
 def op_classify(req: Mapping[str, Any]) -> dict[str, Any]:
     """A symptoms object, classified."""
     return classify(parse_symptoms(req.get("symptoms"))).to_json()
@@ -121,6 +167,8 @@ OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "part_b_attempt": op_part_b_attempt,
     "kernel": op_kernel,
     "classify": op_classify,
+    "writeup": op_writeup,
+    "import_attempt": op_import_attempt,
 }
 
 

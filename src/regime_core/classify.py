@@ -178,6 +178,9 @@ def classify(s: Symptoms) -> Verdict:
     if p is not None and not any(line.startswith("roofline:") for line in evidence):
         evidence.append(f"roofline: {_f(p.intensity, Dim.INTENSITY)} is {number(p.factor)}× {p.side} the ridge of"
                         f" {_f(p.ridge, Dim.INTENSITY)}; floor {_f(p.floor_seconds, Dim.SECOND)}")
+    elif p is None and s.work is not None:
+        evidence.append(f"work: {_f(s.work.intensity, Dim.INTENSITY)} ({number(s.work.flops)} FLOPs over"
+                        f" {_f(s.work.bytes, Dim.BYTE)}); no card is named to place it against a ridge")
     if s.observed.occupancy is not None:
         evidence.append(f"{number(s.observed.occupancy * 100, 2)}% occupancy is noted and decides nothing:"
                         " occupancy is not a regime (Rule 4)")

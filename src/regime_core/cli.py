@@ -14,6 +14,7 @@ from typing import Any, NoReturn
 from regime_core import drill, hardware, roofline, work
 from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
+from regime_core.grade import grade
 from regime_core.quantity import Dim, format_quantity
 from regime_core.symptoms import parse_symptoms
 
@@ -125,6 +126,17 @@ def cmd_incident(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return item.to_json(), text
 
 
+def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    result = grade(_read_json(args.file, "ATTEMPT"))
+    lines = [f"{c['id']}. {'pass' if c['passed'] else 'FAIL'}: {c['why']}" for c in result["criteria"]]
+    for key, item in result["items"].items():
+        for name, check in item["checks"].items():
+            if not check["passed"]:
+                lines.append(f"   {key.upper().replace('_', ' ')} {name}: {check['why']}")
+    lines.append("passing write-up" if result["passed"] else "not passing yet")
+    return result, "\n".join(lines)
+
+
 def cmd_gpus(_args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     cards = hardware.catalogue().values()
     rows = [f"{c.id:<14} {format_quantity(c.bandwidth.value, Dim.BYTE_RATE):>9}  "
@@ -143,6 +155,7 @@ def build_parser() -> argparse.ArgumentParser:
         "kernel": (cmd_kernel, "FLOPs, bytes and placement of a kernel from its shape"),
         "classify": (cmd_classify, "classify a JSON symptoms file ('-' reads stdin)"),
         "incident": (cmd_incident, "one drill incident (A1..A8), its derived verdict and arithmetic"),
+        "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance"),
         "gpus": (cmd_gpus, "the hardware catalogue"),
     }
     subs = {}
@@ -170,6 +183,7 @@ def build_parser() -> argparse.ArgumentParser:
     k.add_argument("--tokens", help="prefill: prompt tokens")
     subs["classify"].add_argument("file", metavar="FILE")
     subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
+    subs["grade"].add_argument("file", metavar="ATTEMPT")
     return parser
 
 

@@ -215,3 +215,38 @@ def format_quantity(value: float, dim: Dim, digits: int = 3) -> str:
                 return f"{number(value / scale, digits)}{prefix}"
             return f"{number(value / scale, digits)} {prefix}{dim.value}"
     return f"{number(value, digits)} {dim.value}"
+
+
+_IN_TEXT = re.compile(
+    r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)"
+    r"(?:[ \u00a0]?(?P<unit>%|[A-Za-zµμ][A-Za-zµμ/]*))?",
+    re.ASCII,
+)
+
+
+def quantities_in(text: str) -> list[tuple[float, Dim]]:
+    """Every number in free text with its unit when it has a known one: ``1.7 TB/s``, ``70%``, ``40k``.
+
+    A number followed by an unknown word is kept as a plain count.
+    """
+    found: list[tuple[float, Dim]] = []
+    for match in _IN_TEXT.finditer(text):
+        value = float(match["num"].replace(",", ""))
+        unit = match["unit"] or ""
+        try:
+            scale, dim = _split_unit(unit)
+        except KeyError:
+            scale, dim = 1.0, Dim.COUNT
+        value *= scale
+        if dim is Dim.FRACTION:
+            value /= 100.0
+        if math.isfinite(value):
+            found.append((value, dim))
+    return found
+
+
+def same_quantity(a: tuple[float, Dim], b: tuple[float, Dim], rel: float = 0.02) -> bool:
+    """Whether two quantities agree within ``rel``; a plain count matches any unit with the same value."""
+    if a[1] is not b[1] and Dim.COUNT not in (a[1], b[1]):
+        return False
+    return math.isclose(a[0], b[0], rel_tol=rel)

@@ -14,6 +14,7 @@ from typing import Any
 
 from regime_core import drill, hardware, work
 from regime_core.api import placement_view
+from regime_core.grade import CRITERIA
 from regime_core.levers import REGIMES, advice, levers
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import place
@@ -267,4 +268,22 @@ def stretch() -> str:
         "</div></form>"
         + '<p class="regime-status" role="status" aria-live="polite"></p>'
         + f'<div class="regime-stretch__result" aria-live="polite" tabindex="-1"><p>{esc(static)}</p></div></div>'
+    )
+
+
+def acceptance_panel() -> str:
+    """The five criteria, graded live once attempts exist, and the export and import controls."""
+    criteria = "".join(f"<li>{esc(text)}</li>" for text in CRITERIA)
+    buttons = "".join(f'<button type="button" class="md-button" data-action="{action}">{esc(label)}</button> '
+                      for action, label in (("download-md", "Download Markdown"), ("copy-md", "Copy Markdown"),
+                                            ("download-json", "Download JSON"), ("import-json", "Import JSON")))
+    return (
+        '<div class="regime-acceptance" data-regime-widget="acceptance">'
+        f'<p>A passing write-up:</p><ol class="regime-acceptance__criteria" aria-live="polite">{criteria}</ol>'
+        '<p class="regime-acceptance__verdict" role="status" aria-live="polite"></p>'
+        '<p class="regime-status" role="status" aria-live="polite"></p>'
+        f'<div class="regime-actions">{buttons}</div>'
+        '<label class="regime-acceptance__file">Attempt file to import'
+        ' <input type="file" accept="application/json,.json" hidden></label>'
+        '<p class="regime-acceptance__status" role="status" aria-live="polite"></p></div>'
     )

@@ -1,7 +1,7 @@
 // An attempt form (Part A incident, Part B or Part C) and the answer it unlocks.
 // Options come from data attributes: data-item (the stable id), data-validate (an
 // optional regime_core.api op that checks the attempt first).
-import { clearErrors, decodePayload, fillForm, on, readForm, showError } from "./dom.js";
+import { clearErrors, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";
 import { python } from "./runtime.js";
 import { store } from "./store.js";
 
@@ -31,6 +31,19 @@ export function mount(element) {
   const say = (text) => {
     feedback.textContent = [text, store.problem].filter(Boolean).join(" ");
   };
+  const gradeList = h("ul", { class: "regime-item-grade", "aria-live": "polite" });
+  feedback.after(gradeList);
+  const showGrade = async () => {
+    let result;
+    try {
+      result = await python.call("writeup", { items: Object.fromEntries(
+        Object.entries(store.state.items).map(([id, entry]) => [id, entry.attempt])) });
+    } catch {
+      return; // without Python there is no grading; the answer is open all the same
+    }
+    const lines = result.ok ? result.feedback[item] || [] : [result.error];
+    gradeList.replaceChildren(...lines.map((line) => h("li", {}, line)));
+  };
 
   const sync = () => {
     const saved = store.get(item);
@@ -38,9 +51,11 @@ export function mount(element) {
     if (saved) {
       fillForm(form, saved.attempt);
       if (saved.unlocked) reveal(false);
+      showGrade();
     } else {
       form.reset();
       conceal();
+      gradeList.replaceChildren();
     }
     say("");
   };
@@ -72,6 +87,7 @@ export function mount(element) {
     store.submit(item, attempt);
     reveal(true);
     say("Attempt saved. Check your work below.");
+    showGrade();
   };
 
   const reset = () => {
@@ -88,5 +104,8 @@ export function mount(element) {
       if (event.detail.item === "*" || event.detail.item === item) sync();
     }),
   ];
-  return () => offs.forEach((off) => off());
+  return () => {
+    offs.forEach((off) => off());
+    gradeList.remove();
+  };
 }

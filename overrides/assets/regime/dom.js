@@ -41,7 +41,7 @@ export function fillForm(form, values) {
     const value = control.name.split(".").reduce((node, key) => (node && typeof node === "object" ? node[key] : undefined), values);
     if (control.type === "radio") control.checked = value === control.value;
     else if (control.type === "checkbox") control.checked = value === true;
-    else control.value = typeof value === "string" ? value : "";
+    else control.value = value === undefined || value === null || typeof value === "object" ? "" : String(value);
   }
 }
 

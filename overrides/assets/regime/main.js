@@ -1,12 +1,13 @@
 // Entry module: mounts each widget of the current page from Material's document$, and
 // tears the previous page's widgets down on instant navigation.
+import * as acceptance from "./acceptance.js";
 import * as attempt from "./attempt.js";
 import * as drillReset from "./drill-reset.js";
 import * as explorer from "./explorer.js";
 import * as links from "./links.js";
 import * as stretch from "./stretch.js";
 
-const COMPONENTS = { attempt, links, "ridge-table": explorer, stretch, "drill-reset": drillReset };
+const COMPONENTS = { acceptance, attempt, links, "ridge-table": explorer, stretch, "drill-reset": drillReset };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 

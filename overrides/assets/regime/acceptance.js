@@ -1,0 +1,126 @@
+// The acceptance panel: regime_core grades the saved attempts against the drill's five
+// criteria; the learner takes the write-up away as Markdown or JSON, or brings one back.
+import { h, on } from "./dom.js";
+import { bindStatus, python } from "./runtime.js";
+import { store } from "./store.js";
+
+function savedAttempts() {
+  const items = {};
+  for (const [id, entry] of Object.entries(store.state.items)) items[id] = entry.attempt;
+  return items;
+}
+
+function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+export function mount(element) {
+  const list = element.querySelector(".regime-acceptance__criteria");
+  const verdict = element.querySelector(".regime-acceptance__verdict");
+  const status = element.querySelector(".regime-acceptance__status");
+  const fileInput = element.querySelector('input[type="file"]');
+  let latest = null;
+  let timer = 0;
+  let generation = 0;
+
+  const say = (text) => {
+    status.textContent = text;
+  };
+
+  const refresh = async () => {
+    const mine = ++generation;
+    let result;
+    try {
+      result = await python.call("writeup", { items: savedAttempts() });
+    } catch {
+      return; // the status line says why Python is unavailable
+    }
+    if (mine !== generation) return;
+    if (!result.ok) {
+      latest = null;
+      verdict.textContent = `The grader could not read a saved attempt: ${result.error}`;
+      return;
+    }
+    latest = result;
+    list.replaceChildren(...result.grade.criteria.map((c) => h("li", { "data-passed": String(c.passed) },
+      h("span", { class: "regime-acceptance__mark", "aria-label": c.passed ? "passed" : "not yet" }, c.passed ? "✓ " : "✗ "),
+      c.why)));
+    verdict.textContent = result.grade.passed ? "Passing write-up." : "Not passing yet: see the criteria above.";
+  };
+
+  const soon = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(refresh, 150);
+  };
+
+  const withWriteup = async (use) => {
+    await refresh();
+    if (!latest) {
+      say(python.state === "failed" ? "Exporting needs Python, which could not start." : "Nothing to export yet.");
+      return;
+    }
+    await use(latest);
+  };
+
+  const actions = {
+    "download-md": () => withWriteup((w) => {
+      download("regime-write-up.md", "text/markdown", w.markdown);
+      say("Downloaded regime-write-up.md.");
+    }),
+    "copy-md": () => withWriteup(async (w) => {
+      try {
+        await navigator.clipboard.writeText(w.markdown);
+        say("Copied the write-up as Markdown.");
+      } catch {
+        say("This browser did not allow copying; use Download instead.");
+      }
+    }),
+    "download-json": () => withWriteup((w) => {
+      download("regime-attempt.json", "application/json", `${JSON.stringify(w.attempt, null, 2)}\n`);
+      say("Downloaded regime-attempt.json: a mentor can run `regime grade regime-attempt.json`.");
+    }),
+    "import-json": () => fileInput.click(),
+  };
+
+  const importFile = async () => {
+    const file = fileInput.files && fileInput.files[0];
+    fileInput.value = "";
+    if (!file) return;
+    if (file.size > 1_000_000) {
+      say(`${file.name}: expected an attempt file under 1 MB; nothing was changed.`);
+      return;
+    }
+    let result;
+    try {
+      result = await python.call("import_attempt", { text: await file.text() });
+    } catch (error) {
+      say(`Importing needs Python, which could not start; nothing was changed.`);
+      return;
+    }
+    if (!result.ok) {
+      say(`${file.name}: ${result.error}. Nothing was changed.`);
+      return;
+    }
+    store.replaceAll(result.items);
+    say(`Imported ${file.name}: ${Object.keys(result.items).length} answered items.`);
+  };
+
+  const offs = [
+    bindStatus(element.querySelector(".regime-status")),
+    on(store, "change", soon),
+    on(fileInput, "change", importFile),
+    () => window.clearTimeout(timer),
+  ];
+  for (const [action, run] of Object.entries(actions)) {
+    const button = element.querySelector(`[data-action="${action}"]`);
+    if (button) offs.push(on(button, "click", run));
+  }
+  if (Object.keys(store.state.items).length) refresh();
+  else python.startWhenIdle();
+  return () => offs.forEach((off) => off());
+}

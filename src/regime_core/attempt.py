@@ -1,0 +1,110 @@
+"""A learner's write-up as data: parsed and checked, never trusted.
+
+The attempt file::
+
+    {"part_a": {"a1": {"regime": "...", "evidence": "...", "helps": "...", "wastes": "..."}, ...},
+     "part_b": {"ridge": N, "kernels": {"add": {"intensity": N, "side": "below", "optimisation": "..."}, ...}},
+     "part_c": "..."}
+
+Every part is optional; what is missing is graded as not attempted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from regime_core import drill
+from regime_core.errors import RegimeError
+from regime_core.quantity import Dim, parse
+
+MAX_TEXT = 10_000
+PART_A_FIELDS = ("regime", "evidence", "helps", "wastes")
+KERNEL_FIELDS = ("intensity", "side", "optimisation")
+SIDES = ("below", "above")
+
+
+@dataclass(frozen=True)
+class KernelAttempt:
+    """One Part B row as the learner wrote it."""
+
+    intensity: float | None = None
+    side: str = ""
+    optimisation: str = ""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The whole write-up."""
+
+    part_a: dict[str, dict[str, str]] = field(default_factory=dict)
+    ridge: float | None = None
+    kernels: dict[str, KernelAttempt] = field(default_factory=dict)
+    part_c: str = ""
+
+
+def _mapping(value: object, where: str) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise RegimeError(where, f"expected an object, got {type(value).__name__}")
+    return value
+
+
+def _or_empty(value: object) -> object:
+    """A missing part (absent or null) is an empty one; anything else is checked as given."""
+    return {} if value is None else value
+
+
+def _text(value: object, where: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise RegimeError(where, f"expected text, got {type(value).__name__}")
+    if len(value) > MAX_TEXT:
+        raise RegimeError(where, f"expected at most {MAX_TEXT:,} characters, got {len(value):,}")
+    return value.strip()
+
+
+def _known(data: Mapping[str, object], allowed: tuple[str, ...], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            shown = str(key)[:30]
+            raise RegimeError(f"{where}.{shown}" if where else shown, f"unknown field; expected {', '.join(allowed)}")
+
+
+def _number(value: object, where: str) -> float | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    return parse(value, where, Dim.INTENSITY, allow_zero=True)
+
+
+def parse_attempt(raw: object) -> Attempt:
+    """Check an attempt object; a RegimeError names the first bad field."""
+    data = _mapping(raw, "attempt")
+    _known(data, ("part_a", "part_b", "part_c"), "")
+    ids = tuple(i.id for i in drill.incidents())
+    part_a: dict[str, dict[str, str]] = {}
+    for key, item in _mapping(_or_empty(data.get("part_a")), "part_a").items():
+        if key not in ids:
+            raise RegimeError(f"part_a.{str(key)[:30]}", f"unknown incident; expected one of {', '.join(ids)}")
+        entry = _mapping(item, f"part_a.{key}")
+        _known(entry, PART_A_FIELDS, f"part_a.{key}")
+        texts = {name: _text(entry.get(name), f"part_a.{key}.{name}") for name in PART_A_FIELDS}
+        if any(texts.values()):
+            part_a[key] = texts
+    part_b = _mapping(_or_empty(data.get("part_b")), "part_b")
+    _known(part_b, ("ridge", "kernels"), "part_b")
+    rows = tuple(r.id for r in drill.part_b())
+    kernels: dict[str, KernelAttempt] = {}
+    for key, row in _mapping(_or_empty(part_b.get("kernels")), "part_b.kernels").items():
+        where = f"part_b.kernels.{str(key)[:30]}"
+        if key not in rows:
+            raise RegimeError(where, f"unknown kernel; expected one of {', '.join(rows)}")
+        entry = _mapping(row, where)
+        _known(entry, KERNEL_FIELDS, where)
+        side = _text(entry.get("side"), f"{where}.side").lower()
+        if side and side not in SIDES:
+            raise RegimeError(f"{where}.side", "expected below or above")
+        kernels[key] = KernelAttempt(_number(entry.get("intensity"), f"{where}.intensity"), side,
+                                     _text(entry.get("optimisation"), f"{where}.optimisation"))
+    return Attempt(part_a, _number(part_b.get("ridge"), "part_b.ridge"), kernels,
+                   _text(data.get("part_c"), "part_c"))

@@ -1,0 +1,87 @@
+"""Grading on the site: fill the whole drill, see the verdict, take it away, bring it back."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from playwright.sync_api import Page, expect
+
+from conftest import PageLog, open_page
+
+PASSING = json.loads((Path(__file__).parent.parent / "examples/attempt-passing.json").read_text())
+
+
+def fill_drill(page: Page) -> None:
+    for item, entry in PASSING["part_a"].items():
+        form = page.locator(f'[data-item="{item}"] form')
+        regime = next(r for r in ("compute", "memory", "overhead") if r in entry["regime"] or
+                      (r == "overhead" and "host" in entry["regime"]))
+        form.locator(f'input[value="{regime}"]').check()
+        form.locator('textarea[name="evidence"]').fill(entry["evidence"])
+        form.locator('input[name="helps"]').fill(entry["helps"])
+        form.locator('input[name="wastes"]').fill(entry["wastes"])
+        form.locator('button[type="submit"]').click()
+    form = page.locator('[data-item="part-b"] form')
+    form.locator('input[name="ridge"]').fill(str(PASSING["part_b"]["ridge"]))
+    for kernel, row in PASSING["part_b"]["kernels"].items():
+        form.locator(f'input[name="kernels.{kernel}.intensity"]').fill(str(row["intensity"]))
+        form.locator(f'select[name="kernels.{kernel}.side"]').select_option(row["side"])
+        form.locator(f'input[name="kernels.{kernel}.optimisation"]').fill(row["optimisation"])
+    form.locator('button[type="submit"]').click()
+    expect(page.locator('[data-regime-answer="part-b"]')).to_be_visible()
+    page.locator('[data-item="part-c"] textarea').fill(PASSING["part_c"])
+    page.locator('[data-item="part-c"] button[type="submit"]').click()
+
+
+def test_fill_grade_export_and_import_into_a_fresh_profile(page: Page, base_url: str, browser: object,
+                                                           tmp_path: Path) -> None:
+    page.goto(base_url + "drill/")
+    fill_drill(page)
+    panel = page.locator(".regime-acceptance")
+    expect(panel.locator(".regime-acceptance__verdict")).to_have_text("Passing write-up.", timeout=60_000)
+    expect(panel.locator('li[data-passed="true"]')).to_have_count(5)
+    expect(page.locator('[data-item="a1"] .regime-item-grade li').first).to_contain_text("✓")
+
+    with page.expect_download() as markdown_download:
+        panel.locator('[data-action="download-md"]').click()
+    markdown = Path(markdown_download.value.path()).read_text()
+    assert "- **Lever that helps:** lower-precision FP8 math or more GPUs" in markdown
+    assert "**Passing write-up.**" in markdown
+    with page.expect_download() as json_download:
+        panel.locator('[data-action="download-json"]').click()
+    exported = tmp_path / "attempt.json"
+    exported.write_bytes(Path(json_download.value.path()).read_bytes())
+    assert json.loads(exported.read_text())["part_b"]["kernels"]["decode"]["side"] == "below"
+
+    fresh_log = PageLog()
+    fresh = open_page(browser, base_url, fresh_log)
+    fresh.goto(base_url + "drill/")
+    expect(fresh.locator('[data-regime-answer="a1"]')).to_be_hidden()
+    fresh.locator('.regime-acceptance input[type="file"]').set_input_files(str(exported))
+    expect(fresh.locator(".regime-acceptance__status")).to_contain_text("Imported attempt.json")
+    expect(fresh.locator(".regime-acceptance__verdict")).to_have_text("Passing write-up.", timeout=60_000)
+    expect(fresh.locator('[data-regime-answer="a1"]')).to_be_visible()
+    expect(fresh.locator('[data-item="part-c"] textarea')).to_have_value(PASSING["part_c"])
+    fresh.context.close()
+    assert fresh_log.errors == []
+    assert fresh_log.external == []
+
+
+def test_a_bad_import_changes_nothing_and_says_why(page: Page, base_url: str, tmp_path: Path) -> None:
+    page.goto(base_url + "drill/")
+    form = page.locator('[data-item="a6"] form')
+    form.locator('input[value="overhead"]').check()
+    form.locator('button[type="submit"]').click()
+    expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()
+    for name, content in (("bad.json", "{not json"), ("types.json", '{"part_a": {"a1": {"regime": 5}}}'),
+                          ("ids.json", '{"part_a": {"a9": {}}}')):
+        path = tmp_path / name
+        path.write_text(content)
+        page.locator('.regime-acceptance input[type="file"]').set_input_files(str(path))
+        status = page.locator(".regime-acceptance__status")
+        expect(status).to_contain_text(f"{name}:")
+        expect(status).to_contain_text("Nothing was changed")
+    expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()
+    page.reload()
+    expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()

@@ -1,0 +1,200 @@
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from regime_core.attempt import parse_attempt
+from regime_core.errors import RegimeError
+from regime_core.grade import grade, grade_part_c, regime_named
+from regime_core.levers import recognise
+from regime_core.writeup import markdown
+
+PASSING = json.loads((Path(__file__).parent.parent / "examples/attempt-passing.json").read_text())
+
+
+def _criteria(attempt: object) -> dict[int, bool]:
+    return {c["id"]: c["passed"] for c in grade(attempt)["criteria"]}
+
+
+def test_a_correct_write_up_passes_all_five() -> None:
+    result = grade(PASSING)
+    assert result["passed"] is True
+    assert _criteria(PASSING) == dict.fromkeys(range(1, 6), True)
+    for key, item in result["items"].items():
+        assert item["passed"], (key, item)
+
+
+def _changed(path: list[str], value: object) -> dict:
+    attempt = copy.deepcopy(PASSING)
+    node = attempt
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return attempt
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "failing"),
+    [
+        (["part_a", "a3", "regime"], "memory-bound", 1),
+        (["part_a", "a1", "helps"], "fuse the preceding relu into the matmul", 2),
+        (["part_a", "a1", "helps"], "torch.compile the block", 2),
+        (["part_a", "a4", "helps"], "a faster MMA kernel for attention", 3),
+        (["part_a", "a4", "helps"], "switch to FlashAttention", 3),
+        (["part_b", "ridge"], 200, 4),
+        (["part_b", "ridge"], "a lot", None),
+    ],
+)
+def test_each_criterion_fails_on_a_targeted_wrong_attempt(path: list[str], value: object, failing: int | None) -> None:
+    attempt = _changed(path, value)
+    if failing is None:
+        with pytest.raises(RegimeError, match=r"^part_b\.ridge: "):
+            grade(attempt)
+        return
+    criteria = _criteria(attempt)
+    assert criteria[failing] is False
+    assert all(ok for n, ok in criteria.items() if n != failing)
+
+
+def test_decode_above_the_ridge_fails_criterion_5() -> None:
+    attempt = copy.deepcopy(PASSING)
+    attempt["part_b"]["kernels"]["decode"]["side"] = "above"
+    assert _criteria(attempt)[5] is False
+
+
+def test_missing_parts_are_not_attempted() -> None:
+    result = grade({})
+    assert result["passed"] is False
+    assert result["items"]["a1"]["attempted"] is False
+    assert result["items"]["part_c"]["attempted"] is False
+    assert "not attempted" in result["criteria"][1]["why"]
+
+
+def test_feedback_is_specific() -> None:
+    attempt = _changed(["part_a", "a2"], {"regime": "compute", "evidence": "it is slow", "helps": "more GPUs",
+                                           "wastes": "fusion"})
+    checks = grade(attempt)["items"]["a2"]["checks"]
+    assert "point to memory-bound" in checks["regime"]["why"]
+    assert "1.7 TB/s" in checks["evidence"]["why"]
+    assert checks["helps"]["passed"] is False
+    assert "would actually help" in checks["wastes"]["why"]
+
+
+@pytest.mark.parametrize(
+    ("text", "lever"),
+    [
+        ("Fuse it", "fusion"), ("kernel fusion", "fusion"), ("a fused kernel", "fusion"),
+        ("use torch.compile", "compile"), ("capture a CUDA graph", "cuda_graphs"), ("cudagraphs", "cuda_graphs"),
+        ("drop the .item() call", "remove_host_sync"), ("avoid host-device sync", "remove_host_sync"),
+        ("quantise to int4", "quantization"), ("Quantization", "quantization"), ("bigger batch", "batching"),
+        ("a faster MMA kernel", "faster_mma"), ("tensor-core kernel", "faster_mma"),
+        ("lower precision", "lower_precision"), ("FP8", "lower_precision"), ("more GPUs", "more_gpus"),
+        ("chunked prefill", "chunked_prefill"), ("paged attention", "kv_paging"), ("grouped-query attention", "gqa"),
+        ("raise occupancy", "raise_occupancy"), ("cut registers", "raise_occupancy"),
+    ],
+)
+def test_free_text_levers_are_recognised(text: str, lever: str) -> None:
+    assert lever in recognise(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "regime"),
+    [("compute-bound", "compute"), ("Memory bound", "memory"), ("bandwidth-bound", "memory"),
+     ("host / sync", "overhead"), ("launch overhead", "overhead"), ("memory or compute?", None), ("", None)],
+)
+def test_regime_named(text: str, regime: str | None) -> None:
+    assert regime_named(text) == regime
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    ["Fusion helps memory-bound work and wastes a compute-bound week: the ridge is 156.",
+     "Fusing pays off for 40k launches but not for compute, where math rules.",
+     "Fusion won 3.8x in A2 because of memory traffic; compute-bound A1 would not gain."],
+)
+def test_part_c_with_a_number_and_both_sides(paragraph: str) -> None:
+    assert grade_part_c(paragraph)["passed"] is True
+
+
+def test_part_c_without_a_number_fails_only_that() -> None:
+    checks = grade_part_c("Fusion helps memory-bound work and wastes compute-bound work.")["checks"]
+    assert checks["number"]["passed"] is False
+    assert checks["both_sides"]["passed"] is True
+
+
+@pytest.mark.parametrize(
+    ("raw", "field"),
+    [
+        ([], "attempt"),
+        ({"part_a": []}, "part_a"),
+        ({"part_a": {"a9": {}}}, "part_a.a9"),
+        ({"part_a": {"a1": {"regime": 5}}}, "part_a.a1.regime"),
+        ({"part_a": {"a1": {"vibe": "x"}}}, "part_a.a1.vibe"),
+        ({"part_a": {"a1": {"evidence": "x" * 20_000}}}, "part_a.a1.evidence"),
+        ({"part_b": {"kernels": {"conv": {}}}}, "part_b.kernels.conv"),
+        ({"part_b": {"kernels": {"add": {"side": "left"}}}}, "part_b.kernels.add.side"),
+        ({"part_b": {"ridge": float("nan")}}, "part_b.ridge"),
+        ({"part_c": ["a"]}, "part_c"),
+        ({"extra": 1}, "extra"),
+    ],
+)
+def test_bad_attempts_name_the_field(raw: object, field: str) -> None:
+    with pytest.raises(RegimeError) as info:
+        grade(raw)
+    assert info.value.field == field
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+    max_leaves=10,
+)
+
+
+@settings(max_examples=200)
+@given(st.dictionaries(st.sampled_from(["part_a", "part_b", "part_c"]), _json, max_size=3))
+def test_random_attempts_grade_or_raise_regime_error(raw: dict) -> None:
+    try:
+        result = grade(raw)
+    except RegimeError as exc:
+        assert exc.field
+    else:
+        assert len(result["criteria"]) == 5
+
+
+def test_write_up_markdown_has_the_four_lines_and_the_verdict() -> None:
+    attempt = parse_attempt(_changed(["part_a", "a6", "evidence"], "<script>alert(1)</script> 8 µs of gap"))
+    text = markdown(attempt, grade(PASSING))
+    assert "- **Lever that wastes the week:**" in text
+    assert "### A6." in text
+    assert "<script>" not in text
+    assert "**Passing write-up.**" in text
+    assert "| decode step, 7B, fp16, batch 1 | 1 FLOP/byte | below |" in text
+
+
+def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "regime_core", *args], input=stdin, capture_output=True, text=True,
+                          timeout=60, check=False)
+
+
+def test_cli_grade_json_contract() -> None:
+    out = _run("grade", "examples/attempt-passing.json", "--json")
+    assert out.returncode == 0
+    data = json.loads(out.stdout)
+    assert data["passed"] is True
+    assert [c["id"] for c in data["criteria"]] == [1, 2, 3, 4, 5]
+    assert set(data["items"]) >= {"a1", "a8", "part_b", "part_c"}
+
+
+@pytest.mark.parametrize("stdin", ["not json", '{"part_a": {"a9": {}}}', '{"part_a": {"a1": {"regime": [1]}}}',
+                                   json.dumps({"part_c": "x" * 1_100_000})])
+def test_cli_grade_bad_files_are_one_line_exit_2(stdin: str) -> None:
+    out = _run("grade", "-", stdin=stdin)
+    assert out.returncode == 2
+    assert len(out.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in out.stderr
