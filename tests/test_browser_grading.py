@@ -14,7 +14,7 @@ PASSING = json.loads((Path(__file__).parent.parent / "examples/attempt-passing.j
 
 def fill_drill(page: Page) -> None:
     for item, entry in PASSING["part_a"].items():
-        form = page.locator(f'[data-item="{item}"] form')
+        form = page.locator(f'[data-item="{item}"] form.regime-attempt')
         regime = next(r for r in ("compute", "memory", "overhead") if r in entry["regime"] or
                       (r == "overhead" and "host" in entry["regime"]))
         form.locator(f'input[value="{regime}"]').check()
@@ -22,7 +22,7 @@ def fill_drill(page: Page) -> None:
         form.locator('input[name="helps"]').fill(entry["helps"])
         form.locator('input[name="wastes"]').fill(entry["wastes"])
         form.locator('button[type="submit"]').click()
-    form = page.locator('[data-item="part-b"] form')
+    form = page.locator('[data-item="part-b"] form.regime-attempt')
     form.locator('input[name="ridge"]').fill(str(PASSING["part_b"]["ridge"]))
     for kernel, row in PASSING["part_b"]["kernels"].items():
         form.locator(f'input[name="kernels.{kernel}.intensity"]').fill(str(row["intensity"]))
@@ -31,7 +31,7 @@ def fill_drill(page: Page) -> None:
     form.locator('button[type="submit"]').click()
     expect(page.locator('[data-regime-answer="part-b"]')).to_be_visible()
     page.locator('[data-item="part-c"] textarea').fill(PASSING["part_c"])
-    page.locator('[data-item="part-c"] button[type="submit"]').click()
+    page.locator('[data-item="part-c"] form.regime-attempt button[type="submit"]').click()
 
 
 def test_fill_grade_export_and_import_into_a_fresh_profile(page: Page, base_url: str, browser: object,
@@ -70,7 +70,7 @@ def test_fill_grade_export_and_import_into_a_fresh_profile(page: Page, base_url:
 
 def test_a_bad_import_changes_nothing_and_says_why(page: Page, base_url: str, tmp_path: Path) -> None:
     page.goto(base_url + "drill/")
-    form = page.locator('[data-item="a6"] form')
+    form = page.locator('[data-item="a6"] form.regime-attempt')
     form.locator('input[value="overhead"]').check()
     form.locator('button[type="submit"]').click()
     expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()

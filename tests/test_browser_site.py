@@ -9,7 +9,7 @@ from conftest import PAGES, PageLog, open_page
 
 
 def submit_incident(page: Page, item: str, regime: str = "compute") -> None:
-    form = page.locator(f'[data-item="{item}"] form')
+    form = page.locator(f'[data-item="{item}"] form.regime-attempt')
     form.locator(f'input[value="{regime}"]').check()
     form.locator('textarea[name="evidence"]').fill("70% of peak")
     form.locator('input[name="helps"]').fill("lower precision")
@@ -47,7 +47,7 @@ def test_a1_attempt_unlocks_a1_only_survives_reload_and_start_over_hides_it(page
 
 def test_an_attempt_without_a_regime_says_so_at_the_field(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
-    page.locator('[data-item="a3"] button[type="submit"]').click()
+    page.locator('[data-item="a3"] form.regime-attempt button[type="submit"]').click()
     error = page.locator('[data-item="a3"] [data-field="regime"] .regime-field__error')
     expect(error).to_be_visible()
     expect(error).to_contain_text("Choose a regime")
@@ -138,7 +138,7 @@ def test_bad_bandwidth_is_one_line_at_the_field(page: Page, base_url: str, bad: 
 
 def test_part_b_attempt_is_checked_by_the_core_then_unlocks(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
-    form = page.locator('[data-item="part-b"] form')
+    form = page.locator('[data-item="part-b"] form.regime-attempt')
     form.locator('input[name="ridge"]').fill("a lot")
     form.locator('button[type="submit"]').click()
     expect(form.locator('[data-field="ridge"] .regime-field__error')).to_contain_text("ridge: expected an intensity")
@@ -157,7 +157,7 @@ def test_part_b_attempt_is_checked_by_the_core_then_unlocks(page: Page, base_url
 
 def test_part_c_needs_a_paragraph_then_unlocks(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
-    form = page.locator('[data-item="part-c"] form')
+    form = page.locator('[data-item="part-c"] form.regime-attempt')
     form.locator('button[type="submit"]').click()
     expect(form.locator('[data-field="paragraph"] .regime-field__error')).to_be_visible()
     form.locator("textarea").fill("<script>alert(1)</script> Fusion helps A2 at 1.7 TB/s, not A1 at 70%.")
@@ -210,7 +210,7 @@ def test_without_python_the_page_says_so_and_answers_still_open(browser: object,
     expect(stretch.locator(".regime-stretch__result")).to_contain_text("intensity")  # the static result stays
     submit_incident(page, "a8", "memory")
     expect(page.locator('[data-regime-answer="a8"]')).to_be_visible()
-    form = page.locator('[data-item="part-b"] form')
+    form = page.locator('[data-item="part-b"] form.regime-attempt')
     form.locator('input[name="ridge"]').fill("156")
     form.locator('button[type="submit"]').click()
     expect(page.locator('[data-regime-answer="part-b"]')).to_be_visible()  # kept as typed, unchecked

@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from regime_core import drill, hardware, work
+from regime_core import drill, hardware, svg, work
 from regime_core.attempt import parse_attempt
 from regime_core.classify import classify
 from regime_core.errors import RegimeError
@@ -88,19 +88,54 @@ def op_part_b_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"ridge": attempt.ridge}
 
 
+def _filled(value: object, field: str) -> dict[str, Any]:
+    """A form group without its empty fields."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise RegimeError(field, "expected an object of fields")
+    return {k: v for k, v in value.items() if v not in (None, "")}
+
+
 def op_kernel(req: Mapping[str, Any]) -> dict[str, Any]:
-    """The stretch: a kernel on a card, with its verdict, and a measured time if given."""
+    """The stretch: a kernel on a card, with its verdict and picture, and a measured time if given."""
+    spec = _filled(req.get("work"), "work")
+    if spec.get("kernel") == "none":
+        return {"unusable": work.NO_SHAPE}
     card = _card(req)
     dtype = _dtype(req, card)
-    spec = req.get("work")
-    if not isinstance(spec, Mapping):
-        raise RegimeError("work", "expected the kernel and its shape")
-    w = work.from_spec({k: v for k, v in spec.items() if v not in (None, "")}, dtype)
+    w = work.from_spec(spec, dtype)
     p = place(w, card, dtype)
-    observed_raw = {k: v for k, v in (req.get("observed") or {}).items() if v not in (None, "")}
-    observed = parse_observed(observed_raw)
-    verdict = classify(Symptoms(card, p.dtype, w, observed))
-    return {"placement": placement_view(p), "verdict": verdict.to_json()}
+    symptoms = Symptoms(card, p.dtype, w, parse_observed(_filled(req.get("observed"), "observed")))
+    verdict = classify(symptoms)
+    picture = svg.for_symptoms(symptoms, title=f"Roofline of {p.hardware_name} with {w.label}", id_prefix="stretch")
+    return {"placement": placement_view(p), "verdict": verdict.to_json(), "svg": picture}
+
+
+def op_explore(req: Mapping[str, Any]) -> dict[str, Any]:
+    """An incident with the learner's numbers: the same kernel kind, any card, any measurements."""
+    item = drill.incident(req.get("item"))
+    form = _filled(req.get("form"), "form")
+    card = _filled(form.get("hardware"), "hardware")
+    card_id = card.get("id", "none")
+    hardware_spec: object = None
+    if card_id == "custom":
+        hardware_spec = {"peak_flops": card.get("peak_flops", ""), "bandwidth": card.get("bandwidth", "")}
+    elif card_id != "none":
+        hardware_spec = card_id
+    base_work = item.symptoms_raw.get("work")
+    raw = {
+        "hardware": hardware_spec,
+        "dtype": form.get("dtype") or None,
+        "work": {"kernel": base_work.get("kernel", "raw"), **_filled(form.get("work"), "work")} if base_work else None,
+        "observed": _filled(form.get("observed"), "observed"),
+        "proposal": item.symptoms_raw.get("proposal", ""),
+    }
+    symptoms = parse_symptoms(raw)
+    verdict = classify(symptoms)
+    picture = svg.for_symptoms(symptoms, title=f"{item.id.upper()} on its roofline", id_prefix=f"explore-{item.id}",
+                               label=item.id.upper())
+    return {**verdict.to_json(), "svg": picture}
 
 
 # The site keeps attempts per item ("a1", "part-b", "part-c"); the attempt file has parts.
@@ -167,6 +202,7 @@ OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "part_b_attempt": op_part_b_attempt,
     "kernel": op_kernel,
     "classify": op_classify,
+    "explore": op_explore,
     "writeup": op_writeup,
     "import_attempt": op_import_attempt,
 }

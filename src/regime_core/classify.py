@@ -59,7 +59,7 @@ def _placement(s: Symptoms) -> Placement | None:
     return place(s.work, s.hardware, s.dtype)
 
 
-def _step_time(s: Symptoms) -> float | None:
+def step_time(s: Symptoms) -> float | None:
     """Measured seconds for one run of the work: the time, or tokens per run ÷ tokens/s."""
     if s.observed.time is not None:
         return s.observed.time
@@ -86,7 +86,7 @@ def _fractions(s: Symptoms, p: Placement | None, anomalies: list[str]) -> tuple[
     flops_frac, bw_frac = o.flops_fraction, o.bandwidth_fraction
     if o.bandwidth is not None and s.hardware is not None and bw_frac is None:
         bw_frac = o.bandwidth / s.hardware.bandwidth.value
-    step = _step_time(s)
+    step = step_time(s)
     if p is not None and step is not None:
         if flops_frac is None:
             flops_frac = p.work.flops / step / p.peak_flops
@@ -100,10 +100,15 @@ def _fractions(s: Symptoms, p: Placement | None, anomalies: list[str]) -> tuple[
     return flops_frac, bw_frac
 
 
+def _roofline_line(p: Placement) -> str:
+    return (f"roofline: {_f(p.intensity, Dim.INTENSITY)} is {number(p.factor)}× {p.side} the ridge of"
+            f" {_f(p.ridge, Dim.INTENSITY)}; floor {_f(p.floor_seconds, Dim.SECOND)}")
+
+
 def _decide(s: Symptoms, p: Placement | None, evidence: list[str], anomalies: list[str]) -> tuple[str | None, str]:
     """Apply the rules in order; return (regime, sub-kind) and fill the evidence."""
     o = s.observed
-    step = _step_time(s)
+    step = step_time(s)
     if o.host_sync_in_loop:
         cost = f"; the step now takes {_f(o.time, Dim.SECOND)}" if o.time else ""
         evidence.append(f"a host sync sits in the loop: the CPU waits for the GPU every step{cost}")
@@ -154,8 +159,7 @@ def _decide(s: Symptoms, p: Placement | None, evidence: list[str], anomalies: li
             evidence.append(f"fusing made it {number(o.fused_speedup)}× faster: deleting round trips paid")
         return "memory", ""
     if p is not None:
-        evidence.append(f"roofline: {_f(p.intensity, Dim.INTENSITY)} is {number(p.factor)}× {p.side} the ridge of"
-                        f" {_f(p.ridge, Dim.INTENSITY)}")
+        evidence.append(_roofline_line(p))
         if p.factor >= 2 and not (step is not None and p.floor_seconds / step < FLOOR_SHARE):
             return p.bound, ""
     return None, ""
@@ -175,9 +179,8 @@ def classify(s: Symptoms) -> Verdict:
     evidence: list[str] = []
     anomalies: list[str] = []
     regime, sub = _decide(s, p, evidence, anomalies)
-    if p is not None and not any(line.startswith("roofline:") for line in evidence):
-        evidence.append(f"roofline: {_f(p.intensity, Dim.INTENSITY)} is {number(p.factor)}× {p.side} the ridge of"
-                        f" {_f(p.ridge, Dim.INTENSITY)}; floor {_f(p.floor_seconds, Dim.SECOND)}")
+    if p is not None and _roofline_line(p) not in evidence:
+        evidence.append(_roofline_line(p))
     elif p is None and s.work is not None:
         evidence.append(f"work: {_f(s.work.intensity, Dim.INTENSITY)} ({number(s.work.flops)} FLOPs over"
                         f" {_f(s.work.bytes, Dim.BYTE)}); no card is named to place it against a ridge")

@@ -11,12 +11,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from regime_core import drill, hardware, roofline, work
+from regime_core import drill, hardware, roofline, svg, work
 from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade
 from regime_core.quantity import Dim, format_quantity
-from regime_core.symptoms import parse_symptoms
+from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -89,17 +89,37 @@ def cmd_place(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return _placement_out(roofline.place(w, card, dtype, "--dtype"))
 
 
-_KERNEL_OPTIONS = ("m", "n", "k", "shape", "ops", "inputs", "params", "batch", "context", "kv_bytes_per_token", "tokens")
+_KERNEL_OPTIONS = ("m", "n", "k", "shape", "ops", "inputs", "params", "batch", "context", "kv_bytes_per_token",
+                   "tokens", "heads", "seq", "kv_seq", "head_dim", "flops", "bytes")
+
+
+def _work(args: argparse.Namespace, kind: str, dtype: str | None) -> work.Work:
+    spec: dict[str, object] = {"kernel": kind}
+    spec.update({k: getattr(args, k) for k in _KERNEL_OPTIONS if getattr(args, k, None) is not None})
+    if args.fused:
+        spec["fused"] = True
+    return work.from_spec(spec, dtype, "--")
 
 
 def cmd_kernel(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     card, dtype = _card(args)
-    spec: dict[str, object] = {"kernel": args.kind}
-    spec.update({k: getattr(args, k) for k in _KERNEL_OPTIONS if getattr(args, k) is not None})
-    if args.fused:
-        spec["fused"] = True
-    w = work.from_spec(spec, dtype, "--")
-    return _placement_out(roofline.place(w, card, dtype, "--dtype"))
+    return _placement_out(roofline.place(_work(args, args.kind, dtype), card, dtype, "--dtype"))
+
+
+def cmd_plot(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    if args.symptoms is not None:
+        symptoms = parse_symptoms(_read_json(args.symptoms, "--symptoms"))
+    else:
+        if args.kind is None:
+            raise RegimeError("KIND", "expected a kernel kind, or --symptoms FILE")
+        card, dtype = _card(args)
+        observed = parse_observed({"time": args.time} if args.time else {}, "-")
+        symptoms = Symptoms(card, dtype, _work(args, args.kind, dtype), observed)
+    if symptoms.hardware is None or symptoms.work is None:
+        raise RegimeError("--symptoms", "expected a file that names both hardware and work")
+    picture = svg.for_symptoms(symptoms, title=f"Roofline of {symptoms.hardware.name} with {symptoms.work.label}",
+                               label=args.label or "")
+    return {"svg": picture}, str(picture)
 
 
 def _verdict_text(v: Verdict) -> str:
@@ -145,6 +165,24 @@ def cmd_gpus(_args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return {"gpus": [c.summary() for c in cards]}, "dense peaks; bandwidth first\n" + "\n".join(rows)
 
 
+def _add_shape(k: argparse.ArgumentParser) -> None:
+    for opt in ("m", "n", "k"):
+        k.add_argument(f"--{opt}", help=f"matmul dimension {opt}")
+    k.add_argument("--shape", help="elementwise: tensor shape, e.g. 8x4096x4096")
+    k.add_argument("--ops", help="elementwise: number of ops in the chain")
+    k.add_argument("--inputs", help="elementwise: full-size input tensors of the first op")
+    k.add_argument("--fused", action="store_true", help="elementwise/attention: fused (one read, one write)")
+    k.add_argument("--params", help="decode/prefill: parameter count, e.g. 7e9")
+    k.add_argument("--batch", help="decode/attention: batch size")
+    k.add_argument("--context", help="decode: context length")
+    k.add_argument("--kv-bytes-per-token", help="decode: KV-cache bytes per token")
+    k.add_argument("--tokens", help="prefill: prompt tokens")
+    k.add_argument("--heads", help="attention: heads")
+    k.add_argument("--seq", help="attention: query length")
+    k.add_argument("--kv-seq", help="attention: key/value length (default: --seq)")
+    k.add_argument("--head-dim", help="attention: head dimension")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser."""
     parser = _Parser(prog="regime", description="Read a GPU performance problem's regime from its symptoms.")
@@ -153,6 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
         "ridge": (cmd_ridge, "ridge point of a card in FLOP/byte"),
         "place": (cmd_place, "place FLOPs and bytes against a card's ridge"),
         "kernel": (cmd_kernel, "FLOPs, bytes and placement of a kernel from its shape"),
+        "plot": (cmd_plot, "draw the roofline with the kernel on it, as SVG on stdout"),
         "classify": (cmd_classify, "classify a JSON symptoms file ('-' reads stdin)"),
         "incident": (cmd_incident, "one drill incident (A1..A8), its derived verdict and arithmetic"),
         "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance"),
@@ -168,19 +207,17 @@ def build_parser() -> argparse.ArgumentParser:
         _add_card(subs[name])
     subs["place"].add_argument("--flops", required=True, help="FLOP count, e.g. 1.37e11")
     subs["place"].add_argument("--bytes", required=True, help="bytes moved, e.g. '101 MB'")
-    k = subs["kernel"]
-    k.add_argument("kind", choices=[c for c in work.KINDS if c != "raw"])
-    for opt in ("m", "n", "k"):
-        k.add_argument(f"--{opt}", help=f"matmul dimension {opt}")
-    k.add_argument("--shape", help="elementwise: tensor shape, e.g. 8x4096x4096")
-    k.add_argument("--ops", help="elementwise: number of ops in the chain")
-    k.add_argument("--inputs", help="elementwise: full-size input tensors of the first op")
-    k.add_argument("--fused", action="store_true", help="elementwise: fused (one read, one write)")
-    k.add_argument("--params", help="decode/prefill: parameter count, e.g. 7e9")
-    k.add_argument("--batch", help="decode: batch size")
-    k.add_argument("--context", help="decode: context length")
-    k.add_argument("--kv-bytes-per-token", help="decode: KV-cache bytes per token")
-    k.add_argument("--tokens", help="prefill: prompt tokens")
+    subs["kernel"].add_argument("kind", choices=[c for c in work.KINDS if c != "raw"])
+    _add_shape(subs["kernel"])
+    plot = subs["plot"]
+    plot.add_argument("kind", nargs="?", choices=work.KINDS, help="kernel kind (raw takes --flops and --bytes)")
+    _add_card(plot)
+    _add_shape(plot)
+    plot.add_argument("--flops", help="raw: FLOP count")
+    plot.add_argument("--bytes", help="raw: bytes moved")
+    plot.add_argument("--time", help="measured time, e.g. '12 us', to mark the measured point")
+    plot.add_argument("--label", help="the point's label")
+    plot.add_argument("--symptoms", metavar="FILE", help="a symptoms file instead of the options above")
     subs["classify"].add_argument("file", metavar="FILE")
     subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
     subs["grade"].add_argument("file", metavar="ATTEMPT")

@@ -14,7 +14,10 @@ from regime_core.errors import RegimeError
 from regime_core.hardware import DTYPE_BYTES, check_dtype
 from regime_core.quantity import Dim, format_quantity, number, parse, parse_count
 
-KINDS = ("matmul", "elementwise", "decode", "prefill", "raw")
+KINDS = ("matmul", "elementwise", "decode", "prefill", "attention", "raw")
+#: Why a benchmark that quotes no shape cannot be classified (the drill's stretch).
+NO_SHAPE = ("Without a shape there are no FLOPs and no bytes, so no intensity: the number cannot be placed"
+            " against any ridge, and the benchmark cannot tell you which regime it measured.")
 #: The shape fields each kernel kind takes (besides ``kernel`` and ``dtype``).
 FIELDS: dict[str, tuple[str, ...]] = {
     "raw": ("flops", "bytes"),
@@ -22,6 +25,7 @@ FIELDS: dict[str, tuple[str, ...]] = {
     "elementwise": ("shape", "ops", "inputs", "fused"),
     "decode": ("params", "batch", "context", "kv_bytes_per_token"),
     "prefill": ("params", "tokens"),
+    "attention": ("batch", "heads", "seq", "kv_seq", "head_dim", "fused"),
 }
 
 
@@ -122,6 +126,26 @@ def prefill(params: float, tokens: int, dtype: str = "bf16") -> Work:
     ), dtype)
 
 
+def attention(batch: int, heads: int, seq: int, kv_seq: int, head_dim: int, *, dtype: str = "bf16",
+              fused: bool = True) -> Work:
+    """Attention: QKᵀ and PV are 2·seq·kv_seq·head_dim FLOPs each, per head.
+
+    Fused (FlashAttention-style) reads Q, K, V and writes O once; unfused also writes the score
+    matrix, reads it for the softmax, writes the probabilities and reads them for PV.
+    """
+    size = DTYPE_BYTES[dtype]
+    flops = 4.0 * batch * heads * seq * kv_seq * head_dim
+    moved = size * batch * heads * head_dim * (2 * seq + 2 * kv_seq)
+    if not fused:
+        moved += 4 * size * batch * heads * seq * kv_seq
+    mode = "fused" if fused else "unfused"
+    return Work(flops, moved, f"attention, batch {batch}, {heads} heads, {seq}×{kv_seq}, d={head_dim}, {dtype}, {mode}", (
+        f"FLOPs = 4 · batch · heads · seq · kv_seq · head_dim = {number(flops)}",
+        f"bytes = Q, K, V read and O written once{'' if fused else ', plus the score matrix four times'}"
+        f" = {number(moved)}",
+    ), dtype)
+
+
 def raw(flops: float, moved: float, dtype: str | None = None) -> Work:
     """FLOPs and bytes given directly."""
     return Work(flops, moved, "kernel", (
@@ -181,6 +205,15 @@ def from_spec(spec: Mapping[str, object], dtype: str | None, field: str = "work"
         return elementwise(_shape(need("shape"), name("shape")), dt,
                            parse_count(spec.get("ops", 1), name("ops"), maximum=10_000),
                            parse_count(spec.get("inputs", 1), name("inputs"), maximum=64), fused)
+    if kind == "attention":
+        fused = spec.get("fused", True)
+        if not isinstance(fused, bool):
+            raise RegimeError(name("fused"), "expected true or false")
+        seq = parse_count(need("seq"), name("seq"), maximum=10**8)
+        return attention(parse_count(spec.get("batch", 1), name("batch"), maximum=10**6),
+                         parse_count(need("heads"), name("heads"), maximum=10**5), seq,
+                         parse_count(spec.get("kv_seq", seq), name("kv_seq"), maximum=10**8),
+                         parse_count(need("head_dim"), name("head_dim"), maximum=10**5), dtype=dt, fused=fused)
     params = parse(need("params"), name("params"), Dim.COUNT)
     if kind == "prefill":
         return prefill(params, parse_count(need("tokens"), name("tokens"), maximum=10**8), dt)

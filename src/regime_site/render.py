@@ -19,6 +19,8 @@ from regime_core.levers import REGIMES, advice, levers
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import place
 from regime_core.work import matmul
+from regime_site.explore import LABELS, incident_explorer
+from regime_site.pictures import incident_figure, part_b_figure
 
 # An MLP projection of a 8B-class model at 2,048 tokens: nothing from the drill, so nothing is spoiled.
 STRETCH_DEFAULT: dict[str, Any] = {"gpu": "h100-sxm", "dtype": "bf16", "kernel": "matmul", "m": 2048, "n": 14336, "k": 4096}
@@ -76,7 +78,8 @@ def _verdict_html(incident_id: str) -> str:
     if v.anomalies:
         parts += ["<p><strong>Anomaly:</strong></p>", _list(v.anomalies)]
     if v.placement is not None:
-        parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
+        parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic()),
+                  incident_figure(item.id)]
     if item.assumptions:
         parts += ["<p><strong>Read into the incident:</strong></p>", _list(list(item.assumptions))]
     parts.append('<p class="regime-answer__source">Derived by <code>regime_core</code> from the symptoms above;'
@@ -113,7 +116,7 @@ def incident(incident_id: str) -> str:
         f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>'
         + _links(item.id, item.title) + form
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
-        + _answer(item.id, _verdict_html(item.id)) + "</div>"
+        + _answer(item.id, _verdict_html(item.id)) + incident_explorer(item.id) + "</div>"
     )
 
 
@@ -143,6 +146,7 @@ def _part_b_answer() -> str:
         parts.append(_list([*r.placement.arithmetic(), f"allowed: {r.placement.allowed}"]))
         if r.discrepancies():
             parts += ["<p><strong>The drill's figures:</strong></p>", _list(r.discrepancies())]
+    parts.append(part_b_figure())
     return "".join(parts)
 
 
@@ -244,14 +248,11 @@ def stretch() -> str:
     p = place(matmul(int(d["m"]), int(d["n"]), int(d["k"]), str(d["dtype"])), hardware.get(str(d["gpu"])))
     view = placement_view(p)
     kinds = "".join(f'<option value="{k}"{" selected" if k == d["kernel"] else ""}>{k}</option>'
-                    for k in work.KINDS)
+                    for k in work.KINDS) + '<option value="none">no shape quoted</option>'
     shape_fields = "".join(
-        _field(f"work.{name}", label, f'<input name="work.{name}" value="{esc(d.get(name, ""))}" maxlength="200">',
-               _kinds_of(name))
-        for name, label in (("m", "m"), ("n", "n"), ("k", "k"), ("shape", "shape (e.g. 8x4096x4096)"),
-                            ("ops", "ops in the chain"), ("inputs", "full-size inputs"), ("params", "parameters"),
-                            ("batch", "batch"), ("context", "context"), ("kv_bytes_per_token", "KV-cache bytes per token"),
-                            ("tokens", "prompt tokens"), ("flops", "FLOPs"), ("bytes", "bytes")))
+        _field(f"work.{name}", LABELS.get(name, name),
+               f'<input name="work.{name}" value="{esc(d.get(name, ""))}" maxlength="200">', _kinds_of(name))
+        for name in dict.fromkeys(n for names in work.FIELDS.values() for n in names if n != "fused"))
     static = (f"{p.work.label} on {p.hardware_name}: intensity {view['intensity_text']}, ridge {view['ridge_text']},"
               f" {view['factor_text']} {p.side} the ridge: {advice(p.bound).name}; floor {view['floor_text']}")
     return (
@@ -264,8 +265,10 @@ def stretch() -> str:
         + _field("work.fused", "Fused", '<input type="checkbox" name="work.fused">', _kinds_of("fused"))
         + _field("observed.time", "Measured time (optional)",
                  '<input name="observed.time" placeholder="e.g. 12 µs" maxlength="200">')
-        + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Classify</button>'
+        + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Classify</button> '
+        '<button type="button" class="md-button" data-action="copy-stretch-link">Copy link to this kernel</button>'
         "</div></form>"
+        + '<p class="regime-stretch__link" role="status" aria-live="polite"></p>'
         + '<p class="regime-status" role="status" aria-live="polite"></p>'
         + f'<div class="regime-stretch__result" aria-live="polite" tabindex="-1"><p>{esc(static)}</p></div></div>'
     )

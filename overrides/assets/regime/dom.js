@@ -70,3 +70,26 @@ export function decodePayload(payload) {
   const bytes = Uint8Array.from(atob(payload), (c) => c.charCodeAt(0));
   return new TextDecoder().decode(bytes);
 }
+
+/** Parse SVG markup made by regime_core (labels escaped there) into a node; null if it is not SVG. */
+export function svgNode(markup) {
+  if (typeof markup !== "string" || !markup) return null;
+  const doc = new DOMParser().parseFromString(markup, "image/svg+xml");
+  const root = doc.documentElement;
+  if (root.nodeName !== "svg" || doc.getElementsByTagName("parsererror").length) return null;
+  for (const script of root.querySelectorAll("script, foreignObject")) script.remove();
+  return document.importNode(root, true);
+}
+
+/** Render a verdict from regime_core as elements. */
+export function verdictNodes(v) {
+  const nodes = [h("p", {}, h("strong", {}, "Regime: "), v.regime_name)];
+  nodes.push(h("ul", {}, v.evidence.map((line) => h("li", {}, line))));
+  if (v.regime) {
+    nodes.push(h("p", {}, h("strong", {}, "Lever that helps: "), v.lever));
+    nodes.push(h("p", {}, h("strong", {}, "Lever that wastes the week: "), v.waste));
+  }
+  for (const anomaly of v.anomalies) nodes.push(h("p", {}, h("strong", {}, "Anomaly: "), anomaly));
+  if (v.needs) nodes.push(h("p", {}, h("strong", {}, "To decide: "), v.needs));
+  return nodes;
+}

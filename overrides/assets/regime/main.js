@@ -3,11 +3,12 @@
 import * as acceptance from "./acceptance.js";
 import * as attempt from "./attempt.js";
 import * as drillReset from "./drill-reset.js";
+import * as explore from "./explore.js";
 import * as explorer from "./explorer.js";
 import * as links from "./links.js";
 import * as stretch from "./stretch.js";
 
-const COMPONENTS = { acceptance, attempt, links, "ridge-table": explorer, stretch, "drill-reset": drillReset };
+const COMPONENTS = { acceptance, attempt, links, "ridge-table": explorer, "incident-explorer": explore, stretch, "drill-reset": drillReset };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 

@@ -1,0 +1,92 @@
+"""Incidents you can change, and the stretch on any card with a link to share."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+from playwright.sync_api import Page, expect
+
+from conftest import PageLog, open_page
+
+
+def unlock(page: Page, item: str, regime: str) -> None:
+    form = page.locator(f'[data-item="{item}"] form.regime-attempt')
+    form.locator(f'input[value="{regime}"]').check()
+    form.locator('button[type="submit"]').click()
+
+
+def test_growing_a3_makes_it_memory_bound_and_reset_restores_it(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    explorer = page.locator('.regime-explore[data-item="a3"]')
+    expect(explorer).to_be_hidden()
+    unlock(page, "a3", "overhead")
+    expect(explorer).to_be_visible()
+    explorer.locator('input[name="work.shape"]').fill("8x4096x4096")
+    result = explorer.locator(".regime-explore__result")
+    expect(result).to_contain_text("memory-bound", timeout=60_000)
+    expect(result.locator("svg[role='img']")).to_have_count(1)
+    explorer.locator('[data-action="reset-numbers"]').click()
+    expect(result).to_contain_text("overhead / host-bound")
+    expect(explorer.locator('input[name="work.shape"]')).to_have_value("8x32x32")
+
+
+def test_a4_on_an_h100_moves_the_floor(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    unlock(page, "a4", "memory")
+    explorer = page.locator('.regime-explore[data-item="a4"]')
+    explorer.locator('select[name="hardware.id"]').select_option("h100-sxm")
+    result = explorer.locator(".regime-explore__result")
+    expect(result).to_contain_text("floor 4.18 ms", timeout=60_000)
+    explorer.locator('input[name="work.batch"]').fill("nope")
+    expect(explorer.locator('[data-field="work.batch"] .regime-field__error')).to_contain_text("work.batch")
+
+
+def test_a_stretch_link_restores_the_kernel_card_and_verdict(page: Page, base_url: str, browser: object) -> None:
+    page.goto(base_url + "drill/")
+    stretch = page.locator(".regime-stretch")
+    stretch.locator('select[name="gpu"]').select_option("l4")
+    stretch.locator('select[name="work.kernel"]').select_option("decode")
+    stretch.locator('input[name="work.params"]').fill("7e9")
+    stretch.locator('input[name="work.batch"]').fill("1")
+    stretch.locator('button[type="submit"]').click()
+    result = stretch.locator(".regime-stretch__result")
+    expect(result).to_contain_text("memory-bound", timeout=60_000)
+    stretch.locator('[data-action="copy-stretch-link"]').click()
+    expect(stretch.locator(".regime-stretch__link")).to_contain_text("#stretch")
+    link = stretch.locator(".regime-stretch__link").inner_text().split(": ", 1)[1]
+    assert "gpu=l4" in link
+    assert link.endswith("#stretch")
+
+    log = PageLog()
+    fresh = open_page(browser, base_url, log)
+    fresh.goto(link)
+    again = fresh.locator(".regime-stretch")
+    expect(again.locator(".regime-stretch__result")).to_contain_text("memory-bound", timeout=60_000)
+    expect(again.locator(".regime-stretch__result")).to_contain_text("NVIDIA L4")
+    expect(again.locator('select[name="work.kernel"]')).to_have_value("decode")
+    expect(again.locator('input[name="work.params"]')).to_have_value("7e9")
+    fresh.context.close()
+    assert log.errors == []
+    assert log.external == []
+
+
+def test_a_hostile_stretch_link_opens_cleanly_with_the_defaults(page: Page, base_url: str) -> None:
+    dialogs: list[str] = []
+    page.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+    payload = quote("<img src=x onerror=alert(1)>")
+    page.goto(f"{base_url}drill/?gpu=custom&peak_flops={payload}&bandwidth=1e400&work.kernel=matmul"
+              f"&work.m=%3Cscript%3E&evil={payload}#stretch")
+    stretch = page.locator(".regime-stretch")
+    expect(stretch.locator(".regime-stretch__link")).to_contain_text("could not be used", timeout=60_000)
+    expect(stretch.locator(".regime-stretch__link")).to_contain_text("showing the defaults")
+    expect(stretch.locator('select[name="gpu"]')).to_have_value("h100-sxm")
+    assert page.locator("img[src='x']").count() == 0
+    assert dialogs == []
+
+
+def test_no_shape_says_why_in_one_sentence(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    stretch = page.locator(".regime-stretch")
+    stretch.locator('select[name="work.kernel"]').select_option("none")
+    stretch.locator('button[type="submit"]').click()
+    expect(stretch.locator(".regime-stretch__result")).to_contain_text("Without a shape", timeout=60_000)

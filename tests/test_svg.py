@@ -1,0 +1,93 @@
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import pytest
+
+from regime_core import drill
+from regime_core.svg import Axes, Point, _axes, roofline_svg
+
+NS = {"svg": "http://www.w3.org/2000/svg"}
+ROOFS = {"bf16": 312e12}
+BW = 2e12
+
+
+def _parse(svg: str) -> ET.Element:
+    return ET.fromstring(svg)
+
+
+def _axes_of(points: list[Point]) -> Axes:
+    return _axes(ROOFS, BW, points)
+
+
+def test_valid_xml_with_title_description_and_role() -> None:
+    root = _parse(roofline_svg(ROOFS, BW, [Point("add", 0.167)], title="Part B", id_prefix="t"))
+    assert root.get("role") == "img"
+    assert root.get("aria-labelledby") == "t-title t-desc"
+    assert root.find("svg:title", NS).text == "Part B"
+    desc = root.find("svg:desc", NS).text
+    assert "ridge 156 FLOP/byte" in desc
+    assert "add: 0.167 FLOP/byte, below the ridge" in desc
+
+
+def test_the_ridge_line_sits_at_the_computed_intensity() -> None:
+    points = [Point("matmul", 1365)]
+    root = _parse(roofline_svg(ROOFS, BW, points, title="t"))
+    ridge = root.find("svg:line[@class='roofline__ridge']", NS)
+    assert float(ridge.get("x1")) == pytest.approx(_axes_of(points).x(156), abs=0.06)
+
+
+def test_points_sit_on_their_roof_or_at_their_measurement() -> None:
+    points = [Point("add", 0.167), Point("matmul", 1365, 0.7 * 312e12)]
+    ax = _axes_of(points)
+    circles = _parse(roofline_svg(ROOFS, BW, points, title="t")).findall("svg:circle", NS)
+    assert float(circles[0].get("cx")) == pytest.approx(ax.x(0.167), abs=0.06)
+    assert float(circles[0].get("cy")) == pytest.approx(ax.y(BW * 0.167), abs=0.06)  # on the bandwidth slope
+    assert float(circles[1].get("cy")) == pytest.approx(ax.y(0.7 * 312e12), abs=0.06)  # below the compute roof
+
+
+def test_a_point_above_its_roof_is_marked_as_an_anomaly() -> None:
+    svg = roofline_svg(ROOFS, BW, [Point("A4", 1, 5e12)], title="t")
+    circle = _parse(svg).find("svg:circle", NS)
+    assert "roofline__point--anomaly" in circle.get("class")
+    assert "above its roof" in svg
+
+
+@pytest.mark.parametrize("label", ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>', "a & b"])
+def test_labels_are_escaped(label: str) -> None:
+    svg = roofline_svg(ROOFS, BW, [Point(label, 3)], title=label)
+    root = _parse(svg)
+    assert not root.findall(".//svg:script", NS)
+    assert not root.findall(".//svg:img", NS)
+    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert any(label in (t or "") for t in texts)
+
+
+def test_colours_follow_the_page() -> None:
+    svg = roofline_svg(ROOFS, BW, [Point("x", 3)], title="t")
+    assert "currentColor" in svg
+    assert not re.search(r"(fill|stroke)=\"#[0-9a-fA-F]{3,6}\"", svg)
+
+
+def test_every_incident_with_a_card_and_work_has_a_picture() -> None:
+    from regime_site.pictures import incident_figure
+
+    with_picture = {i.id for i in drill.incidents() if incident_figure(i.id)}
+    assert with_picture == {"a1", "a2", "a3", "a4"}
+
+
+def test_cli_plot_writes_svg() -> None:
+    out = subprocess.run([sys.executable, "-m", "regime_core", "plot", "decode", "--params", "7e9", "--gpu", "l4",
+                          "--label", "<b>A4</b>"], capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 0, out.stderr
+    root = _parse(out.stdout)
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert "&lt;b&gt;A4&lt;/b&gt;" in out.stdout
+
+
+def test_cli_plot_bad_input_is_one_line() -> None:
+    out = subprocess.run([sys.executable, "-m", "regime_core", "plot", "matmul", "--m", "4", "--gpu", "l4"],
+                         capture_output=True, text=True, timeout=60, check=False)
+    assert out.returncode == 2
+    assert out.stderr.strip().count("\n") == 0
