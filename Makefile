@@ -9,7 +9,7 @@ export NO_MKDOCS_2_WARNING := 1
 
 setup: $(VENV)/.installed node_modules/.installed
 
-$(VENV)/.installed: requirements-dev.txt pyproject.toml
+$(VENV)/.installed: requirements-dev.txt requirements-site.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 	$(BIN)/pip install -q -r requirements-dev.txt -e .
