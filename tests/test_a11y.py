@@ -1,0 +1,54 @@
+"""Accessibility: axe-core on every page in light and dark, and a keyboard-only attempt."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import PAGES, PageLog, open_page
+from playwright.sync_api import Page, expect
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js"
+
+
+def axe_violations(page: Page) -> list[dict]:
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("path", PAGES)
+def test_no_serious_or_critical_violation(browser: object, base_url: str, path: str, scheme: str) -> None:
+    log = PageLog()
+    page = open_page(browser, base_url, log, color_scheme=scheme)
+    page.goto(base_url + path)
+    expect(page.locator("article h1")).to_be_visible()
+    if path == "drill/":  # open one answer and its editor, so they are checked too
+        form = page.locator('[data-item="a2"] form.regime-attempt')
+        form.locator('input[value="memory"]').check()
+        form.locator('button[type="submit"]').click()
+        expect(page.locator('[data-regime-answer="a2"]')).to_be_visible()
+    violations = axe_violations(page)
+    page.context.close()
+    summary = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+    assert summary == [], summary
+
+
+def test_keyboard_only_attempt_reaches_its_answer(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/#a5")
+    first_radio = page.locator('[data-item="a5"] form.regime-attempt input[value="compute"]')
+    first_radio.focus()
+    page.keyboard.press("Space")
+    expect(first_radio).to_be_checked()
+    page.keyboard.press("Tab")  # the evidence box
+    page.keyboard.type("62% of peak tensor TFLOP/s")
+    for _ in range(3):  # helps, wastes, submit
+        page.keyboard.press("Tab")
+    expect(page.locator('[data-item="a5"] form.regime-attempt button[type="submit"]')).to_be_focused()
+    page.keyboard.press("Enter")
+    answer = page.locator('[data-regime-answer="a5"]')
+    expect(answer).to_be_visible()
+    expect(answer).to_be_focused()  # focus moves to the feedback
+    assert page.locator('[data-item="a5"] .regime-feedback').get_attribute("aria-live") == "polite"
+    expect(page.locator('[data-item="a5"] .regime-feedback')).to_contain_text("Attempt saved")

@@ -1,0 +1,137 @@
+"""When something fails, the page stays readable, one line says what is missing, answers still
+unlock, no saved attempt is lost, and the number of live widgets stays constant."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import PageLog, open_page
+from playwright.sync_api import Page, Route, expect
+from site_server import serve
+
+SAVED_A1 = json.dumps({"schema": 1, "items": {"a1": {"attempt": {"regime": "compute", "evidence": "70%"},
+                                                      "unlocked": True, "at": "2026-11-01T00:00:00Z"}}})
+
+
+def _attempt(page: Page, item: str, regime: str) -> None:
+    form = page.locator(f'[data-item="{item}"] form.regime-attempt')
+    form.locator(f'input[value="{regime}"]').check()
+    form.locator('button[type="submit"]').click()
+    expect(page.locator(f'[data-regime-answer="{item}"]')).to_be_visible()
+
+
+def _python_fails_in_one_line(page: Page, fragment: str) -> None:
+    stretch = page.locator(".regime-stretch")
+    stretch.locator('button[type="submit"]').click()
+    status = stretch.locator(".regime-status")
+    expect(status).to_contain_text("Python could not start", timeout=60_000)
+    expect(status).to_contain_text(fragment)
+    assert len(status.inner_text().strip().splitlines()) == 1
+
+
+def _still_works(page: Page) -> None:
+    expect(page.locator("article h1")).to_be_visible()
+    _attempt(page, "a6", "overhead")
+    mounts = page.locator("[data-regime-widget]").count()
+    assert page.evaluate("window.regimeWidgets.live()") == mounts
+
+
+FAULTS: dict[str, tuple[str, Callable[[Route], None], str]] = {
+    "wasm 404": ("**/pyodide.asm.wasm", lambda r: r.fulfill(status=404, body=""), "pyodide.asm.wasm is missing"),
+    "stdlib blocked": ("**/python_stdlib.zip", lambda r: r.abort(), "python_stdlib.zip could not be fetched"),
+    "worker fails to start": ("**/assets/regime/worker.js", lambda r: r.fulfill(status=404, body=""),
+                              "the worker could not load"),
+    "wheel 404": ("**/wheels/**", lambda r: r.fulfill(status=404, body=""), "wheel returned HTTP 404"),
+}
+
+
+@pytest.mark.parametrize("fault", list(FAULTS))
+def test_a_missing_runtime_file(browser: object, base_url: str, fault: str) -> None:
+    pattern, handler, fragment = FAULTS[fault]
+    log = PageLog()
+    page = open_page(browser, base_url, log)
+    page.context.route(pattern, handler)
+    page.add_init_script(f"localStorage.setItem('regime-drill', {json.dumps(SAVED_A1)})")
+    page.goto(base_url + "drill/")
+    expect(page.locator('[data-regime-answer="a1"]')).to_be_visible()  # the saved attempt is there
+    _python_fails_in_one_line(page, fragment)
+    _still_works(page)
+    page.context.close()
+    assert log.external == []
+    assert all("404" in e or "Failed to load" in e or "ERR_FAILED" in e for e in log.errors), log.errors
+
+
+def test_a_csp_without_wasm_unsafe_eval(browser: object, built_site: Path) -> None:
+    def no_wasm(path: str, headers: dict[str, str]) -> dict[str, str]:
+        csp = headers.get("Content-Security-Policy")
+        if csp:
+            headers["Content-Security-Policy"] = csp.replace(" 'wasm-unsafe-eval'", "")
+        return headers
+
+    with serve(built_site, rewrite=no_wasm) as other:
+        log = PageLog()
+        page = open_page(browser, other, log)
+        page.goto(other + "drill/")
+        _python_fails_in_one_line(page, "'wasm-unsafe-eval' is missing")
+        _still_works(page)
+        page.context.close()
+    assert all("WebAssembly" in e or "Content Security Policy" in e for e in log.errors), log.errors
+
+
+STORAGE = {
+    "throws": ("Storage.prototype.getItem = () => { throw new DOMException('denied', 'SecurityError') };"
+               "Storage.prototype.setItem = () => { throw new DOMException('denied', 'SecurityError') };",
+               "storage"),
+    "full": ("const real = Storage.prototype.setItem;"
+             "Storage.prototype.setItem = function (k, v) { if (k === 'regime-drill' && v.includes('a6'))"
+             " throw new DOMException('full', 'QuotaExceededError'); return real.call(this, k, v); };",
+             "can't be saved"),
+}
+
+
+@pytest.mark.parametrize("kind", list(STORAGE))
+def test_unusable_local_storage(browser: object, base_url: str, kind: str) -> None:
+    script, fragment = STORAGE[kind]
+    log = PageLog()
+    page = open_page(browser, base_url, log)
+    page.add_init_script(f"localStorage.setItem('regime-drill', {json.dumps(SAVED_A1)});" + script)
+    page.goto(base_url + "drill/")
+    if kind == "full":
+        expect(page.locator('[data-regime-answer="a1"]')).to_be_visible()  # nothing saved is lost
+    _attempt(page, "a6", "overhead")
+    expect(page.locator('[data-item="a6"] .regime-feedback')).to_contain_text(fragment)
+    assert len(page.locator('[data-item="a6"] .regime-feedback').inner_text().splitlines()) == 1
+    page.context.close()
+    assert log.errors == []
+
+
+def test_an_older_schema_keeps_the_attempts(page: Page, base_url: str) -> None:
+    older = json.dumps({"schema": 0, "items": {"a3": {"attempt": {"regime": "overhead"}, "unlocked": True}}})
+    page.add_init_script(f"if (!sessionStorage.getItem('seeded')) {{ sessionStorage.setItem('seeded', '1');"
+                         f" localStorage.setItem('regime-drill', {json.dumps(older)}); }}")
+    page.goto(base_url + "drill/")
+    expect(page.locator('[data-regime-answer="a3"]')).to_be_visible()
+    expect(page.locator('[data-item="a3"] input[value="overhead"]')).to_be_checked()
+    assert page.evaluate("localStorage.getItem('regime-drill:schema-0')") == older
+
+
+def test_fifty_instant_navigation_round_trips(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    page.evaluate("window.regimeMarker = 'same document'")
+    nav = page.locator(".md-nav--primary")
+    counts = set()
+    for _ in range(50):
+        nav.get_by_role("link", name="Lesson", exact=True).first.click()
+        expect(page).to_have_url(base_url + "lesson/")
+        nav.get_by_role("link", name="Drill", exact=True).first.click()
+        expect(page).to_have_url(base_url + "drill/")
+        expect(page.locator(".regime-stretch")).to_be_visible()
+        counts.add((page.evaluate("window.regimeWidgets.live()"), page.locator("[data-regime-widget]").count()))
+    assert len(counts) == 1
+    live, mounts = counts.pop()
+    assert live == mounts
+    assert page.evaluate("window.regimeMarker") == "same document"
+    _attempt(page, "a2", "memory")
