@@ -5,8 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import PAGES, PageLog, open_page
 from playwright.sync_api import Page, expect
+
+from conftest import PAGES, PageLog, open_page
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js"
 

@@ -8,8 +8,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import PageLog, open_page
 from playwright.sync_api import Page, Route, expect
+
+from conftest import PageLog, open_page
 from site_server import serve
 
 SAVED_A1 = json.dumps({"schema": 1, "items": {"a1": {"attempt": {"regime": "compute", "evidence": "70%"},
