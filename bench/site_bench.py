@@ -1,13 +1,19 @@
-"""Measure the site in headless Chromium and print a table (median and spread of several runs).
+"""Benchmark the site in headless Chromium and print one table: median and spread of several runs.
 
-Measures time from navigation to the first widget result, cold and warm cache, and the bytes fetched.
+Run with `make bench`. Each run uses a fresh browser profile with a disk cache: the first visit is
+cold, the second warm. The machine is shared and noisy: read medians and ratios, not single runs.
 
-Run with `make bench`. The machine is shared and noisy: read ratios and medians, not single runs.
+Measures: navigation to the core ready, beside a bare page that only calls loadPyodide() from the
+same files (in a worker, like the site) and beside markdown-exec's way (Pyodide on the main thread,
+then the same task); Largest Contentful Paint of the drill page with and without the widget script;
+the latency of one interaction (classify, grade, replot) over 100 calls; bytes fetched before Python
+starts, and with it; an instant-navigation click to a result on the next page.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import platform
 import socket
@@ -16,14 +22,21 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
-from playwright.sync_api import sync_playwright
+from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from site_server import serve  # noqa: E402
+
+LCP_SCRIPT = ("window.lcp = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
+              " window.lcp = e.startTime; }).observe({type: 'largest-contentful-paint', buffered: true});")
+RUNTIME_PATHS = ("/assets/pyodide/", "/assets/regime/wheels/", "/assets/regime/runtime.json", "worker.js")
+STRETCH = {"gpu": "h100-sxm", "work": {"kernel": "matmul", "m": "4096", "n": "4096", "k": "4096"}}
 
 
 def _port() -> int:
@@ -38,60 +51,186 @@ def _build(port: int, out: Path) -> None:
                    check=True)
 
 
-def _first_result(page: object, base: str) -> tuple[float, float, int, int]:
-    """Navigate to the drill page and compute a ridge; return (DOMContentLoaded ms, result ms, bytes, requests)."""
-    sizes: list[int] = []
-    # responseBodySize is -1 or 0 for a cache hit: the sum is what came over the network.
-    page.on("requestfinished", lambda r: sizes.append(max(r.sizes()["responseBodySize"], 0)))  # type: ignore[attr-defined]
+def _write_baselines(site: Path) -> None:
+    """The floor (bare loadPyodide in a worker) and markdown-exec's way (main thread, then the task)."""
+    manifest = json.loads((site / "assets/regime/runtime.json").read_text())
+    index = "assets/regime/" + manifest["pyodide"]
+    wheel = "assets/regime/" + manifest["wheel"]
+    (site / "bench-bare-worker.js").write_text(
+        f'import {{ loadPyodide }} from "./{index}pyodide.mjs";\n'
+        f'await loadPyodide({{ indexURL: new URL("./{index}", import.meta.url).href }});\npostMessage("ready");\n')
+    (site / "bench-bare.html").write_text(
+        "<!doctype html><title>bare</title><p>bare loadPyodide()</p><script type=module>"
+        "const w = new Worker('bench-bare-worker.js', {type: 'module'});"
+        "w.onmessage = () => { window.readyAt = performance.now(); };</script>")
+    # markdown-exec's fence loads the classic pyodide.js, which the site itself never serves.
+    (site / index / "pyodide.js").write_bytes((ROOT / "node_modules/pyodide/pyodide.js").read_bytes())
+    task = "from regime_core.api import handle; handle('{\"op\": \"ridge\", \"gpu\": \"h100-sxm\"}')"
+    (site / "bench-fence.html").write_text(
+        f"<!doctype html><title>fence</title><p>markdown-exec style</p><script src='{index}pyodide.js'></script>"
+        "<script type=module>const py = await loadPyodide();"
+        f"const buf = await (await fetch('{wheel}')).arrayBuffer();"
+        "py.unpackArchive(buf, 'wheel', {extractDir: py.runPython(\"import sysconfig; sysconfig.get_paths()['purelib']\")});"
+        f"py.runPython({json.dumps(task)}); window.readyAt = performance.now();</script>")
+
+
+def _wait_ready(page: Page, expression: str) -> float:
+    for _ in range(1200):
+        value = page.evaluate(expression)
+        if value:
+            return float(value)
+        page.wait_for_timeout(25)
+    raise TimeoutError(expression)
+
+
+def _bytes(page: Page, sizes: list[tuple[str, int]]) -> None:
+    page.on("requestfinished", lambda r: sizes.append((r.url, max(r.sizes()["responseBodySize"], 0))))
+
+
+def visit_core(page: Page, base: str) -> dict[str, float]:
+    """The drill page: core ready, LCP, and bytes before and with Python."""
+    sizes: list[tuple[str, int]] = []
+    _bytes(page, sizes)
+    page.add_init_script(LCP_SCRIPT)
+    page.goto(base + "drill/")
+    ready = _wait_ready(page, "window.regimeWidgets && window.regimeWidgets.python.readyAt()")
+    page.wait_for_timeout(100)
+    before = sum(n for url, n in sizes if not any(p in url for p in RUNTIME_PATHS))
+    return {"core_ready_ms": ready, "lcp_ms": page.evaluate("window.lcp"), "kb_before_python": before / 1000,
+            "kb_with_python": sum(n for _, n in sizes) / 1000}
+
+
+def visit_baseline(page: Page, url: str) -> float:
+    """A baseline page: milliseconds from navigation to its ready mark."""
+    page.goto(url)
+    return _wait_ready(page, "window.readyAt")
+
+
+def visit_no_widgets(page: Page, base: str) -> float:
+    """LCP of the drill page with the widget script taken out."""
+    def strip(route: Any) -> None:
+        response = route.fetch()
+        body = response.text().replace('<script src="../assets/regime/main.js" type="module"></script>', "")
+        route.fulfill(response=response, body=body)
+
+    page.route(base + "drill/", strip)
+    page.add_init_script(LCP_SCRIPT)
+    page.goto(base + "drill/")
+    page.wait_for_timeout(1500)
+    return float(page.evaluate("window.lcp"))
+
+
+def interactions(page: Page, count: int) -> dict[str, list[float]]:
+    """Round trips through the bridge after ready, per kind of interaction."""
+    calls = {
+        "classify": ("kernel", STRETCH),
+        "grade": ("writeup", {"items": {"a1": {"regime": "compute", "evidence": "70%", "helps": "fp8"}}}),
+        "replot": ("explore", {"item": "a3", "form": {"hardware": {"id": "h100-sxm"}, "work": {"shape": "8x64x64"}}}),
+    }
+    out = {}
+    for name, (op, payload) in calls.items():
+        out[name] = page.evaluate(
+            "async ([op, payload, count]) => { const times = [];"
+            " for (let i = 0; i < count; i++) { const t = performance.now();"
+            " const r = await window.regimeWidgets.python.call(op, payload);"
+            " if (!r.ok) throw new Error(r.error); times.push(performance.now() - t); } return times; }",
+            [op, payload, count])
+    return out
+
+
+def navigation_to_result(context: BrowserContext, base: str) -> float:
+    """Instant navigation from the lesson to the drill, with Python already warm, until the ridge table shows."""
+    page = context.new_page()
+    page.add_init_script("localStorage.setItem('regime-drill', JSON.stringify({schema: 1, items: {'part-b':"
+                         " {attempt: {ridge: '156'}, unlocked: true, at: ''}}}))")
+    page.goto(base + "lesson/")
+    page.evaluate("window.regimeWidgets.python.call('gpus').then(() => true)")
     start = time.perf_counter()
-    page.goto(base + "drill/", wait_until="domcontentloaded")  # type: ignore[attr-defined]
-    dom = time.perf_counter()
-    explorer = page.locator(".regime-explorer")  # type: ignore[attr-defined]
-    explorer.locator('input[name="peak_flops"]').fill("312 TFLOP/s")
-    explorer.locator('input[name="bandwidth"]').fill("2.0 TB/s")
-    explorer.locator(".regime-explorer__ridge").filter(has_text="156 FLOP/byte").wait_for(timeout=120_000)
-    done = time.perf_counter()
-    page.wait_for_timeout(200)  # type: ignore[attr-defined]
-    return (dom - start) * 1000, (done - start) * 1000, sum(sizes), len(sizes)
+    page.locator(".md-nav--primary").get_by_role("link", name="Drill", exact=True).first.click()
+    page.locator(".regime-explorer__table").wait_for()
+    elapsed = (time.perf_counter() - start) * 1000
+    page.close()
+    return elapsed
 
 
-def _row(name: str, values: list[float], unit: str) -> str:
-    med = statistics.median(values)
-    spread = f"{min(values):.0f}–{max(values):.0f}"
-    return f"| {name} | {med:,.0f} {unit} | {spread} | {len(values)} |"
+def _profile(pw: Playwright, path: Path) -> BrowserContext:
+    return pw.chromium.launch_persistent_context(path, executable_path=CHROMIUM, args=CHROMIUM_ARGS)
 
 
-def main() -> None:
-    """Build, serve, measure, print."""
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=5)
-    args = parser.parse_args()
+def _stats(values: list[float]) -> tuple[float, float, float]:
+    return statistics.median(values), min(values), max(values)
 
+
+def run(runs: int, calls: int) -> list[tuple[str, list[float], str]]:
+    """Every measurement, as (name, values, note)."""
     port = _port()
+    rows: dict[str, list[float]] = {}
+
+    def add(name: str, value: float) -> None:
+        rows.setdefault(name, []).append(value)
+
     with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
         site = Path(tmp) / "site"
         _build(port, site)
-        cold: list[tuple[float, float, int, int]] = []
-        warm: list[tuple[float, float, int, int]] = []
+        _write_baselines(site)
         with serve(site, port) as base:
-            for run in range(args.runs):
-                # A fresh profile with a disk cache, as a real browser has: first visit cold, second warm.
-                context = pw.chromium.launch_persistent_context(
-                    Path(tmp) / f"profile-{run}", executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-                cold.append(_first_result(context.new_page(), base))
-                warm.append(_first_result(context.new_page(), base))
-                context.close()
-    print(f"Site benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()} {os.cpu_count()} CPUs,"
-          f" Python {platform.python_version()}, {args.runs} runs each\n")
-    print("| measure | median | spread (min–max) | runs |")
-    print("| --- | --- | --- | --- |")
-    for label, runs in (("cold", cold), ("warm", warm)):
-        print(_row(f"{label}: navigation → DOMContentLoaded", [r[0] for r in runs], "ms"))
-        print(_row(f"{label}: navigation → first widget result (ridge from Pyodide)", [r[1] for r in runs], "ms"))
-        print(_row(f"{label}: response bytes (uncompressed, over the network)", [r[2] / 1000 for r in runs], "kB"))
-        print(_row(f"{label}: requests", [float(r[3]) for r in runs], ""))
-    ratio = statistics.median(r[1] for r in warm) / statistics.median(r[1] for r in cold)
-    print(f"\nwarm / cold time to first result: {ratio:.2f}")
+            for run_index in range(runs):
+                for kind in ("cold", "warm"):
+                    profile = Path(tmp) / f"p{run_index}"
+                    for label, visit in (("core", lambda p: visit_core(p, base)),
+                                         ("bare", lambda p: visit_baseline(p, base + "bench-bare.html")),
+                                         ("fence", lambda p: visit_baseline(p, base + "bench-fence.html"))):
+                        context = _profile(pw, profile / label)
+                        if kind == "warm":  # prime the cache, then measure the second visit
+                            visit(context.new_page())
+                        result = visit(context.new_page())
+                        context.close()
+                        if isinstance(result, dict):
+                            for key, value in result.items():
+                                add(f"{kind} {key}", value)
+                        else:
+                            add(f"{kind} {label}_ready_ms", result)
+                        # a fresh profile for the next label, so cold stays cold
+                    context = _profile(pw, profile / "nowidgets")
+                    if kind == "warm":
+                        visit_no_widgets(context.new_page(), base)
+                    add(f"{kind} lcp_no_widgets_ms", visit_no_widgets(context.new_page(), base))
+                    context.close()
+            context = _profile(pw, Path(tmp) / "interactions")
+            page = context.new_page()
+            page.goto(base + "drill/")
+            _wait_ready(page, "window.regimeWidgets.python.readyAt()")
+            for name, values in interactions(page, calls).items():
+                rows[f"interaction {name} ms"] = values
+            for _ in range(runs):
+                add("instant navigation click to result ms", navigation_to_result(context, base))
+            context.close()
+    return [(name, values, "") for name, values in rows.items()]
+
+
+def main() -> None:
+    """Measure and print the table."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--calls", type=int, default=100)
+    args = parser.parse_args()
+    rows = {name: values for name, values, _ in run(args.runs, args.calls)}
+    med: Callable[[str], float] = lambda name: statistics.median(rows[name])  # noqa: E731
+    print(f"Site benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs,"
+          f" Chromium headless, {args.runs} runs (interactions: {args.calls} calls)\n")
+    print("| measure | median | min | max | p95 |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for name, values in rows.items():
+        median, low, high = _stats(values)
+        p95 = statistics.quantiles(values, n=20)[-1] if len(values) >= 20 else float("nan")
+        print(f"| {name} | {median:,.1f} | {low:,.1f} | {high:,.1f} | {p95:,.1f} |")
+    print("\n| ratio (medians) | cold | warm | target |")
+    print("| --- | ---: | ---: | --- |")
+    for label, top, bottom, target in (("core ready / bare loadPyodide()", "core_ready_ms", "bare_ready_ms", "≤ 1.10"),
+                                       ("core ready / markdown-exec way", "core_ready_ms", "fence_ready_ms", "< 1"),
+                                       ("LCP with widgets / without", "lcp_ms", "lcp_no_widgets_ms", "≤ 1.05")):
+        ratios = [med(f"{k} {top}") / med(f"{k} {bottom}") for k in ("cold", "warm")]
+        print(f"| {label} | {ratios[0]:.2f} | {ratios[1]:.2f} | {target} |")
 
 
 if __name__ == "__main__":

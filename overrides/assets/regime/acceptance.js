@@ -121,6 +121,6 @@ export function mount(element) {
     if (button) offs.push(on(button, "click", run));
   }
   if (Object.keys(store.state.items).length) refresh();
-  else python.startWhenIdle();
+  else python.startSoon();
   return () => offs.forEach((off) => off());
 }

@@ -99,7 +99,7 @@ export function mount(element) {
   const offs = [
     on(form, "submit", submit),
     on(form.querySelector('[data-action="reset"]'), "click", reset),
-    on(form, "focusin", () => validateOp && python.startWhenIdle()),
+    on(form, "focusin", () => validateOp && python.startSoon()),
     on(store, "change", (event) => {
       if (event.detail.item === "*" || event.detail.item === item) sync();
     }),

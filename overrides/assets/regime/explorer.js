@@ -51,7 +51,7 @@ export function mount(element) {
     timer = window.setTimeout(compute, 200);
   };
 
-  python.startWhenIdle();
+  python.startSoon();
   const offs = [
     bindStatus(element.querySelector(".regime-status")),
     on(form, "submit", (event) => {

@@ -7,6 +7,7 @@ import * as explore from "./explore.js";
 import * as explorer from "./explorer.js";
 import * as links from "./links.js";
 import * as stretch from "./stretch.js";
+import { python } from "./runtime.js";
 
 const COMPONENTS = { acceptance, attempt, links, "ridge-table": explorer, "incident-explorer": explore, stretch, "drill-reset": drillReset };
 const live = new Map(); // element -> teardown
@@ -39,8 +40,16 @@ function mountPage() {
   }
 }
 
-// Read-only hook for the browser tests: how many widgets are live.
-window.regimeWidgets = Object.freeze({ live: () => live.size });
+// Read-only hooks for the browser tests and the benchmark: live widgets, and the runtime.
+window.regimeWidgets = Object.freeze({
+  live: () => live.size,
+  python: Object.freeze({
+    state: () => python.state,
+    readyAt: () => python.readyAt,
+    timings: () => python.timings,
+    call: (op, payload) => python.call(op, payload),
+  }),
+});
 
 if (window.document$ && typeof window.document$.subscribe === "function") {
   let emitted = false;

@@ -22,6 +22,7 @@ class PythonRuntime extends EventTarget {
   start() {
     if (this.state !== "idle") return;
     this.setState("loading");
+    this.startedAt = performance.now();
     try {
       this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
     } catch (error) {
@@ -45,6 +46,8 @@ class PythonRuntime extends EventTarget {
 
   receive(message) {
     if (message.type === "ready") {
+      this.readyAt = performance.now();
+      this.timings = { started: this.startedAt, ...message.timings };
       this.setState("ready");
     } else if (message.type === "failed") {
       this.fail(message.reason);
@@ -70,13 +73,14 @@ class PythonRuntime extends EventTarget {
     });
   }
 
-  /** Start when the browser is idle, so reading and first paint never wait for Python. */
-  startWhenIdle() {
-    if (this.state !== "idle" || this.idleQueued) return;
-    this.idleQueued = true;
-    const go = () => this.start();
-    if ("requestIdleCallback" in window) window.requestIdleCallback(go, { timeout: 3000 });
-    else window.setTimeout(go, 1000);
+  /**
+   * Start right after the next paint: the worker loads Python off the main thread, so reading
+   * and first paint never wait for it, and pages without Python widgets never start it.
+   */
+  startSoon() {
+    if (this.state !== "idle" || this.soonQueued) return;
+    this.soonQueued = true;
+    window.requestAnimationFrame(() => window.setTimeout(() => this.start(), 0));
   }
 }
 

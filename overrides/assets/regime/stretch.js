@@ -109,7 +109,7 @@ export function mount(element) {
       if (event.target.name === "peak_flops" || event.target.name === "bandwidth") form.elements.gpu.value = "custom";
       syncFields();
     }),
-    on(form, "focusin", () => python.startWhenIdle()),
+    on(form, "focusin", () => python.startSoon()),
   ];
   if (fromLink) classify(null, true);
   return () => offs.forEach((off) => off());

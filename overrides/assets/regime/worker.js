@@ -48,13 +48,22 @@ async function boot() {
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
   const manifest = await (await fetchOk(manifestUrl, "runtime.json")).json();
   const indexURL = new URL(manifest.pyodide, manifestUrl).href;
-  await Promise.all([checkWebAssembly(), checkFiles(indexURL)]);
+  // Everything that can overlap does: the wheel download and the checks run beside loadPyodide.
+  const wheel = fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel").then((r) => r.arrayBuffer());
+  wheel.catch(() => {}); // reported below, once awaited
+  const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL)]).then(() => new Promise(() => {}));
+  checksFail.catch(() => {}); // the race below reports it; a rejection before the race is not "unhandled"
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-  const pyodide = await Promise.race([loadPyodide({ indexURL }), watchdog()]);
-  const wheel = await (await fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel")).arrayBuffer();
+  const loading = loadPyodide({ indexURL });
+  loading.catch(() => {}); // once a check has failed, loadPyodide's own failure is old news
+  const pyodide = await Promise.race([loading, checksFail, watchdog()]);
+  timings.pyodide = performance.now();
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
-  pyodide.unpackArchive(wheel, "wheel", { extractDir: sitePackages });
-  return pyodide.pyimport("regime_core.api").handle;
+  pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
+  timings.wheel = performance.now();
+  const handle = pyodide.pyimport("regime_core.api").handle;
+  timings.core = performance.now();
+  return handle;
 }
 
 function firstLine(error) {
@@ -62,9 +71,11 @@ function firstLine(error) {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
+// Milliseconds since the worker started, per phase: for the benchmark.
+const timings = {};
 const ready = boot();
 ready.then(
-  () => postMessage({ type: "ready" }),
+  () => postMessage({ type: "ready", timings }),
   (error) => postMessage({ type: "failed", reason: firstLine(error) }),
 );
 
