@@ -31,6 +31,7 @@ from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwrigh
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from regime_site.wheel import build_wheel  # noqa: E402
 from site_server import serve  # noqa: E402
 
 LCP_SCRIPT = ("window.lcp = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
@@ -72,6 +73,25 @@ def _write_baselines(site: Path) -> None:
         f"const buf = await (await fetch('{wheel}')).arrayBuffer();"
         "py.unpackArchive(buf, 'wheel', {extractDir: py.runPython(\"import sysconfig; sysconfig.get_paths()['purelib']\")});"
         f"py.runPython({json.dumps(task)}); window.readyAt = performance.now();</script>")
+
+
+def _write_snapshot_page(site: Path, tmp: Path) -> None:
+    """Beat-the-floor experiment: the interpreter restored from a memory snapshot with the core imported."""
+    name, data = build_wheel()
+    (tmp / name).write_bytes(data)
+    subprocess.run(["node", str(ROOT / "bench/make_snapshot.mjs"), str(tmp / name), str(site / "bench-snapshot.bin")],
+                   cwd=ROOT, check=True)
+    index = "assets/regime/" + json.loads((site / "assets/regime/runtime.json").read_text())["pyodide"]
+    (site / "bench-snapshot-worker.js").write_text(
+        f'import {{ loadPyodide }} from "./{index}pyodide.mjs";\n'
+        'const snapshot = new Uint8Array(await (await fetch("bench-snapshot.bin")).arrayBuffer());\n'
+        f'const py = await loadPyodide({{ indexURL: new URL("./{index}", import.meta.url).href,'
+        ' _loadSnapshot: snapshot });\n'
+        'py.pyimport("regime_core.api").handle(\'{"op": "ridge", "gpu": "l4"}\');\npostMessage("ready");\n')
+    (site / "bench-snapshot.html").write_text(
+        "<!doctype html><title>snapshot</title><p>snapshot</p><script type=module>"
+        "const w = new Worker('bench-snapshot-worker.js', {type: 'module'});"
+        "w.onmessage = () => { window.readyAt = performance.now(); };</script>")
 
 
 def _wait_ready(page: Page, expression: str) -> float:
@@ -173,13 +193,15 @@ def run(runs: int, calls: int) -> list[tuple[str, list[float], str]]:
         site = Path(tmp) / "site"
         _build(port, site)
         _write_baselines(site)
+        _write_snapshot_page(site, Path(tmp))
         with serve(site, port) as base:
             for run_index in range(runs):
                 for kind in ("cold", "warm"):
                     profile = Path(tmp) / f"p{run_index}"
                     for label, visit in (("core", lambda p: visit_core(p, base)),
                                          ("bare", lambda p: visit_baseline(p, base + "bench-bare.html")),
-                                         ("fence", lambda p: visit_baseline(p, base + "bench-fence.html"))):
+                                         ("fence", lambda p: visit_baseline(p, base + "bench-fence.html")),
+                                         ("snapshot", lambda p: visit_baseline(p, base + "bench-snapshot.html"))):
                         context = _profile(pw, profile / label)
                         if kind == "warm":  # prime the cache, then measure the second visit
                             visit(context.new_page())
@@ -228,6 +250,7 @@ def main() -> None:
     print("| --- | ---: | ---: | --- |")
     for label, top, bottom, target in (("core ready / bare loadPyodide()", "core_ready_ms", "bare_ready_ms", "≤ 1.10"),
                                        ("core ready / markdown-exec way", "core_ready_ms", "fence_ready_ms", "< 1"),
+                                       ("snapshot experiment / bare", "snapshot_ready_ms", "bare_ready_ms", "< 1"),
                                        ("LCP with widgets / without", "lcp_ms", "lcp_no_widgets_ms", "≤ 1.05")):
         ratios = [med(f"{k} {top}") / med(f"{k} {bottom}") for k in ("cold", "warm")]
         print(f"| {label} | {ratios[0]:.2f} | {ratios[1]:.2f} | {target} |")

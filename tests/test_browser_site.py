@@ -179,6 +179,9 @@ def test_stretch_classifies_a_kernel_in_pyodide(page: Page, base_url: str) -> No
     result = stretch.locator(".regime-stretch__result")
     expect(result).to_contain_text("memory-bound")
     expect(result).to_contain_text("46.7 ms")
+    stretch.locator('input[name="observed.tokens_per_s"]').fill("38")
+    stretch.locator('button[type="submit"]').click()
+    expect(result).to_contain_text("caps it at 21.4 tok/s")  # the drill's A4 anomaly, from the stretch
     stretch.locator('input[name="work.params"]').fill("seven billion")
     stretch.locator('button[type="submit"]').click()
     expect(stretch.locator('[data-field="work.params"] .regime-field__error')).to_contain_text("work.params")

@@ -265,6 +265,8 @@ def stretch() -> str:
         + _field("work.fused", "Fused", '<input type="checkbox" name="work.fused">', _kinds_of("fused"))
         + _field("observed.time", "Measured time (optional)",
                  '<input name="observed.time" placeholder="e.g. 12 µs" maxlength="200">')
+        + _field("observed.tokens_per_s", "Measured tokens/s (optional)",
+                 '<input name="observed.tokens_per_s" placeholder="e.g. 38" maxlength="200">', "decode")
         + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Classify</button> '
         '<button type="button" class="md-button" data-action="copy-stretch-link">Copy link to this kernel</button>'
         "</div></form>"

@@ -71,6 +71,10 @@ function firstLine(error) {
   return text.length > 200 ? `${text.slice(0, 197)}...` : text;
 }
 
+// When a runtime file is missing, Pyodide's loader leaves promises of its own that reject with
+// nobody listening. The failure is reported once, through {type: "failed"}; keep the console clean.
+addEventListener("unhandledrejection", (event) => event.preventDefault());
+
 // Milliseconds since the worker started, per phase: for the benchmark.
 const timings = {};
 const ready = boot();
