@@ -86,7 +86,7 @@ def elementwise(shape: tuple[int, ...], dtype: str = "fp32", ops: int = 1,
         f"elements = {shape_text} = {number(elements)}",
         f"FLOPs = {ops} op × {number(elements)} = {number(flops)}",
         f"bytes = {trips} tensor trips × {number(elements)} × {number(size)} B = {number(moved)}"
-        f" ({mode}: {'inputs read once, result written once' if fused else 'every op reads and writes the tensor'})",
+        f" ({'inputs read once, result written once' if fused or ops == 1 else 'eager: every op reads and writes the tensor'})",
     ), dtype)
 
 
