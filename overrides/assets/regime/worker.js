@@ -44,25 +44,85 @@ function watchdog() {
   });
 }
 
+// After a first start, the interpreter with the core imported is kept as a memory snapshot in this
+// origin's Cache Storage: later visits restore it (a few hundred ms) instead of starting Python
+// (seconds), with no extra download. Any failure falls back to the normal start.
+const SNAPSHOT_CACHE = "regime-python-snapshot";
+const WARM_UP = `
+import regime_core.api
+from regime_core.resources import load_json
+for name in ("hardware.json", "levers.json", "drill.json"):
+    load_json(name)
+`;
+
+async function cachedSnapshot(key) {
+  try {
+    const response = await (await caches.open(SNAPSHOT_CACHE)).match(key);
+    return response ? new Uint8Array(await response.arrayBuffer()) : null;
+  } catch {
+    return null; // no Cache Storage here (an old browser, a sandbox): start the normal way
+  }
+}
+
+async function storeSnapshot(key, bytes) {
+  try {
+    const cache = await caches.open(SNAPSHOT_CACHE);
+    for (const request of await cache.keys()) await cache.delete(request); // one snapshot, the current one
+    if (bytes) await cache.put(key, new Response(bytes));
+  } catch {
+    /* storage full or blocked: next visit starts the normal way */
+  }
+}
+
+async function restore(loadPyodide, indexURL, key, checksFail) {
+  const snapshot = await cachedSnapshot(key);
+  if (!snapshot) return null;
+  try {
+    const restoring = loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    restoring.catch(() => {});
+    const pyodide = await Promise.race([restoring, checksFail, watchdog()]);
+    const handle = pyodide.pyimport("regime_core.api").handle;
+    if (!JSON.parse(handle('{"op": "gpus"}')).ok) throw new Error("the restored core does not answer");
+    timings.source = "snapshot";
+    return handle;
+  } catch {
+    await storeSnapshot(key, null);
+    return null;
+  }
+}
+
 async function boot() {
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
   const manifest = await (await fetchOk(manifestUrl, "runtime.json")).json();
   const indexURL = new URL(manifest.pyodide, manifestUrl).href;
+  const snapshotKey = new URL(`snapshot/${manifest.pyodide_version}/${manifest.wheel}`, manifestUrl).href;
   // Everything that can overlap does: the wheel download and the checks run beside loadPyodide.
-  const wheel = fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel").then((r) => r.arrayBuffer());
-  wheel.catch(() => {}); // reported below, once awaited
   const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL)]).then(() => new Promise(() => {}));
   checksFail.catch(() => {}); // the race below reports it; a rejection before the race is not "unhandled"
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-  const loading = loadPyodide({ indexURL });
+  const restored = await restore(loadPyodide, indexURL, snapshotKey, checksFail);
+  if (restored) return restored;
+  const wheel = fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel").then((r) => r.arrayBuffer());
+  wheel.catch(() => {}); // reported below, once awaited
+  const loading = loadPyodide({ indexURL, _makeSnapshot: true });
   loading.catch(() => {}); // once a check has failed, loadPyodide's own failure is old news
   const pyodide = await Promise.race([loading, checksFail, watchdog()]);
   timings.pyodide = performance.now();
   const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   timings.wheel = performance.now();
+  pyodide.runPython(WARM_UP);
   const handle = pyodide.pyimport("regime_core.api").handle;
   timings.core = performance.now();
+  timings.source = "start";
+  // Keep the snapshot once the page has its answer; it costs tens of ms, off the critical path.
+  setTimeout(() => {
+    try {
+      storeSnapshot(snapshotKey, pyodide.makeMemorySnapshot());
+    } catch {
+      /* a snapshot is an optimisation only */
+    }
+  }, 0);
   return handle;
 }
 
