@@ -17,6 +17,7 @@ from regime_core.classify import classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade
 from regime_core.quantity import Dim, format_quantity
+from regime_core.resources import parse_json_text
 from regime_core.roofline import Placement, place, ridge
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
 from regime_core.writeup import markdown
@@ -179,13 +180,8 @@ def op_writeup(req: Mapping[str, Any]) -> dict[str, Any]:
 
 def op_import_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
     """Check an attempt file's text; return the site's items, or say what is wrong and change nothing."""
-    text = req.get("text")
-    if not isinstance(text, str) or len(text) > MAX_REQUEST:
-        raise RegimeError("file", f"expected a JSON attempt file under {MAX_REQUEST:,} characters")
-    try:
-        raw = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
-        raise RegimeError("file", "expected a JSON attempt file (the one 'Download JSON' saves)") from None
+    raw = parse_json_text(req.get("text"), "file", limit=MAX_REQUEST,
+                          expected="a JSON attempt file (the one 'Download JSON' saves)")
     parse_attempt(raw)
     return {"items": items_from_attempt(raw)}
 
@@ -211,12 +207,7 @@ OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
 def handle(request: str) -> str:
     """Answer one JSON request with one JSON response; never raises."""
     try:
-        if not isinstance(request, str) or len(request) > MAX_REQUEST:
-            raise RegimeError("request", f"expected JSON text under {MAX_REQUEST:,} characters")
-        try:
-            req = json.loads(request)
-        except (json.JSONDecodeError, RecursionError):
-            raise RegimeError("request", "expected JSON") from None
+        req = parse_json_text(request, "request", limit=MAX_REQUEST)
         if not isinstance(req, dict) or req.get("op") not in OPS:
             raise RegimeError("op", f"expected one of {', '.join(OPS)}")
         result: dict[str, Any] = {"ok": True, **OPS[req["op"]](req)}

@@ -16,6 +16,7 @@ from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade
 from regime_core.quantity import Dim, format_quantity
+from regime_core.resources import parse_json_text
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
 
 MAX_FILE_BYTES = 1_000_000
@@ -59,13 +60,7 @@ def _read_json(path: str, field: str) -> Any:
                 text = handle.read(MAX_FILE_BYTES + 1)
     except (OSError, UnicodeDecodeError) as exc:
         raise RegimeError(field, f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
-    if len(text) > MAX_FILE_BYTES:
-        raise RegimeError(field, f"expected a file under {MAX_FILE_BYTES:,} bytes")
-    try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
-        where = f" (line {exc.lineno}, column {exc.colno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise RegimeError(field, f"expected JSON{where}") from None
+    return parse_json_text(text, field, limit=MAX_FILE_BYTES)
 
 
 def cmd_ridge(args: argparse.Namespace) -> tuple[dict[str, Any], str]:

@@ -7,6 +7,8 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from regime_core.errors import RegimeError
+
 
 @cache
 def load_json(name: str) -> dict[str, Any]:
@@ -14,3 +16,15 @@ def load_json(name: str) -> dict[str, Any]:
     text = resources.files("regime_core").joinpath(f"data/{name}").read_text(encoding="utf-8")
     loaded: dict[str, Any] = json.loads(text)
     return loaded
+
+
+def parse_json_text(text: object, field: str, *, limit: int, expected: str = "JSON") -> Any:
+    """Parse JSON a user sent (a request, a file); a RegimeError names ``field`` and, where known, the line."""
+    if not isinstance(text, str) or len(text) > limit:
+        raise RegimeError(field, f"expected {expected} under {limit:,} characters")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise RegimeError(field, f"expected {expected} (line {exc.lineno}, column {exc.colno})") from None
+    except RecursionError:
+        raise RegimeError(field, f"expected {expected}, not nested this deep") from None
