@@ -51,6 +51,9 @@ def placement_view(p: Placement) -> dict[str, Any]:
         "factor_text": f"{format_quantity(p.factor, Dim.COUNT)}×",
         "peak_text": format_quantity(p.peak_flops, Dim.FLOP_RATE),
         "bandwidth_text": format_quantity(p.bandwidth, Dim.BYTE_RATE),
+        "summary": (f"{p.work.label} on {p.hardware_name}: intensity {format_quantity(p.intensity, Dim.INTENSITY)},"
+                    f" ridge {format_quantity(p.ridge, Dim.INTENSITY)}, {format_quantity(p.factor, Dim.COUNT)}×"
+                    f" {p.side} the ridge; floor {format_quantity(p.floor_seconds, Dim.SECOND)}."),
     }
 
 
@@ -65,9 +68,12 @@ def op_ridge(req: Mapping[str, Any]) -> dict[str, Any]:
     dtype = _dtype(req, card) or card.default_dtype()
     peak = card.peak(dtype, "dtype")
     value = ridge(peak, card.bandwidth.value)
-    return {"ridge": value, "ridge_text": format_quantity(value, Dim.INTENSITY), "dtype": dtype,
-            "peak_text": format_quantity(peak, Dim.FLOP_RATE),
-            "bandwidth_text": format_quantity(card.bandwidth.value, Dim.BYTE_RATE)}
+    peak_text = format_quantity(peak, Dim.FLOP_RATE)
+    bandwidth_text = format_quantity(card.bandwidth.value, Dim.BYTE_RATE)
+    ridge_text = format_quantity(value, Dim.INTENSITY)
+    return {"ridge": value, "ridge_text": ridge_text, "dtype": dtype, "peak_text": peak_text,
+            "bandwidth_text": bandwidth_text,
+            "ridge_line": f"ridge = {peak_text} / {bandwidth_text} = {ridge_text} ({dtype})"}
 
 
 def op_ridge_table(req: Mapping[str, Any]) -> dict[str, Any]:

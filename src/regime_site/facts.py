@@ -32,6 +32,13 @@ class Facts:
     a3_time: str
     a3_floor: str
     a6_idle: str
+    a6_kernel: str
+    a6_gap: str
+    a4_weights: str
+    a4_params: str
+    a3_share: str
+    matmul_label: str
+    decode_label: str
 
 
 @cache
@@ -68,6 +75,13 @@ def facts() -> Facts:
         a3_time=f(a3.symptoms.observed.time or 0, Dim.SECOND),
         a3_floor=f(a3_place.floor_seconds, Dim.SECOND),
         a6_idle=f(a6.gap_time / (a6.gap_time + a6.kernel_time), Dim.FRACTION),
+        a6_kernel=f(a6.kernel_time, Dim.SECOND),
+        a6_gap=f(a6.gap_time, Dim.SECOND),
+        a4_weights=f(a4_floor.work.bytes, Dim.BYTE),
+        a4_params=number(a4_floor.work.flops / 2),
+        a3_share=f(a3_place.floor_seconds / (a3.symptoms.observed.time or 1), Dim.FRACTION, digits=2),
+        matmul_label=rows["matmul"].label,
+        decode_label=rows["decode"].label,
     )
 
 

@@ -13,7 +13,7 @@ import json
 from typing import Any
 
 from regime_core import drill, hardware, work
-from regime_core.api import placement_view
+from regime_core.api import op_ridge, placement_view
 from regime_core.grade import CRITERIA
 from regime_core.levers import REGIMES, advice, levers
 from regime_core.quantity import Dim, format_quantity, number
@@ -186,11 +186,7 @@ def _card_picker(selected: str) -> str:
 
 def ridge_explorer() -> str:
     """The interactive ridge table; the ridge is shown now, the kernel rows once Part B is unlocked."""
-    card = hardware.get(EXPLORER_DEFAULT)
-    dtype = card.default_dtype()
-    static = (f"ridge = {format_quantity(card.peak(dtype), Dim.FLOP_RATE)} /"
-              f" {format_quantity(card.bandwidth.value, Dim.BYTE_RATE)} ="
-              f" {format_quantity(card.peak(dtype) / card.bandwidth.value, Dim.INTENSITY)} ({card.name}, {dtype})")
+    static = op_ridge({"gpu": EXPLORER_DEFAULT})["ridge_line"]  # the same line the widget shows live
     return (
         '<div class="regime-explorer" data-regime-widget="ridge-table" data-unlocked-by="part-b">'
         f'<form class="regime-explorer__form" novalidate aria-label="Ridge explorer">{_card_picker(EXPLORER_DEFAULT)}'
@@ -246,15 +242,13 @@ def stretch() -> str:
     """The stretch widget: any kernel on any card, with a static default result."""
     d = STRETCH_DEFAULT
     p = place(matmul(int(d["m"]), int(d["n"]), int(d["k"]), str(d["dtype"])), hardware.get(str(d["gpu"])))
-    view = placement_view(p)
     kinds = "".join(f'<option value="{k}"{" selected" if k == d["kernel"] else ""}>{k}</option>'
                     for k in work.KINDS) + '<option value="none">no shape quoted</option>'
     shape_fields = "".join(
         _field(f"work.{name}", LABELS.get(name, name),
                f'<input name="work.{name}" value="{esc(d.get(name, ""))}" maxlength="200">', _kinds_of(name))
         for name in dict.fromkeys(n for names in work.FIELDS.values() for n in names if n != "fused"))
-    static = (f"{p.work.label} on {p.hardware_name}: intensity {view['intensity_text']}, ridge {view['ridge_text']},"
-              f" {view['factor_text']} {p.side} the ridge: {advice(p.bound).name}; floor {view['floor_text']}")
+    static = placement_view(p)["summary"] + f" {advice(p.bound).name.capitalize()} by the roofline."
     return (
         f'<div class="regime-stretch" data-regime-widget="stretch" data-default="{esc(json.dumps(d))}">'
         + _links("stretch", "Stretch — classify your own kernel")

@@ -41,7 +41,7 @@ export function mount(element) {
       form.elements.peak_flops.value = result.peak_text;
       form.elements.bandwidth.value = result.bandwidth_text;
     }
-    ridgeLine.textContent = `ridge = ${result.peak_text} / ${result.bandwidth_text} = ${result.ridge_text} (${result.dtype})`;
+    ridgeLine.textContent = result.ridge_line;
     if (unlocked) renderRows(result);
     else rows.replaceChildren(lockedNote);
   };

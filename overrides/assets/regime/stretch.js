@@ -23,8 +23,7 @@ export function mount(element) {
     const p = answer.placement;
     const picture = svgNode(answer.svg);
     result.replaceChildren(
-      h("p", {}, `${p.kernel} on ${p.hardware}: intensity ${p.intensity_text}, ridge ${p.ridge_text}, `
-        + `${p.factor_text} ${p.side} the ridge; floor ${p.floor_text}.`),
+      h("p", {}, p.summary),
       ...verdictNodes(answer.verdict),
       ...(picture ? [picture] : []),
     );
