@@ -6,6 +6,7 @@ from html import escape
 from typing import Any
 
 from regime_core import drill, hardware, work
+from regime_core.quantity import number
 
 LABELS = {
     "m": "m", "n": "n", "k": "k", "shape": "shape", "ops": "ops in the chain", "inputs": "full-size inputs",
@@ -29,6 +30,8 @@ def _input(name: str, value: object) -> str:
         return f'<input type="checkbox" name="{escape(name)}"{" checked" if value else ""}>'
     if isinstance(value, list):
         value = "x".join(str(v) for v in value)
+    elif isinstance(value, float):
+        value = number(value, digits=6)  # 7e9, not 7000000000.0
     return f'<input name="{escape(name)}" value="{escape(str(value))}" maxlength="200">'
 
 
