@@ -182,8 +182,8 @@ def _stats(values: list[float]) -> tuple[float, float, float]:
     return statistics.median(values), min(values), max(values)
 
 
-def run(runs: int, calls: int) -> list[tuple[str, list[float], str]]:
-    """Every measurement, as (name, values, note)."""
+def run(runs: int, calls: int) -> dict[str, list[float]]:
+    """Every measurement: name -> values."""
     port = _port()
     rows: dict[str, list[float]] = {}
 
@@ -228,7 +228,7 @@ def run(runs: int, calls: int) -> list[tuple[str, list[float], str]]:
             for _ in range(runs):
                 add("instant navigation click to result ms", navigation_to_result(context, base))
             context.close()
-    return [(name, values, "") for name, values in rows.items()]
+    return rows
 
 
 def main() -> None:
@@ -237,7 +237,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--calls", type=int, default=100)
     args = parser.parse_args()
-    rows = {name: values for name, values, _ in run(args.runs, args.calls)}
+    rows = run(args.runs, args.calls)
     med: Callable[[str], float] = lambda name: statistics.median(rows[name])  # noqa: E731
     print(f"Site benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs,"
           f" Chromium headless, {args.runs} runs (interactions: {args.calls} calls)\n")

@@ -86,6 +86,8 @@ def open_page(browser: object, base_url: str, log: PageLog, **context_options: o
     page = context.new_page()
     page.on("console", lambda m: log.errors.append(m.text) if m.type == "error" else None)
     page.on("pageerror", lambda e: log.errors.append(f"uncaught: {e}"))
+    # An alert, confirm or prompt means a payload ran: it fails the test like an error.
+    page.on("dialog", lambda d: (log.errors.append(f"dialog: {d.message}"), d.dismiss()))
     page.set_default_timeout(60_000)
     return page
 

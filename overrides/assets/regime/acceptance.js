@@ -1,14 +1,9 @@
 // The acceptance panel: regime_core grades the saved attempts against the drill's five
 // criteria; the learner takes the write-up away as Markdown or JSON, or brings one back.
 import { h, on } from "./dom.js";
+import { gradeSaved } from "./grading.js";
 import { bindStatus, python } from "./runtime.js";
 import { store } from "./store.js";
-
-function savedAttempts() {
-  const items = {};
-  for (const [id, entry] of Object.entries(store.state.items)) items[id] = entry.attempt;
-  return items;
-}
 
 function download(name, type, text) {
   const url = URL.createObjectURL(new Blob([text], { type }));
@@ -36,7 +31,7 @@ export function mount(element) {
     const mine = ++generation;
     let result;
     try {
-      result = await python.call("writeup", { items: savedAttempts() });
+      result = await gradeSaved();
     } catch {
       return; // the status line says why Python is unavailable
     }

@@ -2,6 +2,7 @@
 // Options come from data attributes: data-item (the stable id), data-validate (an
 // optional regime_core.api op that checks the attempt first).
 import { clearErrors, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";
+import { gradeSaved } from "./grading.js";
 import { python } from "./runtime.js";
 import { store } from "./store.js";
 
@@ -36,8 +37,7 @@ export function mount(element) {
   const showGrade = async () => {
     let result;
     try {
-      result = await python.call("writeup", { items: Object.fromEntries(
-        Object.entries(store.state.items).map(([id, entry]) => [id, entry.attempt])) });
+      result = await gradeSaved();
     } catch {
       return; // without Python there is no grading; the answer is open all the same
     }
@@ -64,7 +64,7 @@ export function mount(element) {
     event.preventDefault();
     clearErrors(form);
     const attempt = readForm(form);
-    const missing = Object.keys(REQUIRED).filter((name) => name in REQUIRED && form.elements[name] !== undefined
+    const missing = Object.keys(REQUIRED).filter((name) => form.elements[name] !== undefined
       && !String(attempt[name] || "").trim());
     for (const name of missing) showError(form, name, REQUIRED[name]);
     if (missing.length) {

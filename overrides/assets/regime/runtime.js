@@ -1,7 +1,5 @@
 // The one Python runtime of a page load: a worker started lazily and reused across
 // Material's instant navigation (this module stays loaded while pages change).
-const STATES = ["idle", "loading", "ready", "failed"];
-
 class PythonRuntime extends EventTarget {
   constructor() {
     super();
@@ -13,7 +11,6 @@ class PythonRuntime extends EventTarget {
   }
 
   setState(state, reason = "") {
-    if (!STATES.includes(state)) return;
     this.state = state;
     this.reason = reason;
     this.dispatchEvent(new Event("change"));

@@ -24,6 +24,7 @@ class DrillStore extends EventTarget {
   constructor() {
     super();
     this.problem = "";
+    this.version = 0; // bumped on every change, so derived results know when they are stale
     this.state = this.load();
   }
 
@@ -116,6 +117,7 @@ class DrillStore extends EventTarget {
   }
 
   emit(item) {
+    this.version += 1;
     this.dispatchEvent(new CustomEvent("change", { detail: { item } }));
   }
 }
