@@ -6,7 +6,7 @@ import { loadPyodide } from "pyodide";
 
 const [wheelPath, outPath] = process.argv.slice(2);
 const pyodide = await loadPyodide({ _makeSnapshot: true });
-const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
 // Import everything and read every data file now: the snapshot keeps memory, not the files.
 pyodide.runPython(`

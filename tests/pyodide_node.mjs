@@ -10,7 +10,7 @@ process.on("uncaughtException", (error) => {
   process.exit(1);
 });
 const pyodide = await loadPyodide();
-const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
 const handle = pyodide.pyimport("regime_core.api").handle;
 const requests = JSON.parse(readFileSync(requestsPath, "utf8"));

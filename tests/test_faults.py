@@ -43,7 +43,7 @@ def _still_works(page: Page) -> None:
 FAULTS: dict[str, tuple[str, Callable[[Route], None], str]] = {
     "wasm 404": ("**/pyodide.asm.wasm", lambda r: r.fulfill(status=404, body=""), "pyodide.asm.wasm is missing"),
     "stdlib blocked": ("**/python_stdlib.zip", lambda r: r.abort(), "python_stdlib.zip could not be fetched"),
-    "worker fails to start": ("**/assets/regime/worker.js", lambda r: r.fulfill(status=404, body=""),
+    "worker fails to start": ("**/assets/regime/worker.js?*", lambda r: r.fulfill(status=404, body=""),
                               "the worker could not load"),
     "wheel 404": ("**/wheels/**", lambda r: r.fulfill(status=404, body=""), "wheel returned HTTP 404"),
 }

@@ -1,9 +1,11 @@
 """The ``regime`` MkDocs plugin: puts a self-hosted Pyodide and the core's wheel into the site.
 
-On every build (``mkdocs build`` and each rebuild of ``mkdocs serve``) it copies the pinned
-npm package ``pyodide`` from ``node_modules`` and a freshly built wheel of ``regime_core`` into
+On every build (``mkdocs build`` and each rebuild of ``mkdocs serve``) it builds a wheel of
+``regime_core``, copies the pinned npm package ``pyodide`` from ``node_modules`` and the wheel into
 ``assets/``, and writes ``assets/regime/runtime.json``, which tells the browser where both are.
-Nothing is fetched from another origin.
+Templates get the same manifest as ``regime_runtime``: pages name it in the worker's URL, so the
+worker starts loading Python without a round trip for the manifest. Nothing is fetched from
+another origin.
 """
 
 from __future__ import annotations
@@ -13,13 +15,16 @@ import json
 import shutil
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
+from jinja2 import Environment
 from mkdocs.config import config_options
 from mkdocs.config.base import Config
 from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
+from mkdocs.structure.files import Files
 
 from regime_site.wheel import build_wheel
 
@@ -37,17 +42,41 @@ class RegimePluginConfig(Config):
 class RegimePlugin(BasePlugin[RegimePluginConfig]):
     """Self-host Pyodide and the regime_core wheel."""
 
+    def __init__(self) -> None:
+        """Nothing built yet: each build makes its wheel in ``on_pre_build``."""
+        self._wheel: tuple[str, bytes] = ("", b"")
+        self._manifest: dict[str, str] = {}
+
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent
 
-    def on_post_build(self, *, config: MkDocsConfig) -> None:
-        """Copy Pyodide, build the wheel and write the runtime manifest."""
-        root = self._root(config)
-        source = root / self.config.pyodide_dir
+    def _pyodide_source(self, config: MkDocsConfig) -> tuple[Path, str]:
+        source = self._root(config) / self.config.pyodide_dir
         package = source / "package.json"
         if not package.is_file():
             raise PluginError(f"regime: {source} is missing; run `npm ci` (or `make setup`) first")
-        version = json.loads(package.read_text(encoding="utf-8"))["version"]
+        return source, str(json.loads(package.read_text(encoding="utf-8"))["version"])
+
+    def on_pre_build(self, *, config: MkDocsConfig) -> None:
+        """Build the wheel and the manifest (paths relative to ``assets/regime/``) the pages name."""
+        _, version = self._pyodide_source(config)
+        wheel_name, wheel_bytes = build_wheel(self._root(config) / self.config.core_dir)
+        digest = hashlib.sha256(wheel_bytes).hexdigest()[:16]
+        self._wheel = (wheel_name, wheel_bytes)
+        self._manifest = {
+            "pyodide": f"../pyodide/{version}/",
+            "wheel": f"wheels/{digest}/{wheel_name}",
+            "pyodide_version": version,
+        }
+
+    def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:  # noqa: ARG002
+        """Give templates the manifest, and the worker's query string that carries it."""
+        env.globals["regime_runtime"] = {**self._manifest, "query": urlencode(self._manifest)}
+        return env
+
+    def on_post_build(self, *, config: MkDocsConfig) -> None:
+        """Copy Pyodide, write the wheel and the runtime manifest."""
+        source, version = self._pyodide_source(config)
         site = Path(config.site_dir)
         target = site / "assets" / "pyodide" / version
         target.mkdir(parents=True, exist_ok=True)
@@ -57,17 +86,11 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
             destination = target / name
             if not destination.exists() or destination.stat().st_size != (source / name).stat().st_size:
                 shutil.copyfile(source / name, destination)
-        wheel_name, wheel_bytes = build_wheel(root / self.config.core_dir)
-        digest = hashlib.sha256(wheel_bytes).hexdigest()[:16]
-        wheel_dir = site / "assets" / "regime" / "wheels" / digest
-        wheel_dir.mkdir(parents=True, exist_ok=True)
-        (wheel_dir / wheel_name).write_bytes(wheel_bytes)
-        manifest: dict[str, Any] = {
-            "pyodide": f"../pyodide/{version}/",
-            "wheel": f"wheels/{digest}/{wheel_name}",
-            "pyodide_version": version,
-        }
-        (site / "assets" / "regime" / "runtime.json").write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+        regime = site / "assets" / "regime"
+        wheel_path = regime / self._manifest["wheel"]
+        wheel_path.parent.mkdir(parents=True, exist_ok=True)
+        wheel_path.write_bytes(self._wheel[1])
+        (regime / "runtime.json").write_text(json.dumps(self._manifest, indent=2), encoding="utf-8")
 
     def on_serve(  # MkDocs passes builder by keyword, so the name stays
         self, server: LiveReloadServer, /, *, config: MkDocsConfig, builder: Any,  # noqa: ARG002

@@ -1,5 +1,20 @@
 // The one Python runtime of a page load: a worker started lazily and reused across
 // Material's instant navigation (this module stays loaded while pages change).
+
+// The worker's URL names the runtime manifest (the page's head has it). Resolved once, on the page
+// this module first loads with: instant navigation changes the location, not this module.
+const workerMeta = document.querySelector('meta[name="regime-worker"]');
+const WORKER_URL = workerMeta ? new URL(workerMeta.content, document.baseURI) : new URL("./worker.js", import.meta.url);
+
+/** The worker the head of a page with widgets already started, once; null when there is none. */
+function adoptEarlyWorker() {
+  const script = document.getElementById("regime-python-start");
+  const adopt = script && script.regimeAdopt;
+  if (typeof adopt !== "function") return null;
+  script.regimeAdopt = null;
+  return adopt();
+}
+
 class PythonRuntime extends EventTarget {
   constructor() {
     super();
@@ -19,18 +34,23 @@ class PythonRuntime extends EventTarget {
   start() {
     if (this.state !== "idle") return;
     this.setState("loading");
-    this.startedAt = performance.now();
+    const early = adoptEarlyWorker();
+    this.startedAt = early ? early.startedAt : performance.now();
+    this.startedBy = early ? "head" : "page";
     try {
-      this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+      this.worker = early ? early.worker : new Worker(WORKER_URL, { type: "module" });
     } catch (error) {
       this.fail(`the worker could not start (${error && error.name ? error.name : "blocked"})`);
       return;
     }
-    this.worker.addEventListener("message", (event) => this.receive(event.data));
-    this.worker.addEventListener("error", (event) => {
+    const onMessage = (event) => this.receive(event.data);
+    const onError = (event) => {
       event.preventDefault();
       this.fail("the worker could not load");
-    });
+    };
+    this.worker.addEventListener("message", onMessage);
+    this.worker.addEventListener("error", onError);
+    for (const event of early ? early.events : []) (event.type === "error" ? onError : onMessage)(event);
   }
 
   fail(reason) {
@@ -44,7 +64,7 @@ class PythonRuntime extends EventTarget {
   receive(message) {
     if (message.type === "ready") {
       this.readyAt = performance.now();
-      this.timings = { started: this.startedAt, ...message.timings };
+      this.timings = { started: this.startedAt, startedBy: this.startedBy, ...message.timings };
       this.setState("ready");
     } else if (message.type === "failed") {
       this.fail(message.reason);

@@ -1,7 +1,15 @@
 // Web Worker that runs regime_core in Pyodide, so the page never waits for Python.
 // Protocol: {id, request} in (request is JSON text), {id, response} out; {type: "ready"} or
 // {type: "failed", reason} once, after start-up. Every file comes from this site's origin.
+// The page names the runtime manifest in this worker's query; runtime.json is the same, for a worker
+// started without it.
 const manifestUrl = new URL("./runtime.json", import.meta.url);
+
+async function runtimeManifest() {
+  const query = new URL(import.meta.url).searchParams;
+  if (query.has("pyodide") && query.has("wheel") && query.has("pyodide_version")) return Object.fromEntries(query);
+  return (await fetchOk(manifestUrl, "runtime.json")).json();
+}
 
 async function fetchOk(url, what) {
   const response = await fetch(url);
@@ -48,8 +56,9 @@ function watchdog() {
 // origin's Cache Storage: later visits restore it (a few hundred ms) instead of starting Python
 // (seconds), with no extra download. Any failure falls back to the normal start.
 const SNAPSHOT_CACHE = "regime-python-snapshot";
+// Read into memory before the snapshot is taken, since a snapshot keeps memory and no files; after
+// "ready", because no request needs all three at once.
 const WARM_UP = `
-import regime_core.api
 from regime_core.resources import load_json
 for name in ("hardware.json", "levers.json", "drill.json"):
     load_json(name)
@@ -74,8 +83,7 @@ async function storeSnapshot(key, bytes) {
   }
 }
 
-async function restore(loadPyodide, indexURL, key, checksFail) {
-  const snapshot = await cachedSnapshot(key);
+async function restore(loadPyodide, indexURL, snapshot, key, checksFail) {
   if (!snapshot) return null;
   try {
     const restoring = loadPyodide({ indexURL, _loadSnapshot: snapshot });
@@ -93,14 +101,15 @@ async function restore(loadPyodide, indexURL, key, checksFail) {
 
 async function boot() {
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
-  const manifest = await (await fetchOk(manifestUrl, "runtime.json")).json();
+  const manifest = await runtimeManifest();
   const indexURL = new URL(manifest.pyodide, manifestUrl).href;
   const snapshotKey = new URL(`snapshot/${manifest.pyodide_version}/${manifest.wheel}`, manifestUrl).href;
   // Everything that can overlap does: the wheel download and the checks run beside loadPyodide.
   const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL)]).then(() => new Promise(() => {}));
   checksFail.catch(() => {}); // the race below reports it; a rejection before the race is not "unhandled"
+  const snapshot = cachedSnapshot(snapshotKey); // looked up while the loader downloads
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-  const restored = await restore(loadPyodide, indexURL, snapshotKey, checksFail);
+  const restored = await restore(loadPyodide, indexURL, await snapshot, snapshotKey, checksFail);
   if (restored) return restored;
   const wheel = fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // reported below, once awaited
@@ -108,16 +117,17 @@ async function boot() {
   loading.catch(() => {}); // once a check has failed, loadPyodide's own failure is old news
   const pyodide = await Promise.race([loading, checksFail, watchdog()]);
   timings.pyodide = performance.now();
-  const sitePackages = pyodide.runPython("import sysconfig; sysconfig.get_paths()['purelib']");
+  // site, not sysconfig: importing sysconfig costs ~30 ms in Pyodide.
+  const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   timings.wheel = performance.now();
-  pyodide.runPython(WARM_UP);
   const handle = pyodide.pyimport("regime_core.api").handle;
   timings.core = performance.now();
   timings.source = "start";
   // Keep the snapshot once the page has its answer; it costs tens of ms, off the critical path.
   setTimeout(() => {
     try {
+      pyodide.runPython(WARM_UP);
       storeSnapshot(snapshotKey, pyodide.makeMemorySnapshot());
     } catch {
       /* a snapshot is an optimisation only */
@@ -135,12 +145,33 @@ function firstLine(error) {
 // nobody listening. The failure is reported once, through {type: "failed"}; keep the console clean.
 addEventListener("unhandledrejection", (event) => event.preventDefault());
 
+// Pyodide also reports a failed start on the console, in several lines, and goes on failing after a
+// file check has already said why. The page says it in one line, so console errors are held back
+// while Python starts: shown as errors if it starts anyway; if it does not, they and any later ones
+// go to console.debug (the detail stays there for whoever debugs; the worker is ended anyway).
+function holdConsoleErrors() {
+  const held = [];
+  const original = console.error;
+  console.error = (...args) => held.push(args);
+  return (started) => {
+    console.error = started ? original : console.debug;
+    for (const args of held) console.error(...args);
+  };
+}
+
 // Milliseconds since the worker started, per phase: for the benchmark.
 const timings = {};
+const releaseConsole = holdConsoleErrors();
 const ready = boot();
 ready.then(
-  () => postMessage({ type: "ready", timings }),
-  (error) => postMessage({ type: "failed", reason: firstLine(error) }),
+  () => {
+    releaseConsole(true);
+    postMessage({ type: "ready", timings });
+  },
+  (error) => {
+    releaseConsole(false);
+    postMessage({ type: "failed", reason: firstLine(error) });
+  },
 );
 
 addEventListener("message", async (event) => {
