@@ -30,6 +30,19 @@ def test_pyodide_and_the_wheel_are_self_hosted(built_site: Path) -> None:
     assert not any(n.startswith("regime_site") for n in names)
 
 
+def test_the_served_wheel_carries_bytecode_that_pyodide_uses(built_site: Path) -> None:
+    manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
+    wheel = built_site / "assets/regime" / manifest["wheel"]
+    names = zipfile.ZipFile(wheel).namelist()
+    modules = [n for n in names if n.endswith(".py")]
+    for module in modules:
+        folder, stem = module.rsplit("/", 1)
+        assert any(n.startswith(f"{folder}/__pycache__/{stem[:-3]}.cpython-3") for n in names), module
+    out = subprocess.run(["node", "tests/pyodide_bytecode_check.mjs", str(wheel)], cwd=Path(__file__).parent.parent,
+                         capture_output=True, text=True, check=True, timeout=300)
+    assert int(out.stdout) == len(modules) - 2  # every module but the package and __main__, from bytecode alone
+
+
 def test_the_wheel_runs_on_cpython(built_site: Path, tmp_path: Path) -> None:
     manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
     zipfile.ZipFile(built_site / "assets/regime" / manifest["wheel"]).extractall(tmp_path)

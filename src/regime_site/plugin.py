@@ -1,7 +1,7 @@
 """The ``regime`` MkDocs plugin: puts a self-hosted Pyodide and the core's wheel into the site.
 
 On every build (``mkdocs build`` and each rebuild of ``mkdocs serve``) it builds a wheel of
-``regime_core``, copies the pinned npm package ``pyodide`` from ``node_modules`` and the wheel into
+``regime_core`` (with bytecode compiled by that Pyodide, see ``bytecode.py``), copies the pinned npm package ``pyodide`` from ``node_modules`` and the wheel into
 ``assets/``, and writes ``assets/regime/runtime.json``, which tells the browser where both are.
 Templates get the same manifest as ``regime_runtime``: pages name it in the worker's URL, so the
 worker starts loading Python without a round trip for the manifest. Nothing is fetched from
@@ -26,7 +26,8 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import Files
 
-from regime_site.wheel import build_wheel
+from regime_site.bytecode import compile_for_pyodide
+from regime_site.wheel import build_wheel, package_files
 
 #: The runtime files Pyodide loads; nothing else from the npm package is served.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
@@ -46,6 +47,7 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
         """Nothing built yet: each build makes its wheel in ``on_pre_build``."""
         self._wheel: tuple[str, bytes] = ("", b"")
         self._manifest: dict[str, str] = {}
+        self._bytecode: tuple[str, list[tuple[str, bytes]]] = ("", [])  # (sources' hash, .pyc files)
 
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent
@@ -59,8 +61,13 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
 
     def on_pre_build(self, *, config: MkDocsConfig) -> None:
         """Build the wheel and the manifest (paths relative to ``assets/regime/``) the pages name."""
-        _, version = self._pyodide_source(config)
-        wheel_name, wheel_bytes = build_wheel(self._root(config) / self.config.core_dir)
+        source, version = self._pyodide_source(config)
+        core = self._root(config) / self.config.core_dir
+        files = package_files(core)
+        key = hashlib.sha256(repr((version, files)).encode()).hexdigest()
+        if self._bytecode[0] != key:  # `mkdocs serve` rebuilds: compile again only when the core changed
+            self._bytecode = (key, compile_for_pyodide(files, source))
+        wheel_name, wheel_bytes = build_wheel(core, extra=self._bytecode[1])
         digest = hashlib.sha256(wheel_bytes).hexdigest()[:16]
         self._wheel = (wheel_name, wheel_bytes)
         self._manifest = {

@@ -10,6 +10,7 @@ import base64
 import hashlib
 import io
 import zipfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import regime_core
@@ -36,12 +37,12 @@ def package_files(package_dir: Path) -> list[tuple[str, bytes]]:
     return files
 
 
-def build_wheel(package_dir: Path | None = None) -> tuple[str, bytes]:
-    """Return (file name, bytes) of the wheel."""
+def build_wheel(package_dir: Path | None = None, extra: Sequence[tuple[str, bytes]] = ()) -> tuple[str, bytes]:
+    """Return (file name, bytes) of the wheel; ``extra`` files (such as bytecode) go in beside the package's."""
     source = package_dir or Path(regime_core.__file__).parent
     version = regime_core.__version__
     info = f"{DIST}-{version}.dist-info"
-    files = package_files(source)
+    files = package_files(source) + list(extra)
     files.append((f"{info}/METADATA", f"Metadata-Version: 2.1\nName: regime-core\nVersion: {version}\n".encode()))
     files.append((f"{info}/WHEEL", b"Wheel-Version: 1.0\nGenerator: regime_site\nRoot-Is-Purelib: true\nTag: py3-none-any\n"))
     record = "\n".join(_record_line(n, d) for n, d in files) + f"\n{info}/RECORD,,\n"
