@@ -1,11 +1,11 @@
 """The ``regime`` MkDocs plugin: puts a self-hosted Pyodide and the core's wheel into the site.
 
 On every build (``mkdocs build`` and each rebuild of ``mkdocs serve``) it builds a wheel of
-``regime_core`` (with bytecode compiled by that Pyodide, see ``bytecode.py``), copies the pinned npm package ``pyodide`` from ``node_modules`` and the wheel into
-``assets/``, and writes ``assets/regime/runtime.json``, which tells the browser where both are.
-Templates get the same manifest as ``regime_runtime``: pages name it in the worker's URL, so the
-worker starts loading Python without a round trip for the manifest. Nothing is fetched from
-another origin.
+``regime_core`` (with bytecode compiled by the Pyodide it serves, see ``bytecode.py``), copies the
+pinned npm package ``pyodide`` from ``node_modules`` and the wheel into ``assets/``, and writes
+``assets/regime/runtime.json``, which tells the browser where both are. Templates get the same
+manifest as ``regime_runtime``: pages name it in the worker's URL, so the worker starts loading
+Python without a round trip for the manifest. Nothing is fetched from another origin.
 """
 
 from __future__ import annotations
