@@ -87,3 +87,18 @@ def test_no_shape_says_why_in_one_sentence(page: Page, base_url: str) -> None:
     stretch.locator('select[name="work.kernel"]').select_option("none")
     stretch.locator('button[type="submit"]').click()
     expect(stretch.locator(".regime-stretch__result")).to_contain_text("Without a shape", timeout=60_000)
+
+
+def test_an_open_answer_brings_its_editor_back_after_a_reload_and_start_over_hides_it(page: Page,
+                                                                                      base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    unlock(page, "a4", "memory")
+    explorer = page.locator('.regime-explore[data-item="a4"]')
+    explorer.locator('input[name="work.batch"]').fill("64")
+    page.reload()
+    expect(explorer).to_be_visible()
+    expect(explorer.locator('input[name="work.batch"]')).to_have_value("1")  # the drill's numbers again
+    expect(explorer.locator(".regime-explore__result")).to_be_empty()
+    page.locator('[data-action="reset-all"]').click()
+    expect(explorer).to_be_hidden()
+    expect(page.locator(".regime-explore:visible")).to_have_count(0)

@@ -89,6 +89,15 @@ def test_answers_are_not_in_visible_text_or_search_index(built_site: Path, secre
     assert secret not in html.unescape(drill)
 
 
+def test_the_attempt_forms_share_one_list_of_levers(built_site: Path) -> None:
+    text = (built_site / "drill/index.html").read_text(encoding="utf-8")
+    lists = re.findall(r'\blist="([^"]+)"', text)
+    datalists = re.findall(r'<datalist id="([^"]+)"', text)
+    assert len(lists) == 16  # helps and wastes, in each of the eight incidents
+    assert datalists == ["regime-levers"]
+    assert set(lists) == set(datalists)
+
+
 def test_permalink_ids_are_stable(built_site: Path) -> None:
     text = (built_site / "drill/index.html").read_text(encoding="utf-8")
     for anchor in [*(f"a{i}" for i in range(1, 9)), "part-b", "part-c", "stretch"]:

@@ -87,8 +87,14 @@ def _verdict_html(incident_id: str) -> str:
     return "".join(parts)
 
 
-def _lever_options() -> str:
-    return "".join(f'<option value="{esc(lever.label)}"></option>' for lever in levers())
+#: The id of the one list of lever names that every incident's form suggests from.
+LEVERS_LIST_ID = "regime-levers"
+
+
+def levers_datalist() -> str:
+    """The lever names the attempt forms suggest; once per page, shared by every incident's form."""
+    options = "".join(f'<option value="{esc(lever.label)}"></option>' for lever in levers())
+    return f'<datalist id="{LEVERS_LIST_ID}">{options}</datalist>'
 
 
 def incident(incident_id: str) -> str:
@@ -97,17 +103,15 @@ def incident(incident_id: str) -> str:
     radios = "".join(
         f'<label class="regime-choice"><input type="radio" name="regime" value="{r}"> {esc(advice(r).name)}</label>'
         for r in REGIMES)
-    datalist = f"regime-levers-{item.id}"
     form = (
         f'<form class="regime-attempt" novalidate aria-label="Your attempt at {esc(item.id.upper())}">'
         '<div class="regime-field" data-field="regime"><fieldset><legend>Regime</legend>'
         f'{radios}</fieldset><p class="regime-field__error" role="alert" hidden></p></div>'
         + _field("evidence", "Evidence", '<textarea name="evidence" rows="2" maxlength="4000"></textarea>')
         + _field("helps", "Lever that helps",
-                 f'<input name="helps" list="{datalist}" maxlength="1000" autocomplete="off">')
+                 f'<input name="helps" list="{LEVERS_LIST_ID}" maxlength="1000" autocomplete="off">')
         + _field("wastes", "Lever that wastes the week",
-                 f'<input name="wastes" list="{datalist}" maxlength="1000" autocomplete="off">')
-        + f'<datalist id="{datalist}">{_lever_options()}</datalist>'
+                 f'<input name="wastes" list="{LEVERS_LIST_ID}" maxlength="1000" autocomplete="off">')
         + _buttons() + "</form>"
     )
     return (
