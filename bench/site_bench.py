@@ -6,10 +6,11 @@ cold, the second warm. The machine is shared and noisy: read medians and ratios,
 Measures: navigation to the core ready, beside a bare page that only calls loadPyodide() from the
 same files (in a worker, like the site), beside the same drill page starting a bare loadPyodide()
 worker instead of the core (what the page costs is in both), and beside markdown-exec's way on that
-page (Pyodide on the main thread, then the same task); each run measures every side back to back, in alternating
-order, and the ratios are given per run as well as of the medians; Largest Contentful Paint of the drill page with and without the widget script;
-the latency of one interaction (classify, grade, replot) over 100 calls; bytes fetched before Python
-starts, and with it; an instant-navigation click to a result on the next page.
+page (Pyodide on the main thread, then the same task); Largest Contentful Paint of the drill page with
+its widgets and without them (no widget script, no Python); each run measures every side back to back,
+in alternating order, and the ratios are given per run as well as of the medians; the latency of one
+interaction (classify, grade, replot) over 100 calls; bytes fetched before Python starts, and with
+it; an instant-navigation click to a result on the next page.
 """
 
 from __future__ import annotations
@@ -27,9 +28,8 @@ import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
-from playwright.sync_api import BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import BrowserContext, Page, Playwright, Request, Route, sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -66,6 +66,14 @@ def _build(port: int, out: Path) -> None:
                    check=True)
 
 
+def without_widgets(html: str) -> str:
+    """The drill page without its widgets: the widget script and the head script that starts Python."""
+    start = re.search(r'<script id="regime-python-start">.*?</script>', html, flags=re.S)
+    if not start or WIDGET_SCRIPT not in html:
+        raise SystemExit("bench: the drill page no longer has the head start script or the widget script")
+    return html.replace(WIDGET_SCRIPT, "").replace(start.group(0), "")
+
+
 def _write_baselines(site: Path) -> None:
     """The floor (bare loadPyodide in a worker), the same on the drill page, and markdown-exec's way there."""
     manifest = json.loads((site / "assets/regime/runtime.json").read_text())
@@ -81,15 +89,17 @@ def _write_baselines(site: Path) -> None:
     # The other two run on the drill page itself, as served, with its widget script and head start
     # taken out: what the page costs (parsing, style, Material's script) is in all three.
     drill = (site / "drill/index.html").read_text()
-    start = re.search(r'<script id="regime-python-start">.*?</script>', drill, flags=re.S)
-    if not start or WIDGET_SCRIPT not in drill or "</article>" not in drill:
-        raise SystemExit("bench: the drill page no longer has the head start script or the widget script")
-    plain = drill.replace(WIDGET_SCRIPT, "").replace(start.group(0), "")
-    # The floor on this page: a bare loadPyodide() worker, started in the head where the site starts its own.
+    if "</article>" not in drill:
+        raise SystemExit("bench: the drill page has no article")
+    plain = without_widgets(drill)
+    # The floor on this page: a bare loadPyodide() worker, started when the site starts its own
+    # (from the head, at the first contentful paint).
     (site / "drill-floor").mkdir()
     (site / "drill-floor/index.html").write_text(plain.replace("</title>", (
-        "</title><script>new Worker('../bench-bare-worker.js', {type: 'module'}).onmessage ="
-        " () => { window.readyAt = performance.now(); };</script>"), 1))
+        "</title><script>new PerformanceObserver((list, observer) => {"
+        " if (!list.getEntriesByName('first-contentful-paint').length) return; observer.disconnect();"
+        " new Worker('../bench-bare-worker.js', {type: 'module'}).onmessage ="
+        " () => { window.readyAt = performance.now(); }; }).observe({type: 'paint', buffered: true});</script>"), 1))
     # markdown-exec's fence, where it would be (in the article): the classic pyodide.js on the main
     # thread, then our wheel and the same task. The site itself never serves pyodide.js.
     (site / index / "pyodide.js").write_bytes((ROOT / "node_modules/pyodide/pyodide.js").read_bytes())
@@ -131,22 +141,19 @@ def _wait_ready(page: Page, expression: str) -> float:
     raise TimeoutError(expression)
 
 
-def _bytes(page: Page, sizes: list[tuple[str, int]]) -> None:
-    page.on("requestfinished", lambda r: sizes.append((r.url, max(r.sizes()["responseBodySize"], 0))))
-
-
 def visit_core(page: Page, base: str) -> dict[str, float]:
-    """The drill page: core ready, LCP, and bytes before and with Python."""
-    sizes: list[tuple[str, int]] = []
-    _bytes(page, sizes)
-    page.add_init_script(LCP_SCRIPT)
+    """The drill page: core ready, and bytes before and with Python."""
+    finished: list[Request] = []
+    # Sizes are read after the fact: asking the browser for them while the page loads takes CPU
+    # from it that the baselines do not pay. (A lambda: Playwright cannot wrap a builtin method.)
+    page.on("requestfinished", lambda request: finished.append(request))  # noqa: PLW0108
     page.goto(base + "drill/")
     ready = _wait_ready(page, "window.regimeWidgets && window.regimeWidgets.python.readyAt()")
     # Let the first visit keep its snapshot, as a reader who stays on the page would.
     _wait_ready(page, "caches.open('regime-python-snapshot').then((c) => c.keys()).then((k) => k.length)")
+    sizes = [(r.url, max(r.sizes()["responseBodySize"], 0)) for r in finished]
     before = sum(n for url, n in sizes if not any(p in url for p in RUNTIME_PATHS))
-    return {"core_ready_ms": ready, "lcp_ms": page.evaluate("window.lcp"), "kb_before_python": before / 1000,
-            "kb_with_python": sum(n for _, n in sizes) / 1000}
+    return {"core_ready_ms": ready, "kb_before_python": before / 1000, "kb_with_python": sum(n for _, n in sizes) / 1000}
 
 
 def visit_baseline(page: Page, url: str) -> float:
@@ -155,18 +162,21 @@ def visit_baseline(page: Page, url: str) -> float:
     return _wait_ready(page, "window.readyAt")
 
 
-def visit_no_widgets(page: Page, base: str) -> float:
-    """LCP of the drill page with the widget script taken out."""
-    def strip(route: Any) -> None:
-        response = route.fetch()
-        body = response.text().replace(WIDGET_SCRIPT, "")
-        route.fulfill(response=response, body=body)
+def visit_lcp(page: Page, base: str, *, widgets: bool) -> dict[str, float]:
+    """LCP of the drill page, with its widgets or without them (the widget script and Python's start).
 
-    page.route(base + "drill/", strip)
+    Both sides are served the same way (through the same route) and watched the same way.
+    """
+    def serve_page(route: Route) -> None:
+        response = route.fetch()
+        text = response.text()
+        route.fulfill(response=response, body=text if widgets else without_widgets(text))
+
+    page.route(base + "drill/", serve_page)
     page.add_init_script(LCP_SCRIPT)
     page.goto(base + "drill/")
     page.wait_for_timeout(1500)
-    return float(page.evaluate("window.lcp"))
+    return {"lcp_ms" if widgets else "lcp_no_widgets_ms": float(page.evaluate("window.lcp"))}
 
 
 def interactions(page: Page, count: int) -> dict[str, list[float]]:
@@ -227,7 +237,10 @@ def run(runs: int, calls: int) -> dict[str, list[float]]:
             for run_index in range(runs):
                 for kind in ("cold", "warm"):
                     profile = Path(tmp) / f"p{run_index}"
+                    # The page without widgets sits next to the page with them, in either order.
                     visits = [("core", lambda p: visit_core(p, base)),
+                              ("lcp", lambda p: visit_lcp(p, base, widgets=True)),
+                              ("nowidgets", lambda p: visit_lcp(p, base, widgets=False)),
                               ("bare", lambda p: visit_baseline(p, base + "bench-bare.html")),
                               ("floor", lambda p: visit_baseline(p, base + "drill-floor/")),
                               ("fence", lambda p: visit_baseline(p, base + "drill-fence/")),
@@ -246,11 +259,6 @@ def run(runs: int, calls: int) -> dict[str, list[float]]:
                         else:
                             add(f"{kind} {label}_ready_ms", result)
                         # a fresh profile for the next label, so cold stays cold
-                    context = _profile(pw, profile / "nowidgets")
-                    if kind == "warm":
-                        visit_no_widgets(context.new_page(), base)
-                    add(f"{kind} lcp_no_widgets_ms", visit_no_widgets(context.new_page(), base))
-                    context.close()
             context = _profile(pw, Path(tmp) / "interactions")
             page = context.new_page()
             page.goto(base + "drill/")
@@ -277,8 +285,8 @@ def main() -> None:
     print("| --- | ---: | ---: | ---: | ---: |")
     for name, values in rows.items():
         median, low, high = _stats(values)
-        p95 = statistics.quantiles(values, n=20)[-1] if len(values) >= 20 else float("nan")
-        print(f"| {name} | {median:,.1f} | {low:,.1f} | {high:,.1f} | {p95:,.1f} |")
+        p95 = f"{statistics.quantiles(values, n=20)[-1]:,.1f}" if len(values) >= 20 else ""
+        print(f"| {name} | {median:,.1f} | {low:,.1f} | {high:,.1f} | {p95} |")
     print("\n| ratio | cold: of medians | cold: per run, median (min–max) | warm: of medians"
           " | warm: per run, median (min–max) | target |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
