@@ -109,15 +109,15 @@ def _write_baselines(site: Path) -> None:
     (site / "drill-fence/index.html").write_text(_fence_page(site, plain, "/" + wheel))
 
 
-#: Where markdown-exec's pyodide fence loads its assets from, and the local copy served instead
-#: (npm packages pinned in package.json at the versions the fence names; Pyodide from this site's own).
-FENCE_ASSETS = {
-    "https://cdnjs.cloudflare.com/ajax/libs/ace/1.16.0/ace.js": "node_modules/ace-builds/src-min-noconflict",
-    "https://cdnjs.cloudflare.com/ajax/libs/highlight.js/11.7.0/highlight.min.js":
-        "node_modules/@highlightjs/cdn-assets/highlight.min.js",
-    "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow.min.css": "node_modules/highlightjs-themes/tomorrow.css",
-    "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow-night-blue.min.css":
-        "node_modules/highlightjs-themes/tomorrow-night-blue.css",
+#: The local copies of markdown-exec's fence assets (npm packages pinned in package.json at the
+#: versions the fence names), served under fence-assets/, and which CDN URL each one stands for.
+FENCE_COPIES = ("node_modules/ace-builds/src-min-noconflict", "node_modules/@highlightjs/cdn-assets/highlight.min.js",
+                "node_modules/highlightjs-themes/tomorrow.css", "node_modules/highlightjs-themes/tomorrow-night-blue.css")
+FENCE_URLS = {
+    "https://cdnjs.cloudflare.com/ajax/libs/ace/1.16.0/ace.js": "src-min-noconflict/ace.js",
+    "https://cdnjs.cloudflare.com/ajax/libs/highlight.js/11.7.0/highlight.min.js": "highlight.min.js",
+    "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow.min.css": "tomorrow.css",
+    "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow-night-blue.min.css": "tomorrow-night-blue.css",
 }
 FENCE_TASK = 'from regime_core.api import handle\nprint(handle(\'{"op": "ridge", "gpu": "h100-sxm"}\'))'
 
@@ -148,12 +148,10 @@ def _fence_page(site: Path, plain: str, wheel_path: str) -> str:
     The fence is rendered by markdown-exec, its CDN assets swapped for local copies; it installs our
     wheel (``install=``) and the harness presses Run once the editor is ready, like a reader would.
     """
-    local = {url: f"../fence-assets/{Path(path).name}" for url, path in FENCE_ASSETS.items()}
-    local["https://cdnjs.cloudflare.com/ajax/libs/ace/1.16.0/ace.js"] = "../fence-assets/src-min-noconflict/ace.js"
-    for path in FENCE_ASSETS.values():
-        source, target = ROOT / path, site / "fence-assets" / Path(path).name
-        target.parent.mkdir(exist_ok=True)
-        (shutil.copytree if source.is_dir() else shutil.copy)(source, target)
+    (site / "fence-assets").mkdir()
+    for path in FENCE_COPIES:
+        source = ROOT / path
+        (shutil.copytree if source.is_dir() else shutil.copy)(source, site / "fence-assets" / source.name)
     pyodide_js = _fence_pyodide(site)
     md = markdown.Markdown(extensions=["pymdownx.superfences"], extension_configs={"pymdownx.superfences": {
         "custom_fences": [{"name": "pyodide", "class": "pyodide", "validator": markdown_exec.validator,
@@ -161,8 +159,8 @@ def _fence_page(site: Path, plain: str, wheel_path: str) -> str:
     version = json.loads((ROOT / "node_modules/pyodide/package.json").read_text())["version"]
     fence = md.convert(f'```pyodide install="{wheel_path}" version="{version}"\n{FENCE_TASK}\n```')
     fence = fence.replace(f"https://cdn.jsdelivr.net/pyodide/v{version}/full/pyodide.js", pyodide_js)
-    for url, path in local.items():
-        fence = fence.replace(url, path)
+    for url, path in FENCE_URLS.items():
+        fence = fence.replace(url, f"../fence-assets/{path}")
     if "https://" in fence.replace("http://www.w3.org/2000/svg", ""):
         raise SystemExit("bench: markdown-exec's fence names an asset with no local copy")
     # markdown-exec's plugin adds its own pyodide.css and pyodide.js to every page (extra_css/_javascript).
