@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from regime_core.drill import incidents
 from regime_site.plugin import PYODIDE_FILES
 
 ASSET_ATTR = re.compile(r'<(?:script|link|img|source|iframe)\b[^>]*?\b(?:src|href)="([^"]+)"', re.I)
@@ -93,7 +94,7 @@ def test_the_attempt_forms_share_one_list_of_levers(built_site: Path) -> None:
     text = (built_site / "drill/index.html").read_text(encoding="utf-8")
     lists = re.findall(r'\blist="([^"]+)"', text)
     datalists = re.findall(r'<datalist id="([^"]+)"', text)
-    assert len(lists) == 16  # helps and wastes, in each of the eight incidents
+    assert len(lists) == 2 * len(incidents())  # helps and wastes, in each incident's form
     assert datalists == ["regime-levers"]
     assert set(lists) == set(datalists)
 
