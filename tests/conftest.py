@@ -12,6 +12,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests check behaviour, not speed: on a loaded machine a deadline or the too-slow
+# health check would fail a correct test.
+settings.register_profile("regime", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("regime")
 
 sys.path.insert(0, str(Path(__file__).parent))
 from site_server import ROOT, serve
@@ -52,7 +58,11 @@ def base_url(built_site: Path, site_port: int) -> Iterator[str]:
 
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # Python starts in the browser before most assertions can hold; on a busy two-core machine
+    # that takes far longer than Playwright's 5 s default, so every expect() waits generously.
+    expect.set_options(timeout=90_000)
 
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: `apt-get install chromium` (.ci/run does this)")
