@@ -1,18 +1,30 @@
 # Two commands matter: `make serve` runs the site, `make test` runs every test.
-# Both set everything up first on a fresh machine (Python venv, npm packages).
+# Each sets up only what it needs on a fresh machine: `make serve` the site's packages,
+# `make test` those and the test tools; PyTorch only for `make gpu-test` (the GPU run).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
 
-.PHONY: setup check test serve build bench clean
+.PHONY: setup setup-site check test gpu-test serve build bench clean
 
-setup: $(VENV)/.installed node_modules/.installed
+setup-site: $(VENV)/.site-installed node_modules/.installed
+setup: $(VENV)/.dev-installed node_modules/.installed
 
-$(VENV)/.installed: requirements-dev.txt requirements-site.txt pyproject.toml
+$(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -r requirements-dev.txt -e .
+
+$(VENV)/.site-installed: requirements-site.txt pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-site.txt -e .
+	touch $@
+
+$(VENV)/.dev-installed: requirements-dev.txt $(VENV)/.site-installed
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $@
+
+$(VENV)/.gpu-installed: requirements-gpu.txt $(VENV)/.dev-installed
+	$(BIN)/pip install -q -r requirements-gpu.txt
 	touch $@
 
 node_modules/.installed: package.json package-lock.json
@@ -24,12 +36,17 @@ check: setup
 	$(BIN)/mypy src
 
 test: check
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not torch"
 
-serve: setup
+# bench/gpu/measure.py on PyTorch (the GPU where there is one), then its output read by the core.
+gpu-test: $(VENV)/.gpu-installed
+	$(BIN)/python -c "import torch"
+	$(BIN)/python -m pytest -m torch tests/test_measure.py
+
+serve: setup-site
 	$(BIN)/mkdocs serve
 
-build: setup
+build: setup-site
 	$(BIN)/mkdocs build --strict
 
 clean:

@@ -20,12 +20,17 @@ settings.register_profile("regime", deadline=None, suppress_health_check=[Health
 settings.load_profile("regime")
 
 sys.path.insert(0, str(Path(__file__).parent))
-from site_server import ROOT, serve
+from site_server import ROOT, serve  # noqa: E402 (the path above makes it importable)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  "--disable-background-networking", "--disable-component-update", "--no-first-run"]
 PAGES = ["", "lesson/", "drill/", "hardware/"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """`make test` runs everything but ``torch``; `make gpu-test` runs those, with PyTorch installed."""
+    config.addinivalue_line("markers", "torch: needs PyTorch (requirements-gpu.txt); run by `make gpu-test`")
 
 
 def _free_port() -> int:

@@ -6,6 +6,10 @@ bytes/s. Sweeps: the drill's elementwise chain eager and compiled (A2, A3); squa
 Part B); a decode-like GEMV over a 7B-sized weight (A4); many tiny launches eager and in a CUDA
 graph (A6); a decode loop with and without .item() (A7).
 
+The sweeps reach the hardware only through a ``Device`` (``TorchDevice`` here, imported lazily), so
+their logic is tested with a fake device and no PyTorch (tests/test_measure.py); `make gpu-test`
+installs PyTorch (requirements-gpu.txt) and runs this script for real.
+
     PYTHONPATH=src python bench/gpu/measure.py --out src/regime_core/data/measured/h200-sxm.json
     PYTHONPATH=src python bench/gpu/measure.py --device cpu --tiny --out /tmp/cpu.json   # the CPU check
 """
@@ -22,45 +26,140 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-import torch
+from typing import Any, Protocol
 
 from regime_core import work
 
-DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+Tensor = Any  # a torch.Tensor, or the fake device's stand-in
+Run = Callable[[], object]
 
 
-class Timer:
-    """Median of repeated timed runs after warm-up: CUDA events on a GPU, perf_counter on the CPU."""
+class Device(Protocol):
+    """What the sweeps need from the hardware: PyTorch on a GPU or the CPU, or a fake in the tests."""
 
-    def __init__(self, device: str, repeats: int, warmup: int) -> None:
-        self.device, self.repeats, self.warmup = device, repeats, warmup
+    name: str  # "cuda" or "cpu"
+
+    def randn(self, *shape: int, dtype: str = "fp32") -> Tensor:
+        """A tensor of random values on the device."""
+
+    def zeros(self, *shape: int) -> Tensor:
+        """An fp32 tensor of zeros on the device."""
+
+    def relu(self, x: Tensor) -> Tensor:
+        """Elementwise max(x, 0)."""
+
+    def tanh(self, x: Tensor) -> Tensor:
+        """Elementwise tanh."""
+
+    def compile(self, fn: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
+        """``fn`` compiled (fused)."""
 
     def sync(self) -> None:
         """Wait for the device."""
-        if self.device == "cuda":
-            torch.cuda.synchronize()
 
-    def __call__(self, fn: Callable[[], object]) -> list[float]:
+    def seconds(self, fn: Run) -> float:
+        """Seconds one run of ``fn`` takes on the device (CUDA events on a GPU)."""
+
+    def graph(self, fn: Run) -> Run | None:
+        """``fn`` captured once and replayable as a CUDA graph; None where there are no graphs."""
+
+    def environment(self) -> dict[str, Any]:
+        """The card, driver and library versions."""
+
+
+class TorchDevice:
+    """PyTorch on ``cuda`` or ``cpu`` (the default: cuda when there is one)."""
+
+    def __init__(self, name: str | None = None) -> None:
+        """Import PyTorch (only here: nothing else in this file needs it)."""
+        import torch  # noqa: PLC0415
+
+        self.torch = torch
+        self.name = name or ("cuda" if torch.cuda.is_available() else "cpu")
+        self.dtypes = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
+
+    def randn(self, *shape: int, dtype: str = "fp32") -> Tensor:
+        """A tensor of random values on the device."""
+        return self.torch.randn(*shape, device=self.name, dtype=self.dtypes[dtype])
+
+    def zeros(self, *shape: int) -> Tensor:
+        """An fp32 tensor of zeros on the device."""
+        return self.torch.zeros(*shape, device=self.name)
+
+    def relu(self, x: Tensor) -> Tensor:
+        """Elementwise max(x, 0)."""
+        return self.torch.relu(x)
+
+    def tanh(self, x: Tensor) -> Tensor:
+        """Elementwise tanh."""
+        return self.torch.tanh(x)
+
+    def compile(self, fn: Callable[[Tensor], Tensor]) -> Callable[[Tensor], Tensor]:
+        """``fn`` under torch.compile."""
+        return self.torch.compile(fn)  # type: ignore[no-any-return]
+
+    def sync(self) -> None:
+        """Wait for the device."""
+        if self.name == "cuda":
+            self.torch.cuda.synchronize()
+
+    def seconds(self, fn: Run) -> float:
+        """CUDA events on a GPU, perf_counter on the CPU."""
+        if self.name != "cuda":
+            t0 = time.perf_counter()
+            fn()
+            return time.perf_counter() - t0
+        start = self.torch.cuda.Event(enable_timing=True)
+        end = self.torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        end.record()
+        end.synchronize()
+        return float(start.elapsed_time(end)) / 1000
+
+    def graph(self, fn: Run) -> Run | None:
+        """``fn`` captured in a CUDA graph after a warm-up on a side stream."""
+        if self.name != "cuda":
+            return None
+        cuda = self.torch.cuda
+        graph, stream = cuda.CUDAGraph(), cuda.Stream()
+        stream.wait_stream(cuda.current_stream())
+        with cuda.stream(stream):
+            fn()
+        cuda.current_stream().wait_stream(stream)
+        with cuda.graph(graph):
+            fn()
+        return graph.replay  # type: ignore[no-any-return]
+
+    def environment(self) -> dict[str, Any]:
+        """The card, driver and library versions."""
+        env: dict[str, Any] = {"torch": self.torch.__version__}
+        if self.name == "cuda":
+            props = self.torch.cuda.get_device_properties(0)
+            env.update(card=props.name, cuda=self.torch.version.cuda, memory_bytes=props.total_memory)
+            try:
+                env["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
+                                               capture_output=True, text=True, check=False).stdout.strip()
+            except OSError:
+                env["driver"] = "unknown"
+        else:
+            env.update(card=platform.processor() or platform.machine())
+        return env
+
+
+class Timer:
+    """Seconds per run of a function, for ``repeats`` timed runs after ``warmup`` untimed ones."""
+
+    def __init__(self, device: Device, repeats: int, warmup: int) -> None:
+        """Time on ``device``."""
+        self.device, self.repeats, self.warmup = device, repeats, warmup
+
+    def __call__(self, fn: Run) -> list[float]:
         """Seconds per run of ``fn``, one entry per timed run."""
         for _ in range(self.warmup):
             fn()
-        self.sync()
-        times = []
-        for _ in range(self.repeats):
-            if self.device == "cuda":
-                start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-                start.record()
-                fn()
-                end.record()
-                end.synchronize()
-                times.append(start.elapsed_time(end) / 1000)
-            else:
-                t0 = time.perf_counter()
-                fn()
-                times.append(time.perf_counter() - t0)
-        return times
+        self.device.sync()
+        return [self.device.seconds(fn) for _ in range(self.repeats)]
 
 
 def point(sweep: str, variant: str, shape: list[int], dtype: str, *, w: work.Work | None, times: list[float],
@@ -74,82 +173,75 @@ def point(sweep: str, variant: str, shape: list[int], dtype: str, *, w: work.Wor
     return out
 
 
-def chain(x: torch.Tensor) -> torch.Tensor:
+def chain(device: Device, x: Tensor) -> Tensor:
     """The drill's chain: relu(x * 2 + 1) * 0.5."""
-    return torch.relu(x * 2 + 1) * 0.5
+    return device.relu(x * 2 + 1) * 0.5
 
 
-def sweep_elementwise(t: Timer, device: str, sides: list[int], compile_too: bool) -> list[dict[str, Any]]:
+def sweep_elementwise(t: Timer, device: Device, sides: list[int], compile_too: bool) -> list[dict[str, Any]]:
     """A2 and A3: the chain from tiny to large, eager and compiled."""
-    compiled = torch.compile(chain) if compile_too else None
+    compiled = device.compile(lambda x: chain(device, x)) if compile_too else None
     points = []
     for side in sides:
-        x = torch.randn(8, side, side, device=device)
+        x = device.randn(8, side, side)
         shape = [8, side, side]
         points.append(point("elementwise", "eager", shape, "fp32", w=work.elementwise(tuple(shape), "fp32", ops=4),
-                            times=t(lambda x=x: chain(x))))
+                            times=t(lambda x=x: chain(device, x))))
         if compiled is not None:
             points.append(point("elementwise", "compiled", shape, "fp32",
                                 w=work.elementwise(tuple(shape), "fp32", ops=4, fused=True), times=t(lambda x=x: compiled(x))))
     return points
 
 
-def sweep_matmul(t: Timer, device: str, sizes: list[int], dtype: str,
+def sweep_matmul(t: Timer, device: Device, sizes: list[int], dtype: str,
                  extra: list[tuple[int, str]]) -> list[dict[str, Any]]:
     """A1 and Part B: square matmuls."""
     points = []
     for n, dt_name in [*((s, dtype) for s in sizes), *extra]:
-        a = torch.randn(n, n, device=device, dtype=DTYPES[dt_name])
-        b = torch.randn(n, n, device=device, dtype=DTYPES[dt_name])
+        a = device.randn(n, n, dtype=dt_name)
+        b = device.randn(n, n, dtype=dt_name)
         points.append(point("matmul", dt_name, [n, n, n], dt_name, w=work.matmul(n, n, n, dt_name),
                             times=t(lambda a=a, b=b: a @ b)))
     return points
 
 
-def sweep_decode(t: Timer, device: str, params: float, hidden: int, batches: list[int]) -> list[dict[str, Any]]:
+def sweep_decode(t: Timer, device: Device, params: float, hidden: int, batches: list[int]) -> list[dict[str, Any]]:
     """A4: one GEMV-like step over a 7B-sized weight at several batches."""
     rows = int(params // hidden)
-    weight = torch.randn(rows, hidden, device=device, dtype=torch.bfloat16)
+    weight = device.randn(rows, hidden, dtype="bf16")
     points = []
     for batch in batches:
-        x = torch.randn(batch, hidden, device=device, dtype=torch.bfloat16)
+        x = device.randn(batch, hidden, dtype="bf16")
         w = work.decode(rows * hidden, "bf16", batch=batch)
         points.append(point("decode", f"batch {batch}", [batch, hidden, rows], "bf16", w=w,
                             times=t(lambda x=x: x @ weight.T), batch=batch))
     return points
 
 
-def sweep_launches(t: Timer, device: str, launches: int) -> list[dict[str, Any]]:
+def sweep_launches(t: Timer, device: Device, launches: int) -> list[dict[str, Any]]:
     """A6: many tiny launches, eager and captured in a CUDA graph."""
-    x = torch.zeros(1024, device=device)
+    x = device.zeros(1024)
 
     def many() -> None:
         for _ in range(launches):
             x.add_(1.0)
 
     points = [point("launches", "eager", [1024], "fp32", w=None, times=t(many), launches=launches)]
-    if device == "cuda":
-        graph = torch.cuda.CUDAGraph()
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            many()
-        torch.cuda.current_stream().wait_stream(stream)
-        with torch.cuda.graph(graph):
-            many()
-        points.append(point("launches", "cuda graph", [1024], "fp32", w=None, times=t(graph.replay), launches=launches))
+    replay = device.graph(many)
+    if replay is not None:
+        points.append(point("launches", "cuda graph", [1024], "fp32", w=None, times=t(replay), launches=launches))
     return points
 
 
-def sweep_item(t: Timer, device: str, hidden: int, steps: int) -> list[dict[str, Any]]:
+def sweep_item(t: Timer, device: Device, hidden: int, steps: int) -> list[dict[str, Any]]:
     """A7: a decode-like loop with and without a host read per step."""
-    weight = torch.randn(hidden, hidden, device=device, dtype=torch.float32)
-    state = torch.randn(1, hidden, device=device)
+    weight = device.randn(hidden, hidden)
+    state = device.randn(1, hidden)
 
     def loop(read_back: bool) -> None:
         y = state
         for _ in range(steps):
-            y = torch.tanh(y @ weight)
+            y = device.tanh(y @ weight)
             if read_back:
                 y[0, 0].item()
 
@@ -157,53 +249,44 @@ def sweep_item(t: Timer, device: str, hidden: int, steps: int) -> list[dict[str,
             point("host_sync", ".item() per step", [hidden], "fp32", w=None, times=t(lambda: loop(True)), steps=steps)]
 
 
-def environment(device: str) -> dict[str, Any]:
-    """The card, driver and library versions."""
-    env: dict[str, Any] = {"torch": torch.__version__, "python": platform.python_version(), "device": device}
-    if device == "cuda":
-        props = torch.cuda.get_device_properties(0)
-        env.update(card=props.name, cuda=torch.version.cuda, memory_bytes=props.total_memory)
-        try:
-            env["driver"] = subprocess.run(["nvidia-smi", "--query-gpu=driver_version", "--format=csv,noheader"],
-                                           capture_output=True, text=True, check=False).stdout.strip()
-        except OSError:
-            env["driver"] = "unknown"
-    else:
-        env.update(card=platform.processor() or platform.machine())
-    return env
+TINY = {"sides": [8, 16, 32], "matmuls": [32, 64], "extra": [(64, "fp32")], "params": 2**16, "hidden": 256,
+        "batches": [1, 8], "launches": 50, "item_hidden": 64, "steps": 10, "mm_dtype": "fp32"}
+FULL = {"sides": [32, 64, 128, 256, 512, 1024, 2048, 4096],  # each step 4x the elements: Rule 3
+        "matmuls": [128, 256, 512, 1024, 2048, 4096, 8192],
+        "extra": [(4096, "fp16")], "params": 7e9, "hidden": 8192, "batches": [1, 8, 64], "launches": 4000,
+        "item_hidden": 4096, "steps": 200, "mm_dtype": "bf16"}
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run every sweep and write the data file."""
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def measure(device: Device, plan: dict[str, Any], *, repeats: int, warmup: int, compile_too: bool) -> list[dict[str, Any]]:
+    """Every sweep of ``plan`` on ``device``."""
+    t = Timer(device, repeats, warmup)
+    return [
+        *sweep_elementwise(t, device, plan["sides"], compile_too=compile_too),
+        *sweep_matmul(t, device, plan["matmuls"], plan["mm_dtype"], plan["extra"]),
+        *sweep_decode(t, device, plan["params"], plan["hidden"], plan["batches"]),
+        *sweep_launches(t, device, plan["launches"]),
+        *sweep_item(t, device, plan["item_hidden"], plan["steps"]),
+    ]
+
+
+def main(argv: list[str] | None = None, make_device: Callable[[str | None], Device] = TorchDevice) -> int:
+    """Run every sweep and write the data file; ``make_device`` is the seam the tests fill with a fake."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n")[0])
     parser.add_argument("--out", required=True, type=Path)
-    parser.add_argument("--device", choices=("cuda", "cpu"), default="cuda" if torch.cuda.is_available() else "cpu")
+    parser.add_argument("--device", choices=("cuda", "cpu"), default=None, help="default: cuda when there is one")
     parser.add_argument("--tiny", action="store_true", help="tiny sizes, for a CPU check of the script")
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile")
     parser.add_argument("--repeats", type=int, default=20)
     args = parser.parse_args(argv)
-    t = Timer(args.device, args.repeats if not args.tiny else 3, 3 if not args.tiny else 1)
-    if args.tiny:
-        plan = {"sides": [8, 16, 32], "matmuls": [32, 64], "extra": [(64, "fp32")], "params": 2**16, "hidden": 256,
-                    "batches": [1, 8], "launches": 50, "item_hidden": 64, "steps": 10, "mm_dtype": "fp32"}
-    else:
-        plan = {"sides": [32, 64, 128, 256, 512, 1024, 2048, 4096],  # each step 4x the elements: Rule 3
-                    "matmuls": [128, 256, 512, 1024, 2048, 4096, 8192],
-                    "extra": [(4096, "fp16")], "params": 7e9, "hidden": 8192, "batches": [1, 8, 64], "launches": 4000,
-                    "item_hidden": 4096, "steps": 200, "mm_dtype": "bf16"}
+    device = make_device(args.device)
     started = time.time()
-    points = [
-        *sweep_elementwise(t, args.device, plan["sides"], compile_too=not args.no_compile),
-        *sweep_matmul(t, args.device, plan["matmuls"], plan["mm_dtype"], plan["extra"]),
-        *sweep_decode(t, args.device, plan["params"], plan["hidden"], plan["batches"]),
-        *sweep_launches(t, args.device, plan["launches"]),
-        *sweep_item(t, args.device, plan["item_hidden"], plan["steps"]),
-    ]
+    points = measure(device, TINY if args.tiny else FULL, repeats=3 if args.tiny else args.repeats,
+                     warmup=1 if args.tiny else 3, compile_too=not args.no_compile)
     result = {
         "format": "Measured points from bench/gpu/measure.py; never edited by hand. time_s is the median of times_s.",
-        "environment": environment(args.device),
+        "environment": {**device.environment(), "python": platform.python_version(), "device": device.name},
         "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
-        "command": " ".join(["python", *sys.argv]),
+        "command": " ".join(["python", "bench/gpu/measure.py", *(sys.argv[1:] if argv is None else argv)]),
         "seconds": round(time.time() - started, 1),
         "points": points,
     }
