@@ -5,6 +5,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 export NO_MKDOCS_2_WARNING := 1
+# `make serve ADDR=127.0.0.1:8123` serves elsewhere.
+ADDR ?= 127.0.0.1:8000
 
 .PHONY: setup setup-site check test gpu-test serve build bench clean
 
@@ -44,7 +46,7 @@ gpu-test: $(VENV)/.gpu-installed
 	$(BIN)/python -m pytest -m torch tests/test_measure.py
 
 serve: setup-site
-	$(BIN)/mkdocs serve
+	$(BIN)/mkdocs serve -a $(ADDR)
 
 build: setup-site
 	$(BIN)/mkdocs build --strict
