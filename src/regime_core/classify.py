@@ -1,7 +1,11 @@
 """The classifier: symptoms in, verdict out.
 
-The rules are tried in order; the first that decides wins, and every rule that fires adds
-its evidence. Occupancy is reported and never decides (drill, Rule 4).
+Every measurement is first put in one normal form (``measures.achieved``: step time, achieved
+FLOP/s and bandwidth). The rules then run in order; the first that decides wins, and every rule
+that fires adds its evidence. A rule decides only on evidence that decides: the roofline side of a
+kernel far from both roofs is a *leaning*, never a verdict, and the verdict then names the one
+measurement that would decide. Occupancy, SM activity and a high GPU utilisation are reported and
+never decide (drill, Rule 4).
 """
 
 from __future__ import annotations
@@ -10,24 +14,39 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regime_core.levers import advice, by_id, fits, recognise
+from regime_core.measures import Achieved, achieved, placement, shrink, step_time
 from regime_core.quantity import Dim, format_quantity, number
-from regime_core.roofline import Placement, place
+from regime_core.roofline import Placement
 from regime_core.symptoms import Symptoms
+from regime_core.verdict_text import anomaly_lines, needs, roofline_line
 
-GAP_SHARE = 0.5  # idle share of the timeline at which launches, not kernels, set the pace
-SHRINK_FLAT = 1.5  # full-size time ÷ quarter-size time at or under this: time did not follow size
-SHRINK_SCALES = 2.5  # at or over this: time followed the work
-NEAR_ROOF = 0.5  # a measured fraction of a peak at or over this puts the kernel on that roof
-LAUNCH_SCALE = 50e-6  # seconds: a handful of kernel launches
+__all__ = ["Verdict", "classify", "step_time"]
+
+# Thresholds: each is a judgment about what evidence decides; tests sit on both sides of each.
+GAP_SHARE = 0.5  # the GPU idles at least half the timeline: launches or the host, not kernels, set the pace
+IDLE_UTILIZATION = 0.5  # nvidia-smi GPU-Util at or under this: no kernel ran for half the time
+LOADER_SHARE = 0.5  # at least half of each step waits on the input pipeline
+GRAPH_DECISIVE = 1.5  # CUDA graphs (or reduce-overhead) removed a third of the time or more: launches dominated
+GRAPH_NO_GAIN = 1.1  # graphs bought under 10%: launch overhead is not what limits it
+SHRINK_INFORMATIVE = 2.0  # the shrink must cut both FLOPs and bytes at least this much to say anything
+SHRINK_FLAT = 1 / 6  # time moved by at most this share of the work's cut: flat (4× → 1.5, drill Rule 3)
+SHRINK_FOLLOWS = 0.5  # time moved by at least this share of the work's cut: time follows the work (4× → 2.5)
+NEAR_ROOF = 0.5  # at or over this fraction of a peak, the kernel is on that roof
+LAUNCH_LATENCY = 5e-6  # seconds: one kernel launch, end to end, on current GPUs and drivers
+LAUNCH_SCALE = 50e-6  # seconds: a handful of launches
 FLOOR_SHARE = 0.1  # the work explains under this share of the measured time
-ABOVE_ROOF = 1.05  # measured beyond the roof by more than this: an anomaly
+ABOVE_ROOF = 1.05  # measured beyond a roof by more than this: an anomaly
 
 _f = format_quantity
 
 
+def _pct(fraction: float) -> str:
+    return f"{number(fraction * 100, 3)}%"
+
+
 @dataclass(frozen=True)
 class Verdict:
-    """The regime, why, what to do and what not to do."""
+    """The regime (None: undecided), why, what to do and not to do, and what to measure next."""
 
     regime: str | None
     evidence: list[str]
@@ -36,6 +55,8 @@ class Verdict:
     anomalies: list[str] = field(default_factory=list)
     needs: str = ""
     placement: Placement | None = None
+    leaning: str | None = None  # the roofline side, when the regime is undecided
+    notes: str = ""
 
     def to_json(self) -> dict[str, Any]:
         """The ``classify``/``incident`` JSON contract."""
@@ -47,72 +68,27 @@ class Verdict:
             "waste": self.waste,
             "anomalies": self.anomalies,
             "needs": self.needs,
+            "leaning": self.leaning,
+            "notes": self.notes,
         }
         if self.placement is not None:
             out["placement"] = self.placement.to_json()
         return out
 
 
-def _placement(s: Symptoms) -> Placement | None:
-    if s.work is None or s.hardware is None:
-        return None
-    return place(s.work, s.hardware, s.dtype)
-
-
-def step_time(s: Symptoms) -> float | None:
-    """Measured seconds for one run of the work: the time, or tokens per run ÷ tokens/s."""
-    if s.observed.time is not None:
-        return s.observed.time
-    if s.observed.tokens_per_s is not None and s.work is not None and s.work.tokens_per_run:
-        return s.work.tokens_per_run / s.observed.tokens_per_s
-    return None
-
-
-def _above_roof(s: Symptoms, p: Placement, step: float) -> str:
-    """The anomaly line for a measurement faster than the roofline floor."""
-    if s.observed.time is None and s.observed.tokens_per_s is not None and s.work is not None:
-        cap = s.work.tokens_per_run / p.floor_seconds
-        return (f"{number(s.observed.tokens_per_s)} tok/s means {_f(step, Dim.SECOND)} per step, under the"
-                f" roofline floor of {_f(p.floor_seconds, Dim.SECOND)}: {_f(s.work.bytes, Dim.BYTE)} at"
-                f" {_f(p.bandwidth, Dim.BYTE_RATE)} caps it at {_f(cap, Dim.TOKEN_RATE)}. The measurement must"
-                " include batching, quantisation or speculative decoding; either way no compute kernel will 2× it")
-    return (f"{_f(step, Dim.SECOND)} measured, under the roofline floor of {_f(p.floor_seconds, Dim.SECOND)}:"
-            " the measurement or the work model is off (batching, quantisation, caching?)")
-
-
-def _fractions(s: Symptoms, p: Placement | None, anomalies: list[str]) -> tuple[float | None, float | None]:
-    """Fractions of peak FLOP/s and of peak bandwidth: measured, or derived from time and work."""
+def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
+    """Host syncs, the input pipeline, timeline gaps, low utilisation, graph capture: the GPU waiting."""
     o = s.observed
-    flops_frac, bw_frac = o.flops_fraction, o.bandwidth_fraction
-    if o.bandwidth is not None and s.hardware is not None and bw_frac is None:
-        bw_frac = o.bandwidth / s.hardware.bandwidth.value
-    step = step_time(s)
-    if p is not None and step is not None:
-        if flops_frac is None:
-            flops_frac = p.work.flops / step / p.peak_flops
-        if bw_frac is None:
-            bw_frac = p.work.bytes / step / p.bandwidth
-        if p.floor_seconds > step * ABOVE_ROOF:
-            anomalies.append(_above_roof(s, p, step))
-    elif bw_frac is not None and bw_frac > ABOVE_ROOF:
-        anomalies.append(f"achieved bandwidth is {number(bw_frac * 100)}% of the card's peak: impossible;"
-                         " check the byte count or the measurement")
-    return flops_frac, bw_frac
-
-
-def _roofline_line(p: Placement) -> str:
-    return (f"roofline: {_f(p.intensity, Dim.INTENSITY)} is {number(p.factor)}× {p.side} the ridge of"
-            f" {_f(p.ridge, Dim.INTENSITY)}; floor {_f(p.floor_seconds, Dim.SECOND)}")
-
-
-def _decide(s: Symptoms, p: Placement | None, evidence: list[str], anomalies: list[str]) -> tuple[str | None, str]:
-    """Apply the rules in order; return (regime, sub-kind) and fill the evidence."""
-    o = s.observed
-    step = step_time(s)
     if o.host_sync_in_loop:
         cost = f"; the step now takes {_f(o.time, Dim.SECOND)}" if o.time else ""
         evidence.append(f"a host sync sits in the loop: the CPU waits for the GPU every step{cost}")
-        return "overhead", "host"
+        return "host"
+    if o.loader_time is not None and a.step:
+        share = o.loader_time / a.step
+        evidence.append(f"{_f(o.loader_time, Dim.SECOND)} of each {_f(a.step, Dim.SECOND)} step waits on the data"
+                        f" loader: {_pct(share)} of the time")
+        if share >= LOADER_SHARE:
+            return "loader"
     if o.kernel_time is not None and o.gap_time is not None:
         share = o.gap_time / (o.kernel_time + o.gap_time)
         line = (f"timeline: {_f(o.kernel_time, Dim.SECOND)} of kernel, {_f(o.gap_time, Dim.SECOND)} of gap:"
@@ -122,89 +98,167 @@ def _decide(s: Symptoms, p: Placement | None, evidence: list[str], anomalies: li
             line += f"; {o.launches:,} launches × {_f(o.kernel_time + o.gap_time, Dim.SECOND)} = {_f(total, Dim.SECOND)}"
         evidence.append(line)
         if share >= GAP_SHARE:
-            return "overhead", "launch"
-    if o.shrink_4x_ratio is not None:
-        if o.shrink_4x_ratio <= SHRINK_FLAT:
-            evidence.append(f"shrinking the input 4× changed the time only {number(o.shrink_4x_ratio)}×:"
-                            " the time is not the work (Rule 3)")
-            return "overhead", "launch"
-        if o.shrink_4x_ratio >= SHRINK_SCALES:
-            evidence.append(f"shrinking the input 4× made it {number(o.shrink_4x_ratio)}× faster: time follows the work")
-    if p is not None and step is not None and o.time is not None:
-        share = p.floor_seconds / step
-        if share < FLOOR_SHARE and step <= LAUNCH_SCALE:
-            evidence.append(f"{_f(step, Dim.SECOND)} measured against a roofline floor of"
-                            f" {_f(p.floor_seconds, Dim.SECOND)}: the work explains {number(share * 100, 2)}%"
-                            " of the time, and the rest is launch-scale")
-            if o.fused_speedup is not None:
-                evidence.append(f"fusing bought only {number(o.fused_speedup)}×: there was never much traffic to cut")
-            return "overhead", "launch"
-    flops_frac, bw_frac = _fractions(s, p, anomalies)
-    at_compute = flops_frac is not None and flops_frac >= NEAR_ROOF
-    at_memory = bw_frac is not None and bw_frac >= NEAR_ROOF
-    if at_compute and (not at_memory or (flops_frac or 0) >= (bw_frac or 0)):
-        evidence.append(f"{number((flops_frac or 0) * 100, 2)}% of peak FLOP/s: on the compute roof")
-        return "compute", ""
-    if at_memory:
-        if (bw_frac or 0) > ABOVE_ROOF and p is not None and step is not None:
-            evidence.append(f"{_f(p.work.bytes, Dim.BYTE)} per step at {_f(step, Dim.SECOND)} would need"
-                            f" {_f(p.work.bytes / step, Dim.BYTE_RATE)}, more than the card's"
-                            f" {_f(p.bandwidth, Dim.BYTE_RATE)}: bandwidth, not math, is the limit")
-        elif o.bandwidth is not None and s.hardware is not None:
-            evidence.append(f"{_f(o.bandwidth, Dim.BYTE_RATE)} of {_f(s.hardware.bandwidth.value, Dim.BYTE_RATE)}"
-                            f" = {number((bw_frac or 0) * 100, 2)}% of peak bandwidth: on the memory roof")
-        else:
-            evidence.append(f"{number((bw_frac or 0) * 100, 3)}% of peak bandwidth: on the memory roof")
-        if o.fused_speedup is not None:
-            evidence.append(f"fusing made it {number(o.fused_speedup)}× faster: deleting round trips paid")
-        return "memory", ""
+            return "launch"
+    if o.gpu_utilization is not None and o.gpu_utilization <= IDLE_UTILIZATION:
+        evidence.append(f"GPU utilisation {_pct(o.gpu_utilization)}: no kernel runs for"
+                        f" {_pct(1 - o.gpu_utilization)} of the time")
+        return "idle"
+    if o.graph_speedup is not None:
+        if o.graph_speedup >= GRAPH_DECISIVE:
+            evidence.append(f"capturing the step in a CUDA graph made it {number(o.graph_speedup)}× faster:"
+                            " launch overhead set the pace")
+            return "launch"
+        if o.graph_speedup <= GRAPH_NO_GAIN:
+            evidence.append(f"a CUDA graph bought only {number(o.graph_speedup)}×: launch overhead is not the limit")
+    return None
+
+
+def _shrink_rule(s: Symptoms, evidence: list[str]) -> str | None:
+    test = shrink(s)
+    if test is None:
+        return None
+    w, r = test.work_ratio, test.time_ratio
+    what = "input" if test.what == "size" else test.what
+    if w < SHRINK_INFORMATIVE:
+        evidence.append(f"shrinking the {what} {test.factor}× cuts the FLOPs {number(test.flops_ratio)}× but the bytes"
+                        f" only {number(test.bytes_ratio)}×; a time that moved {number(r)}× is what a memory-bound"
+                        " kernel does too, so this shrink test cannot say overhead")
+        return None
+    if r <= 1 + (w - 1) * SHRINK_FLAT:
+        evidence.append(f"shrinking the {what} {test.factor}× changed the time only {number(r)}×:"
+                        " the time is not the work (Rule 3)")
+        return "launch"
+    if r >= 1 + (w - 1) * SHRINK_FOLLOWS:
+        evidence.append(f"shrinking the {what} {test.factor}× made it {number(r)}× faster: time follows the work")
+    return None
+
+
+def _launch_scale_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str]) -> str | None:
+    if p is None or a.step is None:
+        return None
+    share = p.floor_seconds / a.step
+    tiny = a.step <= 2 * LAUNCH_LATENCY and share < NEAR_ROOF
+    if not (tiny or (share < FLOOR_SHARE and a.step <= LAUNCH_SCALE)):
+        return None
+    evidence.append(f"{_f(a.step, Dim.SECOND)} measured against a roofline floor of {_f(p.floor_seconds, Dim.SECOND)}:"
+                    f" the work explains {number(share * 100, 2)}% of the time, and the rest is launch-scale")
+    if s.observed.fused_speedup is not None:
+        evidence.append(f"fusing bought only {number(s.observed.fused_speedup)}×: there was never much traffic to cut")
+    return "launch"
+
+
+def _roof_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str]) -> str | None:
+    """Compute or memory, when a measured fraction puts the kernel on (or beyond) a roof."""
+    ff, bf = a.flops_fraction, a.bandwidth_fraction
+    at_compute = ff is not None and ff >= NEAR_ROOF
+    at_memory = bf is not None and bf >= NEAR_ROOF
+    o = s.observed
+    if at_compute and (not at_memory or (ff or 0) >= (bf or 0)):
+        given = (f"{_f(o.achieved_flops, Dim.FLOP_RATE)} of {_f(a.flop_rate / (ff or 1), Dim.FLOP_RATE)} = "
+                 if o.achieved_flops is not None and a.flop_rate else "")
+        name = "MFU" if o.flops_fraction is None and o.mfu is not None else "of peak FLOP/s"
+        evidence.append(f"{given}{number((ff or 0) * 100, 2)}% {name}: on the compute roof")
+        return "compute"
+    if not at_memory:
+        return None
+    if (bf or 0) > ABOVE_ROOF and p is not None and a.step is not None:
+        cap = ""
+        if s.work is not None and s.work.tokens_per_run:
+            cap = f", at most {_f(s.work.tokens_per_run / p.memory_seconds, Dim.TOKEN_RATE)}"
+        evidence.append(f"floor: {_f(p.work.bytes, Dim.BYTE)} at {_f(p.bandwidth, Dim.BYTE_RATE)} ="
+                        f" {_f(p.memory_seconds, Dim.SECOND)} per step{cap}; {_measured(s, a.step, a.step_from)}"
+                        " is beyond it: bandwidth, not math, is the limit")
+    elif o.bandwidth is not None and s.hardware is not None:
+        evidence.append(f"{_f(o.bandwidth, Dim.BYTE_RATE)} of {_f(s.hardware.bandwidth.value, Dim.BYTE_RATE)}"
+                        f" = {number((bf or 0) * 100, 2)}% of peak bandwidth: on the memory roof")
+    else:
+        evidence.append(f"{number((bf or 0) * 100, 3)}% of peak bandwidth: on the memory roof")
+    if o.fused_speedup is not None:
+        evidence.append(f"fusing made it {number(o.fused_speedup)}× faster: deleting round trips paid")
+    return "decode" if s.work is not None and s.work.tokens_per_sequence == 1 else "memory"
+
+
+def _measured(s: Symptoms, step: float, step_from: str) -> str:
+    """The measurement as it was given, with the step time it means."""
+    o = s.observed
+    if step_from == "tokens/s" and o.tokens_per_s is not None:
+        return f"{number(o.tokens_per_s)} tok/s ({_f(step, Dim.SECOND)} per step)"
+    if step_from == "time":
+        return f"the measured {_f(step, Dim.SECOND)}"
+    return f"{_f(step, Dim.SECOND)} per step (from the {step_from} given)"
+
+
+def _far_from_both(a: Achieved, p: Placement | None, evidence: list[str]) -> None:
+    parts = []
+    if a.flops_fraction is not None:
+        parts.append(f"{_pct(a.flops_fraction)} of peak FLOP/s")
+    if a.bandwidth_fraction is not None:
+        parts.append(f"{_pct(a.bandwidth_fraction)} of peak bandwidth")
+    if parts:
+        evidence.append(f"{' and '.join(parts)}: far from {'both roofs' if len(parts) == 2 else 'that roof'},"
+                        " so neither roof is the limit yet")
     if p is not None:
-        evidence.append(_roofline_line(p))
-        if p.factor >= 2 and not (step is not None and p.floor_seconds / step < FLOOR_SHARE):
-            return p.bound, ""
-    return None, ""
+        evidence.append(roofline_line(p) + f" — a leaning towards {p.bound}, not a verdict")
 
 
-_SUB_LEVERS = {
-    "host": ("remove the per-step host read (.item(), .cpu(), printing a tensor): keep the loop on the GPU",
+_SUB = {  # sub-kind -> (regime, lever that helps, lever that wastes); None keeps the regime's own advice
+    "host": ("overhead", "remove the per-step host read (.item(), .cpu(), printing a tensor): keep the loop on the GPU",
              "rewriting the matmul or attention kernels: they did not change, the host wait did"),
-    "launch": ("launch less: fuse, capture the loop in a CUDA graph, or launch fewer, bigger grids",
+    "launch": ("overhead", "launch less: fuse, capture the loop in a CUDA graph, or launch fewer, bigger grids",
                "micro-optimising the kernels themselves: the GPU is idle between them"),
+    "loader": ("overhead", "feed the GPU: more DataLoader workers, pinned memory and prefetching, faster storage or"
+               " pre-processed data", "CUDA graphs, torch.compile or kernel work: the GPU is waiting for input"),
+    "idle": ("overhead", "find what the GPU waits for (a timeline shows launch gaps, host syncs or data-loader"
+             " waits) and remove that wait", "faster kernels: the GPU runs nothing for much of the time"),
+    "decode": ("memory", "cut the bytes each token reads: quantise the weights (int8, int4), shrink the KV cache"
+               " (GQA, paged or quantised KV), or batch more sequences per weight read",
+               "a faster MMA or compute-kernel rewrite: the weight reads, not the math, set the time"),
+    "memory": ("memory", None, None),
+    "compute": ("compute", None, None),
 }
 
 
 def classify(s: Symptoms) -> Verdict:
     """Read the regime from the symptoms."""
-    p = _placement(s)
+    p = placement(s)
+    a = achieved(s, p)
     evidence: list[str] = []
-    anomalies: list[str] = []
-    regime, sub = _decide(s, p, evidence, anomalies)
-    if p is not None and _roofline_line(p) not in evidence:
-        evidence.append(_roofline_line(p))
+    anomalies = anomaly_lines(s, p, a, ABOVE_ROOF)
+    sub = (_idle_rules(s, a, evidence) or _shrink_rule(s, evidence) or _launch_scale_rule(s, p, a, evidence)
+           or _roof_rule(s, p, a, evidence))
+    if sub is None:
+        _far_from_both(a, p, evidence)
+    if p is not None and not any(line.startswith(roofline_line(p)) for line in evidence):
+        evidence.append(roofline_line(p))
     elif p is None and s.work is not None:
         evidence.append(f"work: {_f(s.work.intensity, Dim.INTENSITY)} ({number(s.work.flops)} FLOPs over"
                         f" {_f(s.work.bytes, Dim.BYTE)}); no card is named to place it against a ridge")
-    if s.observed.occupancy is not None:
-        evidence.append(f"{number(s.observed.occupancy * 100, 2)}% occupancy is noted and decides nothing:"
-                        " occupancy is not a regime (Rule 4)")
-    if regime is None:
-        return Verdict(None, evidence or ["nothing measured here decides the regime"], "", "", anomalies,
-                       _needs(s), p)
-    helps, wastes = _SUB_LEVERS.get(sub, (advice(regime).helps, advice(regime).wastes))
+    evidence.extend(_noted(s))
+    if sub is None:
+        waste = (f"{s.proposal.strip()}: too early — until the measurement below decides the regime, any fix is"
+                 " a guess") if s.proposal.strip() else ""
+        return Verdict(None, evidence or ["nothing measured here decides the regime"], "", waste, anomalies,
+                       needs(s, p, a), p, p.bound if p is not None else None, s.notes)
+    regime, helps, wastes = _SUB[sub]
+    helps, wastes = helps or advice(regime).helps, wastes or advice(regime).wastes
     proposed = recognise(s.proposal) if s.proposal else []
     if proposed and not fits(proposed, regime):
         names = ", ".join(by_id(i).label.lower() for i in proposed)
         wastes = f"{s.proposal.strip()} ({names}): it does not help a {advice(regime).name} kernel"
     elif proposed:
         helps = f"{s.proposal.strip()}, as proposed — it fits; more broadly: {helps}"
-    return Verdict(regime, evidence, helps, wastes, anomalies, "", p)
+    return Verdict(regime, evidence, helps, wastes, anomalies, "", p, None, s.notes)
 
 
-def _needs(s: Symptoms) -> str:
-    if s.observed.shrink_4x_ratio is None:
-        return ("run the shrink test: time it at a quarter of the size. Flat time means overhead; time that"
-                " falls about 4× means the work sets it, and intensity against the ridge says which roof")
-    if s.work is None or s.hardware is None:
-        return "give the work (a shape, or FLOPs and bytes) and the card, so intensity can be placed against the ridge"
-    return "measure achieved FLOP/s or bandwidth against the card's peaks"
-
+def _noted(s: Symptoms) -> list[str]:
+    """Measurements people report that are not a regime: said, and said to decide nothing."""
+    o, out = s.observed, []
+    if o.occupancy is not None:
+        out.append(f"{number(o.occupancy * 100, 2)}% occupancy is noted and decides nothing:"
+                   " occupancy is not a regime (Rule 4)")
+    if o.sm_active is not None:
+        out.append(f"{_pct(o.sm_active)} SM active is noted and decides nothing: busy SMs can be waiting on memory")
+    if o.gpu_utilization is not None and o.gpu_utilization > IDLE_UTILIZATION:
+        out.append(f"GPU utilisation {_pct(o.gpu_utilization)} only says a kernel was running, not that the SMs or"
+                   " memory were busy: it decides nothing")
+    return out

@@ -3,28 +3,38 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from regime_core import hardware as hw
 from regime_core import work as wk
 from regime_core.errors import RegimeError
 from regime_core.quantity import Dim, parse, parse_count
 
-#: observed field -> (dimension, allow zero). Booleans and counts are handled apart.
+#: observed field -> (dimension, allow zero). Booleans, counts and ``shrunk`` are handled apart.
 OBSERVED_FIELDS: dict[str, tuple[Dim, bool]] = {
-    "time": (Dim.SECOND, False),
+    "time": (Dim.SECOND, False),  # one run of the work
+    "tokens_per_s": (Dim.TOKEN_RATE, False),  # all sequences together
+    "time_per_token": (Dim.SECOND, False),  # ms/token of one sequence (decode: the step, ITL)
     "flops_fraction": (Dim.FRACTION, True),
+    "mfu": (Dim.FRACTION, True),  # model FLOPs utilisation: the work's FLOPs ÷ time ÷ peak
+    "achieved_flops": (Dim.FLOP_RATE, False),
     "bandwidth": (Dim.BYTE_RATE, False),
     "bandwidth_fraction": (Dim.FRACTION, True),
-    "tokens_per_s": (Dim.TOKEN_RATE, False),
+    "gpu_utilization": (Dim.FRACTION, True),  # nvidia-smi GPU-Util: share of time any kernel ran
+    "sm_active": (Dim.FRACTION, True),
     "kernel_time": (Dim.SECOND, False),
     "gap_time": (Dim.SECOND, True),
     "shrink_4x_ratio": (Dim.COUNT, False),
+    "shrink_2x_ratio": (Dim.COUNT, False),
     "fused_speedup": (Dim.COUNT, False),
+    "graph_speedup": (Dim.COUNT, False),  # without ÷ with CUDA graphs (or compile's reduce-overhead)
+    "loader_time": (Dim.SECOND, True),  # per step, waiting on the input pipeline
     "occupancy": (Dim.FRACTION, True),
 }
-TOP_FIELDS = ("hardware", "dtype", "work", "observed", "proposal")
-_MAX_PROPOSAL = 2000
+#: What a shrink test can shrink; the classifier works out whether that moves the FLOPs or bytes.
+SHRINKABLE = ("size", "batch", "context", "tokens")
+TOP_FIELDS = ("hardware", "dtype", "work", "observed", "proposal", "notes")
+_MAX_TEXT = 2000
 
 
 @dataclass(frozen=True)
@@ -36,11 +46,20 @@ class Observed:
     bandwidth: float | None = None
     bandwidth_fraction: float | None = None
     tokens_per_s: float | None = None
+    time_per_token: float | None = None
+    mfu: float | None = None
+    achieved_flops: float | None = None
+    gpu_utilization: float | None = None
+    sm_active: float | None = None
     kernel_time: float | None = None
     gap_time: float | None = None
     launches: int | None = None
     shrink_4x_ratio: float | None = None
+    shrink_2x_ratio: float | None = None
+    shrunk: str = "size"
     fused_speedup: float | None = None
+    graph_speedup: float | None = None
+    loader_time: float | None = None
     occupancy: float | None = None
     host_sync_in_loop: bool = False
 
@@ -54,6 +73,9 @@ class Symptoms:
     work: wk.Work | None = None
     observed: Observed = Observed()
     proposal: str = ""
+    notes: str = ""
+    #: The ``work`` object as given, so a rule can rebuild the work at another batch or size.
+    work_spec: Mapping[str, object] | None = field(default=None, compare=False)
 
 
 def _mapping(value: object, field: str) -> Mapping[str, object]:
@@ -76,11 +98,15 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
             values[key] = value
         elif key == "launches":
             values[key] = parse_count(value, where)
+        elif key == "shrunk":
+            if not isinstance(value, str) or value.strip().lower() not in SHRINKABLE:
+                raise RegimeError(where, f"expected what the shrink test shrank: one of {', '.join(SHRINKABLE)}")
+            values[key] = value.strip().lower()
         elif key in OBSERVED_FIELDS:
             dim, zero = OBSERVED_FIELDS[key]
             values[key] = parse(value, where, dim, allow_zero=zero)
         else:
-            known = ", ".join([*OBSERVED_FIELDS, "launches", "host_sync_in_loop"])
+            known = ", ".join([*OBSERVED_FIELDS, "launches", "shrunk", "host_sync_in_loop"])
             raise RegimeError(where, f"unknown measurement; expected one of {known}")
     return Observed(**values)  # type: ignore[arg-type]
 
@@ -95,9 +121,14 @@ def parse_symptoms(raw: object) -> Symptoms:
     dtype = hw.check_dtype(data["dtype"]) if data.get("dtype") is not None else None
     if card is not None and dtype is not None:
         card.peak(dtype)  # a dtype the card lacks is an input error, said here
-    work = wk.from_spec(_mapping(data["work"], "work"), dtype) if data.get("work") is not None else None
+    spec = dict(_mapping(data["work"], "work")) if data.get("work") is not None else None
+    work = wk.from_spec(spec, dtype) if spec is not None else None
     observed = parse_observed(data["observed"]) if data.get("observed") is not None else Observed()
-    proposal = data.get("proposal") or ""
-    if not isinstance(proposal, str) or len(proposal) > _MAX_PROPOSAL:
-        raise RegimeError("proposal", f"expected text of at most {_MAX_PROPOSAL} characters")
-    return Symptoms(card, dtype, work, observed, proposal)
+    return Symptoms(card, dtype, work, observed, _text(data, "proposal"), _text(data, "notes"), spec)
+
+
+def _text(data: Mapping[str, object], key: str) -> str:
+    value = data.get(key) or ""
+    if not isinstance(value, str) or len(value) > _MAX_TEXT:
+        raise RegimeError(key, f"expected text of at most {_MAX_TEXT} characters")
+    return value

@@ -1,0 +1,207 @@
+"""The classifier reads evidence, not geometry: one normal form for units, thresholds on both sides."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core import classify as c
+from regime_core.classify import classify
+from regime_core.errors import RegimeError
+from regime_core.symptoms import parse_symptoms
+
+L4_DECODE = {"hardware": "l4", "dtype": "bf16", "work": {"kernel": "decode", "params": "7B", "batch": 1}}
+TINY_ADD = {"hardware": {"peak_flops": "30 TFLOP/s", "bandwidth": "360 GB/s"}, "dtype": "fp32",
+            "work": {"kernel": "elementwise", "shape": [4096], "inputs": 2}}
+A100_DECODE = {"hardware": "a100-80gb-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "6.74B"}}
+
+
+def verdict(base: dict[str, Any] | None = None, **observed: object) -> c.Verdict:
+    return classify(parse_symptoms({**(base or {}), "observed": observed}))
+
+
+def _same_run(base: dict[str, Any], step: float) -> list[dict[str, object]]:
+    """One run, given in every unit the format takes."""
+    s = parse_symptoms(base)
+    assert s.work is not None
+    assert s.hardware is not None
+    peak, bw = s.hardware.peak(s.dtype or "bf16"), s.hardware.bandwidth.value
+    flop_rate, byte_rate = s.work.flops / step, s.work.bytes / step
+    units: list[dict[str, object]] = [
+        {"time": step},
+        {"bandwidth": byte_rate},
+        {"bandwidth_fraction": byte_rate / bw},
+        {"achieved_flops": flop_rate},
+        {"flops_fraction": flop_rate / peak},
+        {"mfu": flop_rate / peak},
+    ]
+    if s.work.tokens_per_run:
+        units += [{"tokens_per_s": s.work.tokens_per_run / step}, {"time_per_token": f"{step * 1000} ms/token"}]
+    return units
+
+
+@pytest.mark.parametrize(("base", "step", "regime"), [
+    (L4_DECODE, 14e9 / 300e9 / 0.7, "memory"),  # 70% of the L4's bandwidth
+    (TINY_ADD, 17e-6, "overhead"),  # the issue's 4,096-element add: 2.8 GB/s or 17 µs
+    (A100_DECODE, 1 / 25.5, None),  # gpt-fast's eager decode: far from both roofs, nothing else measured
+])
+def test_the_same_run_in_every_unit_gets_the_same_verdict(base: dict[str, Any], step: float, regime: str | None) -> None:
+    runs = _same_run(base, step)
+    verdicts = [verdict(base, **observed) for observed in runs]
+    assert {v.regime for v in verdicts} == {regime}, [(r, v.regime) for r, v in zip(runs, verdicts, strict=True)]
+    assert len(runs) >= 6
+
+
+def test_a_kernel_far_from_both_roofs_is_undecided_with_a_leaning_and_a_next_measurement() -> None:
+    v = verdict(A100_DECODE, tokens_per_s=25.5)
+    assert v.regime is None
+    assert v.leaning == "memory"
+    assert "leaning towards memory, not a verdict" in " ".join(v.evidence)
+    assert "CUDA graph" in v.needs
+    assert v.to_json()["leaning"] == "memory"
+
+
+def test_a_large_cuda_graph_speedup_decides_overhead() -> None:
+    assert verdict(A100_DECODE, tokens_per_s=25.5, graph_speedup=4.2).regime == "overhead"
+
+
+def test_a_tiny_kernel_at_launch_latency_is_overhead_not_memory() -> None:
+    add = {"hardware": "h100-sxm", "dtype": "fp32", "work": {"kernel": "elementwise", "shape": [65536], "inputs": 2}}
+    v = verdict(add, time="1.5 µs")
+    assert v.regime == "overhead"
+    assert "launch-scale" in v.evidence[0]
+
+
+def test_shrinking_a_decode_batch_does_not_shrink_the_bytes_so_it_cannot_say_overhead() -> None:
+    base = {"hardware": "a100-80gb-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "7B", "batch": 4}}
+    v = verdict(base, shrink_4x_ratio=1.28, shrunk="batch")
+    assert v.regime is None
+    assert "bytes only 1×" in v.evidence[0]
+    # The same ratio for a shrink of the whole input is Rule 3.
+    assert verdict(base, shrink_4x_ratio=1.28).regime == "overhead"
+
+
+def test_a_measurement_the_memory_roof_forbids_is_an_anomaly() -> None:
+    tiny = {"hardware": {"peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}, "dtype": "fp16",
+            "work": {"kernel": "matmul", "m": 64, "n": 64, "k": 64}}
+    v = verdict(tiny, flops_fraction="70%")
+    assert v.regime != "compute"
+    assert len(v.anomalies) == 1
+    assert "caps it at 13.7% of peak" in v.anomalies[0]
+
+
+def test_an_moe_read_as_dense_beats_the_floor_and_the_anomaly_names_moe() -> None:
+    mixtral = {"hardware": "a100-80gb-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "46.7B"}}
+    v = verdict(mixtral, tokens_per_s=60)
+    assert v.anomalies
+    assert "active_params" in v.anomalies[0]
+    active = {**mixtral, "work": {**mixtral["work"], "active_params": "12.9B"}}
+    assert verdict(active, tokens_per_s=60).anomalies == []
+
+
+@pytest.mark.parametrize(("observed", "regime"), [
+    ({"kernel_time": "1 µs", "gap_time": "1 µs"}, "overhead"),  # GAP_SHARE: idle exactly half
+    ({"kernel_time": "1 µs", "gap_time": "0.96 µs"}, None),
+    ({"gpu_utilization": "50%"}, "overhead"),  # IDLE_UTILIZATION
+    ({"gpu_utilization": "51%"}, None),
+    ({"time": "100 ms", "loader_time": "50 ms"}, "overhead"),  # LOADER_SHARE
+    ({"time": "100 ms", "loader_time": "49 ms"}, None),
+    ({"graph_speedup": 1.5}, "overhead"),  # GRAPH_DECISIVE
+    ({"graph_speedup": 1.49}, None),
+    ({"shrink_4x_ratio": 1.5}, "overhead"),  # SHRINK_FLAT at 4×: 1 + 3/6
+    ({"shrink_4x_ratio": 1.51}, None),
+    ({"shrink_2x_ratio": 1.16}, "overhead"),  # SHRINK_FLAT at 2×: 1 + 1/6
+    ({"shrink_2x_ratio": 1.18}, None),
+    ({"flops_fraction": "50%"}, "compute"),  # NEAR_ROOF
+    ({"flops_fraction": "49%"}, None),
+    ({"bandwidth_fraction": "50%"}, "memory"),
+    ({"bandwidth_fraction": "49%"}, None),
+])
+def test_each_threshold_decides_on_one_side_only(observed: dict[str, object], regime: str | None) -> None:
+    assert verdict(**observed).regime == regime
+
+
+@pytest.mark.parametrize(("time", "regime"), [
+    ("10 µs", "overhead"),  # within two launch latencies, work under half the time
+    ("11 µs", None),
+])
+def test_launch_latency_threshold(time: str, regime: str | None) -> None:
+    # 2.9 µs of floor: a 1M-element fp32 copy-like kernel on 2 TB/s... at 10 µs it is 29% of the time.
+    base = {"hardware": {"peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}, "dtype": "fp32",
+            "work": {"kernel": "raw", "flops": 1e6, "bytes": 5.8e6}}
+    assert verdict(base, time=time).regime == regime
+
+
+@pytest.mark.parametrize(("time", "regime"), [("50 µs", "overhead"), ("51 µs", None)])
+def test_launch_scale_threshold_for_a_handful_of_launches(time: str, regime: str | None) -> None:
+    base = {"hardware": {"peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}, "dtype": "fp32",
+            "work": {"kernel": "raw", "flops": 1e6, "bytes": 9e6}}  # floor 4.5 µs: 9% of 50 µs
+    assert verdict(base, time=time).regime == regime
+
+
+@pytest.mark.parametrize(("bandwidth", "anomalous"), [("2.1 TB/s", False), ("2.12 TB/s", True)])
+def test_above_roof_threshold(bandwidth: str, anomalous: bool) -> None:
+    card = {"hardware": {"peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}}  # 1.05× is 2.1 TB/s
+    assert bool(verdict(card, bandwidth=bandwidth).anomalies) is anomalous
+
+
+def test_reported_but_never_decisive_measurements_are_said_to_decide_nothing() -> None:
+    v = verdict(gpu_utilization="100%", sm_active="90%", occupancy="30%")
+    assert v.regime is None
+    text = " ".join(v.evidence)
+    assert "decides nothing" in text
+    assert text.count("decides nothing") == 3
+
+
+def test_the_data_loader_lever_is_the_loader_not_cuda_graphs() -> None:
+    v = verdict(time="100 ms", loader_time="70 ms")
+    assert "DataLoader workers" in v.lever
+    assert "CUDA graphs" in v.waste
+
+
+def test_decode_on_the_memory_roof_gets_the_cut_traffic_lever() -> None:
+    v = verdict(L4_DECODE, tokens_per_s=15)
+    assert v.regime == "memory"
+    assert "quantise the weights" in v.lever
+
+
+@pytest.mark.parametrize(("work", "field"), [
+    ({"kernel": "decode", "params": "7 parsecs"}, "work.params"),
+    ({"kernel": "decode", "params": "7B", "weight_dtype": "q3_magic"}, "work.weight_dtype"),
+    ({"kernel": "decode", "params": "7B", "active_params": "13B"}, "work.active_params"),
+    ({"kernel": "attention", "heads": 8, "seq": 128, "head_dim": 64, "causal": "yes"}, "work.causal"),
+    ({"kernel": "matmul", "m": 8, "n": 8, "k": 8, "batch": -1}, "work.batch"),
+])
+def test_new_work_fields_refuse_bad_input_by_name(work: dict[str, object], field: str) -> None:
+    with pytest.raises(RegimeError) as err:
+        parse_symptoms({"work": work})
+    assert err.value.field == field
+
+
+@pytest.mark.parametrize(("observed", "field"), [
+    ({"shrunk": "height"}, "observed.shrunk"),
+    ({"time_per_token": "fast"}, "observed.time_per_token"),
+    ({"gpu_util": "30%"}, "observed.gpu_util"),
+])
+def test_new_observed_fields_refuse_bad_input_by_name(observed: dict[str, object], field: str) -> None:
+    with pytest.raises(RegimeError) as err:
+        parse_symptoms({"observed": observed})
+    assert err.value.field == field
+
+
+def test_notes_are_kept_and_shown_but_decide_nothing() -> None:
+    base = {"observed": {"flops_fraction": "62%"}}
+    plain = classify(parse_symptoms(base))
+    noted = classify(parse_symptoms({**base, "notes": "measured with torch.utils.benchmark, 100 runs"}))
+    assert noted.notes.startswith("measured with")
+    assert (noted.regime, noted.evidence) == (plain.regime, plain.evidence)
+
+
+def test_model_card_parameter_counts_and_weight_formats() -> None:
+    q4 = parse_symptoms({"work": {"kernel": "decode", "params": "7B", "weight_dtype": "q4_0"}}).work
+    assert q4 is not None
+    assert q4.bytes == pytest.approx(7e9 * 18 / 32)  # 18 bytes per block of 32 weights
+    moe = parse_symptoms({"work": {"kernel": "decode", "params": "46.7B", "active_params": "12.9B"}}).work
+    assert moe is not None
+    assert moe.flops == pytest.approx(2 * 12.9e9)
