@@ -1,29 +1,34 @@
 """Grade a write-up against the drill's acceptance, with feedback that says what to look at.
 
-Tolerances: the ridge within 5% of the derived value; intensities within 25% (a pencil estimate);
-a number in the evidence within 10% of one the classifier's own evidence uses.
+Every check has three outcomes: passed (``True``), not passed with the reason (``False``), and
+could not tell (``None``: the grader did not understand the line, so it says so and points at the
+worked answer instead of marking it wrong). A criterion fails only on a ``False``.
+
+Learner text is read through :mod:`regime_core.language` (case, typos, shorthand, numbers in
+words, negation). Tolerances: the ridge within 5% of the derived value; intensities within 25% (a
+pencil estimate); a number in the evidence within 10% of one the classifier's own evidence uses.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 from regime_core import drill
 from regime_core.attempt import Attempt, parse_attempt
 from regime_core.classify import Verdict
-from regime_core.levers import advice, by_id, fits, recognise
+from regime_core.language import in_context, negated, normalise, with_units
+from regime_core.levers import REGIMES, a_kernel, advice, by_id, mentions, phrases, recognise, regime_names
 from regime_core.quantity import Dim, format_quantity, quantities_in, same_quantity
+from regime_core.resources import load_json
 
 RIDGE_TOLERANCE = 0.05
 INTENSITY_TOLERANCE = 0.25
 EVIDENCE_TOLERANCE = 0.10
-_REGIME_WORDS = {
-    "compute": ("compute", "math-bound", "flop-bound", "tensor-core-bound"),
-    "memory": ("memory", "bandwidth", "hbm"),
-    "overhead": ("overhead", "host", "launch", "sync", "latency-bound", "cpu-bound"),
-}
-_FUSION = {"fusion", "compile"}
+#: What criterion 2 and 3 refuse as the fix: fusion (or compile, which fuses) for A1, a faster MMA kernel for A4.
+_REFUSED_FIX = {"a1": ("fusion", "compile"), "a4": ("faster_mma", "rewrite_kernel")}
 #: The drill's acceptance, worded so that reading it gives no answer away.
 CRITERIA = (
     "Puts each incident of Part A in its regime.",
@@ -32,29 +37,102 @@ CRITERIA = (
     f"Computes the ridge of the Part B card (within {RIDGE_TOLERANCE:.0%}).",
     "Places decode far below the ridge and the 4096 matmul far above it.",
 )
+UNSURE = "Could not tell"
 
 
 @dataclass(frozen=True)
 class Check:
-    """One thing checked: passed or not, and why, in one kind and specific line."""
+    """One thing checked: passed (True), not passed (False) or could not tell (None), and why, in one line."""
 
-    ok: bool
+    ok: bool | None
     why: str
 
     def to_json(self) -> dict[str, Any]:
-        """As JSON."""
+        """As JSON: ``passed`` is true, false or null."""
         return {"passed": self.ok, "why": self.why}
 
 
+def _unsure(what: str) -> Check:
+    return Check(None, f"{UNSURE}: {what}; compare with the worked answer.")
+
+
+def _verdict_of(checks: list[Check]) -> bool | None:
+    """False when any check fails, None when none fails but one could not be told, else True."""
+    if any(c.ok is False for c in checks):
+        return False
+    return None if any(c.ok is None for c in checks) else True
+
+
+def _item(checks: dict[str, Check]) -> dict[str, Any]:
+    return {"attempted": True, "checks": {k: c.to_json() for k, c in checks.items()},
+            "passed": _verdict_of(list(checks.values()))}
+
+
+# --- reading learner text -------------------------------------------------------------------------------------------
+
 def regime_named(text: str) -> str | None:
-    """The one regime a learner's text names, or None when it names none or several."""
-    lowered = text.lower()
-    named = [r for r, words in _REGIME_WORDS.items() if any(w in lowered for w in words)]
+    """The one regime a learner's text names (negated names aside), or None when it names none or several."""
+    lowered = normalise(text)
+    named = []
+    for regime in REGIMES:
+        words = "|".join(re.escape(n) for n in regime_names(regime))
+        for match in re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", lowered):
+            if not negated(lowered, match.start(), match.end()) and regime not in named:
+                named.append(regime)
     return named[0] if len(named) == 1 else None
 
 
-def _labels(lever_ids: list[str]) -> str:
-    return ", ".join(by_id(i).label.lower() for i in lever_ids)
+@dataclass(frozen=True)
+class LeverLine:
+    """The levers a line names: offered (neither denied nor only describing the kernel), and denied."""
+
+    offered: tuple[str, ...]
+    denied: tuple[str, ...]
+
+
+def read_levers(text: str) -> LeverLine:
+    """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
+    lowered = normalise(text)
+    offered: list[str] = []
+    denied: list[str] = []
+    for m in mentions(lowered):
+        if in_context(lowered, m.start):
+            continue
+        lever = by_id(m.lever)
+        target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
+        if m.lever not in target:
+            target.append(m.lever)
+    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered))
+
+
+def _helps_here(lever_id: str, kind: str) -> bool:
+    return kind in by_id(lever_id).fits
+
+
+# --- Part A -----------------------------------------------------------------------------------------------------------
+
+@cache
+def _grading(item_id: str) -> dict[str, Any]:
+    """The grading facts drill.json keeps for an incident, ``part_b`` or ``part_c``."""
+    data = load_json("drill.json")
+    if item_id in ("part_b", "part_c"):
+        found: dict[str, Any] = data.get(item_id, {}).get("grading", {})
+        return found
+    entry: dict[str, Any] = next((e for e in data["incidents"] if e["id"] == item_id), {})
+    return dict(entry.get("grading", {}))
+
+
+def hint(item_id: str) -> str:
+    """The hint for an item (``a1``..``a8``, ``part_b``, ``part_c``): where to look, not what to find."""
+    text = _grading(item_id).get("hint", "")
+    return str(text) or "Read the incident again for the one measurement that decides between the two roofs."
+
+
+def _kind(incident_id: str, regime: str) -> str:
+    """The regime the levers are judged against: ``host`` where a host sync in the loop is the overhead."""
+    if regime == "overhead" and drill.incident(incident_id).symptoms.observed.host_sync_in_loop:
+        return "host"
+    return regime
 
 
 def deciding_numbers(verdict: Verdict) -> list[tuple[float, Dim]]:
@@ -63,56 +141,97 @@ def deciding_numbers(verdict: Verdict) -> list[tuple[float, Dim]]:
     return [q for line in lines for q in quantities_in(line)]
 
 
-def _example_numbers(verdict: Verdict) -> str:
-    lines = [line for line in verdict.evidence if "occupancy" not in line]
-    return lines[0] if lines else ""
+def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
+    if not text.strip():
+        return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
+    lowered = with_units(text)
+    deciding = deciding_numbers(verdict)
+    if any(any(same_quantity(q, d, EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
+        return Check(True, "Your evidence cites a number that decides the regime.")
+    fact = next((f for f in _grading(incident_id).get("facts", []) if f in lowered), None)
+    if fact is not None:
+        return Check(True, "Your evidence cites what the incident states.")
+    if "occupancy" in lowered:
+        return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
+    return _unsure("I could not match your evidence to a number or a fact this incident gives")
+
+
+def _helps(incident_id: str, verdict: Verdict, kind: str, text: str) -> Check:
+    if not text.strip():
+        return Check(False, "Name a lever that helps.")
+    line = read_levers(text)
+    if not line.offered:
+        return _unsure("I could not read a lever you offer here")
+    refused = {*recognise(verdict.waste), *_REFUSED_FIX.get(incident_id, ())}
+    wrong = [i for i in line.offered if not _helps_here(i, kind) and (i in refused or not by_id(i).fits)]
+    helpful = [i for i in line.offered if _helps_here(i, kind)]
+    regime = verdict.regime or ""
+    if wrong:
+        return Check(False, f"{phrases(wrong).capitalize()} cannot move {a_kernel(regime)}: look at what sets its time.")
+    if helpful and len(helpful) == len(line.offered):
+        return Check(True, f"{phrases(helpful).capitalize()}: fits {a_kernel(regime)}.")
+    if helpful:
+        others = [i for i in line.offered if i not in helpful]
+        return _unsure(f"{phrases(helpful)} fits, but I could not tell what {phrases(others)} would do here")
+    return Check(False, f"{phrases(list(line.offered)).capitalize()} does not help {a_kernel(regime)}.")
+
+
+def _wastes(kind: str, regime: str, text: str) -> Check:
+    if not text.strip():
+        return Check(False, "Name the lever that wastes the week.")
+    line = read_levers(text)
+    named = [*line.offered, *line.denied]
+    if not named:
+        return _unsure("I could not read the lever you refuse here")
+    helping = [i for i in named if _helps_here(i, kind)]
+    if len(helping) == len(named):
+        return Check(False, f"{phrases(helping).capitalize()} would actually help {a_kernel(regime)}: the waste"
+                            " is what cannot move it.")
+    if helping:
+        return _unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
+    return Check(True, f"{phrases(named).capitalize()}: rightly refused for {a_kernel(regime)}.")
 
 
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
     """Part A, one incident: regime, evidence, the lever that helps and the one that wastes the week."""
-    verdict = drill.incident(incident_id).verdict()
-    regime = verdict.regime or ""
-    name = advice(regime).name
     if not entry:
         return {"attempted": False, "checks": {}}
+    verdict = drill.incident(incident_id).verdict()
+    regime = verdict.regime or ""
+    kind = _kind(incident_id, regime)
     checks: dict[str, Check] = {}
     named = regime_named(entry.get("regime", ""))
-    if named is None:
+    if not entry.get("regime", "").strip():
         checks["regime"] = Check(False, "Name one regime: compute-bound, memory-bound or overhead / host-bound.")
+    elif named is None:
+        checks["regime"] = _unsure("I could not read one regime here (compute-bound, memory-bound or overhead /"
+                                   " host-bound)")
     elif named != regime:
-        checks["regime"] = Check(False, f"You wrote {advice(named).name}; the symptoms point to {name}."
-                                        f" Look at: {_example_numbers(verdict)}.")
+        checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
     else:
-        checks["regime"] = Check(True, f"{name}, as the symptoms say.")
-    cited = quantities_in(entry.get("evidence", ""))
-    deciding = deciding_numbers(verdict)
-    hits = [q for q in cited if any(same_quantity(q, d, EVIDENCE_TOLERANCE) for d in deciding)]
-    checks["evidence"] = (Check(True, "Your evidence cites a number that decides the regime.") if hits else
-                          Check(False, "Cite a number that decides the regime; the core's evidence uses: "
-                                       f"{_example_numbers(verdict)}."))
-    helps = recognise(entry.get("helps", ""))
-    if not helps:
-        checks["helps"] = Check(False, "Name a lever that helps (for example fusion, CUDA graphs, removing a host"
-                                       " sync, quantisation, lower-precision math, more GPUs).")
-    elif fits(helps, regime):
-        checks["helps"] = Check(True, f"{_labels(helps)}: fits a {name} kernel.")
-    else:
-        checks["helps"] = Check(False, f"{_labels(helps)} does not help a {name} kernel;"
-                                       f" what helps: {advice(regime).helps}.")
-    wastes = recognise(entry.get("wastes", ""))
-    if not wastes:
-        checks["wastes"] = Check(False, "Name the lever that wastes the week, such as the proposal in the incident.")
-    elif fits(wastes, regime):
-        checks["wastes"] = Check(False, f"{_labels(wastes)} would actually help a {name} kernel; the waste is"
-                                        f" what does not: {verdict.waste}.")
-    else:
-        checks["wastes"] = Check(True, f"{_labels(wastes)}: rightly refused for a {name} kernel.")
-    return {"attempted": True, "checks": {k: c.to_json() for k, c in checks.items()},
-            "passed": all(c.ok for c in checks.values())}
+        checks["regime"] = Check(True, f"{advice(regime).name.capitalize()}, as the symptoms say.")
+    checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
+    checks["helps"] = _helps(incident_id, verdict, kind, entry.get("helps", ""))
+    checks["wastes"] = _wastes(kind, regime, entry.get("wastes", ""))
+    return _item(checks)
 
+
+# --- Part B -----------------------------------------------------------------------------------------------------------
 
 def _close(value: float, targets: list[float], rel: float) -> bool:
     return any(abs(value - t) <= rel * t for t in targets)
+
+
+def _optimisation(text: str, bound: str) -> Check:
+    line = read_levers(text)
+    if not text.strip():
+        return Check(False, "name the class of optimisation allowed")
+    if not line.offered:
+        return _unsure("I could not read the class of optimisation")
+    wrong = [i for i in line.offered if not _helps_here(i, bound)]
+    if wrong:
+        return Check(False, f"{phrases(wrong)} cannot move a kernel on this side of the ridge")
+    return Check(True, "right class")
 
 
 def grade_part_b(attempt: Attempt) -> dict[str, Any]:
@@ -124,7 +243,7 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     checks: dict[str, Check] = {}
     ridge_text = format_quantity(ridge, Dim.INTENSITY)
     if attempt.ridge is None:
-        checks["ridge"] = Check(False, f"Compute the ridge: peak FLOP/s ÷ peak bytes/s gives {ridge_text}.")
+        checks["ridge"] = Check(False, "Compute the ridge: peak FLOP/s ÷ peak bytes/s.")
     elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
         checks["ridge"] = Check(True, f"{ridge_text}, within {RIDGE_TOLERANCE:.0%}.")
     else:
@@ -135,7 +254,7 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         p = row.placement
         derived = format_quantity(p.intensity, Dim.INTENSITY)
         if given is None:
-            checks[row.id] = Check(False, f"{row.label}: not attempted.")
+            checks[row.id] = Check(False, f"{row.label}: not attempted yet.")
             continue
         problems = []
         if given.intensity is None or not _close(given.intensity, [p.intensity, row.drill_intensity],
@@ -145,71 +264,110 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
             problems.append(f"intensity is FLOPs ÷ bytes = {derived}{also}")
         if given.side != p.side:
             problems.append(f"it sits {p.side} the ridge, {format_quantity(p.factor, Dim.COUNT)}× from it")
-        levers = recognise(given.optimisation)
-        if not levers or not fits(levers, p.bound):
-            problems.append(f"the class allowed is: {p.allowed}")
-        checks[row.id] = Check(not problems, f"{row.label}: " + ("; ".join(problems) if problems else
-                                                                f"{derived}, {p.side} the ridge, right class."))
-    return {"attempted": True, "checks": {k: c.to_json() for k, c in checks.items()},
-            "passed": all(c.ok for c in checks.values())}
+        optimisation = _optimisation(given.optimisation, p.bound)
+        if optimisation.ok is False:
+            problems.append(f"{optimisation.why}; the class allowed is: {p.allowed}")
+        if problems:
+            checks[row.id] = Check(False, f"{row.label}: " + "; ".join(problems) + ".")
+        elif optimisation.ok is None:
+            checks[row.id] = Check(None, f"{row.label}: {derived}, {p.side} the ridge; {optimisation.why}.")
+        else:
+            checks[row.id] = Check(True, f"{row.label}: {derived}, {p.side} the ridge, right class.")
+    return _item(checks)
 
+
+# --- Part C -----------------------------------------------------------------------------------------------------------
 
 def drill_numbers() -> list[tuple[float, Dim]]:
     """Every number that appears in Part A or Part B, as written or as derived."""
     found = [q for item in drill.incidents() for q in quantities_in(item.text)]
+    for item in drill.incidents():
+        found += deciding_numbers(item.verdict())
     for row in drill.part_b():
         found += [(row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT), (row.drill_intensity, Dim.INTENSITY),
-                  (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY)]
+                  (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY),
+                  (row.placement.factor, Dim.COUNT)]
     return found
 
 
+_FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b")
+_AGAINST_FUSION = re.compile(r"compute|\bflops?\b|tensor core|\bmath|arithmetic|above the ridge")
+_FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor")
+
+
 def grade_part_c(paragraph: str) -> dict[str, Any]:
-    """Part C: a number from Part A or B, and both sides of the fusion argument."""
+    """Part C: a number from Part A or B, fusion itself, and both sides of the argument."""
     if not paragraph:
         return {"attempted": False, "checks": {}}
-    lowered = paragraph.lower()
+    lowered = with_units(paragraph)
     known = drill_numbers()
-    numbers = [q for q in quantities_in(paragraph) if any(same_quantity(q, k) for k in known)]
-    for_fusion = any(w in lowered for w in ("memory", "bandwidth", "bytes", "traffic", "launch", "overhead"))
-    against = any(w in lowered for w in ("compute", "flop", "tensor core", "math", "arithmetic"))
-    checks = {
-        "number": Check(bool(numbers), "Uses a number from Part A or B." if numbers else
-                        "Use at least one number from Part A or B, such as 156 FLOP/byte, 70% or 1.7 TB/s."),
-        "fusion": Check(any(w in lowered for w in ("fus", "compile")), "Talks about fusion." if "fus" in lowered else
-                        "Say what fusion does: it deletes round trips and launches."),
-        "both_sides": Check(for_fusion and against, "Argues both sides." if for_fusion and against else
-                            "Argue both sides: fusion is right when bytes or launches set the time (memory,"
-                            " overhead) and wasted when the math does (compute)."),
-    }
-    return {"attempted": True, "checks": {k: c.to_json() for k, c in checks.items()},
-            "passed": all(c.ok for c in checks.values())}
+    cited = quantities_in(lowered)
+    numbers = [q for q in cited if any(same_quantity(q, k) for k in known)]
+    if numbers:
+        number = Check(True, "Uses a number from Part A or B.")
+    else:
+        number = Check(False, "Use at least one number from Part A or B, as the drill gives it or as you derived it"
+                              + (": the numbers here are not from the drill." if cited else "."))
+    talks = bool(_FUSION_WORDS.search(lowered))
+    fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
+    for_fusion, against = bool(_FOR_FUSION.search(lowered)), bool(_AGAINST_FUSION.search(lowered))
+    if for_fusion and against:
+        sides = Check(True, "Argues both sides.")
+    elif for_fusion or against:
+        sides = Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
+    else:
+        sides = _unsure("I could not find the two sides of the argument in your words")
+    return _item({"number": number, "fusion": fusion, "both_sides": sides})
+
+
+# --- the five criteria ------------------------------------------------------------------------------------------------
+
+def _regimes_criterion(items: dict[str, Any]) -> Check:
+    untried = [i.id.upper() for i in drill.incidents() if not items[i.id]["attempted"]]
+    wrong = [i.id.upper() for i in drill.incidents()
+             if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is False]
+    unsure = [i.id.upper() for i in drill.incidents()
+              if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is None]
+    parts = ([f"look again at {', '.join(wrong)}"] if wrong else []) + \
+        ([f"not attempted yet: {', '.join(untried)}"] if untried else [])
+    if parts:
+        return Check(False, "; ".join(parts).capitalize() + ".")
+    if unsure:
+        return _unsure(f"I could not read the regime of {', '.join(unsure)}")
+    return Check(True, f"All {len(items) - 2} regimes are right.")
+
+
+def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
+    entry = attempt.part_a.get(incident_id)
+    name = incident_id.upper()
+    if not entry:
+        return Check(False, f"{name} is not attempted yet.")
+    line = read_levers(entry.get("helps", ""))
+    used = [i for i in line.offered if i in _REFUSED_FIX[incident_id]]
+    if used:
+        return Check(False, f"{name}'s lever that helps is {phrases(used)}, which cannot move this kernel: look at"
+                            " what sets its time.")
+    if not line.offered and entry.get("helps", "").strip():
+        return _unsure(f"I could not read {name}'s lever that helps")
+    return Check(True, f"{name}: {what} is not offered as the fix.")
 
 
 def _criteria(attempt: Attempt, items: dict[str, Any]) -> list[Check]:
-    wrong = [i.id.upper() for i in drill.incidents()
-             if not items[i.id]["attempted"] or not items[i.id]["checks"]["regime"]["passed"]]
-    one = Check(not wrong, "All eight regimes are right." if not wrong else
-                f"Regimes to look at again: {', '.join(wrong)}.")
-
-    def refuses(incident_id: str, banned: set[str], what: str) -> Check:
-        entry = attempt.part_a.get(incident_id)
-        if not entry:
-            return Check(False, f"{incident_id.upper()} is not attempted yet.")
-        used = banned & set(recognise(entry.get("helps", "")))
-        return Check(not used, f"{incident_id.upper()}: {what} is not offered as the fix." if not used else
-                     f"{incident_id.upper()}'s lever that helps is {_labels(sorted(used))}, which cannot move this"
-                     f" kernel: look at what sets its time.")
-
     ridge = drill.part_b()[0].placement.ridge
     four = (Check(False, "The ridge is not computed yet.") if attempt.ridge is None else
             Check(_close(attempt.ridge, [ridge], RIDGE_TOLERANCE),
                   f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)} against"
                   f" {format_quantity(ridge, Dim.INTENSITY)} (±{RIDGE_TOLERANCE:.0%})."))
     decode, matmul = attempt.kernels.get("decode"), attempt.kernels.get("matmul")
-    placed = bool(decode and matmul and decode.side == "below" and matmul.side == "above")
-    five = Check(placed, "Decode below and the 4096 matmul above the ridge." if placed else
-                 "Place decode (about 1 FLOP/byte) and the 4096 matmul (over a thousand) against the ridge.")
-    return [one, refuses("a1", _FUSION, "fusion"), refuses("a4", {"faster_mma"}, "a faster MMA kernel"), four, five]
+    if not (decode and decode.side) or not (matmul and matmul.side):
+        five = Check(False, "Decode and the 4096 matmul are not placed yet.")
+    elif decode.side == "below" and matmul.side == "above":
+        five = Check(True, "Decode below and the 4096 matmul above the ridge.")
+    else:
+        five = Check(False, "Look again at which side of the ridge decode and the 4096 matmul sit: compare each"
+                            " intensity with the ridge.")
+    return [_regimes_criterion(items), _refuses(attempt, "a1", "fusion"),
+            _refuses(attempt, "a4", "a faster MMA kernel"), four, five]
 
 
 def grade(raw: object) -> dict[str, Any]:
@@ -220,8 +378,8 @@ def grade(raw: object) -> dict[str, Any]:
     items["part_c"] = grade_part_c(attempt.part_c)
     criteria = _criteria(attempt, items)
     return {
-        "passed": all(c.ok for c in criteria),
-        "criteria": [{"id": n, **c.to_json()} for n, c in enumerate(criteria, start=1)],
+        "passed": _verdict_of(criteria),
+        "criteria": [{"id": n, "text": text, **c.to_json()}
+                     for n, (text, c) in enumerate(zip(CRITERIA, criteria, strict=True), start=1)],
         "items": items,
     }
-

@@ -20,6 +20,8 @@ class Lever:
     label: str
     fits: tuple[str, ...]
     synonyms: tuple[str, ...]
+    phrase: str = ""
+    names_a_problem: bool = False
 
 
 @dataclass(frozen=True)
@@ -32,6 +34,15 @@ class RegimeAdvice:
     wastes: str
 
 
+@dataclass(frozen=True)
+class Mention:
+    """Where a lever is named in a text: its id and the span of the words that name it."""
+
+    lever: str
+    start: int
+    end: int
+
+
 def _data() -> dict[str, Any]:
     return load_json("levers.json")
 
@@ -39,37 +50,60 @@ def _data() -> dict[str, Any]:
 @cache
 def levers() -> tuple[Lever, ...]:
     """Every lever in the vocabulary."""
-    raw = _data()["levers"]
-    return tuple(Lever(e["id"], e["label"], tuple(e["fits"]), tuple(e["synonyms"])) for e in raw)
+    return tuple(Lever(e["id"], e["label"], tuple(e["fits"]), tuple(e["synonyms"]), e.get("phrase", e["label"]),
+                       bool(e.get("names_a_problem", False))) for e in _data()["levers"])
 
 
 @cache
 def advice(regime: str) -> RegimeAdvice:
     """The advice for one regime."""
-    raw = _data()["regimes"]
-    return RegimeAdvice(**raw[regime])
+    raw = _data()["regimes"][regime]
+    return RegimeAdvice(raw["name"], raw["allowed"], raw["helps"], raw["wastes"])
+
+
+def regime_names(regime: str) -> tuple[str, ...]:
+    """The words learners use for ``regime``, such as ``memory``, ``mem``, ``bw`` and ``hbm``."""
+    return tuple(_data()["regimes"][regime]["names"])
+
+
+def a_kernel(regime: str) -> str:
+    """``a compute-bound kernel``, ``an overhead / host-bound kernel``: the regime's name with its article."""
+    name = advice(regime).name
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name} kernel"
+
+
+@cache
+def vocabulary() -> frozenset[str]:
+    """Every word of every lever synonym and regime name: the words a misspelling is corrected towards."""
+    phrases = [s for lever in levers() for s in lever.synonyms]
+    phrases += [n for regime in REGIMES for n in regime_names(regime)]
+    return frozenset(w for p in phrases for w in re.findall(r"[a-z]+", p))
+
+
+def _boundary(phrase: str) -> str:
+    # Word boundaries only where a phrase starts or ends with a word character (".item()").
+    return ("(?<!\\w)" if phrase[0].isalnum() else "") + re.escape(phrase) + ("(?!\\w)" if phrase[-1].isalnum() else "")
 
 
 @cache
 def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     owner = {s: lever.id for lever in levers() for s in lever.synonyms}
     alternatives = sorted(owner, key=len, reverse=True)  # longest phrase wins
-    # Word boundaries only where a phrase starts or ends with a word character (".item()").
-    body = "|".join(
-        ("(?<!\\w)" if s[0].isalnum() else "") + re.escape(s) + ("(?!\\w)" if s[-1].isalnum() else "")
-        for s in alternatives
-    )
-    return re.compile(body), owner
+    return re.compile("|".join(_boundary(s) for s in alternatives)), owner
+
+
+def mentions(lowered: str) -> list[Mention]:
+    """Every lever named in already lower-cased text, where it is named."""
+    pattern, owner = _pattern()
+    return [Mention(owner[m.group(0)], m.start(), m.end()) for m in pattern.finditer(lowered)]
 
 
 def recognise(text: str) -> list[str]:
     """Lever ids named in ``text``, in order of first mention, each once."""
-    pattern, owner = _pattern()
     found: list[str] = []
-    for match in pattern.finditer(text.lower()):
-        lever_id = owner[match.group(0)]
-        if lever_id not in found:
-            found.append(lever_id)
+    for mention in mentions(text.lower()):
+        if mention.lever not in found:
+            found.append(mention.lever)
     return found
 
 
@@ -81,3 +115,9 @@ def by_id(lever_id: str) -> Lever:
 def fits(lever_ids: list[str], regime: str) -> bool:
     """Whether any of the levers helps ``regime``."""
     return any(regime in by_id(i).fits for i in lever_ids)
+
+
+def phrases(lever_ids: list[str]) -> str:
+    """The levers inside a sentence: ``fusion and more GPUs``."""
+    names = [by_id(i).phrase for i in lever_ids]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,0 +1,138 @@
+"""Learner text read the way a reader would: shorthand, typos, numbers in words, negation.
+
+The grader never matches raw text. It first ``normalise``s it (lower case, common misspellings,
+``per cent`` → ``%``, ``seventy`` → ``70``, ``12us`` → ``12 µs``), then asks ``negated`` whether a
+phrase found in it is denied ("not KV paging", "MMA won't help") and ``in_context`` whether it only
+describes the kernel ("a kernel already on tensor cores").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+
+from regime_core.levers import vocabulary as levers_vocabulary
+
+# Misspellings too far from the word for the fuzzy match below (or too short for it).
+_TYPOS = {
+    "fusoin": "fusion", "fuison": "fusion", "fuze": "fuse", "fuzed": "fused", "fuzing": "fusing",
+    "grpahs": "graphs", "grapsh": "graphs", "graps": "graphs", "grahps": "graphs", "grpah": "graph",
+    "sycn": "sync", "synch": "sync", "snyc": "sync", "memroy": "memory", "meory": "memory", "mmeory": "memory",
+    "bonud": "bound", "boud": "bound", "kernal": "kernel", "kernals": "kernels", "regs": "registers",
+    "reg": "registers", "quantisaton": "quantisation", "quantizaton": "quantization", "pagging": "paging",
+}
+# Whole-phrase shorthand, matched on word boundaries after lower-casing.
+_SHORTHAND = (
+    (r"\bper[ -]?cent\b|\bpercent\b|\bpct\b", "%"),
+    (r"\bmicro[ -]?seconds?\b|\busecs?\b", "µs"),
+    (r"\bmilli[ -]?seconds?\b|\bmsecs?\b", "ms"),
+    (r"\bnano[ -]?seconds?\b", "ns"),
+    (r"\btokens? (?:per|a) (?:second|sec)\b|\btok/sec\b|\btokens/sec\b", "tok/s"),
+    (r"\bflops? (?:per|a) byte\b", "flop/byte"),
+    (r"\bmicro-?opt\b", "micro-optimise"),
+    (r"\bperf\b", "performance"),
+    (r"\battn\b", "attention"),
+    (r"\bkern\b", "kernel"),
+    (r"\brm\b", "remove"),
+    (r"\bw/", "with "),
+)
+_ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
+_NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "point", "and"])
+# "one" and "zero" start a number only inside a run ("twenty-one"): "one kernel" stays words.
+_NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1), *_TENS])})(?:[ -](?:{_NUMBER_WORD})\b)*")
+# Decimal prefixes written in lower case before bytes or FLOPs ("1.7tb/s", "14 gb"): a reader knows.
+_PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
+_TIMES = re.compile(r"(\d)\s?(?:x|×|times)(?![a-z])")
+
+# Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
+_BEFORE = re.compile(r"\b(?:not|no|never|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
+                     r"instead of|rather than|skip|forget)\b")
+_AFTER = re.compile(r"^[^.;:!?]*?\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
+                    r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
+                    r"no help|wasted|waste|theatre|theater)\b")
+_CLAUSE_END = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
+                         r"\bwhereas\b|\bthen\b|\bthus\b|\bhence\b|\bwhich\b|,")
+_NEGATION_REACH = 4  # words between a negation and the phrase it denies
+_CONTEXT = re.compile(r"\b(?:already|currently)\b")
+
+
+def _number_words(run: str) -> str:
+    """``sixty-two`` → ``62``, ``three point eight`` → ``3.8``, ``forty thousand`` → ``40000``."""
+    words = re.split(r"[ -]+", run.strip())
+    total, current, decimals, after_point = 0.0, 0.0, "", False
+    for word in words:
+        if word == "and":
+            continue
+        if word == "point":
+            after_point = True
+        elif after_point and word in _ONES and _ONES[word] < 10:
+            decimals += str(_ONES[word])
+        elif word in _ONES:
+            current += _ONES[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in _SCALES:
+            total += (current or 1) * _SCALES[word]
+            current = 0
+    value = total + current
+    return f"{value:.0f}" + (f".{decimals}" if decimals else "")
+
+
+def _correct(word: str) -> str:
+    """A misspelt word of the grader's vocabulary, corrected; any other word as it is."""
+    if word in _TYPOS:
+        return _TYPOS[word]
+    vocabulary = levers_vocabulary()
+    if len(word) < 5 or word in vocabulary:
+        return word
+    close = [w for w in difflib.get_close_matches(word, vocabulary, n=3, cutoff=0.84) if w[0] == word[0]]
+    return close[0] if close else word
+
+
+def normalise(text: str) -> str:
+    """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
+    lowered = text.lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
+    for pattern, replacement in _SHORTHAND:
+        lowered = re.sub(pattern, replacement, lowered)
+    lowered = _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), lowered)
+    lowered = _TIMES.sub(r"\1×", lowered)
+    lowered = re.sub(r"(\d)\s?%", r"\1%", lowered)
+    return re.sub(r"(\d)\s?us\b", r"\1 µs", lowered)
+
+
+def with_units(text: str) -> str:
+    """Normalised text with SI prefixes upper-cased where a reader would ("1.7tb/s" → "1.7 TB/s")."""
+    return _PREFIXED_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}{m[3].replace('b', 'B', 1) if m[3][0] == 'b' else m[3]}",
+                              normalise(text))
+
+
+def _clause_start(text: str, start: int) -> int:
+    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
+    return ends[-1] if ends else 0
+
+
+def _clause_end(text: str, end: int) -> int:
+    found = _CLAUSE_END.search(text, end)
+    return found.start() if found else len(text)
+
+
+def negated(text: str, start: int, end: int) -> bool:
+    """Whether the phrase at ``text[start:end]`` (normalised text) is denied within its clause."""
+    before = text[_clause_start(text, start):start]
+    cues = list(_BEFORE.finditer(before))
+    if cues and len(before[cues[-1].end():].split()) <= _NEGATION_REACH:
+        return True
+    return bool(_AFTER.search(text[end:_clause_end(text, end)]))
+
+
+def in_context(text: str, start: int) -> bool:
+    """Whether the phrase at ``start`` only describes the kernel ("a kernel already on tensor cores")."""
+    return bool(_CONTEXT.search(text[_clause_start(text, start):start]))

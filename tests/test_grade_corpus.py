@@ -1,0 +1,77 @@
+"""The grader against a corpus of learner answers: never a right answer marked wrong, never a wrong one missed.
+
+``tests/data/learner_corpus.json`` holds attempts written as learners write them: the drill's own
+answer key, paraphrases in several registers with shorthand and typos, and typical wrong answers,
+each tagged with the checks that must fail. Run this file as a script to print the counts.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from regime_core.grade import grade
+
+CORPUS = json.loads((Path(__file__).parent / "data" / "learner_corpus.json").read_text(encoding="utf-8"))
+ATTEMPTS: list[dict[str, Any]] = CORPUS["attempts"]
+
+
+def _as_attempt_file(item: str, answer: dict[str, Any]) -> dict[str, Any]:
+    if item == "part_b":
+        return {"part_b": answer}
+    if item == "part_c":
+        return {"part_c": answer["paragraph"]}
+    return {"part_a": {item: answer}}
+
+
+def misjudged(attempt: dict[str, Any]) -> tuple[list[str], list[str]]:
+    """(checks marked wrong on a right line, wrong lines not marked wrong) for one corpus attempt."""
+    checks = grade(_as_attempt_file(attempt["item"], attempt["answer"]))["items"][attempt["item"]]["checks"]
+    wrong = set(attempt["wrong"])
+    false_wrong = [f"{name}: {c['why']}" for name, c in checks.items() if name not in wrong and c["passed"] is False]
+    missed = [f"{name}: {checks.get(name)}" for name in sorted(wrong) if checks.get(name, {}).get("passed") is not False]
+    return false_wrong, missed
+
+
+def counts() -> dict[str, int]:
+    """False-wrong and missed-wrong counts over the whole corpus, and its size."""
+    false_wrong = missed = 0
+    for attempt in ATTEMPTS:
+        fw, mw = misjudged(attempt)
+        false_wrong += len(fw)
+        missed += len(mw)
+    return {"attempts": len(ATTEMPTS), "right_lines_marked_wrong": false_wrong, "wrong_lines_missed": missed}
+
+
+def test_the_corpus_is_large_and_covers_every_item_and_register() -> None:
+    assert len(ATTEMPTS) >= 150
+    assert len({a["id"] for a in ATTEMPTS}) == len(ATTEMPTS)
+    items = {a["item"] for a in ATTEMPTS}
+    assert items == {*(f"a{n}" for n in range(1, 9)), "part_b", "part_c"}
+    for item in items:
+        registers = {a["register"] for a in ATTEMPTS if a["item"] == item}
+        assert {"key", "terse", "wrong"} <= registers, item
+
+
+@pytest.mark.parametrize("attempt", ATTEMPTS, ids=[a["id"] for a in ATTEMPTS])
+def test_each_attempt_is_judged_as_tagged(attempt: dict[str, Any]) -> None:
+    false_wrong, missed = misjudged(attempt)
+    assert false_wrong == [], f"a right line marked wrong: {false_wrong}"
+    assert missed == [], f"a wrong line not caught: {missed}"
+
+
+def test_the_counts_are_both_zero() -> None:
+    assert counts() == {"attempts": len(ATTEMPTS), "right_lines_marked_wrong": 0, "wrong_lines_missed": 0}
+
+
+if __name__ == "__main__":
+    for attempt in ATTEMPTS:
+        fw, mw = misjudged(attempt)
+        for line in fw:
+            print(f"FALSE-WRONG {attempt['id']}: {line}")
+        for line in mw:
+            print(f"MISSED      {attempt['id']}: {line}")
+    print(counts())
