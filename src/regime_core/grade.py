@@ -52,6 +52,11 @@ class Check:
         return {"passed": self.ok, "why": self.why}
 
 
+def _cap(text: str) -> str:
+    """The text with its first letter capitalised and the rest as written ("CUDA graphs", "GQA")."""
+    return text[:1].upper() + text[1:]
+
+
 def _unsure(what: str) -> Check:
     return Check(None, f"{UNSURE}: {what}; compare with the worked answer.")
 
@@ -167,13 +172,13 @@ def _helps(incident_id: str, verdict: Verdict, kind: str, text: str) -> Check:
     helpful = [i for i in line.offered if _helps_here(i, kind)]
     regime = verdict.regime or ""
     if wrong:
-        return Check(False, f"{phrases(wrong).capitalize()} cannot move {a_kernel(regime)}: look at what sets its time.")
+        return Check(False, f"{_cap(phrases(wrong))} cannot move {a_kernel(regime)}: look at what sets its time.")
     if helpful and len(helpful) == len(line.offered):
-        return Check(True, f"{phrases(helpful).capitalize()}: fits {a_kernel(regime)}.")
+        return Check(True, f"{_cap(phrases(helpful))}: fits {a_kernel(regime)}.")
     if helpful:
         others = [i for i in line.offered if i not in helpful]
         return _unsure(f"{phrases(helpful)} fits, but I could not tell what {phrases(others)} would do here")
-    return Check(False, f"{phrases(list(line.offered)).capitalize()} does not help {a_kernel(regime)}.")
+    return Check(False, f"{_cap(phrases(list(line.offered)))} does not help {a_kernel(regime)}.")
 
 
 def _wastes(kind: str, regime: str, text: str) -> Check:
@@ -185,11 +190,11 @@ def _wastes(kind: str, regime: str, text: str) -> Check:
         return _unsure("I could not read the lever you refuse here")
     helping = [i for i in named if _helps_here(i, kind)]
     if len(helping) == len(named):
-        return Check(False, f"{phrases(helping).capitalize()} would actually help {a_kernel(regime)}: the waste"
+        return Check(False, f"{_cap(phrases(helping))} would actually help {a_kernel(regime)}: the waste"
                             " is what cannot move it.")
     if helping:
         return _unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
-    return Check(True, f"{phrases(named).capitalize()}: rightly refused for {a_kernel(regime)}.")
+    return Check(True, f"{_cap(phrases(named))}: rightly refused for {a_kernel(regime)}.")
 
 
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
@@ -209,7 +214,7 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     elif named != regime:
         checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
     else:
-        checks["regime"] = Check(True, f"{advice(regime).name.capitalize()}, as the symptoms say.")
+        checks["regime"] = Check(True, f"{_cap(advice(regime).name)}, as the symptoms say.")
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
     checks["helps"] = _helps(incident_id, verdict, kind, entry.get("helps", ""))
     checks["wastes"] = _wastes(kind, regime, entry.get("wastes", ""))
@@ -331,7 +336,7 @@ def _regimes_criterion(items: dict[str, Any]) -> Check:
     parts = ([f"look again at {', '.join(wrong)}"] if wrong else []) + \
         ([f"not attempted yet: {', '.join(untried)}"] if untried else [])
     if parts:
-        return Check(False, "; ".join(parts).capitalize() + ".")
+        return Check(False, _cap("; ".join(parts)) + ".")
     if unsure:
         return _unsure(f"I could not read the regime of {', '.join(unsure)}")
     return Check(True, f"All {len(items) - 2} regimes are right.")
