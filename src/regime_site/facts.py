@@ -85,15 +85,41 @@ def facts() -> Facts:
     )
 
 
+def _tera(value: float) -> str:
+    """A rate in tera-units for a table cell: ``989.5``, ``2,250``, ``13,125``."""
+    return f"{value / 1e12:,.2f}".rstrip("0").rstrip(".")
+
+
+def _peak_cell(card: hardware.Hardware, dtype: str) -> str:
+    fig = card.peaks.get(dtype)
+    if fig is None:
+        return "—"
+    return _tera(fig.value) + (" ‡" if fig.derived else "")
+
+
+def _memory_cell(size: float) -> str:
+    """GB, and GiB beside it where the vendor counts in GiB (95 GiB is 102 GB)."""
+    gib = size / 2**30
+    return f"{size / 1e9:,.0f}" + (f" ({gib:,.0f} GiB)" if gib.is_integer() and size % 1e9 else "")
+
+
 def hardware_table() -> str:
-    """The catalogue as a Markdown table: dense peaks, bandwidth, ridge and sources."""
-    lines = ["| id | card | bandwidth | dense peaks | ridge (default dtype) | sources |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    """The catalogue as one Markdown comparison table: a column per dtype, bandwidth, memory, ridge, sources.
+
+    Peaks are dense, in TFLOP/s (TOPS for int8); ``‡`` marks a figure computed from what the source
+    prints rather than printed by it. The ridge is at the card's default dtype (bf16, else fp16).
+    """
+    dtypes = hardware.DTYPES
+    head = ["card (dense TFLOP/s; int8: TOPS)", *dtypes, "bandwidth TB/s", "memory GB", "ridge FLOP/byte", "sources"]
+    lines = ["| " + " | ".join(head) + " |",
+             "| --- | " + " | ".join("---:" for _ in (*dtypes, "bw", "mem", "ridge")) + " | --- |"]
     for card in hardware.catalogue().values():
         dtype = card.default_dtype()
-        peaks = ", ".join(f"{d} {format_quantity(fig.value, Dim.FLOP_RATE)}" for d, fig in card.peaks.items())
-        sources = ", ".join(sorted({f"[{s.title}]({s.url})" for s in (fig.source for fig in card.figures())}))
-        r = format_quantity(ridge(card.peak(dtype), card.bandwidth.value), Dim.INTENSITY)
-        lines.append(f"| `{card.id}` | {card.name} | {format_quantity(card.bandwidth.value, Dim.BYTE_RATE)} |"
-                     f" {peaks} | {r} ({dtype}) | {sources} |")
+        r = ridge(card.peak(dtype), card.bandwidth.value)
+        keys = sorted({fig.source for fig in card.figures()}, key=lambda s: s.key)
+        sources = ", ".join(f"[{s.key}]({s.url})" for s in keys)
+        memory = _memory_cell(card.memory.value) if card.memory else "—"
+        cells = [f"`{card.id}`<br>{card.name}", *(_peak_cell(card, d) for d in dtypes),
+                 f"{card.bandwidth.value / 1e12:.2f}", memory, f"{r:,.0f} ({dtype})", sources]
+        lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
