@@ -113,8 +113,9 @@ def test_an_moe_read_as_dense_beats_the_floor_and_the_anomaly_names_moe() -> Non
     ({"shrink_4x_ratio": 1.51}, None),
     ({"shrink_2x_ratio": 1.16}, "overhead"),  # SHRINK_FLAT at 2×: 1 + 1/6
     ({"shrink_2x_ratio": 1.18}, None),
-    ({"flops_fraction": "50%"}, "compute"),  # NEAR_ROOF
-    ({"flops_fraction": "49%"}, None),
+    ({"flops_fraction": "40%"}, "compute"),  # NEAR_COMPUTE_ROOF
+    ({"flops_fraction": "39%"}, None),
+    ({"mfu": "40%"}, "compute"),
     ({"bandwidth_fraction": "50%"}, "memory"),
     ({"bandwidth_fraction": "49%"}, None),
 ])
@@ -140,9 +141,15 @@ def test_launch_scale_threshold_for_a_handful_of_launches(time: str, regime: str
     assert verdict(base, time=time).regime == regime
 
 
-@pytest.mark.parametrize(("bandwidth", "anomalous"), [("2.1 TB/s", False), ("2.12 TB/s", True)])
+@pytest.mark.parametrize(("flops", "anomalous"), [("315 TFLOP/s", False), ("316 TFLOP/s", True)])
+def test_above_compute_roof_threshold(flops: str, anomalous: bool) -> None:
+    card = {"hardware": {"peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}}  # 1.01× is 315.1 TFLOP/s
+    assert bool(verdict(card, achieved_flops=flops).anomalies) is anomalous
+
+
+@pytest.mark.parametrize(("bandwidth", "anomalous"), [("2.04 TB/s", False), ("2.05 TB/s", True)])
 def test_above_roof_threshold(bandwidth: str, anomalous: bool) -> None:
-    card = {"hardware": {"peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}}  # 1.05× is 2.1 TB/s
+    card = {"hardware": {"peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}}  # 1.02× is 2.04 TB/s
     assert bool(verdict(card, bandwidth=bandwidth).anomalies) is anomalous
 
 

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from regime_core import drill, hardware, roofline, svg, work
+from regime_core import casebook, drill, hardware, roofline, svg, work
 from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade
@@ -86,8 +86,8 @@ def cmd_place(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return _placement_out(roofline.place(w, card, dtype, "--dtype"))
 
 
-_KERNEL_OPTIONS = ("m", "n", "k", "shape", "ops", "inputs", "params", "batch", "context", "kv_bytes_per_token",
-                   "tokens", "heads", "seq", "kv_seq", "head_dim", "flops", "bytes")
+_KERNEL_OPTIONS = ("m", "n", "k", "shape", "ops", "inputs", "params", "active_params", "weight_dtype", "batch",
+                   "context", "kv_bytes_per_token", "tokens", "heads", "seq", "kv_seq", "head_dim", "flops", "bytes")
 
 
 def _work(args: argparse.Namespace, kind: str, dtype: str | None) -> work.Work:
@@ -95,6 +95,8 @@ def _work(args: argparse.Namespace, kind: str, dtype: str | None) -> work.Work:
     spec.update({k: getattr(args, k) for k in _KERNEL_OPTIONS if getattr(args, k, None) is not None})
     if args.fused:
         spec["fused"] = True
+    if args.causal:
+        spec["causal"] = True
     return work.from_spec(spec, dtype, "--")
 
 
@@ -120,12 +122,17 @@ def cmd_plot(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def _verdict_text(v: Verdict) -> str:
-    lines = [f"Regime: {v.regime or 'undecided'}", "Evidence: " + "; ".join(v.evidence)]
+    lean = f" (leaning {v.leaning}: a roofline side, not a verdict)" if v.leaning else ""
+    lines = [f"Regime: {v.regime or 'undecided'}{lean}", "Evidence: " + "; ".join(v.evidence)]
     if v.regime:
         lines += [f"Lever that helps: {v.lever}", f"Lever that wastes the week: {v.waste}"]
+    elif v.waste:
+        lines.append(f"The proposal: {v.waste}")
     lines += [f"Anomaly: {a}" for a in v.anomalies]
     if v.needs:
         lines.append(f"To decide: {v.needs}")
+    if v.notes:
+        lines.append(f"Notes (shown, not used): {v.notes}")
     return "\n".join(lines)
 
 
@@ -141,6 +148,23 @@ def cmd_incident(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     if v.placement is not None:
         text += "\n\nArithmetic:\n  " + "\n  ".join(v.placement.arithmetic())
     return item.to_json(), text
+
+
+def cmd_case(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    if args.id is None:
+        rows = [f"{c.id:<52} {c.authors_regime}" for c in casebook.cases()]
+        return {"cases": [c.id for c in casebook.cases()]}, "case id (authors' reading)\n" + "\n".join(rows)
+    c = casebook.case(args.id)
+    v = c.verdict()
+    text = f"{c.title}\n{c.summary}\n\n{_verdict_text(v)}"
+    if v.placement is not None:
+        text += "\n\nArithmetic:\n  " + "\n  ".join(v.placement.arithmetic())
+    text += f"\n\nThe authors: {c.authors_regime}" + (f": \"{c.conclusion}\"" if c.conclusion else "")
+    if c.disagreement:
+        text += f"\nWhere we differ: {c.disagreement}"
+    text += f"\nSource: {c.source.title}, {c.source.url}"
+    out = {"id": c.id, "title": c.title, "authors_regime": c.authors_regime, "source": c.source.url, **v.to_json()}
+    return out, text
 
 
 def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
@@ -171,8 +195,11 @@ def _add_shape(k: argparse.ArgumentParser) -> None:
     k.add_argument("--ops", help="elementwise: number of ops in the chain")
     k.add_argument("--inputs", help="elementwise: full-size input tensors of the first op")
     k.add_argument("--fused", action="store_true", help="elementwise/attention: fused (one read, one write)")
-    k.add_argument("--params", help="decode/prefill: parameter count, e.g. 7e9")
-    k.add_argument("--batch", help="decode/attention: batch size")
+    k.add_argument("--params", help="decode/prefill: parameter count, e.g. 7e9 or 7B")
+    k.add_argument("--active-params", help="decode/prefill: MoE parameters active per token, e.g. 12.9B")
+    k.add_argument("--weight-dtype", help="decode/prefill: how weights are stored (int4, nf4, q4_0, int8, ...)")
+    k.add_argument("--causal", action="store_true", help="attention: causal mask (half the scores)")
+    k.add_argument("--batch", help="decode/attention: batch size; matmul: how many matmuls")
     k.add_argument("--context", help="decode: context length")
     k.add_argument("--kv-bytes-per-token", help="decode: KV-cache bytes per token")
     k.add_argument("--tokens", help="prefill: prompt tokens")
@@ -193,6 +220,7 @@ def build_parser() -> argparse.ArgumentParser:
         "plot": (cmd_plot, "draw the roofline with the kernel on it, as SVG on stdout"),
         "classify": (cmd_classify, "classify a JSON symptoms file ('-' reads stdin)"),
         "incident": (cmd_incident, "one drill incident (A1..A8), its derived verdict and arithmetic"),
+        "case": (cmd_case, "one published case from the casebook, its derived verdict and its source"),
         "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance"),
         "gpus": (cmd_gpus, "the hardware catalogue"),
     }
@@ -219,6 +247,7 @@ def build_parser() -> argparse.ArgumentParser:
     plot.add_argument("--symptoms", metavar="FILE", help="a symptoms file instead of the options above")
     subs["classify"].add_argument("file", metavar="FILE")
     subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
+    subs["case"].add_argument("id", metavar="ID", nargs="?", help="a case id; none lists them")
     subs["grade"].add_argument("file", metavar="ATTEMPT")
     return parser
 

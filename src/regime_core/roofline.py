@@ -91,7 +91,7 @@ class Placement:
             f"intensity = {number(self.work.flops)} / {number(self.work.bytes)} = {f(self.intensity, Dim.INTENSITY)}",
             f"ridge = {f(self.peak_flops, Dim.FLOP_RATE)} / {f(self.bandwidth, Dim.BYTE_RATE)}"
             f" = {f(self.ridge, Dim.INTENSITY)}",
-            f"{f(self.intensity, Dim.INTENSITY)} is {number(self.factor)}× {self.side} the ridge{far}: {self.bound}-bound",
+            f"{f(self.intensity, Dim.INTENSITY)} is {number(self.factor)}× {self.side} the ridge{far}: the {self.bound} side, under the {self.bound} roof",
             f"floor = max({f(self.compute_seconds, Dim.SECOND)} of math, {f(self.memory_seconds, Dim.SECOND)}"
             f" of memory) = {f(self.floor_seconds, Dim.SECOND)}",
         ]

@@ -22,6 +22,9 @@ _SHRINK = ("run the shrink test: time it at a quarter of the size. Flat time mea
 
 def roofline_line(p: Placement) -> str:
     """Where the work sits against the ridge, and its floor."""
+    if p.intensity == 0:
+        return (f"roofline: no FLOPs at all, pure data movement: the memory roof is the only one;"
+                f" floor {_f(p.floor_seconds, Dim.SECOND)}")
     return (f"roofline: {_f(p.intensity, Dim.INTENSITY)} is {number(p.factor)}× {p.side} the ridge of"
             f" {_f(p.ridge, Dim.INTENSITY)}; floor {_f(p.floor_seconds, Dim.SECOND)}")
 
@@ -30,7 +33,7 @@ def _pct(fraction: float) -> str:
     return f"{number(fraction * 100, 3)}%"
 
 
-def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float) -> list[str]:
+def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, above_compute: float) -> list[str]:
     """A line per measurement that beats a roof, with what must be off."""
     o, out = s.observed, []
     bf, ff = a.bandwidth_fraction, a.flops_fraction
@@ -52,7 +55,7 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float) -
         else:
             out.append(f"achieved bandwidth is {number(bf * 100)}% of the card's peak: impossible;"
                        " check the byte count or the measurement")
-    if ff is not None and ff > above:
+    if ff is not None and ff > above_compute:
         out.append(f"{_pct(ff)} of the card's dense peak FLOP/s: impossible. Is the peak a 2:4-sparse figure, for"
                    " another dtype, or are the FLOPs counted twice (a multiply-add is 2 FLOPs)?")
     return out

@@ -24,9 +24,10 @@ from mkdocs.config.defaults import MkDocsConfig
 from mkdocs.exceptions import PluginError
 from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
-from mkdocs.structure.files import Files
+from mkdocs.structure.files import File, Files
 
 from regime_site.bytecode import compile_for_pyodide
+from regime_site.casebook import pages as casebook_pages
 from regime_site.wheel import build_wheel, package_files
 
 #: The runtime files Pyodide loads; nothing else from the npm package is served.
@@ -75,6 +76,12 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
             "wheel": f"wheels/{digest}/{wheel_name}",
             "pyodide_version": version,
         }
+
+    def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
+        """Add the casebook's pages (one per published case and per drill incident), written by the core."""
+        for path, markdown in casebook_pages().items():
+            files.append(File.generated(config, path, content=markdown))
+        return files
 
     def on_env(self, env: Environment, /, *, config: MkDocsConfig, files: Files) -> Environment:  # noqa: ARG002
         """Give templates the manifest, and the worker's query string that carries it."""

@@ -1,0 +1,27 @@
+"""The review comment: a verdict in the few lines a reviewer pastes into a pull request."""
+
+from __future__ import annotations
+
+from regime_core.classify import Verdict
+from regime_core.levers import advice
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:] if text else ""
+
+
+def review_comment(verdict: Verdict, label: str, url: str) -> str:
+    """``label``'s regime, the reason with its number, the lever and the waste, and a link to why.
+
+    Example: "A6 is overhead / host-bound: timeline: 2 µs of kernel, 8 µs of gap: the GPU idles 80% of
+    the time. Helps: launch less … Wastes the week: micro-optimising the kernels … Why: <url>".
+    """
+    reason = verdict.evidence[0] if verdict.evidence else ""
+    if verdict.regime is None:
+        lean = f", leaning {verdict.leaning}" if verdict.leaning else ""
+        return (f"{label} is undecided{lean}: {reason}. Measure this next: {verdict.needs}."
+                f" Why: {url}")
+    anomaly = " (and the measurement beats a roof: the link says why)" if verdict.anomalies else ""
+    return (f"{label} is {advice(verdict.regime).name}: {reason}{anomaly}. Helps: {_sentence(verdict.lever)}."
+            f" Wastes the week: {_sentence(verdict.waste)}. Why: {url}")

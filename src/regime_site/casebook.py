@@ -1,0 +1,158 @@
+"""The casebook pages: one page per published case and per drill incident, written from the core.
+
+Plain functions that return Markdown (with HTML blocks) by page path, so any builder can write them;
+the ``regime`` MkDocs plugin adds them to the build as generated files. Each page has its own title
+and description in its front matter, which the template turns into the meta tags a chat or a code
+review unfurls. All text is escaped.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+
+from regime_core import casebook, drill
+from regime_core.classify import Verdict
+from regime_core.levers import advice
+from regime_core.svg import for_symptoms
+from regime_core.symptoms import Symptoms
+
+FOLDER = "casebook"
+_READING = {"compute": "compute-bound", "memory": "memory-bound", "overhead": "overhead / host-bound",
+            "undecided": "undecided", "anomaly": "impossible as reported (an anomaly)"}
+
+
+def esc(text: object) -> str:
+    """Escape text for HTML content and attributes."""
+    return html.escape(str(text), quote=True)
+
+
+def _list(items: list[str] | tuple[str, ...]) -> str:
+    return "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
+
+
+def verdict_name(v: Verdict) -> str:
+    """The regime as a heading says it."""
+    if v.regime is None:
+        return "Undecided — measure this next"
+    return advice(v.regime).name.capitalize()
+
+
+def verdict_html(v: Verdict, symptoms: Symptoms, *, figure_id: str, label: str) -> str:
+    """A verdict in full: regime, evidence, levers, what to measure, anomalies, arithmetic, picture."""
+    parts = [f'<p class="regime-case__verdict"><strong>{esc(verdict_name(v))}</strong></p>',
+             "<p><strong>Evidence:</strong></p>", _list(v.evidence)]
+    if v.regime is None:
+        if v.needs:
+            parts.append(f"<p><strong>Measure this next:</strong> {esc(v.needs)}</p>")
+        if v.waste:
+            parts.append(f"<p><strong>The proposal:</strong> {esc(v.waste)}</p>")
+    else:
+        parts += [f"<p><strong>Lever that helps:</strong> {esc(v.lever)}</p>",
+                  f"<p><strong>Lever that wastes the week:</strong> {esc(v.waste)}</p>"]
+    if v.anomalies:
+        parts += ['<div class="admonition warning"><p class="admonition-title">Beyond a roof</p>',
+                  _list(v.anomalies), "</div>"]
+    if v.placement is not None:
+        parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
+    svg = for_symptoms(symptoms, title=f"{label} on its roofline", id_prefix=figure_id, label=label)
+    if svg:
+        parts.append(f'<figure class="regime-figure">{svg}</figure>')
+    if v.notes:
+        parts.append(f"<p><strong>Notes from the source</strong> (shown, not used): {esc(v.notes)}</p>")
+    return "\n".join(parts)
+
+
+def _symptoms_block(raw: object) -> str:
+    return f"```json\n{json.dumps(raw, indent=2, ensure_ascii=False)}\n```"
+
+
+def _front(title: str, description: str) -> str:
+    return f"---\ntitle: {json.dumps(title, ensure_ascii=False)}\ndescription: {json.dumps(description, ensure_ascii=False)}\n---\n"
+
+
+def _description(v: Verdict, summary: str) -> str:
+    reason = v.evidence[0] if v.evidence else ""
+    return f"{verdict_name(v)}. {summary} {reason}"[:300]
+
+
+def case_page(c: casebook.Case) -> str:
+    """One published case: the case in a sentence, its symptoms, our verdict, the source."""
+    v = c.verdict()
+    src = c.source
+    byline = ", ".join(x for x in (src.publisher, src.date) if x)
+    parts = [
+        _front(c.title, _description(v, c.summary)),
+        f"# {esc(c.title)}\n",
+        f"{esc(c.summary)}\n",
+        "## Verdict\n",
+        verdict_html(v, c.symptoms, figure_id=f"case-{c.id}", label=c.id),
+        "\n## The authors' reading\n",
+        f"<p><strong>{esc(_READING[c.authors_regime].capitalize())}</strong>"
+        + (f": <q>{esc(c.conclusion)}</q>" if c.conclusion else "") + "</p>",
+    ]
+    if c.disagreement:
+        parts.append(f'<div class="admonition note"><p class="admonition-title">Where we differ</p><p>{esc(c.disagreement)}</p></div>')
+    parts += ["\n## The symptoms, as the source gives them\n", _symptoms_block(c.symptoms_raw)]
+    if c.assumptions:
+        parts += ["\n<p><strong>Read into the source:</strong></p>", _list(c.assumptions)]
+    parts += ["\n## Source\n",
+              f'<p><a href="{esc(src.url)}">{esc(src.title)}</a>{esc(" — " + byline) if byline else ""}</p>',
+              "<blockquote>" + "".join(f"<p>{esc(q)}</p>" for q in c.quoted) + "</blockquote>",
+              f"\n<p>Run <code>regime case {esc(c.id)}</code> for the same verdict in a terminal.</p>\n"]
+    return "\n".join(parts)
+
+
+def incident_page(incident_id: str) -> str:
+    """A drill incident on its own page, the worked answer behind a deliberate click."""
+    item = drill.incident(incident_id)
+    v = item.verdict()
+    label = item.id.upper()
+    answer = verdict_html(v, item.symptoms, figure_id=f"case-{item.id}", label=label)
+    if item.assumptions:
+        answer += "\n<p><strong>Read into the incident:</strong></p>" + _list(item.assumptions)
+    return "\n".join([
+        _front(f"{label} · {item.title}", f"Regime drill incident {label}: {item.text}"),
+        f"# {label} · {esc(item.title)}\n",
+        f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>\n',
+        "Read the regime before you open the answer: write four lines — regime, evidence, the lever that"
+        f" helps, the lever that wastes the week — or try it on the [drill page](../drill.md#{item.id}).\n",
+        "\n## The symptoms\n", _symptoms_block(item.symptoms_raw),
+        f'\n<details class="regime-case__answer"><summary>Show the worked answer</summary>\n{answer}\n</details>\n',
+    ])
+
+
+def index_page() -> str:
+    """The casebook's contents: the drill's incidents and every published case with both readings."""
+    rows = []
+    for c in casebook.cases():
+        v = c.verdict()
+        ours = verdict_name(v) + (" (anomaly)" if v.anomalies else "")
+        rows.append(f'<tr><td><a href="{esc(c.id)}/">{esc(c.title)}</a></td><td>{esc(_READING[c.authors_regime])}</td>'
+                    f"<td>{esc(ours)}</td><td>{esc(c.source.publisher)}</td></tr>")
+    incidents = "".join(f'<li><a href="{esc(i.id)}/">{esc(i.id.upper())} · {esc(i.title)}</a></li>'
+                        for i in drill.incidents())
+    return "\n".join([
+        _front("Casebook", "Published GPU performance cases and the drill's incidents, each read for its regime"
+               " from its symptoms, with the arithmetic and the source."),
+        "# Casebook\n",
+        "Real cases from papers, blogs, issues and benchmark tables, with the numbers exactly as their"
+        " sources give them. Each page has its own address: paste it into a review.\n",
+        "## The drill's incidents\n", f"<ul>{incidents}</ul>\n",
+        "## Published cases\n",
+        '<table class="regime-casebook"><thead><tr><th>Case</th><th>The authors</th><th>The classifier</th>'
+        "<th>Source</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>\n",
+    ])
+
+
+def pages() -> dict[str, str]:
+    """Every casebook page by its source path (``casebook/<id>.md``)."""
+    out = {f"{FOLDER}/index.md": index_page()}
+    out.update({f"{FOLDER}/{i.id}.md": incident_page(i.id) for i in drill.incidents()})
+    out.update({f"{FOLDER}/{c.id}.md": case_page(c) for c in casebook.cases()})
+    return out
+
+
+def page_path(item_id: str) -> str:
+    """The casebook address of a case or incident, relative to the site root."""
+    return f"{FOLDER}/{item_id}/"

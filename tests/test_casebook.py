@@ -1,0 +1,83 @@
+"""The casebook: published cases read as their sources concluded, or with a written reason where not."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import pytest
+
+from regime_core import casebook, drill
+from regime_core.cli import main
+from regime_core.errors import RegimeError
+from regime_site.casebook import pages
+
+CASES = casebook.cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_the_classifier_reads_each_case_as_expected(case: casebook.Case) -> None:
+    verdict = case.verdict()
+    assert verdict.regime == case.expected_regime, verdict.evidence
+    assert bool(verdict.anomalies) is case.expected_anomaly, verdict.anomalies
+    if verdict.regime is None:
+        assert verdict.needs, "an undecided verdict names the measurement that would decide"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_where_we_differ_from_the_authors_we_say_why(case: casebook.Case) -> None:
+    ours = case.expected_regime or "undecided"
+    same = ours == case.authors_regime or (case.authors_regime == "anomaly" and case.expected_anomaly)
+    assert bool(case.disagreement) is not same, (ours, case.authors_regime)
+
+
+def test_the_casebook_covers_every_reading() -> None:
+    assert len(CASES) >= 24
+    readings = Counter(c.expected_regime for c in CASES)
+    for regime in ("compute", "memory", "overhead"):
+        assert readings[regime] >= 5, readings
+    assert readings[None] >= 1
+    assert sum(c.expected_anomaly for c in CASES) >= 1
+
+
+def test_every_case_cites_its_source_and_quotes_it() -> None:
+    for c in CASES:
+        assert c.source.url.startswith("https://")
+        assert c.source.title
+        assert all(q.strip() for q in c.quoted)
+
+
+def test_case_ids_are_addresses_that_do_not_collide_with_the_drill() -> None:
+    incident_ids = {i.id for i in drill.incidents()}
+    assert not incident_ids & {c.id for c in CASES}
+
+
+def test_a_bad_case_is_refused_naming_its_field() -> None:
+    good = CASES[0]
+    with pytest.raises(RegimeError) as err:
+        casebook.Case(**{**good.__dict__, "authors_regime": "vibes"})
+    assert err.value.field == f"casebook.{good.id}.authors_regime"
+
+
+def test_each_case_has_a_page_with_its_own_title_and_description() -> None:
+    site = pages()
+    for c in CASES:
+        page = site[f"casebook/{c.id}.md"]
+        front = page.split("---")[1]
+        assert f"title: {json.dumps(c.title, ensure_ascii=False)}" in front
+        assert "description: " in front
+        assert c.source.url in page
+    for item in drill.incidents():
+        page = site[f"casebook/{item.id}.md"]
+        assert "<details" in page  # the worked answer waits for a deliberate click
+        assert "Show the worked answer" in page
+
+
+def test_regime_case_prints_the_verdict_and_source(capsys: pytest.CaptureFixture[str]) -> None:
+    case = next(c for c in CASES if c.expected_regime is None)
+    assert main(["case", case.id, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["regime"] is None
+    assert out["needs"]
+    assert out["source"] == case.source.url
+    assert main(["case", "no-such-case"]) == 2
