@@ -212,3 +212,16 @@ def test_model_card_parameter_counts_and_weight_formats() -> None:
     moe = parse_symptoms({"work": {"kernel": "decode", "params": "46.7B", "active_params": "12.9B"}}).work
     assert moe is not None
     assert moe.flops == pytest.approx(2 * 12.9e9)
+
+
+def test_the_readme_documents_every_symptoms_field() -> None:
+    from pathlib import Path
+
+    from regime_core.symptoms import OBSERVED_FIELDS, TOP_FIELDS
+    from regime_core.work import FIELDS
+
+    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    names = {*OBSERVED_FIELDS, "launches", "shrunk", "host_sync_in_loop", *TOP_FIELDS}
+    names |= {f for fields in FIELDS.values() for f in fields}
+    missing = sorted(n for n in names if f"`{n}`" not in readme)
+    assert missing == []
