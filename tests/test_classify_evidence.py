@@ -225,3 +225,12 @@ def test_the_readme_documents_every_symptoms_field() -> None:
     names |= {f for fields in FIELDS.values() for f in fields}
     missing = sorted(n for n in names if f"`{n}`" not in readme)
     assert missing == []
+
+
+def test_several_gpus_the_verdict_says_what_it_assumed() -> None:
+    one = {"hardware": "a100-80gb-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "70B"}}
+    eight = {**one, "hardware": {"id": "a100-80gb-sxm", "count": 8}}
+    assert verdict(one, tokens_per_s=60).anomalies
+    v = verdict(eight, tokens_per_s=60)
+    assert (v.regime, v.anomalies) == ("memory", [])
+    assert any("8 × " in line and "summed" in line for line in v.evidence)

@@ -22,6 +22,12 @@ _SHRINK = ("run the shrink test: time it at a quarter of the size. Flat time mea
 
 def roofline_line(p: Placement) -> str:
     """Where the work sits against the ridge, and its floor."""
+    if " × " in p.hardware_name:  # several GPUs: say what was assumed (peaks and bandwidth add up)
+        return f"on {p.hardware_name} (peaks and bandwidth summed; the ridge is one card's): " + _line(p)
+    return _line(p)
+
+
+def _line(p: Placement) -> str:
     if p.intensity == 0:
         return (f"roofline: no FLOPs at all, pure data movement: the memory roof is the only one;"
                 f" floor {_f(p.floor_seconds, Dim.SECOND)}")
