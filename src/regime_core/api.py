@@ -12,17 +12,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from regime_core import drill, hardware, svg, work
-from regime_core.attempt import parse_attempt
+from regime_core.attempt import MAX_IMPORT_BYTES, parse_attempt
 from regime_core.classify import classify
 from regime_core.errors import RegimeError
-from regime_core.grade import grade
+from regime_core.grade import grade, hint
 from regime_core.quantity import Dim, format_quantity
 from regime_core.resources import parse_json_text
 from regime_core.roofline import Placement, place, ridge
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
 from regime_core.writeup import markdown
 
-MAX_REQUEST = 200_000
+# A request carries at most one imported file as a JSON string, which escaping can make up to 6× longer
+# (a control character becomes \u0000): the cap admits the largest file the page imports.
+MAX_REQUEST = 6 * MAX_IMPORT_BYTES + 1_000
 
 
 def _card(req: Mapping[str, Any]) -> hardware.Hardware:
@@ -171,8 +173,12 @@ def items_from_attempt(attempt: Mapping[str, Any]) -> dict[str, Any]:
     return items
 
 
+#: The mark beside a check: passed, not passed, could not tell (the line then says so in words).
+_MARKS = {True: "✓", False: "✗", None: "?"}
+
+
 def _feedback(item: Mapping[str, Any]) -> list[str]:
-    return [f"{name.replace('_', ' ')}: {'✓' if c['passed'] else '✗'} {c['why']}" for name, c in item["checks"].items()]
+    return [f"{name.replace('_', ' ')}: {_MARKS[c['passed']]} {c['why']}" for name, c in item["checks"].items()]
 
 
 def op_writeup(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -184,9 +190,19 @@ def op_writeup(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"attempt": raw, "grade": result, "feedback": feedback, "markdown": markdown(parse_attempt(raw), result)}
 
 
+def op_hint(req: Mapping[str, Any]) -> dict[str, Any]:
+    """The hint for one saved item (``a1``..``a8``, ``part-b``, ``part-c``): where to look, never the answer."""
+    item = req.get("item")
+    ids = [i.id for i in drill.incidents()]
+    keys = {**{i: i for i in ids}, _SITE_PART_B: "part_b", _SITE_PART_C: "part_c"}
+    if not isinstance(item, str) or item not in keys:
+        raise RegimeError("item", f"expected one of {', '.join(keys)}")
+    return {"item": item, "hint": hint(keys[item])}
+
+
 def op_import_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
     """Check an attempt file's text; return the site's items, or say what is wrong and change nothing."""
-    raw = parse_json_text(req.get("text"), "file", limit=MAX_REQUEST,
+    raw = parse_json_text(req.get("text"), "file", limit=MAX_IMPORT_BYTES,
                           expected="a JSON attempt file (the one 'Download JSON' saves)")
     parse_attempt(raw)
     return {"items": items_from_attempt(raw)}
@@ -207,6 +223,7 @@ OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "explore": op_explore,
     "writeup": op_writeup,
     "import_attempt": op_import_attempt,
+    "hint": op_hint,
 }
 
 

@@ -18,7 +18,11 @@ from regime_core import drill
 from regime_core.errors import RegimeError
 from regime_core.quantity import Dim, parse
 
+#: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
+#: The largest attempt file the page imports, in bytes (so at most as many characters): far above the largest
+#: valid attempt (36 lines of MAX_TEXT characters), far below what would stall a browser tab.
+MAX_IMPORT_BYTES = 1_000_000
 PART_A_FIELDS = ("regime", "evidence", "helps", "wastes")
 KERNEL_FIELDS = ("intensity", "side", "optimisation")
 SIDES = ("below", "above")

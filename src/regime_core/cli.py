@@ -18,6 +18,7 @@ from regime_core.grade import grade
 from regime_core.quantity import Dim, format_quantity
 from regime_core.resources import parse_json_text
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
+from regime_core.writeup import report
 
 MAX_FILE_BYTES = 1_000_000
 
@@ -169,13 +170,7 @@ def cmd_case(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     result = grade(_read_json(args.file, "ATTEMPT"))
-    lines = [f"{c['id']}. {'pass' if c['passed'] else 'FAIL'}: {c['why']}" for c in result["criteria"]]
-    for key, item in result["items"].items():
-        for name, check in item["checks"].items():
-            if not check["passed"]:
-                lines.append(f"   {key.upper().replace('_', ' ')} {name}: {check['why']}")
-    lines.append("passing write-up" if result["passed"] else "not passing yet")
-    return result, "\n".join(lines)
+    return result, report(result)
 
 
 def cmd_gpus(_args: argparse.Namespace) -> tuple[dict[str, Any], str]:

@@ -8,6 +8,10 @@ from regime_core import drill
 from regime_core.attempt import Attempt
 from regime_core.quantity import Dim, format_quantity
 
+#: The mark beside a criterion's verdict: passed, not passed, could not tell.
+MARKS = {True: "✅", False: "❌", None: "❔"}
+VERDICTS = {True: "Passing write-up.", False: "Not passing yet.",
+            None: "Nothing fails, but the grader could not tell everything: compare with the worked answers."}
 _LINES = (("Regime", "regime"), ("Evidence", "evidence"), ("Lever that helps", "helps"),
           ("Lever that wastes the week", "wastes"))
 
@@ -42,7 +46,20 @@ def markdown(attempt: Attempt, result: dict[str, Any]) -> str:
     out += ["", "## Part C — The argument", "", _md(attempt.part_c) if attempt.part_c else "_Not attempted._", "",
             "## Acceptance (graded by regime_core)", ""]
     for criterion in result["criteria"]:
-        mark = "✅" if criterion["passed"] else "❌"
-        out.append(f"{criterion['id']}. {mark} {criterion['why']}")
-    out += ["", "**Passing write-up.**" if result["passed"] else "**Not passing yet.**", ""]
+        out.append(f"{criterion['id']}. {criterion['text']} {MARKS[criterion['passed']]} {criterion['why']}")
+    out += ["", f"**{VERDICTS[result['passed']]}**", ""]
     return "\n".join(out)
+
+
+_WORDS = {True: "pass", False: "FAIL", None: "could not tell"}
+
+
+def report(result: dict[str, Any]) -> str:
+    """The grade for a terminal: each criterion in its own words with its verdict, then every line not passed."""
+    lines = [f"{c['id']}. {c['text']} {_WORDS[c['passed']]}: {c['why']}" for c in result["criteria"]]
+    for key, item in result["items"].items():
+        for name, check in item["checks"].items():
+            if check["passed"] is not True:
+                lines.append(f"   {key.upper().replace('_', ' ')} {name}: {check['why']}")
+    lines.append(VERDICTS[result["passed"]])
+    return "\n".join(lines)
