@@ -115,7 +115,7 @@ def op_kernel(req: Mapping[str, Any]) -> dict[str, Any]:
     dtype = _dtype(req, card)
     w = work.from_spec(spec, dtype)
     p = place(w, card, dtype)
-    symptoms = Symptoms(card, p.dtype, w, parse_observed(_filled(req.get("observed"), "observed")))
+    symptoms = Symptoms(card, p.dtype, w, parse_observed(_filled(req.get("observed"), "observed")), work_spec=spec)
     verdict = classify(symptoms)
     picture = svg.for_symptoms(symptoms, title=f"Roofline of {p.hardware_name} with {w.label}", id_prefix="stretch")
     return {"placement": placement_view(p), "verdict": verdict.to_json(), "svg": picture}
