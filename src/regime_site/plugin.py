@@ -32,6 +32,8 @@ from regime_site.wheel import build_wheel, package_files
 
 #: The runtime files Pyodide loads; nothing else from the npm package is served.
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: Those the worker downloads with fetch(), which it counts to show progress (the .mjs are imports).
+FETCHED_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
 
 
 class RegimePluginConfig(Config):
@@ -75,6 +77,8 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
             "pyodide": f"../pyodide/{version}/",
             "wheel": f"wheels/{digest}/{wheel_name}",
             "pyodide_version": version,
+            # What the worker's progress line counts up to: the fetched runtime files and the wheel.
+            "bytes": str(sum((source / name).stat().st_size for name in FETCHED_FILES) + len(wheel_bytes)),
         }
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:

@@ -20,6 +20,8 @@ class PythonRuntime extends EventTarget {
     super();
     this.state = "idle";
     this.reason = "";
+    this.retryable = false;
+    this.progress = null; // {loaded, total} bytes while Python downloads
     this.pending = new Map();
     this.nextId = 1;
     this.worker = null;
@@ -29,6 +31,16 @@ class PythonRuntime extends EventTarget {
     this.state = state;
     this.reason = reason;
     this.dispatchEvent(new Event("change"));
+  }
+
+  /** After a failed start that the network caused: a fresh worker, a fresh download. */
+  retry() {
+    if (this.state !== "failed") return;
+    this.worker = null;
+    this.retryable = false;
+    this.progress = null;
+    this.state = "idle";
+    this.start();
   }
 
   start() {
@@ -53,8 +65,9 @@ class PythonRuntime extends EventTarget {
     for (const event of early ? early.events : []) (event.type === "error" ? onError : onMessage)(event);
   }
 
-  fail(reason) {
+  fail(reason, retryable = false) {
     if (this.state === "failed") return;
+    this.retryable = retryable;
     this.setState("failed", reason);
     for (const { reject } of this.pending.values()) reject(new Error(reason));
     this.pending.clear();
@@ -66,8 +79,12 @@ class PythonRuntime extends EventTarget {
       this.readyAt = performance.now();
       this.timings = { started: this.startedAt, startedBy: this.startedBy, ...message.timings };
       this.setState("ready");
+    } else if (message.type === "progress") {
+      if (this.state !== "loading") return;
+      this.progress = { loaded: message.loaded, total: message.total };
+      this.dispatchEvent(new Event("change"));
     } else if (message.type === "failed") {
-      this.fail(message.reason);
+      this.fail(message.reason, Boolean(message.retry));
     } else if (this.pending.has(message.id)) {
       const { resolve, reject } = this.pending.get(message.id);
       this.pending.delete(message.id);
@@ -103,18 +120,39 @@ class PythonRuntime extends EventTarget {
 
 export const python = new PythonRuntime();
 
-/** Keep a status line in sync with the runtime; returns a teardown. */
+function megabytes(bytes) {
+  return (bytes / 1e6).toFixed(1);
+}
+
+/** What the status line says while Python loads: the download's progress, then "Starting…". */
+function loadingText(progress) {
+  if (!progress || !progress.total) return "Starting Python in your browser…";
+  if (progress.loaded < progress.total) {
+    return `Downloading Python: ${megabytes(progress.loaded)} of ${megabytes(progress.total)} MB`;
+  }
+  return "Starting Python…";
+}
+
+/** Keep a status line in sync with the runtime (with a Retry button after a network failure); returns a teardown. */
 export function bindStatus(element) {
   if (!element) return () => {};
   const render = () => {
     const messages = {
       idle: "",
-      loading: "Starting Python in your browser…",
+      loading: loadingText(python.progress),
       ready: "",
       failed: `Python could not start: ${python.reason}. The page still works, and answers still open.`,
     };
     element.textContent = messages[python.state];
     element.dataset.state = python.state;
+    if (python.state === "failed" && python.retryable) {
+      const retry = document.createElement("button");
+      retry.type = "button";
+      retry.className = "md-button regime-status__retry";
+      retry.textContent = "Retry";
+      retry.addEventListener("click", () => python.retry());
+      element.append(" ", retry);
+    }
   };
   render();
   python.addEventListener("change", render);

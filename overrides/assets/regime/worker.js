@@ -1,26 +1,40 @@
 // Web Worker that runs regime_core in Pyodide, so the page never waits for Python.
-// Protocol: {id, request} in (request is JSON text), {id, response} out; {type: "ready"} or
-// {type: "failed", reason} once, after start-up. Every file comes from this site's origin.
+// Protocol: {id, request} in (request is JSON text), {id, response} out; {type: "progress", loaded,
+// total} while it downloads; {type: "ready"} or {type: "failed", reason, retry} once, after start-up. Every file comes from this site's origin.
 // The page names the runtime manifest in this worker's query; runtime.json is the same, for a worker
 // started without it.
 const manifestUrl = new URL("./runtime.json", import.meta.url);
 
 async function runtimeManifest() {
-  const query = new URL(import.meta.url).searchParams;
   if (query.has("pyodide") && query.has("wheel") && query.has("pyodide_version")) return Object.fromEntries(query);
   return (await fetchOk(manifestUrl, "runtime.json")).json();
 }
 
 async function fetchOk(url, what) {
-  const response = await fetch(url);
-  if (!response.ok) throw new Error(`${what} returned HTTP ${response.status}`);
+  let response;
+  try {
+    response = await fetch(url);
+  } catch {
+    throw networkError(`${what} could not be fetched`);
+  }
+  if (!response.ok) {
+    const error = new Error(`${what} returned HTTP ${response.status}`);
+    error.retry = response.status >= 500;
+    throw error;
+  }
   return response;
 }
 
 // The files loadPyodide fetches. It never settles when one of them fails to load, so they
 // are checked first (HEAD requests: no bodies), and a watchdog covers anything else.
 const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
-const WATCHDOG_MS = 45000;
+
+/** An error worth a Retry: the network, not the site, failed. */
+function networkError(message) {
+  const error = new Error(message);
+  error.retry = true;
+  return error;
+}
 
 async function checkFiles(indexURL) {
   await Promise.all(RUNTIME_FILES.map(async (name) => {
@@ -28,7 +42,7 @@ async function checkFiles(indexURL) {
     try {
       response = await fetch(new URL(name, indexURL), { method: "HEAD" });
     } catch {
-      throw new Error(`${name} could not be fetched`);
+      throw networkError(`${name} could not be fetched`);
     }
     if (response.status === 404 || response.status === 410) throw new Error(`${name} is missing (HTTP ${response.status})`);
   }));
@@ -46,9 +60,90 @@ async function checkWebAssembly() {
   }
 }
 
+// Downloads are watched, not timed: a slow link that keeps delivering is never cut off. Start-up
+// fails only when a download has received nothing for STALL_S seconds, or, once nothing is being
+// downloaded, when Python has not started within START_S seconds of the last byte (a busy CPU).
+// Every GET of the worker's fetch() (the wasm, the standard library, the lock file, the wheel) is
+// counted, and the page shows the count ({type: "progress", loaded, total} in bytes, decompressed).
+const query = new URL(import.meta.url).searchParams;
+const STALL_S = Number(query.get("stall_s")) || 20;
+const START_S = 120;
+const PROGRESS_EVERY_MS = 250;
+const download = { loaded: 0, total: Number(query.get("bytes")) || 0, open: 0, lastActivity: performance.now(), sent: 0 };
+
+function reportProgress(force = false) {
+  const now = performance.now();
+  if (!force && now - download.sent < PROGRESS_EVERY_MS) return;
+  download.sent = now;
+  postMessage({ type: "progress", loaded: download.loaded, total: Math.max(download.total, download.loaded) });
+}
+
+function active() {
+  download.lastActivity = performance.now();
+}
+
+/** Count a response's bytes on a clone as they arrive; the caller gets the response itself (with its
+ * URL, so the browser's compiled-wasm cache still applies to it). */
+function counted(response) {
+  if (!response.body) {
+    download.open -= 1;
+    return response;
+  }
+  const reader = response.clone().body.getReader();
+  (async () => {
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        active();
+        if (done) break;
+        download.loaded += value.byteLength;
+        reportProgress();
+      }
+    } catch {
+      /* the reader of the response itself sees the error */
+    } finally {
+      download.open -= 1;
+      reportProgress(true);
+    }
+  })();
+  return response;
+}
+
+const plainFetch = globalThis.fetch.bind(globalThis);
+globalThis.fetch = async (resource, options) => {
+  const method = (options && options.method) || (resource instanceof Request ? resource.method : "GET");
+  if (method.toUpperCase() !== "GET") return plainFetch(resource, options);
+  download.open += 1;
+  active();
+  let response;
+  try {
+    response = await plainFetch(resource, options);
+  } catch (error) {
+    download.open -= 1;
+    active();
+    throw error;
+  }
+  active();
+  return counted(response);
+};
+
+/** Rejects when the downloads stall, or when Python does not start after they end; quiet once started. */
 function watchdog() {
   return new Promise((_, reject) => {
-    setTimeout(() => reject(new Error(`it did not start within ${WATCHDOG_MS / 1000} s`)), WATCHDOG_MS);
+    const timer = setInterval(() => {
+      if (download.started) {
+        clearInterval(timer);
+        return;
+      }
+      const idle = (performance.now() - download.lastActivity) / 1000;
+      if (download.open > 0 && idle > STALL_S) {
+        clearInterval(timer);
+        reject(networkError(`nothing arrived for ${STALL_S} s (the connection may have dropped)`));
+      } else if (download.open <= 0 && idle > START_S) {
+        clearInterval(timer);
+        reject(new Error(`it did not start within ${START_S} s of its download`));
+      }
+    }, 1000);
   });
 }
 
@@ -83,12 +178,12 @@ async function storeSnapshot(key, bytes) {
   }
 }
 
-async function restore(loadPyodide, indexURL, snapshot, key, checksFail) {
+async function restore(loadPyodide, indexURL, snapshot, key, checksFail, stalled) {
   if (!snapshot) return null;
   try {
     const restoring = loadPyodide({ indexURL, _loadSnapshot: snapshot });
     restoring.catch(() => {});
-    const pyodide = await Promise.race([restoring, checksFail, watchdog()]);
+    const pyodide = await Promise.race([restoring, checksFail, stalled]);
     const handle = pyodide.pyimport("regime_core.api").handle;
     if (!JSON.parse(handle('{"op": "gpus"}')).ok) throw new Error("the restored core does not answer");
     timings.source = "snapshot";
@@ -108,14 +203,16 @@ async function boot() {
   const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL)]).then(() => new Promise(() => {}));
   checksFail.catch(() => {}); // the race below reports it; a rejection before the race is not "unhandled"
   const snapshot = cachedSnapshot(snapshotKey); // looked up while the loader downloads
+  const stalled = watchdog();
+  stalled.catch(() => {}); // reported by the races below
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-  const restored = await restore(loadPyodide, indexURL, await snapshot, snapshotKey, checksFail);
+  const restored = await restore(loadPyodide, indexURL, await snapshot, snapshotKey, checksFail, stalled);
   if (restored) return restored;
   const wheel = fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // reported below, once awaited
   const loading = loadPyodide({ indexURL, _makeSnapshot: true });
   loading.catch(() => {}); // once a check has failed, loadPyodide's own failure is old news
-  const pyodide = await Promise.race([loading, checksFail, watchdog()]);
+  const pyodide = await Promise.race([loading, checksFail, stalled]);
   timings.pyodide = performance.now();
   // site, not sysconfig: importing sysconfig costs ~30 ms in Pyodide.
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
@@ -165,12 +262,14 @@ const releaseConsole = holdConsoleErrors();
 const ready = boot();
 ready.then(
   () => {
+    download.started = true;
     releaseConsole(true);
     postMessage({ type: "ready", timings });
   },
   (error) => {
+    download.started = true; // failed: nothing more to watch
     releaseConsole(false);
-    postMessage({ type: "failed", reason: firstLine(error) });
+    postMessage({ type: "failed", reason: firstLine(error), retry: Boolean(error && error.retry) });
   },
 );
 
