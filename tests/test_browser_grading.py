@@ -48,6 +48,7 @@ def test_fill_grade_export_and_import_into_a_fresh_profile(page: Page, base_url:
     markdown = Path(markdown_download.value.path()).read_text()
     assert "- **Lever that helps:** lower-precision FP8 math or more GPUs" in markdown
     assert "**Passing write-up.**" in markdown
+    assert "1. Puts each incident of Part A in its regime. ✅ All 8 regimes are right." in markdown
     with page.expect_download() as json_download:
         panel.locator('[data-action="download-json"]').click()
     exported = tmp_path / "attempt.json"
@@ -85,3 +86,39 @@ def test_a_bad_import_changes_nothing_and_says_why(page: Page, base_url: str, tm
     expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()
     page.reload()
     expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()
+
+
+def test_a_shorthand_answer_is_never_marked_wrong_and_a_hint_leaves_the_answer_locked(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    incident = page.locator('[data-item="a4"]')
+    form = incident.locator("form.regime-attempt")
+    answer = page.locator('[data-regime-answer="a4"]')
+    lines = incident.locator(".regime-item-grade li")
+    form.locator('input[value="memory"]').check()
+    form.locator('textarea[name="evidence"]').fill("14GB/300GB/s = 47ms")
+    form.locator('input[name="helps"]').fill("quant / gqa")
+    form.locator('input[name="wastes"]').fill("mma kernel")
+    form.locator('[data-action="check"]').click()
+    expect(lines).to_have_count(4, timeout=90_000)
+    for line in lines.all():
+        assert "✗" not in line.inner_text()
+        assert "✓" in line.inner_text() or "Could not tell" in line.inner_text()
+    expect(answer).to_be_hidden()
+
+    form.locator('input[name="helps"]').fill("switch to the faster MMA-heavy kernel")
+    form.locator('[data-action="check"]').click()
+    expect(lines.filter(has_text="✗")).to_have_count(1)
+    form.locator('[data-action="hint"]').click()
+    hint = form.locator(".regime-hint")
+    expect(hint).to_contain_text("300 GB/s")
+    expect(answer).to_be_hidden()
+
+    panel = page.locator(".regime-acceptance")
+    first = panel.locator('li[data-criterion="1"]')
+    expect(first).to_contain_text("Puts each incident of Part A in its regime.")
+    form.locator('button[type="submit"]').click()
+    expect(answer).to_be_visible()
+    expect(first).to_contain_text("Not attempted yet: A1, A2, A3, A5, A6, A7, A8", timeout=60_000)
+    expect(first).to_contain_text("Puts each incident of Part A in its regime.")
+    expect(panel.locator('li[data-criterion="5"]')).not_to_contain_text("FLOP/byte")
+    expect(panel.locator('li[data-criterion="3"]')).to_have_attribute("data-passed", "false")

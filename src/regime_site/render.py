@@ -14,6 +14,7 @@ from typing import Any
 
 from regime_core import drill, hardware, work
 from regime_core.api import op_ridge, placement_view
+from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT
 from regime_core.grade import CRITERIA
 from regime_core.levers import REGIMES, advice, levers
 from regime_core.quantity import Dim, format_quantity, number
@@ -58,8 +59,12 @@ def _kinds_of(name: str) -> str:
 
 
 def _buttons(reset_label: str = "Start over") -> str:
+    """The attempt's buttons: submit, check without the answer, a hint (shown once a line is not passed), start over."""
     return ('<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Submit attempt'
-            f'</button> <button type="button" class="md-button" data-action="reset">{esc(reset_label)}</button></div>')
+            '</button> <button type="button" class="md-button" data-action="check">Check without the answer</button>'
+            ' <button type="button" class="md-button" data-action="hint" hidden>Hint</button>'
+            f' <button type="button" class="md-button" data-action="reset">{esc(reset_label)}</button></div>'
+            '<p class="regime-hint" role="status" aria-live="polite" hidden></p>')
 
 
 def incident_heading(incident_id: str) -> str:
@@ -235,7 +240,7 @@ def part_c_attempt() -> str:
         '<div class="regime-part-c" data-regime-widget="attempt" data-item="part-c">'
         + _links("part-c", "Part C — write the argument")
         + '<form class="regime-attempt" novalidate aria-label="Your Part C paragraph">'
-        + _field("paragraph", "Your paragraph", '<textarea name="paragraph" rows="6" maxlength="20000"></textarea>')
+        + _field("paragraph", "Your paragraph", f'<textarea name="paragraph" rows="6" maxlength="{MAX_TEXT}"></textarea>')
         + _buttons() + "</form>"
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
         + _answer("part-c", _part_c_answer()) + "</div>"
@@ -276,12 +281,14 @@ def stretch() -> str:
 
 def acceptance_panel() -> str:
     """The five criteria, graded live once attempts exist, and the export and import controls."""
-    criteria = "".join(f"<li>{esc(text)}</li>" for text in CRITERIA)
+    criteria = "".join(f'<li data-criterion="{n}"><span class="regime-acceptance__text">{esc(text)}</span>'
+                       ' <span class="regime-acceptance__mark"></span> <span class="regime-acceptance__why"></span></li>'
+                       for n, text in enumerate(CRITERIA, start=1))
     buttons = "".join(f'<button type="button" class="md-button" data-action="{action}">{esc(label)}</button> '
                       for action, label in (("download-md", "Download Markdown"), ("copy-md", "Copy Markdown"),
                                             ("download-json", "Download JSON"), ("import-json", "Import JSON")))
     return (
-        '<div class="regime-acceptance" data-regime-widget="acceptance">'
+        f'<div class="regime-acceptance" data-regime-widget="acceptance" data-max-import-bytes="{MAX_IMPORT_BYTES}">'
         f'<p>A passing write-up:</p><ol class="regime-acceptance__criteria" aria-live="polite">{criteria}</ol>'
         '<p class="regime-acceptance__verdict" role="status" aria-live="polite"></p>'
         '<p class="regime-status" role="status" aria-live="polite"></p>'

@@ -14,7 +14,19 @@ function download(name, type, text) {
   window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+const MARKS = {
+  true: { text: "✓", label: "passed" },
+  false: { text: "✗", label: "not yet" },
+  null: { text: "?", label: "could not tell" },
+};
+const VERDICTS = {
+  true: "Passing write-up.",
+  false: "Not passing yet: see the criteria above.",
+  null: "Nothing fails, but the grader could not tell everything: compare with the worked answers.",
+};
+
 export function mount(element) {
+  const maxImportBytes = Number(element.dataset.maxImportBytes) || 1_000_000;
   const list = element.querySelector(".regime-acceptance__criteria");
   const verdict = element.querySelector(".regime-acceptance__verdict");
   const status = element.querySelector(".regime-acceptance__status");
@@ -42,10 +54,18 @@ export function mount(element) {
       return;
     }
     latest = result;
-    list.replaceChildren(...result.grade.criteria.map((c) => h("li", { "data-passed": String(c.passed) },
-      h("span", { class: "regime-acceptance__mark", "aria-label": c.passed ? "passed" : "not yet" }, c.passed ? "✓ " : "✗ "),
-      c.why)));
-    verdict.textContent = result.grade.passed ? "Passing write-up." : "Not passing yet: see the criteria above.";
+    // Each criterion keeps its own wording; the core's verdict and reason go beside it.
+    for (const c of result.grade.criteria) {
+      const li = list.querySelector(`li[data-criterion="${c.id}"]`);
+      if (!li) continue;
+      const mark = MARKS[String(c.passed)];
+      li.dataset.passed = String(c.passed);
+      const markNode = li.querySelector(".regime-acceptance__mark");
+      markNode.textContent = mark.text;
+      markNode.setAttribute("aria-label", mark.label);
+      li.querySelector(".regime-acceptance__why").textContent = c.why;
+    }
+    verdict.textContent = VERDICTS[String(result.grade.passed)];
   };
 
   const soon = () => {
@@ -86,8 +106,9 @@ export function mount(element) {
     const file = fileInput.files && fileInput.files[0];
     fileInput.value = "";
     if (!file) return;
-    if (file.size > 1_000_000) {
-      say(`${file.name}: expected an attempt file under 1 MB; nothing was changed.`);
+    if (file.size > maxImportBytes) {
+      say(`${file.name}: expected an attempt file of at most ${maxImportBytes.toLocaleString("en")} bytes;`
+        + " nothing was changed.");
       return;
     }
     let result;

@@ -1,6 +1,8 @@
 // An attempt form (Part A incident, Part B or Part C) and the answer it unlocks.
 // Options come from data attributes: data-item (the stable id), data-validate (an
 // optional regime_core.api op that checks the attempt first).
+// "Check without the answer" grades the lines as typed, saving nothing and opening nothing; when a
+// line is not passed or could not be read, "Hint" asks the core where to look for this item.
 import { clearErrors, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";
 import { gradeSaved } from "./grading.js";
 import { python } from "./runtime.js";
@@ -34,6 +36,22 @@ export function mount(element) {
   };
   const gradeList = h("ul", { class: "regime-item-grade", "aria-live": "polite" });
   feedback.after(gradeList);
+  const hintButton = form.querySelector('[data-action="hint"]');
+  const hintLine = form.querySelector(".regime-hint");
+  const clearHint = () => {
+    hintButton.hidden = true;
+    hintLine.hidden = true;
+    hintLine.replaceChildren();
+  };
+  // Show the core's lines for this item; offer a hint when any line is not passed or could not be told.
+  const showLines = (result) => {
+    const lines = result.ok ? result.feedback[item] || [] : [result.error];
+    gradeList.replaceChildren(...lines.map((line) => h("li", {}, line)));
+    const graded = result.ok ? result.grade.items[item.replace("-", "_")] : null;
+    const open = graded && Object.values(graded.checks).some((check) => check.passed !== true);
+    hintButton.hidden = !open;
+    if (!open) hintLine.hidden = true;
+  };
   const showGrade = async () => {
     let result;
     try {
@@ -41,8 +59,7 @@ export function mount(element) {
     } catch {
       return; // without Python there is no grading; the answer is open all the same
     }
-    const lines = result.ok ? result.feedback[item] || [] : [result.error];
-    gradeList.replaceChildren(...lines.map((line) => h("li", {}, line)));
+    showLines(result);
   };
 
   const sync = () => {
@@ -56,12 +73,13 @@ export function mount(element) {
       form.reset();
       conceal();
       gradeList.replaceChildren();
+      clearHint();
     }
     say("");
   };
 
-  const submit = async (event) => {
-    event.preventDefault();
+  // The attempt as typed, or null (and the missing field marked) when a required field is empty.
+  const typed = () => {
     clearErrors(form);
     const attempt = readForm(form);
     const missing = Object.keys(REQUIRED).filter((name) => form.elements[name] !== undefined
@@ -69,8 +87,55 @@ export function mount(element) {
     for (const name of missing) showError(form, name, REQUIRED[name]);
     if (missing.length) {
       say("Your attempt needs the field marked above.");
+      return null;
+    }
+    return attempt;
+  };
+
+  const check = async () => {
+    const attempt = typed();
+    if (!attempt) return;
+    say("Checking your lines…");
+    let result;
+    try {
+      if (validateOp) {
+        const valid = await python.call(validateOp, attempt);
+        if (!valid.ok) {
+          if (!showError(form, valid.field, valid.error)) say(valid.error);
+          else say("Your attempt needs the field marked above.");
+          return;
+        }
+      }
+      result = await python.call("writeup", { items: { [item]: attempt } });
+    } catch {
+      say("Checking needs Python, which could not start; Submit still opens the answer.");
       return;
     }
+    if (result.ok && !result.feedback[item]) {
+      say("Write something to check first.");
+      return;
+    }
+    showLines(result);
+    say(hintButton.hidden ? "Every line passes. Submit to see the worked answer."
+      : "Checked without opening the answer: change a line and check again, ask for a hint, or submit.");
+  };
+
+  const showHint = async () => {
+    let result;
+    try {
+      result = await python.call("hint", { item });
+    } catch {
+      say("Hints need Python, which could not start.");
+      return;
+    }
+    hintLine.textContent = result.ok ? `Hint: ${result.hint}` : result.error;
+    hintLine.hidden = false;
+  };
+
+  const submit = async (event) => {
+    event.preventDefault();
+    const attempt = typed();
+    if (!attempt) return;
     if (validateOp) {
       say("Checking your numbers…");
       try {
@@ -99,6 +164,8 @@ export function mount(element) {
   const offs = [
     on(form, "submit", submit),
     on(form.querySelector('[data-action="reset"]'), "click", reset),
+    on(form.querySelector('[data-action="check"]'), "click", check),
+    on(hintButton, "click", showHint),
     on(form, "focusin", () => validateOp && python.startSoon()),
     on(store, "change", (event) => {
       if (event.detail.item === "*" || event.detail.item === item) sync();
