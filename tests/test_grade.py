@@ -9,11 +9,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regime_core.attempt import parse_attempt
+from regime_core.api import handle
+from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
 from regime_core.errors import RegimeError
 from regime_core.grade import CRITERIA, grade, grade_part_c, hint, read_levers, regime_named
 from regime_core.levers import recognise
 from regime_core.writeup import markdown
+from regime_site.render import acceptance_panel, part_c_attempt
 from strategies import json_values
 
 PASSING = json.loads((Path(__file__).parent.parent / "examples/attempt-passing.json").read_text())
@@ -305,3 +307,44 @@ def test_hints_point_at_the_symptom_and_name_no_regime() -> None:
         text = hint(item).lower()
         assert text
         assert not re.search(r"(compute|memory|overhead|host)[- ]bound", text), item
+
+
+def _call(op: str, **fields: object) -> dict:
+    return json.loads(handle(json.dumps({"op": op, **fields})))
+
+
+def test_a_part_c_as_long_as_the_page_allows_grades() -> None:
+    assert f'maxlength="{MAX_TEXT}"' in part_c_attempt()
+    paragraph = (PASSING["part_c"] + " ") * (MAX_TEXT // (len(PASSING["part_c"]) + 1))
+    response = _call("writeup", items={"part-c": {"paragraph": paragraph[:MAX_TEXT]}})
+    assert response["ok"] is True
+    assert response["grade"]["items"]["part_c"]["passed"] is True
+
+
+@pytest.mark.parametrize("filler", ["x", "\u0001", '"'])
+def test_the_largest_import_the_page_accepts_is_refused_naming_the_file_not_the_request(filler: str) -> None:
+    assert f'data-max-import-bytes="{MAX_IMPORT_BYTES}"' in acceptance_panel()
+    response = _call("import_attempt", text=filler * MAX_IMPORT_BYTES)
+    assert response["ok"] is False
+    assert response["field"] == "file"
+
+
+def test_an_import_just_under_the_limit_is_read() -> None:
+    text = json.dumps(PASSING)
+    padded = text[:-1] + " " * (MAX_IMPORT_BYTES - len(text.encode())) + "}"
+    assert len(padded.encode()) == MAX_IMPORT_BYTES
+    assert _call("import_attempt", text=padded)["ok"] is True
+
+
+def test_the_hint_op_answers_per_item_and_refuses_an_unknown_one_by_name() -> None:
+    assert _call("hint", item="a8")["hint"] == hint("a8")
+    assert _call("hint", item="part-b")["hint"] == hint("part_b")
+    refused = _call("hint", item="a9")
+    assert (refused["ok"], refused["field"]) == (False, "item")
+
+
+def test_feedback_marks_could_not_tell_as_such_never_as_a_cross() -> None:
+    entry = {**PASSING["part_a"]["a1"], "helps": "ask the vendor"}
+    lines = _call("writeup", items={"a1": entry})["feedback"]["a1"]
+    assert "helps: ? Could not tell" in " ".join(lines)
+    assert not any("✗" in line for line in lines)
