@@ -153,10 +153,11 @@ def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
     deciding = deciding_numbers(verdict)
     if any(any(same_quantity(q, d, EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
         return Check(True, "Your evidence cites a number that decides the regime.")
-    fact = next((f for f in _grading(incident_id).get("facts", []) if f in lowered), None)
+    words = normalise(text)
+    fact = next((f for f in _grading(incident_id).get("facts", []) if f in words), None)
     if fact is not None:
         return Check(True, "Your evidence cites what the incident states.")
-    if "occupancy" in lowered:
+    if "occupancy" in words:
         return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
     return _unsure("I could not match your evidence to a number or a fact this incident gives")
 
@@ -318,10 +319,8 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     for_fusion, against = bool(_FOR_FUSION.search(lowered)), bool(_AGAINST_FUSION.search(lowered))
     if for_fusion and against:
         sides = Check(True, "Argues both sides.")
-    elif for_fusion or against:
-        sides = Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
     else:
-        sides = _unsure("I could not find the two sides of the argument in your words")
+        sides = Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
     return _item({"number": number, "fusion": fusion, "both_sides": sides})
 
 

@@ -44,7 +44,7 @@ _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "sev
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
 _NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "point", "and"])
 # "one" and "zero" start a number only inside a run ("twenty-one"): "one kernel" stays words.
-_NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1), *_TENS])})(?:[ -](?:{_NUMBER_WORD})\b)*")
+_NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1), *_TENS])})\b(?:[ -](?:{_NUMBER_WORD})\b)*")
 # Decimal prefixes written in lower case before bytes or FLOPs ("1.7tb/s", "14 gb"): a reader knows.
 _PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
 _TIMES = re.compile(r"(\d)\s?(?:x|×|times)(?![a-z])")

@@ -1,0 +1,54 @@
+"""Learner text as the grader reads it: case, typos, shorthand, numbers in words, units, negation."""
+
+from __future__ import annotations
+
+import pytest
+
+from regime_core.language import in_context, negated, normalise, with_units
+from regime_core.quantity import Dim, quantities_in
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [
+        ("70 per cent of peak", "70% of peak"), ("seventy percent", "70%"), ("eighty-five pct", "85%"),
+        ("three point eight times faster", "3.8× faster"), ("forty thousand launches", "40000 launches"),
+        ("twelve microseconds", "12 µs"), ("12us", "12 µs"), ("memroy bonud", "memory bound"),
+        ("Comptue-bound", "compute-bound"), ("fusoin", "fusion"), ("kernal", "kernel"),
+        ("tensor cores", "tensor cores"), ("ten kernels", "10 kernels"), ("one kernel", "one kernel"),
+        ("using CUDA graphs", "using cuda graphs"),
+    ],
+)
+def test_normalise_reads_what_a_reader_reads(text: str, read: str) -> None:
+    assert normalise(text) == read
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity"),
+    [("1.7TB/s", (1.7e12, Dim.BYTE_RATE)), ("1.7tb/s", (1.7e12, Dim.BYTE_RATE)), ("14gb", (14e9, Dim.BYTE)),
+     ("12us", (12e-6, Dim.SECOND)), ("seventy per cent", (0.7, Dim.FRACTION))],
+)
+def test_units_without_spaces_or_capitals_are_quantities(text: str, quantity: tuple[float, Dim]) -> None:
+    value, dim = quantities_in(with_units(text))[0]
+    assert dim is quantity[1]
+    assert value == pytest.approx(quantity[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "denied"),
+    [
+        ("not kv paging", "kv paging", True), ("do not micro-optimise the kernel", "micro-optimise", True),
+        ("fusion won't help here", "fusion", True), ("quant rather than a faster kernel", "faster kernel", True),
+        ("it is not compute-bound so fuse", "fuse", False), ("fuse, not mma", "fuse", False),
+        ("cut traffic, not registers", "registers", True), ("cut traffic, not registers", "cut traffic", False),
+    ],
+)
+def test_negation_reaches_only_its_own_clause(text: str, phrase: str, denied: bool) -> None:
+    start = text.index(phrase)
+    assert negated(text, start, start + len(phrase)) is denied
+
+
+def test_already_marks_a_description_of_the_kernel_not_a_lever() -> None:
+    text = "a fused relu-matmul for a kernel already on tensor cores"
+    assert in_context(text, text.index("tensor cores")) is True
+    assert in_context(text, text.index("fused")) is False
