@@ -203,37 +203,7 @@ def test_cli_grade_bad_files_are_one_line_exit_2(stdin: str) -> None:
 
 #: An attempt made from the drill's own "Check your work", line by line, in its words; where the key
 #: has no line of its own, the line comes from the key's wording for a sibling incident.
-ANSWER_KEY = {
-    "part_a": {
-        "a1": {"regime": "Compute-bound.", "evidence": "70% of the card's peak TFLOP/s",
-               "helps": "Faster math", "wastes": "writing a fused relu-matmul for a kernel already on tensor cores"},
-        "a2": {"regime": "Memory-bound.", "evidence": "Achieved GB/s near peak.",
-               "helps": "Fusion (or compile) is the lever because it deletes intermediate round trips.",
-               "wastes": "a compute kernel rewrite"},
-        "a3": {"regime": "Overhead-bound.", "evidence": "12 µs is launch-scale.",
-               "helps": "Fusion still helps a little (fewer launches) but the 3.8× traffic win is gone because there"
-                        " was never much traffic.", "wastes": "chasing the 3.8× traffic win"},
-        "a4": {"regime": "Memory-bound decode.",
-               "evidence": "Floor is 14 GB / 300 GB/s ≈ 47 ms/tok ≈ 21 tok/s. 38 tok/s is already in the right"
-                           " neighbourhood.", "helps": "Cut traffic (quant, GQA, paging)",
-               "wastes": "Waste: a compute kernel rewrite."},
-        "a5": {"regime": "Compute-bound prefill.", "evidence": "62% of peak tensor TFLOP/s",
-               "helps": "Faster math, more GPUs, shorter prompts, or chunked prefill with more parallel compute.",
-               "wastes": "Not KV paging."},
-        "a6": {"regime": "Overhead-bound.", "evidence": "2 µs of kernel, 8 µs of gap",
-               "helps": "Fuse, graph-capture, or stop launching 40k grids.",
-               "wastes": "Do not micro-optimise the 2 µs kernel."},
-        "a7": {"regime": "Host / sync.", "evidence": ".item() stalls the CPU on the GPU.",
-               "helps": "Remove the per-token host read.", "wastes": "The kernels were never the problem: rewriting"
-                                                                     " the matmul and attention kernels"},
-        "a8": {"regime": "Memory-bound.", "evidence": "saturates HBM", "helps": "Cut traffic (quant, GQA, paging),"
-               " not registers.", "wastes": "Occupancy theatre"},
-    },
-    "part_b": {"ridge": "156 FLOP/byte", "kernels": {
-        "add": {"intensity": "0.33", "side": "below", "optimisation": "move fewer bytes"},
-        "matmul": {"intensity": "1360", "side": "above", "optimisation": "faster math"},
-        "decode": {"intensity": "1", "side": "below", "optimisation": "cut traffic (quant, GQA, paging)"}}},
-}
+ANSWER_KEY = json.loads((Path(__file__).parent.parent / "examples/attempt-answer-key.json").read_text())
 
 
 def test_the_drills_own_answer_key_passes_all_five_and_no_line_is_marked_wrong() -> None:
