@@ -85,25 +85,59 @@ class PageLog:
     external: list[str] = field(default_factory=list)
 
 
-def open_page(browser: object, base_url: str, log: PageLog, **context_options: object) -> object:
-    """A fresh browser context and page; every non-localhost request is blocked and logged."""
-    context = browser.new_context(service_workers="block", **context_options)  # type: ignore[attr-defined]
+def _guard(context: object, base_url: str, logs: list[PageLog]) -> None:
+    """Block and log (in ``logs[0]``, the current test's log) every request that is not to ``base_url``."""
 
     def route(route: object) -> None:
         url = route.request.url  # type: ignore[attr-defined]
         if url.startswith(base_url):
             route.continue_()  # type: ignore[attr-defined]
         else:
-            log.external.append(url)
+            logs[0].external.append(url)
             route.abort()  # type: ignore[attr-defined]
 
-    context.route("**/*", route)
-    page = context.new_page()
-    page.on("console", lambda m: log.errors.append(m.text) if m.type == "error" else None)
-    page.on("pageerror", lambda e: log.errors.append(f"uncaught: {e}"))
+    context.route("**/*", route)  # type: ignore[attr-defined]
+
+
+def _watch(page: object, log: PageLog) -> None:
+    """Console errors, uncaught exceptions and dialogs go to ``log``."""
+    page.on("console", lambda m: log.errors.append(m.text) if m.type == "error" else None)  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: log.errors.append(f"uncaught: {e}"))  # type: ignore[attr-defined]
     # An alert, confirm or prompt means a payload ran: it fails the test like an error.
-    page.on("dialog", lambda d: (log.errors.append(f"dialog: {d.message}"), d.dismiss()))
-    page.set_default_timeout(60_000)
+    page.on("dialog", lambda d: (log.errors.append(f"dialog: {d.message}"), d.dismiss()))  # type: ignore[attr-defined]
+    page.set_default_timeout(60_000)  # type: ignore[attr-defined]
+
+
+def open_page(browser: object, base_url: str, log: PageLog, **context_options: object) -> object:
+    """A fresh browser context and page (empty caches: Python starts from nothing); every non-localhost
+    request is blocked and logged."""
+    context = browser.new_context(service_workers="block", **context_options)  # type: ignore[attr-defined]
+    _guard(context, base_url, [log])
+    page = context.new_page()
+    _watch(page, log)
+    return page
+
+
+@pytest.fixture(scope="session")
+def warm_context(browser: object, base_url: str) -> Iterator[tuple[object, list[PageLog]]]:
+    """One browser context for every ``page``: its HTTP cache and Cache Storage (Python's memory
+    snapshot) carry over, so after the first test Python is restored in well under a second instead
+    of started. The list holds the current test's log."""
+    logs = [PageLog()]
+    context = browser.new_context(service_workers="block")  # type: ignore[attr-defined]
+    _guard(context, base_url, logs)
+    yield context, logs
+    context.close()
+
+
+def warm_page(warm_context: tuple[object, list[PageLog]], base_url: str, log: PageLog) -> object:
+    """A new page in the warm context, logging to ``log``, with this origin's storage emptied."""
+    context, logs = warm_context
+    logs[0] = log
+    page = context.new_page()  # type: ignore[attr-defined]
+    _watch(page, log)
+    page.goto(base_url + "assets/regime/runtime.json")  # this origin, no scripts: empty what the last test left
+    page.evaluate("localStorage.clear(); sessionStorage.clear()")  # type: ignore[attr-defined]
     return page
 
 
@@ -113,8 +147,20 @@ def page_log() -> PageLog:
 
 
 @pytest.fixture
-def page(browser: object, base_url: str, page_log: PageLog) -> Iterator[object]:
-    """A page whose test fails on any console error or attempted external request."""
+def page(warm_context: tuple[object, list[PageLog]], base_url: str, page_log: PageLog) -> Iterator[object]:
+    """A new page in the shared warm context, its site storage emptied; the test fails on any console
+    error or attempted external request. A test about starting Python, or one that changes the
+    context (routes, permissions), uses ``open_page`` instead."""
+    p = warm_page(warm_context, base_url, page_log)
+    yield p
+    p.close()
+    assert page_log.external == [], f"requests to other origins: {page_log.external}"
+    assert page_log.errors == [], f"console errors: {page_log.errors}"
+
+
+@pytest.fixture
+def fresh_page(browser: object, base_url: str, page_log: PageLog) -> Iterator[object]:
+    """Like ``page``, in a context of its own with empty caches: Python starts from nothing."""
     p = open_page(browser, base_url, page_log)
     yield p
     p.context.close()  # type: ignore[attr-defined]

@@ -14,7 +14,8 @@ def _ready_timings(page: Page) -> dict[str, object]:
     return timings
 
 
-def test_the_drill_page_starts_python_from_its_head_without_fetching_the_manifest(page: Page, base_url: str) -> None:
+def test_the_drill_page_starts_python_from_its_head_without_fetching_the_manifest(fresh_page: Page, base_url: str) -> None:
+    page = fresh_page
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto(base_url + "drill/")
@@ -41,7 +42,8 @@ def test_pages_without_widgets_never_start_python(page: Page, base_url: str) -> 
     assert not [url for url in requests if "worker.js" in url or "/pyodide/" in url]
 
 
-def test_instant_navigation_from_home_starts_the_same_worker(page: Page, base_url: str) -> None:
+def test_instant_navigation_from_home_starts_the_same_worker(fresh_page: Page, base_url: str) -> None:
+    page = fresh_page
     requests: list[str] = []
     page.on("request", lambda request: requests.append(request.url))
     page.goto(base_url)  # one folder above the drill: the worker URL must not depend on the page

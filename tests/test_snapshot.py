@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from conftest import PageLog, open_page
+from conftest import PageLog, open_page, warm_page
 
 SNAPSHOTS = "caches.open('regime-python-snapshot').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
 
@@ -36,7 +36,8 @@ def _classify(page: Page) -> None:
     expect(stretch.locator(".regime-stretch__result svg")).to_have_count(1, timeout=60_000)
 
 
-def test_second_visit_restores_the_snapshot(page: Page, base_url: str, built_site: Path) -> None:
+def test_second_visit_restores_the_snapshot(fresh_page: Page, base_url: str, built_site: Path) -> None:
+    page = fresh_page
     page.goto(base_url + "drill/")
     assert _ready(page)["source"] == "start"
     manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
@@ -68,3 +69,22 @@ def test_a_bad_snapshot_falls_back_to_the_normal_start(browser: object, base_url
     page.context.close()
     assert log.external == []
     assert log.errors == [], log.errors
+
+
+def test_the_tests_warm_pages_restore_python_and_share_no_storage(
+        warm_context: tuple[object, list[PageLog]], base_url: str) -> None:
+    first_log, second_log = PageLog(), PageLog()
+    first = warm_page(warm_context, base_url, first_log)
+    first.goto(base_url + "drill/")
+    _ready(first)
+    assert _stored(first)  # the snapshot the next page restores
+    first.evaluate("localStorage.setItem('regime-drill', '{}')")
+    first.close()
+    second = warm_page(warm_context, base_url, second_log)
+    assert second.evaluate("localStorage.length") == 0
+    second.goto(base_url + "drill/")
+    assert _ready(second)["source"] == "snapshot"
+    _classify(second)
+    second.close()
+    assert first_log.errors == second_log.errors == []
+    assert first_log.external == second_log.external == []
