@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from conftest import PageLog, open_page
+from conftest import PageLog, open_page, warm_page
 from site_server import serve
 
 SAVED_A1 = json.dumps({"schema": 1, "items": {"a1": {"attempt": {"regime": "compute", "evidence": "70%"},
@@ -98,10 +98,10 @@ STORAGE = {
 
 
 @pytest.mark.parametrize("kind", list(STORAGE))
-def test_unusable_local_storage(browser: object, base_url: str, kind: str) -> None:
+def test_unusable_local_storage(warm_context: tuple[object, list[PageLog]], base_url: str, kind: str) -> None:
     script, fragment = STORAGE[kind]
     log = PageLog()
-    page = open_page(browser, base_url, log)
+    page = warm_page(warm_context, base_url, log)
     page.add_init_script(f"localStorage.setItem('regime-drill', {json.dumps(SAVED_A1)});" + script)
     page.goto(base_url + "drill/")
     if kind == "full":
@@ -109,7 +109,7 @@ def test_unusable_local_storage(browser: object, base_url: str, kind: str) -> No
     _attempt(page, "a6", "overhead")
     expect(page.locator('[data-item="a6"] .regime-feedback')).to_contain_text(fragment)
     assert len(page.locator('[data-item="a6"] .regime-feedback').inner_text().splitlines()) == 1
-    page.context.close()
+    page.close()
     assert log.errors == []
 
 
