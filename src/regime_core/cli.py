@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import secrets
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -15,6 +16,8 @@ from regime_core import casebook, drill, hardware, roofline, svg, work
 from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade
+from regime_core.practice import check_level, check_seed, practice
+from regime_core.practice_grade import grade_practice, grade_text, is_practice_attempt
 from regime_core.quantity import Dim, format_quantity
 from regime_core.resources import parse_json_text
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
@@ -169,8 +172,23 @@ def cmd_case(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    result = grade(_read_json(args.file, "ATTEMPT"))
+    raw = _read_json(args.file, "ATTEMPT")
+    if is_practice_attempt(raw):
+        practised = grade_practice(raw)
+        return practised, grade_text(practised)
+    result = grade(raw)
     return result, report(result)
+
+
+def cmd_practice(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    seed = check_seed(args.seed, "--seed") if args.seed is not None else secrets.randbelow(1_000_000)
+    item = practice(seed, check_level(args.level, "--level"))
+    attempt = json.dumps({"practice": {"seed": item.seed, "level": item.level}, "regime": "", "evidence": "",
+                          "helps": "", "wastes": ""})
+    text = (f"{item.id} (level {item.level}; again: regime practice --seed {item.seed} --level {item.level})\n\n"
+            f"{item.statement}\n\nWrite four lines: Regime, Evidence, Lever that helps, Lever that wastes the week."
+            f"\nTo grade them, fill in {attempt}\nand run: regime grade FILE")
+    return item.to_json(), text
 
 
 def cmd_gpus(_args: argparse.Namespace) -> tuple[dict[str, Any], str]:
@@ -218,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         "case": (cmd_case, "one published case from the casebook, its derived verdict and its source"),
         "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance"),
         "gpus": (cmd_gpus, "the hardware catalogue"),
+        "practice": (cmd_practice, "a new incident to practise on, generated from a seed (grade it with regime grade)"),
     }
     subs = {}
     for name, (func, help_text) in commands.items():
@@ -244,6 +263,9 @@ def build_parser() -> argparse.ArgumentParser:
     subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
     subs["case"].add_argument("id", metavar="ID", nargs="?", help="a case id; none lists them")
     subs["grade"].add_argument("file", metavar="ATTEMPT")
+    subs["practice"].add_argument("--seed", help="which incident (a whole number); none draws a new one")
+    subs["practice"].add_argument("--level", default="1", help="1 (one deciding symptom) to 3 (distractors and a"
+                                  " misleading proposal)")
     return parser
 
 
