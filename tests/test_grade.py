@@ -3,6 +3,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -318,3 +319,13 @@ def test_feedback_marks_could_not_tell_as_such_never_as_a_cross() -> None:
     lines = _call("writeup", items={"a1": entry})["feedback"]["a1"]
     assert "helps: ? Could not tell" in " ".join(lines)
     assert not any("✗" in line for line in lines)
+
+
+@pytest.mark.parametrize("line", ["fuse " * 2000, "not fuse, " * 1000, "memory not compute " * 500])
+def test_an_attempt_full_to_every_limit_grades_in_seconds_not_minutes(line: str) -> None:
+    text = line[:MAX_TEXT]
+    full = {"part_a": {f"a{n}": dict.fromkeys(("regime", "evidence", "helps", "wastes"), text) for n in range(1, 9)},
+            "part_b": {"kernels": {k: {"optimisation": text} for k in ("add", "matmul", "decode")}}, "part_c": text}
+    started = time.perf_counter()
+    grade(full)
+    assert time.perf_counter() - started < 10  # about 0.2 s on CPython; the browser grades on every change

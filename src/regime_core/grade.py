@@ -38,6 +38,7 @@ CRITERIA = (
     "Places decode far below the ridge and the 4096 matmul far above it.",
 )
 UNSURE = "Could not tell"
+_MAX_MENTIONS = 100  # a line naming more levers than this is read by its first hundred
 
 
 @dataclass(frozen=True)
@@ -100,8 +101,8 @@ def read_levers(text: str) -> LeverLine:
     lowered = normalise(text)
     offered: list[str] = []
     denied: list[str] = []
-    for m in mentions(lowered):
-        if in_context(lowered, m.start):
+    for m in mentions(lowered)[:_MAX_MENTIONS]:
+        if m.lever in offered or in_context(lowered, m.start):
             continue
         lever = by_id(m.lever)
         target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered

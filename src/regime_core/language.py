@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+from functools import cache, lru_cache
 
 from regime_core.levers import vocabulary as levers_vocabulary
 
@@ -52,12 +53,13 @@ _TIMES = re.compile(r"(\d)\s?(?:x|×|times)(?![a-z])")
 # Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
 _BEFORE = re.compile(r"\b(?:not|no|never|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
                      r"instead of|rather than|skip|forget)\b")
-_AFTER = re.compile(r"^[^.;:!?]*?\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
+_AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
                     r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
                     r"no help|wasted|waste|theatre|theater)\b")
 _CLAUSE_END = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
                          r"\bwhereas\b|\bthen\b|\bthus\b|\bhence\b|\bwhich\b|,")
 _NEGATION_REACH = 4  # words between a negation and the phrase it denies
+_WINDOW = 80  # characters either side of a phrase in which its negation or context is looked for
 _CONTEXT = re.compile(r"\b(?:already|currently)\b")
 
 
@@ -85,17 +87,28 @@ def _number_words(run: str) -> str:
     return f"{value:.0f}" + (f".{decimals}" if decimals else "")
 
 
+@cache
+def _by_first_letter() -> dict[str, tuple[str, ...]]:
+    """The vocabulary grouped by first letter: a typo rarely changes the first letter, so only these compete."""
+    groups: dict[str, list[str]] = {}
+    for word in sorted(levers_vocabulary()):
+        groups.setdefault(word[0], []).append(word)
+    return {letter: tuple(words) for letter, words in groups.items()}
+
+
+@lru_cache(maxsize=4096)
 def _correct(word: str) -> str:
     """A misspelt word of the grader's vocabulary, corrected; any other word as it is."""
     if word in _TYPOS:
         return _TYPOS[word]
-    vocabulary = levers_vocabulary()
-    if len(word) < 5 or word in vocabulary:
+    if len(word) < 5 or word in levers_vocabulary():
         return word
-    close = [w for w in difflib.get_close_matches(word, vocabulary, n=3, cutoff=0.84) if w[0] == word[0]]
+    candidates = [w for w in _by_first_letter().get(word[0], ()) if abs(len(w) - len(word)) <= 2]
+    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.84)
     return close[0] if close else word
 
 
+@lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = text.lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
@@ -114,25 +127,29 @@ def with_units(text: str) -> str:
                               normalise(text))
 
 
-def _clause_start(text: str, start: int) -> int:
-    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, start)]
-    return ends[-1] if ends else 0
+def _before(text: str, start: int) -> str:
+    """The words just before ``start`` in the same clause (at most ``_WINDOW`` characters: negation is near)."""
+    window = text[max(0, start - _WINDOW):start]
+    ends = [m.end() for m in _CLAUSE_END.finditer(window)]
+    return window[ends[-1]:] if ends else window
 
 
-def _clause_end(text: str, end: int) -> int:
-    found = _CLAUSE_END.search(text, end)
-    return found.start() if found else len(text)
+def _after(text: str, end: int) -> str:
+    """The words just after ``end`` in the same clause (at most ``_WINDOW`` characters)."""
+    window = text[end:end + _WINDOW]
+    found = _CLAUSE_END.search(window)
+    return window[:found.start()] if found else window
 
 
 def negated(text: str, start: int, end: int) -> bool:
     """Whether the phrase at ``text[start:end]`` (normalised text) is denied within its clause."""
-    before = text[_clause_start(text, start):start]
+    before = _before(text, start)
     cues = list(_BEFORE.finditer(before))
     if cues and len(before[cues[-1].end():].split()) <= _NEGATION_REACH:
         return True
-    return bool(_AFTER.search(text[end:_clause_end(text, end)]))
+    return bool(_AFTER.search(_after(text, end)))
 
 
 def in_context(text: str, start: int) -> bool:
     """Whether the phrase at ``start`` only describes the kernel ("a kernel already on tensor cores")."""
-    return bool(_CONTEXT.search(text[_clause_start(text, start):start]))
+    return bool(_CONTEXT.search(_before(text, start)))

@@ -80,16 +80,32 @@ def vocabulary() -> frozenset[str]:
     return frozenset(w for p in phrases for w in re.findall(r"[a-z]+", p))
 
 
-def _boundary(phrase: str) -> str:
-    # Word boundaries only where a phrase starts or ends with a word character (".item()").
-    return ("(?<!\\w)" if phrase[0].isalnum() else "") + re.escape(phrase) + ("(?!\\w)" if phrase[-1].isalnum() else "")
+def _trie(phrases: list[str]) -> str:
+    """One regex for many phrases, shared prefixes factored out (fast on long text), longest match first.
+
+    Word boundaries apply only where a phrase starts or ends with a word character (".item()").
+    """
+    root: dict[str, Any] = {}
+    for phrase in phrases:
+        node = root
+        for char in phrase:
+            node = node.setdefault(char, {})
+        node[""] = {}
+
+    def build(node: dict[str, Any], last: str) -> str:
+        options = [("(?<!\\w)" if not last and char.isalnum() else "") + re.escape(char) + build(child, char)
+                   for char, child in sorted(node.items()) if char]
+        if "" in node:
+            options.append("(?!\\w)" if last.isalnum() else "")
+        return options[0] if len(options) == 1 else "(?:" + "|".join(options) + ")"
+
+    return build(root, "")
 
 
 @cache
 def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     owner = {s: lever.id for lever in levers() for s in lever.synonyms}
-    alternatives = sorted(owner, key=len, reverse=True)  # longest phrase wins
-    return re.compile("|".join(_boundary(s) for s in alternatives)), owner
+    return re.compile(_trie(list(owner))), owner
 
 
 def mentions(lowered: str) -> list[Mention]:
