@@ -27,7 +27,7 @@ from regime_core import practice_families as fam
 from regime_core import practice_idle as idle
 from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
-from regime_core.practice_draw import Draft, Family
+from regime_core.practice_draw import GPU_VENDORS, Draft, Family
 from regime_core.practice_text import data, fill, pct, pick
 from regime_core.symptoms import parse_symptoms
 
@@ -118,23 +118,32 @@ def _draft(rng: random.Random, level: int) -> Draft:
     raise RuntimeError(f"practice: no {family} incident after {_DRAWS} draws")  # pragma: no cover
 
 
+def _for_card(proposals: list[str], vendor: str) -> list[str]:
+    """The proposals that make sense on this vendor's hardware (no CUTLASS on a TPU)."""
+    if vendor == "nvidia":
+        return proposals
+    return [p for p in proposals if not any(word in p for word in data()["nvidia_only"])]
+
+
 def _proposal(rng: random.Random, draft: Draft, level: int) -> tuple[str | None, str | None]:
     """What someone proposes and the trap it sets: none or one that fits at level 1, a misfit later."""
     spec = data()["families"][draft.family]
+    vendor = draft.card.vendor
+    fitting = _for_card(spec["fits"], vendor)
     inherent = INHERENT_TRAP.get(draft.family)
     roll = rng.random()
     if inherent is not None:
         if level == 1 and roll < 0.6:
             return None, inherent
-        if level == 1 and spec["fits"]:
-            return pick(rng, spec["fits"]), inherent
-        return pick(rng, spec["traps"][next(iter(spec["traps"]))]), inherent
-    wants_trap = (False, roll < 0.7, True)[level - 1]
-    if wants_trap:
-        trap = pick(rng, sorted(spec["traps"]))
-        return pick(rng, spec["traps"][trap]), trap
+        if level == 1 and fitting:
+            return pick(rng, fitting), inherent
+        return pick(rng, _for_card(spec["traps"][inherent], vendor)), inherent
+    traps = sorted(t for t in spec["traps"] if t != "occupancy_theatre" or vendor in GPU_VENDORS)
+    if (False, roll < 0.7, True)[level - 1]:
+        trap = pick(rng, traps)
+        return pick(rng, _for_card(spec["traps"][trap], vendor)), trap
     if roll < (0.5, 0.85, 1.0)[level - 1]:
-        return pick(rng, spec["fits"]), None
+        return pick(rng, fitting), None
     return None, None
 
 
@@ -144,8 +153,10 @@ def _distractors(rng: random.Random, draft: Draft, level: int, taken: set[str]) 
     kinds = []
     if draft.family not in _NO_UTILIZATION and draft.card.vendor != "google":
         kinds.append("gpu_utilization")
-    if draft.family in _ROOF_FAMILIES or draft.regime is None:
-        kinds += ["occupancy", "sm_active"]
+    if (draft.family in _ROOF_FAMILIES or draft.regime is None) and draft.card.vendor in GPU_VENDORS:
+        kinds.append("occupancy")  # occupancy and SMs are GPU words; a TPU has neither
+    if (draft.family in _ROOF_FAMILIES or draft.regime is None) and draft.card.vendor == "nvidia":
+        kinds.append("sm_active")
     kinds = [k for k in kinds if k not in taken]
     chosen = []
     for _ in range(min(wanted, len(kinds))):

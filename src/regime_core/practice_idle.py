@@ -10,8 +10,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from regime_core.practice_draw import GPU_VENDORS, Draft, draw_card, draw_decode, elementwise_bytes, symptoms_of
+from regime_core.practice_draw import (
+    FIT_SHARE,
+    GPU_VENDORS,
+    Draft,
+    draw_card,
+    draw_decode,
+    elementwise_bytes,
+    symptoms_of,
+)
 from regime_core.practice_text import count, data, fill, pick, ratio, seconds, shape, short_seconds
+from regime_core.work import parse_params
 
 GAP_AT_LEAST = 0.55  # the gap's share of each kernel-plus-gap, at least
 LOADER_AT_LEAST = 0.55  # the loader's share of each step, at least
@@ -61,7 +70,8 @@ def host_sync(rng: random.Random, level: int, templates: Sequence[str]) -> Draft
     training = which == 1
     before = rng.uniform(120e-3, 600e-3) if training else rng.uniform(5e-3, 40e-3)
     after = before * rng.uniform(1.25, 2.2)
-    model = pick(rng, data()["models"])["name"]
+    model = pick(rng, [m["name"] for m in data()["models"]
+                       if parse_params(m["params"], "params") * 2 <= FIT_SHARE * card.memory])
     sync = pick(rng, _SYNCS_TRAINING if training else _SYNCS_DECODE)
     text = fill(templates[which], {"sync": sync, "model": model, "card": card.phrase, "before": seconds(before),
                                    "after": seconds(after)})
