@@ -8,12 +8,16 @@ each tagged with the checks that must fail. Run this file as a script to print t
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from regime_core.api import handle
 from regime_core.grade import grade
+from regime_site.wheel import build_wheel
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "learner_corpus.json").read_text(encoding="utf-8"))
 ATTEMPTS: list[dict[str, Any]] = CORPUS["attempts"]
@@ -65,6 +69,26 @@ def test_each_attempt_is_judged_as_tagged(attempt: dict[str, Any]) -> None:
 
 def test_the_counts_are_both_zero() -> None:
     assert counts() == {"attempts": len(ATTEMPTS), "right_lines_marked_wrong": 0, "wrong_lines_missed": 0}
+
+
+def test_the_corpus_grades_the_same_under_pyodide(tmp_path: Path) -> None:
+    """The browser grades with Pyodide: every corpus attempt must get the same checks there."""
+    assert shutil.which("node"), "Node.js is required (it comes with npm, which `make setup` needs)"
+    name, data = build_wheel()
+    wheel = tmp_path / name
+    wheel.write_bytes(data)
+    site_keys = {"part_b": "part-b", "part_c": "part-c"}
+    requests = [{"op": "writeup", "items": {site_keys.get(a["item"], a["item"]): a["answer"]}} for a in ATTEMPTS]
+    requests += [{"op": "hint", "item": item} for item in ("a1", "a8", "part-b", "part-c")]
+    requests_file = tmp_path / "requests.json"
+    requests_file.write_text(json.dumps(requests))
+    root = Path(__file__).resolve().parent.parent
+    out = subprocess.run(["node", str(root / "tests/pyodide_node.mjs"), str(wheel), str(requests_file)],
+                         cwd=root, capture_output=True, text=True, timeout=300, check=False)
+    assert out.returncode == 0, out.stderr[-2000:]
+    responses = json.loads(out.stdout)["responses"]
+    for request, got in zip(requests, responses, strict=True):
+        assert json.loads(got) == json.loads(handle(json.dumps(request))), request
 
 
 if __name__ == "__main__":
