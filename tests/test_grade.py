@@ -329,3 +329,15 @@ def test_an_attempt_full_to_every_limit_grades_in_seconds_not_minutes(line: str)
     started = time.perf_counter()
     grade(full)
     assert time.perf_counter() - started < 10  # about 0.2 s on CPython; the browser grades on every change
+
+
+def test_checking_a_wrong_part_b_gives_no_number_of_the_answer_away() -> None:
+    wrong = {"ridge": "200", "kernels": {"add": {"intensity": "3", "side": "above", "optimisation": "fp8"},
+                                         "matmul": {"intensity": "10", "side": "below", "optimisation": "fusion"},
+                                         "decode": {"intensity": "50", "side": "above", "optimisation": "mma"}}}
+    result = grade({"part_b": wrong})
+    whys = " ".join([*(c["why"] for c in result["items"]["part_b"]["checks"].values()),
+                     *(c["why"] for c in result["criteria"])])
+    assert all(c["passed"] is False for c in result["items"]["part_b"]["checks"].values())
+    for answer in ("156", "1.37k", "1365", "0.333", "0.167", "below the ridge", "above the ridge"):
+        assert answer not in whys

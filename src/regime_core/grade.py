@@ -20,7 +20,7 @@ from regime_core import drill
 from regime_core.attempt import Attempt, parse_attempt
 from regime_core.classify import Verdict
 from regime_core.language import in_context, negated, normalise, with_units
-from regime_core.levers import REGIMES, a_kernel, advice, by_id, mentions, phrases, recognise, regime_names
+from regime_core.levers import REGIMES, advice, by_id, mentions, phrases, recognise, regime_names
 from regime_core.quantity import Dim, format_quantity, quantities_in, same_quantity
 from regime_core.resources import load_json
 
@@ -172,18 +172,17 @@ def _helps(incident_id: str, verdict: Verdict, kind: str, text: str) -> Check:
     refused = {*recognise(verdict.waste), *_REFUSED_FIX.get(incident_id, ())}
     wrong = [i for i in line.offered if not _helps_here(i, kind) and (i in refused or not by_id(i).fits)]
     helpful = [i for i in line.offered if _helps_here(i, kind)]
-    regime = verdict.regime or ""
     if wrong:
-        return Check(False, f"{_cap(phrases(wrong))} cannot move {a_kernel(regime)}: look at what sets its time.")
+        return Check(False, f"{_cap(phrases(wrong))} cannot move this kernel: look at what sets its time.")
     if helpful and len(helpful) == len(line.offered):
-        return Check(True, f"{_cap(phrases(helpful))}: fits {a_kernel(regime)}.")
+        return Check(True, f"{_cap(phrases(helpful))}: fits this kernel.")
     if helpful:
         others = [i for i in line.offered if i not in helpful]
         return _unsure(f"{phrases(helpful)} fits, but I could not tell what {phrases(others)} would do here")
-    return Check(False, f"{_cap(phrases(list(line.offered)))} does not help {a_kernel(regime)}.")
+    return Check(False, f"{_cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
 
 
-def _wastes(kind: str, regime: str, text: str) -> Check:
+def _wastes(kind: str, text: str) -> Check:
     if not text.strip():
         return Check(False, "Name the lever that wastes the week.")
     line = read_levers(text)
@@ -192,11 +191,11 @@ def _wastes(kind: str, regime: str, text: str) -> Check:
         return _unsure("I could not read the lever you refuse here")
     helping = [i for i in named if _helps_here(i, kind)]
     if len(helping) == len(named):
-        return Check(False, f"{_cap(phrases(helping))} would actually help {a_kernel(regime)}: the waste"
+        return Check(False, f"{_cap(phrases(helping))} would actually help this kernel: the waste"
                             " is what cannot move it.")
     if helping:
         return _unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
-    return Check(True, f"{_cap(phrases(named))}: rightly refused for {a_kernel(regime)}.")
+    return Check(True, f"{_cap(phrases(named))}: rightly refused for this kernel.")
 
 
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
@@ -219,7 +218,7 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
         checks["regime"] = Check(True, f"{_cap(advice(regime).name)}, as the symptoms say.")
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
     checks["helps"] = _helps(incident_id, verdict, kind, entry.get("helps", ""))
-    checks["wastes"] = _wastes(kind, regime, entry.get("wastes", ""))
+    checks["wastes"] = _wastes(kind, entry.get("wastes", ""))
     return _item(checks)
 
 
@@ -237,7 +236,7 @@ def _optimisation(text: str, bound: str) -> Check:
         return _unsure("I could not read the class of optimisation")
     wrong = [i for i in line.offered if not _helps_here(i, bound)]
     if wrong:
-        return Check(False, f"{phrases(wrong)} cannot move a kernel on this side of the ridge")
+        return Check(False, f"{phrases(wrong)} cannot move a kernel on its side of the ridge")
     return Check(True, "right class")
 
 
@@ -254,8 +253,8 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
         checks["ridge"] = Check(True, f"{ridge_text}, within {RIDGE_TOLERANCE:.0%}.")
     else:
-        checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is off: peak FLOP/s ÷ peak"
-                                       f" bytes/s = {ridge_text}.")
+        checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
+                                       f" {RIDGE_TOLERANCE:.0%}: the ridge is peak FLOP/s ÷ peak bytes/s.")
     for row in rows:
         given = attempt.kernels.get(row.id)
         p = row.placement
@@ -266,14 +265,12 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         problems = []
         if given.intensity is None or not _close(given.intensity, [p.intensity, row.drill_intensity],
                                                  INTENSITY_TOLERANCE):
-            also = "" if not row.discrepancies() else \
-                f" (the drill's own figures give {format_quantity(row.drill_intensity, Dim.INTENSITY)}: {row.discrepancies()[-1]})"
-            problems.append(f"intensity is FLOPs ÷ bytes = {derived}{also}")
+            problems.append(f"the intensity is off by more than {INTENSITY_TOLERANCE:.0%}: FLOPs ÷ bytes")
         if given.side != p.side:
-            problems.append(f"it sits {p.side} the ridge, {format_quantity(p.factor, Dim.COUNT)}× from it")
+            problems.append("compare its intensity with the ridge again for the side")
         optimisation = _optimisation(given.optimisation, p.bound)
         if optimisation.ok is False:
-            problems.append(f"{optimisation.why}; the class allowed is: {p.allowed}")
+            problems.append(f"{optimisation.why}")
         if problems:
             checks[row.id] = Check(False, f"{row.label}: " + "; ".join(problems) + ".")
         elif optimisation.ok is None:
@@ -359,10 +356,13 @@ def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
 
 def _criteria(attempt: Attempt, items: dict[str, Any]) -> list[Check]:
     ridge = drill.part_b()[0].placement.ridge
-    four = (Check(False, "The ridge is not computed yet.") if attempt.ridge is None else
-            Check(_close(attempt.ridge, [ridge], RIDGE_TOLERANCE),
-                  f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)} against"
-                  f" {format_quantity(ridge, Dim.INTENSITY)} (±{RIDGE_TOLERANCE:.0%})."))
+    if attempt.ridge is None:
+        four = Check(False, "The ridge is not computed yet.")
+    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
+        four = Check(True, f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)}, within {RIDGE_TOLERANCE:.0%}.")
+    else:
+        four = Check(False, f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
+                            f" {RIDGE_TOLERANCE:.0%}: peak FLOP/s ÷ peak bytes/s.")
     decode, matmul = attempt.kernels.get("decode"), attempt.kernels.get("matmul")
     if not (decode and decode.side) or not (matmul and matmul.side):
         five = Check(False, "Decode and the 4096 matmul are not placed yet.")
