@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from regime_core.api import handle
 from regime_core.cli import main
 from regime_core.errors import RegimeError
 from regime_core.levers import REGIMES, advice, fits, recognise
@@ -229,3 +230,35 @@ def test_cli_grade_takes_a_practice_attempt(tmp_path: Path, capsys: pytest.Captu
     result = json.loads(capsys.readouterr().out)
     assert result["passed"] is False
     assert result["checks"]["regime"]["passed"] is False
+
+
+def _call(op: str, **fields: object) -> dict:
+    return json.loads(handle(json.dumps({"op": op, **fields})))
+
+
+def test_the_page_op_shows_the_statement_and_its_address_but_not_the_answer() -> None:
+    shown = _call("practice", seed=9, level=3)
+    assert shown["ok"] is True
+    assert shown["statement"] == practice(9, 3).statement
+    assert shown["url"] == practice(9, 3).url
+    assert not {"regime", "trap", "symptoms", "verdict", "family"} & set(shown)
+
+
+def test_a_missed_kind_comes_back_sooner() -> None:
+    missed = "loader_stall"
+    start = next(s for s in range(1000) if practice(s, 1).family != missed)
+    shown = _call("practice", seed=start, level=1, missed=[missed])
+    assert practice(shown["seed"], 1).family == missed
+    assert start < shown["seed"] <= start + 40
+    assert _call("practice", seed=start, level=1, missed=["no_such_family"])["field"] == "missed"
+
+
+def test_the_grade_op_says_which_regime_was_read_as_which() -> None:
+    incident = next(practice(s, 1) for s in range(100) if practice(s, 1).regime == "memory")
+    answer = _call("practice_grade", seed=incident.seed, level=1, lines={"regime": "compute-bound"})
+    assert (answer["regime"], answer["answered"], answer["grade"]["passed"]) == ("memory", "compute", False)
+    assert answer["grade"]["worked"]["regime"] == "memory-bound"
+    undecided = next(practice(s, 1) for s in range(100) if practice(s, 1).regime is None)
+    answer = _call("practice_grade", seed=undecided.seed, level=1, lines={"regime": "can't tell yet"})
+    assert (answer["regime"], answer["answered"]) == ("undecided", "undecided")
+    assert _call("practice_grade", seed=1, level=1, lines="compute")["field"] == "lines"

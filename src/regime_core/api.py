@@ -11,7 +11,7 @@ import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from regime_core import drill, hardware, svg, work
+from regime_core import drill, hardware, practice_api, svg, work
 from regime_core.attempt import MAX_IMPORT_BYTES, parse_attempt
 from regime_core.classify import classify
 from regime_core.errors import RegimeError
@@ -224,6 +224,7 @@ OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
     "writeup": op_writeup,
     "import_attempt": op_import_attempt,
     "hint": op_hint,
+    **practice_api.OPS,
 }
 
 

@@ -198,6 +198,15 @@ def _wastes(kind: str, text: str) -> Check:
     return Check(True, f"{_cap(phrases(named))}: rightly refused for this kernel.")
 
 
+def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str, item_id: str = "") -> dict[str, Check]:
+    """The two lever lines of an answer judged against ``kind`` (a regime, or ``host``), as Part A judges them.
+
+    The seam the practice grader (``practice_grade``) uses for generated incidents; ``item_id`` names a drill
+    incident whose refused fix also counts (none for a generated one).
+    """
+    return {"helps": _helps(item_id, verdict, kind, helps), "wastes": _wastes(kind, wastes)}
+
+
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
     """Part A, one incident: regime, evidence, the lever that helps and the one that wastes the week."""
     if not entry:

@@ -115,6 +115,26 @@ def _says(text: str, words: tuple[str, ...]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(w)}", text) for w in words)
 
 
+def _unsure(what: str) -> Check:
+    return Check(None, f"{grade.UNSURE}: {what}; compare with the worked answer.")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _overall(checks: list[Check]) -> bool | None:
+    """False when any check fails, None when none fails but one could not be told, else True (as grade.py)."""
+    if any(c.ok is False for c in checks):
+        return False
+    return None if any(c.ok is None for c in checks) else True
+
+
+def says_undecided(text: str) -> bool:
+    """Whether a regime line refuses to decide ("undecided", "can't tell yet", "neither roof")."""
+    return _says(normalise(text), _words("undecided"))
+
+
 def _hint(kind: str) -> str:
     return str(data()["grading"]["hints"][kind])
 
@@ -127,14 +147,14 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
     if verdict.regime is None:
         if named is not None:
             return Check(False, f"Not {advice(named).name} yet: {_hint(kind)}")
-        if _says(normalise(text), _words("undecided")):
+        if says_undecided(text):
             return Check(True, "Undecided, as the symptoms are: they cannot say which roof holds it yet.")
-        return grade._unsure("I could not read whether you name a regime or refuse to decide")
+        return _unsure("I could not read whether you name a regime or refuse to decide")
     if named is None:
-        return grade._unsure("I could not read one regime here (compute-bound, memory-bound or overhead / host-bound)")
+        return _unsure("I could not read one regime here (compute-bound, memory-bound or overhead / host-bound)")
     if named != verdict.regime:
         return Check(False, f"Not {advice(named).name}: {_hint(kind)}")
-    return Check(True, f"{grade._cap(advice(named).name)}, as the symptoms say.")
+    return Check(True, f"{_cap(advice(named).name)}, as the symptoms say.")
 
 
 def _evidence(kind: str, verdict: Verdict, text: str) -> Check:
@@ -149,7 +169,7 @@ def _evidence(kind: str, verdict: Verdict, text: str) -> Check:
         return Check(True, "Your evidence cites what the incident states.")
     if "occupancy" in lowered:
         return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
-    return grade._unsure("I could not match your evidence to a number or a fact this incident gives")
+    return _unsure("I could not match your evidence to a number or a fact this incident gives")
 
 
 def _next_measurement(text: str) -> Check:
@@ -160,9 +180,9 @@ def _next_measurement(text: str) -> Check:
         return Check(True, "That measurement can decide where the time goes.")
     offered = grade.read_levers(text).offered
     if offered:
-        return Check(False, f"{grade._cap(phrases(list(offered)))} is a fix, and before a measurement decides the"
+        return Check(False, f"{_cap(phrases(list(offered)))} is a fix, and before a measurement decides the"
                             " regime any fix is a guess: name what to measure next.")
-    return grade._unsure("I could not read a measurement here")
+    return _unsure("I could not read a measurement here")
 
 
 def _premature(text: str) -> Check:
@@ -171,7 +191,7 @@ def _premature(text: str) -> Check:
     levers = grade.read_levers(text)
     if _says(normalise(text), _words("premature")) or levers.offered or levers.denied:
         return Check(True, "Right: until a measurement decides the regime, any fix is a guess.")
-    return grade._unsure("I could not read what you refuse here")
+    return _unsure("I could not read what you refuse here")
 
 
 def _feeds(text: str) -> Check:
@@ -182,9 +202,9 @@ def _feeds(text: str) -> Check:
     if feeds and not gpu_side:
         return Check(True, "Feeding the GPU faster fits a GPU that waits for its input.")
     if gpu_side and not feeds:
-        return Check(False, f"{grade._cap(phrases(gpu_side))} cannot help a GPU that waits for its input: look at"
+        return Check(False, f"{_cap(phrases(gpu_side))} cannot help a GPU that waits for its input: look at"
                             " what each step waits on.")
-    return grade._unsure(f"I could not tell what {phrases(gpu_side)} would do here" if gpu_side
+    return _unsure(f"I could not tell what {phrases(gpu_side)} would do here" if gpu_side
                          else "I could not read a lever you offer here")
 
 
@@ -206,13 +226,12 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
         checks["wastes"] = _premature(lines["wastes"])
     elif kind == "loader":
         checks["helps"] = _feeds(lines["helps"])
-        checks["wastes"] = grade._wastes(kind, "overhead", lines["wastes"])
+        checks["wastes"] = grade.lever_checks(verdict, kind, "", lines["wastes"])["wastes"]
     else:
-        checks["helps"] = grade._helps(incident.id, verdict, kind, lines["helps"])
-        checks["wastes"] = grade._wastes(kind, verdict.regime or "", lines["wastes"])
+        checks.update(grade.lever_checks(verdict, kind, lines["helps"], lines["wastes"]))
     attempted = any(lines.values())
     return {"id": incident.id, "url": incident.url, "attempted": attempted,
-            "passed": grade._verdict_of(list(checks.values())) if attempted else False,
+            "passed": _overall(list(checks.values())) if attempted else False,
             "checks": {name: check.to_json() for name, check in checks.items()},
             "trap": incident.trap, "worked": worked_attempt(incident, verdict)}
 
