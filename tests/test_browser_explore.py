@@ -15,12 +15,21 @@ def unlock(page: Page, item: str, regime: str) -> None:
     form.locator('button[type="submit"]').click()
 
 
+def open_editor(page: Page, item: str) -> None:
+    """The editor is folded under its summary until the learner opens it."""
+    explorer = page.locator(f'.regime-explore[data-item="{item}"]')
+    expect(explorer.locator("form")).to_be_hidden()
+    explorer.locator("summary").click()
+    expect(explorer.locator("form")).to_be_visible()
+
+
 def test_growing_a3_makes_it_memory_bound_and_reset_restores_it(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
     explorer = page.locator('.regime-explore[data-item="a3"]')
     expect(explorer).to_be_hidden()
     unlock(page, "a3", "overhead")
     expect(explorer).to_be_visible()
+    open_editor(page, "a3")
     explorer.locator('input[name="work.shape"]').fill("8x4096x4096")
     result = explorer.locator(".regime-explore__result")
     expect(result).to_contain_text("memory-bound", timeout=60_000)
@@ -33,6 +42,7 @@ def test_growing_a3_makes_it_memory_bound_and_reset_restores_it(page: Page, base
 def test_a4_on_an_h100_moves_the_floor(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
     unlock(page, "a4", "memory")
+    open_editor(page, "a4")
     explorer = page.locator('.regime-explore[data-item="a4"]')
     explorer.locator('select[name="hardware.id"]').select_option("h100-sxm")
     result = explorer.locator(".regime-explore__result")
@@ -93,6 +103,7 @@ def test_an_open_answer_brings_its_editor_back_after_a_reload_and_start_over_hid
                                                                                       base_url: str) -> None:
     page.goto(base_url + "drill/")
     unlock(page, "a4", "memory")
+    open_editor(page, "a4")
     explorer = page.locator('.regime-explore[data-item="a4"]')
     explorer.locator('input[name="work.batch"]').fill("64")
     page.reload()

@@ -1,4 +1,5 @@
 import html
+import itertools
 import re
 import subprocess
 import sys
@@ -9,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from regime_core import drill
-from regime_core.svg import Axes, Point, _axes, escape, roofline_svg
+from regime_core.svg import LABEL_PX, TICK_PX, Axes, Box, Point, _axes, escape, roofline_svg, text_box
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 ROOFS = {"bf16": 312e12}
@@ -106,3 +107,60 @@ def test_importing_the_core_leaves_html_entities_out() -> None:
     code = "import sys, regime_core.api; print('html.entities' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+SVG_TEXT = "{http://www.w3.org/2000/svg}text"
+
+
+def _label_boxes(svg: str) -> list[tuple[str, Box]]:
+    """Each text's estimated box at the largest size the page draws it (the rotated axis name left out)."""
+    boxes = []
+    for text in _parse(svg).iter(SVG_TEXT):
+        if text.get("transform"):
+            continue
+        cls = text.get("class") or ""
+        size = TICK_PX if cls in ("roofline__tick", "roofline__axis") else LABEL_PX
+        lines = [text.text or ""] + [t.text or "" for t in text]
+        box = text_box(float(text.get("x")), float(text.get("y")), lines, size, text.get("text-anchor") or "start")
+        boxes.append((" / ".join(lines), box))
+    return boxes
+
+
+def _overlapping(svg: str) -> list[tuple[str, str]]:
+    boxes = _label_boxes(svg)
+    return [(a, b) for i, (a, box_a) in enumerate(boxes) for b, box_b in boxes[i + 1:] if box_a.overlaps(box_b, pad=0)]
+
+
+def _site_figures() -> dict[str, str]:
+    from regime_site.pictures import incident_figure, part_b_figure
+
+    figures = {"part-b": part_b_figure()}
+    figures.update({i.id: incident_figure(i.id) for i in drill.incidents() if incident_figure(i.id)})
+    return figures
+
+
+@pytest.mark.parametrize("name", ["part-b", "a1", "a2", "a3", "a4"])
+def test_no_two_labels_of_a_site_figure_overlap(name: str) -> None:
+    figure = _site_figures()[name]
+    assert _overlapping(figure) == []
+    # The lesson's collision: the ridge label over "matmul"; A4's roof line through its note.
+    assert len(_label_boxes(figure)) >= 8
+
+
+@given(st.floats(0.01, 5000), st.one_of(st.none(), st.floats(0.05, 3.0)), st.sampled_from(["A4", "matmul", "k"]))
+def test_one_kernel_anywhere_leaves_every_label_clear(intensity: float, fraction_of_roof: float | None,
+                                                     label: str) -> None:
+    roof = min(312e12, BW * intensity)
+    point = Point(label, intensity, None if fraction_of_roof is None else roof * fraction_of_roof)
+    assert _overlapping(roofline_svg(ROOFS, BW, [point], title="t")) == []
+
+
+def test_a_label_is_not_crossed_by_a_roof_where_there_is_room() -> None:
+    svg = roofline_svg(ROOFS, BW, [Point("A4", 1, 5e12)], title="t")  # the anomaly, with its two-line note
+    root = _parse(svg)
+    note = next(t for t in root.iter(SVG_TEXT) if t.get("class") == "roofline__point-label")
+    lines = [note.text or ""] + [t.text or "" for t in note]
+    box = text_box(float(note.get("x")), float(note.get("y")), lines, LABEL_PX, note.get("text-anchor") or "start")
+    roof = root.find("svg:polyline", NS)
+    corners = [tuple(map(float, pair.split(","))) for pair in roof.get("points").split()]
+    assert not any(box.crosses(a, b) for a, b in itertools.pairwise(corners))

@@ -8,7 +8,7 @@ Every label is escaped: a kernel named ``<script>`` shows as text.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from regime_core.classify import step_time
 from regime_core.quantity import Dim, format_quantity
@@ -23,8 +23,96 @@ def escape(text: str) -> str:
     """Escape text for SVG/HTML content and attribute values, as ``html.escape(text)`` does."""
     return text.translate(_ESCAPES)
 
-WIDTH, HEIGHT = 640, 400
-LEFT, RIGHT, TOP, BOTTOM = 70, 30, 40, 50
+WIDTH, HEIGHT = 600, 400
+LEFT, RIGHT, TOP, BOTTOM = 80, 24, 30, 66
+
+#: Font sizes (SVG px) the labels are placed for: the largest the page sets (on a phone, where the
+#: picture is drawn at about 0.6 of its size); wider screens draw them smaller, with more room.
+LABEL_PX, TICK_PX = 22.0, 18.0
+#: The sizes a standalone file (and a wide screen) uses.
+STYLE_LABEL_PX, STYLE_TICK_PX = 14, 12
+
+#: Width of a character as a fraction of the font size, for a sans-serif face; generous on purpose.
+_NARROW, _WIDE = set(" .,:;'!|()[]/ilIjtf1"), set("mwMWGOQDHNU@%")
+
+
+def text_width(text: str, size: float) -> float:
+    """A generous estimate of the rendered width of ``text`` at font size ``size``, in px."""
+    return size * sum(0.34 if c in _NARROW else 0.86 if c in _WIDE else 0.62 for c in text)
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned rectangle in SVG px: left, top, right, bottom."""
+
+    left: float
+    top: float
+    right: float
+    bottom: float
+
+    def overlaps(self, other: Box, pad: float = 2.0) -> bool:
+        """Whether the two boxes, each grown by ``pad``, intersect."""
+        return not (self.right + pad <= other.left or other.right + pad <= self.left
+                    or self.bottom + pad <= other.top or other.bottom + pad <= self.top)
+
+    def crosses(self, a: tuple[float, float], b: tuple[float, float]) -> bool:
+        """Whether the segment a-b passes through the box (sampled finely enough for a picture)."""
+        steps = max(2, int(math.hypot(b[0] - a[0], b[1] - a[1]) / 2))
+        return any(self.left <= a[0] + (b[0] - a[0]) * i / steps <= self.right
+                   and self.top <= a[1] + (b[1] - a[1]) * i / steps <= self.bottom for i in range(steps + 1))
+
+
+#: Where a label's x is: its left edge, its right edge, or its middle (SVG's text-anchor).
+Anchor = str
+_SHIFT = {"start": 0.0, "end": 1.0, "middle": 0.5}
+
+
+def text_box(x: float, y: float, lines: list[str], size: float, anchor: Anchor = "start") -> Box:
+    """The box of text anchored at x whose first baseline is at y, one line per item."""
+    width = max(text_width(line, size) for line in lines)
+    left = x - _SHIFT[anchor] * width
+    return Box(left, y - 0.95 * size, left + width, y + 0.3 * size + 1.2 * size * (len(lines) - 1))
+
+
+#: A place to try for a label: x, first baseline, and what x is.
+Spot = tuple[float, float, Anchor]
+Segment = tuple[tuple[float, float], tuple[float, float]]
+
+
+@dataclass
+class _Layout:
+    """Labels placed so far, the marks they must not cover, and the lines they should not cross."""
+
+    area: Box
+    boxes: list[Box] = field(default_factory=list)
+    #: Lines a label should not sit on (the roofs; text over the dashed ridge still reads), with a cost each.
+    segments: list[tuple[Segment, int]] = field(default_factory=list)
+
+    def place(self, spots: list[Spot], lines: list[str], size: float = LABEL_PX) -> Spot:
+        """The spot inside the area, clear of every box, that crosses the least; ties go to the earlier."""
+        def box(spot: Spot) -> Box:
+            return text_box(spot[0], spot[1], lines, size, spot[2])
+
+        def cost(spot: Spot) -> int:
+            return sum(weight for (a, b), weight in self.segments if box(spot).crosses(a, b))
+
+        inside = [s for s in spots if self._inside(box(s))] or spots
+        clear = [s for s in inside if not any(box(s).overlaps(b) for b in self.boxes)] or inside
+        chosen = min(clear, key=cost)
+        self.boxes.append(box(chosen))
+        return chosen
+
+    def _inside(self, box: Box) -> bool:
+        a = self.area
+        return a.left <= box.left and box.right <= a.right and a.top <= box.top and box.bottom <= a.bottom
+
+
+def _text(cls: str, spot: Spot, lines: list[str]) -> str:
+    """A <text> element; lines after the first are tspans one line below each other."""
+    x, y, anchor = spot
+    rest = "".join(f'<tspan x="{x:.1f}" dy="1.2em">{escape(line)}</tspan>' for line in lines[1:])
+    return (f'<text class="{cls}" x="{x:.1f}" y="{y:.1f}" text-anchor="{anchor}">'
+            f"{escape(lines[0])}{rest}</text>")
 
 
 @dataclass(frozen=True)
@@ -94,9 +182,50 @@ def _ticks(lo: float, hi: float) -> list[float]:
     return [lo * 10.0**i for i in range(0, count + 1, step)]
 
 
+def _grid(ax: Axes, layout: _Layout) -> tuple[list[str], list[str]]:
+    """Grid lines and tick labels; the x ticks' boxes join the layout (y ticks sit outside the plot)."""
+    marks, labels = [], []
+    for tick in _ticks(ax.x_lo, ax.x_hi):
+        x = ax.x(tick)
+        marks.append(f'<line class="roofline__grid" x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{HEIGHT - BOTTOM}"/>')
+        spot = (x, HEIGHT - BOTTOM + 14 + TICK_PX, "middle")  # clear of the lowest y tick's label
+        layout.boxes.append(text_box(*spot[:2], [format_quantity(tick, Dim.COUNT)], TICK_PX, "middle"))
+        labels.append(_text("roofline__tick", spot, [format_quantity(tick, Dim.COUNT)]))
+    for tick in _ticks(ax.y_lo, ax.y_hi):
+        y = ax.y(tick)
+        marks.append(f'<line class="roofline__grid" x1="{LEFT}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}"/>')
+        labels.append(_text("roofline__tick", (LEFT - 6, y + 5, "end"),
+                            [format_quantity(tick, Dim.FLOP_RATE).replace("FLOP/s", "")]))
+    return marks, labels
+
+
+def _point_spots(px: float, py: float, lines: list[str]) -> list[Spot]:
+    """Places for a kernel's label around its point: beside it first, then above or below."""
+    up, down = py - 9, py + LABEL_PX + 5
+    drop = 1.2 * LABEL_PX * (len(lines) - 1)
+    spots: list[Spot] = [(px + 10, up - drop, "start"), (px - 10, up - drop, "end"), (px + 10, down, "start"),
+                         (px - 10, down, "end"), (px, up - 4 - drop, "middle"), (px, down + 4, "middle")]
+    for step in range(1, 9):
+        spots += [(px + 10, up - drop - step * 9, "start"), (px - 10, up - drop - step * 9, "end"),
+                  (px + 10, down + step * 9, "start"), (px - 10, down + step * 9, "end")]
+    return spots
+
+
+def _roof_spots(kx: float, ky: float) -> list[Spot]:
+    """Places for a roof's label: at its height left of the knee, then above or below its flat part."""
+    right = WIDTH - RIGHT - 4
+    spots: list[Spot] = [(kx - 8, ky + 6, "end"), (right, ky - 8, "end"), (right, ky + LABEL_PX + 6, "end")]
+    for step in range(1, 8):
+        spots += [(kx - 8, ky - 8 - step * 12, "end"), (right, ky + LABEL_PX + 6 + step * 16, "end")]
+    return spots
+
+
 def roofline_svg(roofs: dict[str, float], bandwidth: float, points: list[Point], *, title: str,
                  id_prefix: str = "roofline") -> str:
     """The picture: bandwidth slope, one compute roof per dtype, the ridge(s), and the kernels.
+
+    Labels are placed so that no two overlap and, where there is room, no roof crosses one; their
+    boxes are estimated for the largest font size the page uses.
 
     Args:
         roofs: dtype -> dense peak FLOP/s; the first is the one the ridge marker names.
@@ -110,57 +239,60 @@ def roofline_svg(roofs: dict[str, float], bandwidth: float, points: list[Point],
     f = format_quantity
     main_dtype, main_peak = next(iter(roofs.items()))
     ridge = main_peak / bandwidth
-    parts: list[str] = []
-    for tick in _ticks(ax.x_lo, ax.x_hi):
-        x = ax.x(tick)
-        parts.append(f'<line class="roofline__grid" x1="{x:.1f}" y1="{TOP}" x2="{x:.1f}" y2="{HEIGHT - BOTTOM}"/>'
-                     f'<text class="roofline__tick" x="{x:.1f}" y="{HEIGHT - BOTTOM + 16}" text-anchor="middle">'
-                     f"{escape(f(tick, Dim.COUNT))}</text>")
-    for tick in _ticks(ax.y_lo, ax.y_hi):
-        y = ax.y(tick)
-        parts.append(f'<line class="roofline__grid" x1="{LEFT}" y1="{y:.1f}" x2="{WIDTH - RIGHT}" y2="{y:.1f}"/>'
-                     f'<text class="roofline__tick" x="{LEFT - 6}" y="{y + 4:.1f}" text-anchor="end">'
-                     f"{escape(f(tick, Dim.FLOP_RATE).replace('FLOP/s', ''))}</text>")
+    layout = _Layout(area=Box(LEFT + 2, 2, WIDTH - RIGHT, HEIGHT - BOTTOM - 2))
+    marks, labels = _grid(ax, layout)
+    knees = []
     for n, (dtype, peak) in enumerate(roofs.items()):
-        knee = peak / bandwidth
-        line = (f"{ax.x(ax.x_lo):.1f},{ax.y(bandwidth * ax.x_lo):.1f} {ax.x(knee):.1f},{ax.y(peak):.1f}"
-                f" {ax.x(ax.x_hi):.1f},{ax.y(peak):.1f}")
-        parts.append(f'<polyline class="roofline__roof{" roofline__roof--main" if n == 0 else ""}" points="{line}"/>'
-                     f'<text class="roofline__label" x="{ax.x(knee) + 6:.1f}" y="{ax.y(peak) + 14:.1f}">'
-                     f"{escape(dtype)} {escape(f(peak, Dim.FLOP_RATE))}</text>")
+        corners = [(ax.x(ax.x_lo), ax.y(bandwidth * ax.x_lo)), (ax.x(peak / bandwidth), ax.y(peak)),
+                   (ax.x(ax.x_hi), ax.y(peak))]
+        layout.segments += [((corners[0], corners[1]), 3), ((corners[1], corners[2]), 3)]
+        knees.append((f"{dtype} {f(peak, Dim.FLOP_RATE)}", corners[1]))
+        line = " ".join(f"{x:.1f},{y:.1f}" for x, y in corners)
+        marks.append(f'<polyline class="roofline__roof{" roofline__roof--main" if n == 0 else ""}" points="{line}"/>')
     rx = ax.x(ridge)
-    parts.append(f'<line class="roofline__ridge" x1="{rx:.1f}" y1="{TOP}" x2="{rx:.1f}" y2="{HEIGHT - BOTTOM}"/>'
-                 f'<text class="roofline__label" x="{rx + 4:.1f}" y="{TOP + 12}">ridge'
-                 f" {escape(f(ridge, Dim.INTENSITY))}</text>")
-    described = []
-    for n, p in enumerate(points):
+    marks.append(f'<line class="roofline__ridge" x1="{rx:.1f}" y1="{TOP}" x2="{rx:.1f}" y2="{HEIGHT - BOTTOM}"/>')
+
+    described, point_labels = [], []
+    for p in points:
         roof = min(main_peak, bandwidth * p.intensity)
-        y_value = p.measured_flops or roof
         above = p.measured_flops is not None and p.measured_flops > roof * 1.05
+        px, py = ax.x(max(p.intensity, ax.x_lo)), ax.y(max(p.measured_flops or roof, ax.y_lo))
+        layout.boxes.append(Box(px - 6, py - 6, px + 6, py + 6))
         cls = "roofline__point" + (" roofline__point--anomaly" if above else "")
-        px, py = ax.x(max(p.intensity, ax.x_lo)), ax.y(max(y_value, ax.y_lo))
+        marks.append(f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="5"/>')
+        point_labels.append(([p.label, "(above its roof:", "check the measurement)"] if above else [p.label], px, py))
         note = " (above its roof: check the measurement)" if above else ""
-        parts.append(f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="5"/>'
-                     f'<text class="roofline__point-label" x="{px + 8:.1f}" y="{py - 8 - 12 * (n % 2):.1f}">'
-                     f"{escape(p.label)}{escape(note)}</text>")
         measured = f", measured {f(p.measured_flops, Dim.FLOP_RATE)}" if p.measured_flops else ""
         side = "below" if p.intensity < ridge else "above"
         described.append(f"{p.label}: {f(p.intensity, Dim.INTENSITY)}, {side} the ridge{measured}{note}")
+    for lines, px, py in point_labels:
+        labels.append(_text("roofline__point-label", layout.place(_point_spots(px, py, lines), lines), lines))
+    ridge_text = [f"ridge {f(ridge, Dim.INTENSITY)}"]
+    rows = [TOP + LABEL_PX + 2 + k * (LABEL_PX + 4) for k in range(12)]
+    spots: list[Spot] = [(rx + dx, y, anchor) for y in rows for dx, anchor in ((6, "start"), (-6, "end"))]
+    labels.append(_text("roofline__label", layout.place(spots, ridge_text), ridge_text))
+    for text, (kx, ky) in knees:
+        labels.append(_text("roofline__label", layout.place(_roof_spots(kx, ky), [text]), [text]))
+
     desc = (f"Log-log roofline. Bandwidth {f(bandwidth, Dim.BYTE_RATE)}; compute roofs "
             + ", ".join(f"{d} {f(v, Dim.FLOP_RATE)}" for d, v in roofs.items())
             + f"; ridge {f(ridge, Dim.INTENSITY)} for {main_dtype}. " + "; ".join(described))
-    axis_labels = (f'<text class="roofline__axis" x="{(LEFT + WIDTH - RIGHT) / 2}" y="{HEIGHT - 12}"'
-                   ' text-anchor="middle">arithmetic intensity (FLOP/byte)</text>'
-                   f'<text class="roofline__axis" x="16" y="{(TOP + HEIGHT - BOTTOM) / 2}" text-anchor="middle"'
-                   f' transform="rotate(-90 16 {(TOP + HEIGHT - BOTTOM) / 2})">FLOP/s</text>')
-    style = ("<style>.roofline{color:inherit;font:12px sans-serif}.roofline text{fill:currentColor}"
-             ".roofline__grid{stroke:currentColor;stroke-opacity:.12}"
-             ".roofline__roof{fill:none;stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}"
-             ".roofline__roof--main{stroke-opacity:1;stroke-width:2.5}"
-             ".roofline__ridge{stroke:currentColor;stroke-dasharray:4 4;stroke-opacity:.7}"
-             ".roofline__point{fill:currentColor}.roofline__point--anomaly{fill:none;stroke:currentColor;"
-             "stroke-width:2.5;stroke-dasharray:2 2}</style>")
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="roofline" viewBox="0 0 {WIDTH} {HEIGHT}"'
             f' role="img" aria-labelledby="{id_prefix}-title {id_prefix}-desc">'
             f'<title id="{id_prefix}-title">{escape(title)}</title><desc id="{id_prefix}-desc">{escape(desc)}</desc>'
-            f"{style}{''.join(parts)}{axis_labels}</svg>")
+            f"{_STYLE}{''.join(marks)}{''.join(labels)}{_AXIS_LABELS}</svg>")
+
+
+_AXIS_LABELS = (f'<text class="roofline__axis" x="{(LEFT + WIDTH - RIGHT) / 2}" y="{HEIGHT - 6}"'
+                ' text-anchor="middle">arithmetic intensity (FLOP/byte)</text>'
+                f'<text class="roofline__axis" x="18" y="{(TOP + HEIGHT - BOTTOM) / 2}" text-anchor="middle"'
+                f' transform="rotate(-90 18 {(TOP + HEIGHT - BOTTOM) / 2})">FLOP/s</text>')
+
+_STYLE = (f"<style>.roofline{{color:inherit;font:{STYLE_LABEL_PX}px sans-serif}}.roofline text{{fill:currentColor}}"
+          f".roofline__tick,.roofline__axis{{font-size:{STYLE_TICK_PX}px}}"
+          ".roofline__grid{stroke:currentColor;stroke-opacity:.12}"
+          ".roofline__roof{fill:none;stroke:currentColor;stroke-opacity:.45;stroke-width:1.5}"
+          ".roofline__roof--main{stroke-opacity:1;stroke-width:2.5}"
+          ".roofline__ridge{stroke:currentColor;stroke-dasharray:4 4;stroke-opacity:.7}"
+          ".roofline__point{fill:currentColor}.roofline__point--anomaly{fill:none;stroke:currentColor;"
+          "stroke-width:2.5;stroke-dasharray:2 2}</style>")

@@ -9,15 +9,16 @@ from regime_core import drill, hardware, work
 from regime_core.quantity import number
 
 LABELS = {
-    "m": "m", "n": "n", "k": "k", "shape": "shape", "ops": "ops in the chain", "inputs": "full-size inputs",
-    "fused": "fused", "params": "parameters", "batch": "batch", "context": "context",
-    "kv_bytes_per_token": "KV-cache bytes per token", "tokens": "prompt tokens", "heads": "heads", "seq": "seq",
-    "kv_seq": "kv_seq", "head_dim": "head_dim", "flops": "FLOPs", "bytes": "bytes",
-    "time": "measured time", "flops_fraction": "fraction of peak FLOP/s", "bandwidth": "achieved bandwidth",
-    "bandwidth_fraction": "fraction of peak bandwidth", "tokens_per_s": "tokens/s", "kernel_time": "kernel time",
-    "gap_time": "gap time", "launches": "launches", "shrink_4x_ratio": "time ratio when shrunk 4×",
-    "fused_speedup": "speed-up when fused", "occupancy": "occupancy", "host_sync_in_loop": "host sync in the loop",
+    "m": "m", "n": "n", "k": "k", "shape": "Shape", "ops": "Ops in the chain", "inputs": "Full-size inputs",
+    "fused": "Fused", "params": "Parameters", "batch": "Batch", "context": "Context",
+    "kv_bytes_per_token": "KV-cache bytes per token", "tokens": "Prompt tokens", "heads": "Heads", "seq": "seq",
+    "kv_seq": "kv_seq", "head_dim": "head_dim", "flops": "FLOPs", "bytes": "Bytes",
+    "time": "Measured time", "flops_fraction": "Fraction of peak FLOP/s", "bandwidth": "Achieved bandwidth",
+    "bandwidth_fraction": "Fraction of peak bandwidth", "tokens_per_s": "Tokens/s", "kernel_time": "Kernel time",
+    "gap_time": "Gap time", "launches": "Launches", "shrink_4x_ratio": "Time ratio when shrunk 4×",
+    "fused_speedup": "Speed-up when fused", "occupancy": "Occupancy", "host_sync_in_loop": "Host sync in the loop",
 }
+"""What each field is called on the page: sentence case, except names that are the code's own (m, seq)."""
 
 
 def _field(name: str, label: str, control: str) -> str:
@@ -42,9 +43,9 @@ def _card_fields(spec: object) -> str:
     select = "".join(f'<option value="{escape(v)}"{" selected" if v == chosen else ""}>{escape(t)}</option>'
                      for v, t in options)
     custom = spec if isinstance(spec, dict) else {}
-    return (_field("hardware", "card", f'<select name="hardware.id">{select}</select>')
-            + _field("hardware.peak_flops", "peak FLOP/s", _input("hardware.peak_flops", custom.get("peak_flops", "")))
-            + _field("hardware.bandwidth", "bandwidth", _input("hardware.bandwidth", custom.get("bandwidth", ""))))
+    return (_field("hardware", "Card", f'<select name="hardware.id">{select}</select>')
+            + _field("hardware.peak_flops", "Peak FLOP/s", _input("hardware.peak_flops", custom.get("peak_flops", "")))
+            + _field("hardware.bandwidth", "Bandwidth", _input("hardware.bandwidth", custom.get("bandwidth", ""))))
 
 
 def incident_explorer(incident_id: str) -> str:
@@ -61,12 +62,13 @@ def incident_explorer(incident_id: str) -> str:
         fields += _field(f"work.{key}", LABELS.get(key, key), _input(f"work.{key}", spec.get(key, default)))
     for key, value in (raw.get("observed") or {}).items():
         fields += _field(f"observed.{key}", LABELS.get(key, key), _input(f"observed.{key}", value))
+    # Folded until asked for: eight open answers with their editors make a very long page.
     return (
         f'<div class="regime-explore" data-regime-widget="incident-explorer" data-item="{escape(item.id)}" hidden>'
-        f"<h4>Change {escape(item.id.upper())}'s numbers</h4>"
+        f'<details class="regime-explore__details"><summary>Change {escape(item.id.upper())}\'s numbers</summary>'
         f'<form novalidate aria-label="Change {escape(item.id.upper())}\'s numbers">{fields}'
         '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Update</button> '
         '<button type="button" class="md-button" data-action="reset-numbers">Reset to the drill\'s numbers</button>'
         '</div></form><p class="regime-status" role="status" aria-live="polite"></p>'
-        '<div class="regime-explore__result" aria-live="polite"></div></div>'
+        '<div class="regime-explore__result" aria-live="polite"></div></details></div>'
     )

@@ -25,7 +25,12 @@ export function mount(element) {
       answer.innerHTML = decodePayload(answer.dataset.payload);
       answer.hidden = false;
     }
-    if (focus) answer.focus();
+    if (focus) {
+      // Focus alone would centre a tall answer, its first lines under the sticky header: start
+      // the view at the feedback line (and the learner's own marks), just below the header.
+      answer.focus({ preventScroll: true });
+      feedback.scrollIntoView({ block: "start" });
+    }
   };
   const conceal = () => {
     answer.hidden = true;

@@ -50,7 +50,11 @@ export function showError(root, field, message) {
   const wrapper = [...root.querySelectorAll("[data-field]")].find((el) => el.dataset.field === field);
   if (!wrapper) return false;
   const line = wrapper.querySelector(".regime-field__error");
-  line.textContent = message;
+  // The core names the field as files and the command line spell it ("work.m: expected …");
+  // that name is shown as code, so it reads as a key rather than as part of the sentence.
+  const prefix = `${field}: `;
+  if (message.startsWith(prefix)) line.replaceChildren(h("code", {}, field), `: ${message.slice(prefix.length)}`);
+  else line.textContent = message;
   line.hidden = false;
   for (const control of wrapper.querySelectorAll("input, select, textarea")) control.setAttribute("aria-invalid", "true");
   return true;

@@ -1,11 +1,87 @@
-// "Start the whole drill over": hides every answer again.
-import { on } from "./dom.js";
+// The drill's progress line ("3 of 10 done"), ticks in the table of contents, and "Start the
+// whole drill over" with an Undo that puts back exactly what was cleared.
+import { h, on } from "./dom.js";
 import { store } from "./store.js";
 
+/** The parts of the drill on this page that take an attempt: [{id, name}] in page order. */
+function drillItems() {
+  return [...document.querySelectorAll('.regime-incident[data-item], [data-regime-widget="attempt"][data-item]')]
+    .map((element) => element.dataset.item)
+    .filter((id, index, ids) => ids.indexOf(id) === index)
+    .map((id) => ({ id, name: /^a\d+$/.test(id) ? id.toUpperCase() : id.replace(/^part-(\w)$/, (_, p) => `Part ${p.toUpperCase()}`) }));
+}
+
+function names(items) {
+  return items.map((item) => item.name).join(", ");
+}
+
 export function mount(element) {
+  const count = element.querySelector(".regime-progress__count");
   const status = element.querySelector('[role="status"]');
-  return on(element.querySelector('[data-action="reset-all"]'), "click", () => {
+  const items = drillItems();
+  let undo = null; // what the last Start over cleared, until anything else changes the drill
+
+  const tickTableOfContents = (done) => {
+    for (const item of items) {
+      for (const link of document.querySelectorAll(`.md-sidebar--secondary a.md-nav__link[href$="#${item.id}"]`)) {
+        if (done.has(item.id)) {
+          link.dataset.regimeDone = "";
+          link.title = `${item.name}: attempted, answer open`;
+        } else {
+          delete link.dataset.regimeDone;
+          link.removeAttribute("title");
+        }
+      }
+    }
+  };
+
+  const render = () => {
+    const done = new Set(items.filter((item) => store.get(item.id)?.unlocked).map((item) => item.id));
+    if (count) {
+      count.textContent = done.size
+        ? `${done.size} of ${items.length} done: ${names(items.filter((item) => done.has(item.id)))}.`
+        : `0 of ${items.length} done. Your attempts stay in this browser.`;
+    }
+    tickTableOfContents(done);
+  };
+
+  const say = (text, ...extra) => status.replaceChildren(text, ...extra);
+
+  const startOver = () => {
+    const saved = items.filter((item) => store.get(item.id));
+    if (!Object.keys(store.state.items).length) {
+      say("Nothing to clear: no attempt is saved yet.");
+      return;
+    }
+    const before = JSON.parse(JSON.stringify(store.state));
     store.resetAll();
-    status.textContent = "The drill starts over: every answer is hidden again.";
-  });
+    undo = before;
+    const button = h("button", { type: "button", class: "md-button regime-progress__undo", "data-action": "undo-reset" }, "Undo");
+    button.addEventListener("click", () => {
+      if (!undo) return;
+      store.state = undo;
+      undo = null;
+      store.save();
+      store.emit("*");
+      say(`Restored ${saved.length} ${saved.length === 1 ? "attempt" : "attempts"}: ${names(saved)}.`);
+    }, { once: true });
+    say(`Cleared ${saved.length} ${saved.length === 1 ? "attempt" : "attempts"} (${names(saved)}); every answer is hidden again.`, button);
+  };
+
+  render();
+  const offs = [
+    on(element.querySelector('[data-action="reset-all"]'), "click", startOver),
+    on(store, "change", () => {
+      render();
+      // Anything changed after Start over (a new attempt, an import): undoing would lose it.
+      if (undo && Object.keys(store.state.items).length) {
+        undo = null;
+        status.querySelector('[data-action="undo-reset"]')?.remove();
+      }
+    }),
+  ];
+  return () => {
+    offs.forEach((off) => off());
+    tickTableOfContents(new Set());
+  };
 }

@@ -1,6 +1,6 @@
 // Change an incident's numbers once its answer is open; regime_core re-derives the verdict,
 // its evidence, the floor and the picture, live.
-import { clearErrors, fillForm, on, readForm, showError, svgNode, verdictNodes } from "./dom.js";
+import { clearErrors, fillForm, h, on, readForm, showError, svgNode, verdictNodes } from "./dom.js";
 import { bindStatus, python } from "./runtime.js";
 import { store } from "./store.js";
 
@@ -23,7 +23,9 @@ export function mount(element) {
     }
     if (mine !== generation) return;
     if (!answer.ok) {
-      if (!showError(form, answer.field, answer.error)) result.replaceChildren(document.createTextNode(answer.error));
+      // The previous verdict belongs to other numbers: take it away with the error.
+      const note = showError(form, answer.field, answer.error) ? "Fix the field marked above to see the verdict." : answer.error;
+      result.replaceChildren(h("p", {}, note));
       return;
     }
     const picture = svgNode(answer.svg);

@@ -33,7 +33,10 @@ export function mount(element) {
     }
     if (mine !== generation) return; // a newer input has been sent since
     if (!result.ok) {
-      if (!showError(form, result.field, result.error)) ridgeLine.textContent = result.error;
+      // The previous ridge belongs to other numbers: take it away with the error.
+      ridgeLine.textContent = showError(form, result.field, result.error)
+        ? "Fix the field marked above to see the ridge." : result.error;
+      if (unlocked) rows.replaceChildren();
       return;
     }
     if (form.elements.gpu.value !== "custom") {

@@ -6,10 +6,14 @@ import * as drillReset from "./drill-reset.js";
 import * as explore from "./explore.js";
 import * as explorer from "./explorer.js";
 import * as links from "./links.js";
+import * as practice from "./practice.js";
 import * as stretch from "./stretch.js";
 import { python } from "./runtime.js";
 
-const COMPONENTS = { acceptance, attempt, links, "ridge-table": explorer, "incident-explorer": explore, stretch, "drill-reset": drillReset };
+// The forms show only with JavaScript (regime.css); main.html's head sets this too, before paint.
+document.documentElement.classList.add("regime-js");
+
+const COMPONENTS = { acceptance, attempt, links, practice, "ridge-table": explorer, "incident-explorer": explore, stretch, "drill-reset": drillReset };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 
@@ -24,9 +28,26 @@ function teardownAll() {
   live.clear();
 }
 
+/**
+ * Mounting opens the answers the learner has unlocked, which pushes everything below them down:
+ * a link to #a6 would then show A5's answer. Scroll to the link's target again once they are open
+ * (not on a reload or a back/forward visit, where the browser restores where the reader was).
+ */
+function landOnAnchor(firstPage) {
+  const id = decodeURIComponent(window.location.hash.slice(1));
+  if (!id) return;
+  if (firstPage) {
+    const [entry] = performance.getEntriesByType("navigation");
+    if (entry && entry.type !== "navigate") return;
+  }
+  const target = document.getElementById(id);
+  if (target) target.scrollIntoView({ block: "start" }); // regime.css keeps it below the header
+}
+
 function mountPage() {
   const root = document.querySelector("article") || document.body;
   if (root === mountedRoot) return; // the same page, reported twice
+  const firstPage = mountedRoot === null;
   teardownAll();
   mountedRoot = root;
   for (const element of root.querySelectorAll("[data-regime-widget]")) {
@@ -38,6 +59,7 @@ function mountPage() {
       console.warn("regime: a widget failed to mount", error);
     }
   }
+  if (live.size) landOnAnchor(firstPage);
 }
 
 // Read-only hooks for the browser tests and the benchmark: live widgets, and the runtime.

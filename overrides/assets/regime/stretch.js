@@ -30,6 +30,7 @@ export function mount(element) {
   };
 
   const defaults = readForm(form);
+  const defaultResult = [...result.childNodes];
   const linkLine = element.querySelector(".regime-stretch__link");
 
   // The whole input lives in the page's URL: ?gpu=…&work.kernel=…#stretch. Only names the form
@@ -58,25 +59,52 @@ export function mount(element) {
     return used;
   };
 
+  // Until the core answers for the kernel in the form, the result says so: it never shows the
+  // verdict of another kernel (the page's static default) as if it were this one's.
+  const pending = (text) => {
+    result.dataset.state = "pending";
+    result.replaceChildren(h("p", {}, text));
+  };
+  let generation = 0;
+
   const classify = async (event, fromLink = false) => {
     if (event) event.preventDefault();
+    const mine = ++generation;
     clearErrors(form);
     syncFields();
     const values = readForm(form);
+    const shown = [...result.childNodes];
+    if (fromLink) pending("Working out the kernel from this link…");
+    else if (python.state !== "ready") pending("Working out this kernel…");
     let answer;
     try {
       answer = await python.call("kernel", values);
     } catch {
-      return; // the status line says why
+      // The status line says why Python is unavailable.
+      if (fromLink) pending("This link's kernel is in the form above; its verdict needs Python, which could not start.");
+      else if (mine === generation) {
+        delete result.dataset.state;
+        result.replaceChildren(...shown);
+      }
+      return;
     }
+    if (mine !== generation) return; // a newer request has been sent since
+    delete result.dataset.state;
     if (!answer.ok && fromLink) {
       fillForm(form, defaults);
       syncFields();
       linkLine.textContent = `This link's settings could not be used (${answer.error}); showing the defaults.`;
+      delete element.dataset.fromLink;
+      result.replaceChildren(...defaultResult);
       return;
     }
     if (!answer.ok) {
-      if (!showError(form, answer.field, answer.error)) result.replaceChildren(h("p", {}, answer.error));
+      // The previous verdict belongs to other numbers: take it away with the error.
+      if (showError(form, answer.field, answer.error)) {
+        result.replaceChildren(h("p", {}, "Fix the field marked above to see this kernel's verdict."));
+      } else {
+        result.replaceChildren(h("p", {}, answer.error));
+      }
       return;
     }
     if (answer.placement && form.elements.gpu.value !== "custom") {
@@ -84,7 +112,10 @@ export function mount(element) {
       form.elements.bandwidth.value = answer.placement.bandwidth_text;
     }
     render(answer);
-    if (!fromLink) result.focus();
+    if (!fromLink) {
+      result.focus({ preventScroll: true }); // focus alone would centre a tall result under the header
+      result.scrollIntoView({ block: "start" });
+    }
   };
 
   const copyLink = async () => {
@@ -107,6 +138,10 @@ export function mount(element) {
     on(form, "input", (event) => {
       if (event.target.name === "peak_flops" || event.target.name === "bandwidth") form.elements.gpu.value = "custom";
       syncFields();
+      linkLine.textContent = ""; // a copied link names the kernel as it was
+    }),
+    on(form, "change", () => {
+      linkLine.textContent = "";
     }),
     on(form, "focusin", () => python.startSoon()),
   ];
