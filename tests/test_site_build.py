@@ -16,6 +16,7 @@ import pytest
 from regime_core.drill import incidents
 from regime_site.plugin import PYODIDE_FILES
 
+ROOT = Path(__file__).resolve().parent.parent
 ASSET_ATTR = re.compile(r'<(?:script|link|img|source|iframe)\b[^>]*?\b(?:src|href)="([^"]+)"', re.I)
 
 
@@ -42,6 +43,26 @@ def test_the_served_wheel_carries_bytecode_that_pyodide_uses(built_site: Path) -
     out = subprocess.run(["node", "tests/pyodide_bytecode_check.mjs", str(wheel)], cwd=Path(__file__).parent.parent,
                          capture_output=True, text=True, check=True, timeout=300)
     assert int(out.stdout) == len(modules) - 2  # every module but the package and __main__, from bytecode alone
+
+
+def test_the_served_standard_library_is_what_the_core_uses(built_site: Path) -> None:
+    manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
+    pyodide = (built_site / "assets/regime" / manifest["pyodide"]).resolve()
+    stdlib = (built_site / "assets/regime" / manifest["stdlib"]).resolve()
+    assert stdlib.parent.parent == pyodide  # under the version's folder, in one named by its content
+    full = ROOT / "node_modules/pyodide/python_stdlib.zip"
+    names = set(zipfile.ZipFile(stdlib).namelist())
+    assert {"json/__init__.py", "re/__init__.py", "dataclasses.py", "encodings/utf_8.py", "pyodide/__init__.py"} <= names
+    assert not {"unittest/__init__.py", "email/__init__.py", "xml/__init__.py", "pdb.py"} & names
+    assert names < set(zipfile.ZipFile(full).namelist())
+    assert stdlib.stat().st_size < full.stat().st_size / 2
+    assert not (pyodide / "python_stdlib.zip").exists()  # the whole one is not served
+    lock = json.loads((pyodide / "pyodide-lock.json").read_text())
+    assert lock["packages"] == {}
+    assert lock["info"] == json.loads((ROOT / "node_modules/pyodide/pyodide-lock.json").read_text())["info"]
+    fetched = [pyodide / "pyodide.asm.wasm", pyodide / "pyodide-lock.json", stdlib,
+               built_site / "assets/regime" / manifest["wheel"]]
+    assert int(manifest["bytes"]) == sum(f.stat().st_size for f in fetched)  # what the progress line counts to
 
 
 def test_the_wheel_runs_on_cpython(built_site: Path, tmp_path: Path) -> None:

@@ -28,12 +28,12 @@ from mkdocs.structure.files import File, Files
 
 from regime_site.bytecode import compile_for_pyodide
 from regime_site.casebook import pages as casebook_pages
+from regime_site.stdlib import trimmed_lock, trimmed_stdlib
 from regime_site.wheel import build_wheel, package_files
 
-#: The runtime files Pyodide loads; nothing else from the npm package is served.
-PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
-#: Those the worker downloads with fetch(), which it counts to show progress (the .mjs are imports).
-FETCHED_FILES = ("pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+#: The runtime files Pyodide loads, served as the npm package has them; nothing else from it is served
+#: but a trimmed ``python_stdlib.zip`` and ``pyodide-lock.json`` (see ``stdlib.py``).
+PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 
 
 class RegimePluginConfig(Config):
@@ -51,6 +51,7 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
         self._wheel: tuple[str, bytes] = ("", b"")
         self._manifest: dict[str, str] = {}
         self._bytecode: tuple[str, list[tuple[str, bytes]]] = ("", [])  # (sources' hash, .pyc files)
+        self._stdlib: tuple[str, bytes, bytes] = ("", b"", b"")  # (sources' hash, python_stdlib.zip, lock file)
 
     def _root(self, config: MkDocsConfig) -> Path:
         return Path(config.config_file_path).parent
@@ -73,12 +74,18 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
         wheel_name, wheel_bytes = build_wheel(core, extra=self._bytecode[1])
         digest = hashlib.sha256(wheel_bytes).hexdigest()[:16]
         self._wheel = (wheel_name, wheel_bytes)
+        if self._stdlib[0] != key:
+            lock = trimmed_lock((source / "pyodide-lock.json").read_bytes())
+            self._stdlib = (key, trimmed_stdlib(source, wheel_bytes, files), lock)
+        stdlib, lock = self._stdlib[1:]
         self._manifest = {
             "pyodide": f"../pyodide/{version}/",
             "wheel": f"wheels/{digest}/{wheel_name}",
             "pyodide_version": version,
-            # What the worker's progress line counts up to: the fetched runtime files and the wheel.
-            "bytes": str(sum((source / name).stat().st_size for name in FETCHED_FILES) + len(wheel_bytes)),
+            # Named by its content: which modules it holds changes with the core, the cache lasts a year.
+            "stdlib": f"../pyodide/{version}/{hashlib.sha256(stdlib).hexdigest()[:16]}/python_stdlib.zip",
+            # What the worker's progress line counts up to: what it fetches (the .mjs are imports).
+            "bytes": str((source / "pyodide.asm.wasm").stat().st_size + len(lock) + len(stdlib) + len(wheel_bytes)),
         }
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:
@@ -104,6 +111,10 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
             destination = target / name
             if not destination.exists() or destination.stat().st_size != (source / name).stat().st_size:
                 shutil.copyfile(source / name, destination)
+        (target / "pyodide-lock.json").write_bytes(self._stdlib[2])
+        stdlib = site / "assets" / "regime" / self._manifest["stdlib"]
+        stdlib.parent.mkdir(parents=True, exist_ok=True)
+        stdlib.write_bytes(self._stdlib[1])
         regime = site / "assets" / "regime"
         wheel_path = regime / self._manifest["wheel"]
         wheel_path.parent.mkdir(parents=True, exist_ok=True)

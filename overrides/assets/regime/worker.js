@@ -6,7 +6,7 @@
 const manifestUrl = new URL("./runtime.json", import.meta.url);
 
 async function runtimeManifest() {
-  if (query.has("pyodide") && query.has("wheel") && query.has("pyodide_version")) return Object.fromEntries(query);
+  if (["pyodide", "wheel", "pyodide_version", "stdlib"].every((key) => query.has(key))) return Object.fromEntries(query);
   return (await fetchOk(manifestUrl, "runtime.json")).json();
 }
 
@@ -25,9 +25,10 @@ async function fetchOk(url, what) {
   return response;
 }
 
-// The files loadPyodide fetches. It never settles when one of them fails to load, so they
-// are checked first (HEAD requests: no bodies), and a watchdog covers anything else.
-const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json"];
+// The files loadPyodide fetches (the standard library from where the manifest says: the site serves
+// a trimmed one). It never settles when one of them fails to load, so they are checked first (HEAD
+// requests: no bodies), and a watchdog covers anything else.
+const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
 
 /** An error worth a Retry: the network, not the site, failed. */
 function networkError(message) {
@@ -36,11 +37,13 @@ function networkError(message) {
   return error;
 }
 
-async function checkFiles(indexURL) {
-  await Promise.all(RUNTIME_FILES.map(async (name) => {
+async function checkFiles(indexURL, stdLibURL) {
+  const urls = [...RUNTIME_FILES.map((name) => new URL(name, indexURL)), new URL(stdLibURL)];
+  await Promise.all(urls.map(async (url) => {
+    const name = url.pathname.split("/").pop();
     let response;
     try {
-      response = await fetch(new URL(name, indexURL), { method: "HEAD" });
+      response = await fetch(url, { method: "HEAD" });
     } catch {
       throw networkError(`${name} could not be fetched`);
     }
@@ -178,10 +181,10 @@ async function storeSnapshot(key, bytes) {
   }
 }
 
-async function restore(loadPyodide, indexURL, snapshot, key, checksFail, stalled) {
+async function restore(loadPyodide, indexURL, stdLibURL, snapshot, key, checksFail, stalled) {
   if (!snapshot) return null;
   try {
-    const restoring = loadPyodide({ indexURL, _loadSnapshot: snapshot });
+    const restoring = loadPyodide({ indexURL, stdLibURL, _loadSnapshot: snapshot });
     restoring.catch(() => {});
     const pyodide = await Promise.race([restoring, checksFail, stalled]);
     const handle = pyodide.pyimport("regime_core.api").handle;
@@ -198,19 +201,20 @@ async function boot() {
   if (typeof WebAssembly !== "object") throw new Error("this browser has no WebAssembly");
   const manifest = await runtimeManifest();
   const indexURL = new URL(manifest.pyodide, manifestUrl).href;
+  const stdLibURL = new URL(manifest.stdlib, manifestUrl).href;
   const snapshotKey = new URL(`snapshot/${manifest.pyodide_version}/${manifest.wheel}`, manifestUrl).href;
   // Everything that can overlap does: the wheel download and the checks run beside loadPyodide.
-  const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL)]).then(() => new Promise(() => {}));
+  const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL, stdLibURL)]).then(() => new Promise(() => {}));
   checksFail.catch(() => {}); // the race below reports it; a rejection before the race is not "unhandled"
   const snapshot = cachedSnapshot(snapshotKey); // looked up while the loader downloads
   const stalled = watchdog();
   stalled.catch(() => {}); // reported by the races below
   const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
-  const restored = await restore(loadPyodide, indexURL, await snapshot, snapshotKey, checksFail, stalled);
+  const restored = await restore(loadPyodide, indexURL, stdLibURL, await snapshot, snapshotKey, checksFail, stalled);
   if (restored) return restored;
   const wheel = fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel").then((r) => r.arrayBuffer());
   wheel.catch(() => {}); // reported below, once awaited
-  const loading = loadPyodide({ indexURL, _makeSnapshot: true });
+  const loading = loadPyodide({ indexURL, stdLibURL, _makeSnapshot: true });
   loading.catch(() => {}); // once a check has failed, loadPyodide's own failure is old news
   const pyodide = await Promise.race([loading, checksFail, stalled]);
   timings.pyodide = performance.now();
