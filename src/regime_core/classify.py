@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from regime_core.levers import advice, by_id, fits, recognise
+from regime_core.levers import a_kernel, advice, fits, phrases, recognise
 from regime_core.measures import Achieved, achieved, placement, shrink, step_time
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import Placement
@@ -250,8 +250,7 @@ def classify(s: Symptoms) -> Verdict:
     helps, wastes = helps or advice(regime).helps, wastes or advice(regime).wastes
     proposed = recognise(s.proposal) if s.proposal else []
     if proposed and not fits(proposed, regime):
-        names = ", ".join(by_id(i).label.lower() for i in proposed)
-        wastes = f"{s.proposal.strip()} ({names}): it does not help a {advice(regime).name} kernel"
+        wastes = f"{s.proposal.strip()} ({phrases(proposed)}): it does not help {a_kernel(regime)}"
     elif proposed:
         helps = f"{s.proposal.strip()}, as proposed — it fits; more broadly: {helps}"
     return Verdict(regime, evidence, helps, wastes, anomalies, "", p, None, s.notes)

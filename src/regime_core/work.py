@@ -209,6 +209,10 @@ def _shape(value: object, field: str) -> tuple[int, ...]:
     return dims
 
 
+def _a(kind: object) -> str:
+    return f"{'an' if str(kind)[:1] in 'aeiou' else 'a'} {kind}"
+
+
 def _flag(spec: Mapping[str, object], key: str, default: bool, name: Callable[[str], str]) -> bool:
     value = spec.get(key, default)
     if not isinstance(value, bool):
@@ -261,12 +265,12 @@ def from_spec(spec: Mapping[str, object], dtype: str | None, field: str = "work"
     known = {*FIELDS[str(kind)], "kernel", "dtype"}
     extra = sorted(set(spec) - known)
     if extra:
-        raise RegimeError(name(str(extra[0])[:40]), f"not a field of a {kind} kernel; expected {', '.join(sorted(known))}")
+        raise RegimeError(name(str(extra[0])[:40]), f"not a field of {_a(kind)} kernel; expected {', '.join(sorted(known))}")
     dt = check_dtype(spec.get("dtype", dtype or ("fp32" if kind == "elementwise" else "bf16")), name("dtype"))
 
     def need(key: str) -> object:
         if key not in spec:
-            raise RegimeError(name(key), f"required for a {kind} kernel")
+            raise RegimeError(name(key), f"required for {_a(kind)} kernel")
         return spec[key]
 
     if kind == "raw":
