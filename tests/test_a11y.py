@@ -53,3 +53,58 @@ def test_keyboard_only_attempt_reaches_its_answer(page: Page, base_url: str) -> 
     expect(answer).to_be_focused()  # focus moves to the feedback
     assert page.locator('[data-item="a5"] .regime-feedback').get_attribute("aria-live") == "polite"
     expect(page.locator('[data-item="a5"] .regime-feedback')).to_contain_text("Attempt saved")
+
+
+def _state_error(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    page.locator('.regime-incident[data-item="a1"] form.regime-attempt button[type="submit"]').click()
+    expect(page.locator('.regime-incident[data-item="a1"] .regime-field__error').first).to_be_visible()
+    stretch = page.locator(".regime-stretch")
+    stretch.locator('input[name="work.m"]').fill("lots")
+    stretch.locator('button[type="submit"]').click()
+    expect(stretch.locator('[data-field="work.m"] .regime-field__error')).to_be_visible()
+
+
+def _state_unlocked(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    for item, regime in (("a1", "compute"), ("a4", "memory")):
+        form = page.locator(f'.regime-incident[data-item="{item}"] form.regime-attempt')
+        form.locator(f'input[value="{regime}"]').check()
+        form.locator('button[type="submit"]').click()
+    editor = page.locator('.regime-explore[data-item="a4"]')
+    editor.locator("summary").click()
+    editor.locator('button[type="submit"]').click()
+    expect(editor.locator(".regime-explore__result svg")).to_have_count(1)
+    expect(page.locator('.regime-acceptance__criteria li[data-passed]').first).to_be_attached()
+    page.locator('[data-action="reset-all"]').click()
+    expect(page.locator('[data-action="undo-reset"]')).to_be_visible()
+    page.locator('[data-action="undo-reset"]').click()
+    expect(page.locator('[data-regime-answer="a4"]')).to_be_visible()
+
+
+def _state_loading(page: Page, base_url: str) -> None:
+    page.goto(f"{base_url}drill/?gpu=l4&work.kernel=decode&work.params=7e9&work.batch=1#stretch")
+    expect(page.locator(".regime-stretch__result")).to_be_visible()
+
+
+def _state_failed(page: Page, base_url: str) -> None:
+    page.context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(base_url + "drill/#stretch")
+    page.locator('.regime-stretch button[type="submit"]').click()
+    expect(page.locator(".regime-stretch .regime-status")).to_contain_text("could not start")
+
+
+STATES = {"error": _state_error, "unlocked": _state_unlocked, "loading": _state_loading, "failed": _state_failed}
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+@pytest.mark.parametrize("state", list(STATES))
+def test_widget_states_have_no_serious_violation(browser: object, base_url: str, state: str, scheme: str) -> None:
+    """axe on what a learner sees after acting, not only on a fresh page (where no error shows yet)."""
+    log = PageLog()
+    page = open_page(browser, base_url, log, color_scheme=scheme)
+    STATES[state](page, base_url)
+    violations = axe_violations(page)
+    page.context.close()
+    summary = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+    assert summary == [], summary
