@@ -12,8 +12,10 @@ from typing import Any
 
 from regime_core.errors import RegimeError
 from regime_core.grade import regime_named
+from regime_core.levers import REGIMES, advice
 from regime_core.practice import FAMILIES, GENERATOR_VERSION, PracticeIncident, check_level, check_seed, practice
 from regime_core.practice_grade import LINES, grade_lines, says_undecided
+from regime_core.practice_text import data
 
 LOOKAHEAD = 40  # seeds tried, from the one the page drew, for an incident of a kind the learner missed
 _MAX_MISSED = 20
@@ -64,8 +66,11 @@ def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     verdict = incident.verdict()
     result = grade_lines(incident, verdict, texts)
     answered = regime_named(texts["regime"]) or ("undecided" if says_undecided(texts["regime"]) else "unclear")
+    names = {r: advice(r).name for r in REGIMES} | {"undecided": "undecided", "unclear": "a regime I could not read"}
+    regime = verdict.regime or "undecided"
     return {**_shown(incident), "grade": result, "verdict": verdict.to_json(), "family": incident.family,
-            "regime": verdict.regime or "undecided", "answered": answered, "trap": incident.trap}
+            "regime": regime, "regime_name": names[regime], "answered": answered, "answered_name": names[answered],
+            "trap": incident.trap, "trap_name": data()["trap_names"].get(incident.trap or "", "")}
 
 
 OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {

@@ -1,0 +1,221 @@
+// Practice: one generated incident at a time, graded like Part A, with a tally kept in this browser.
+// regime_core writes the incident and grades the attempt; this widget renders and forwards.
+import { clearErrors, h, on, readForm, showError, verdictNodes } from "./dom.js";
+import { bindStatus, python } from "./runtime.js";
+
+const KEY = "regime-practice";
+const MAX_SEED = 2 ** 53 - 1;
+const MARKS = { true: "✓", false: "✗", null: "?" };
+const TALLY_ROWS = [
+  ["compute", "compute-bound"],
+  ["memory", "memory-bound"],
+  ["overhead", "overhead / host-bound"],
+  ["undecided", "undecided"],
+];
+
+function emptyRecord() {
+  return { tally: {}, confusion: {}, traps: {}, missed: {}, graded: [] };
+}
+
+/** The learner's record, from this browser (an empty one where storage is refused or unreadable). */
+function load() {
+  try {
+    const saved = JSON.parse(window.localStorage.getItem(KEY) || "null");
+    if (saved && typeof saved === "object" && Array.isArray(saved.graded)) return { ...emptyRecord(), ...saved };
+  } catch {
+    /* a private window or a damaged entry: start over */
+  }
+  return emptyRecord();
+}
+
+function save(record) {
+  try {
+    window.localStorage.setItem(KEY, JSON.stringify(record));
+  } catch {
+    /* storage refused: the tally lives until the page closes */
+  }
+}
+
+/** Count one graded incident (the first submission of each counts; later ones only show feedback). */
+function record(rec, answer) {
+  if (rec.graded.includes(answer.id)) return;
+  rec.graded = [...rec.graded.slice(-499), answer.id];
+  const right = answer.grade.checks.regime.passed === true;
+  const row = (rec.tally[answer.regime] = rec.tally[answer.regime] || { tried: 0, right: 0, name: answer.regime_name });
+  row.tried += 1;
+  if (right) row.right += 1;
+  if (!right) {
+    const key = `${answer.regime_name} → ${answer.answered_name}`;
+    rec.confusion[key] = (rec.confusion[key] || 0) + 1;
+  }
+  if (answer.trap) {
+    const trap = (rec.traps[answer.trap_name] = rec.traps[answer.trap_name] || { met: 0, caught: 0 });
+    trap.met += 1;
+    if (answer.grade.passed !== true) trap.caught += 1;
+  }
+  const misses = rec.missed[answer.family] || 0;
+  rec.missed[answer.family] = right ? Math.max(0, misses - 1) : misses + 1;
+}
+
+function tallyNodes(rec) {
+  const rows = TALLY_ROWS.filter(([key]) => rec.tally[key]).map(([key, name]) =>
+    h("tr", { "data-regime": key }, h("td", {}, name), h("td", {}, rec.tally[key].right), h("td", {}, rec.tally[key].tried)),
+  );
+  if (!rows.length) return [h("p", {}, "Nothing graded yet.")];
+  const head = h("tr", {}, h("th", { scope: "col" }, "Regime"), h("th", { scope: "col" }, "Read right"), h("th", { scope: "col" }, "Tried"));
+  return [h("table", {}, h("thead", {}, head), h("tbody", {}, rows))];
+}
+
+function wrongNodes(rec) {
+  const mixed = Object.entries(rec.confusion).sort((a, b) => b[1] - a[1]);
+  const traps = Object.entries(rec.traps).filter(([, t]) => t.caught).sort((a, b) => b[1].caught - a[1].caught);
+  if (!rec.graded.length) return [h("p", {}, "Nothing graded yet.")];
+  if (!mixed.length && !traps.length) return [h("p", {}, "Nothing yet: every incident so far was read right.")];
+  const nodes = [];
+  if (mixed.length) {
+    nodes.push(h("p", {}, "The regime it was → what you wrote:"));
+    nodes.push(h("ul", { class: "regime-practice__confusion" }, mixed.map(([key, n]) => h("li", {}, `${key}: ${n}×`))));
+  }
+  if (traps.length) {
+    nodes.push(h("p", {}, "Traps that caught you:"));
+    nodes.push(h("ul", { class: "regime-practice__traps" },
+      traps.map(([name, t]) => h("li", {}, `${name}: ${t.caught} of ${t.met}`))));
+  }
+  return nodes;
+}
+
+function resultNodes(answer) {
+  const checks = Object.entries(answer.grade.checks).map(([name, check]) =>
+    h("li", { "data-passed": String(check.passed) }, `${name}: ${MARKS[check.passed]} ${check.why}`),
+  );
+  const verdict = answer.grade.passed === true ? "Passing." : "Not passing yet.";
+  return [
+    h("p", { class: "regime-practice__verdict" }, verdict),
+    h("ul", { class: "regime-practice__checks" }, checks),
+    h("h3", {}, "The worked answer"),
+    h("div", { class: "regime-practice__worked" }, verdictNodes(answer.verdict)),
+  ];
+}
+
+function randomSeed() {
+  return Math.floor(Math.random() * 1_000_000);
+}
+
+export function mount(element) {
+  const controls = element.querySelector(".regime-practice__controls");
+  const form = element.querySelector(".regime-practice__attempt");
+  const statement = element.querySelector(".regime-practice__statement");
+  const idLine = element.querySelector(".regime-practice__id");
+  const note = element.querySelector(".regime-practice__note");
+  const result = element.querySelector(".regime-practice__result");
+  const tally = element.querySelector(".regime-practice__tally");
+  const wrong = element.querySelector(".regime-practice__wrong");
+  const linkLine = element.querySelector(".regime-practice__link");
+  let rec = load();
+  let current = null;
+
+  const renderRecord = () => {
+    tally.replaceChildren(...tallyNodes(rec));
+    wrong.replaceChildren(...wrongNodes(rec));
+  };
+
+  const address = () => new URL(window.location.href).href;
+
+  const show = (incident, sharedVersion) => {
+    current = incident;
+    statement.replaceChildren(h("p", {}, incident.statement));
+    idLine.textContent = `Incident ${incident.id}`;
+    form.reset();
+    clearErrors(form);
+    result.replaceChildren();
+    linkLine.textContent = "";
+    controls.elements.level.value = String(incident.level);
+    const url = new URL(window.location.href);
+    url.search = "";
+    url.searchParams.set("seed", incident.seed);
+    url.searchParams.set("level", incident.level);
+    url.searchParams.set("v", incident.version);
+    window.history.replaceState(window.history.state, "", url.href);
+    const stale = sharedVersion && sharedVersion !== String(incident.version);
+    note.hidden = !stale;
+    note.textContent = stale
+      ? `This address was made by version ${sharedVersion} of the generator; this site writes version ${incident.version}, so this may not be the incident that was shared.`
+      : "";
+  };
+
+  const open = async (request, sharedVersion) => {
+    let answer;
+    try {
+      answer = await python.call("practice", request);
+    } catch {
+      return; // the status line says why
+    }
+    if (!answer.ok) {
+      statement.replaceChildren(h("p", {}, `This incident cannot be opened: ${answer.error}`));
+      return;
+    }
+    show(answer, sharedVersion);
+  };
+
+  const next = (event) => {
+    if (event) event.preventDefault();
+    const level = controls.elements.level.value;
+    const missed = Object.entries(rec.missed).filter(([, n]) => n > 0).map(([family]) => family).slice(0, 20);
+    open({ seed: randomSeed(), level, ...(missed.length && Math.random() < 0.5 ? { missed } : {}) });
+  };
+
+  const submit = async (event) => {
+    event.preventDefault();
+    if (!current) return;
+    clearErrors(form);
+    let answer;
+    try {
+      answer = await python.call("practice_grade", { seed: current.seed, level: current.level, lines: readForm(form) });
+    } catch {
+      return;
+    }
+    if (!answer.ok) {
+      if (!showError(form, answer.field, answer.error)) result.replaceChildren(h("p", {}, answer.error));
+      return;
+    }
+    record(rec, answer);
+    save(rec);
+    result.replaceChildren(...resultNodes(answer));
+    renderRecord();
+  };
+
+  const copyLink = async () => {
+    const text = address();
+    try {
+      await navigator.clipboard.writeText(text);
+      linkLine.textContent = `Copied: ${text}`;
+    } catch {
+      linkLine.textContent = `Copy this: ${text}`;
+    }
+  };
+
+  const reset = () => {
+    rec = emptyRecord();
+    save(rec);
+    renderRecord();
+  };
+
+  const offs = [
+    bindStatus(element.querySelector(".regime-status")),
+    on(controls, "submit", next),
+    on(controls.elements.level, "change", next),
+    on(form, "submit", submit),
+    on(element.querySelector('[data-action="copy-link"]'), "click", copyLink),
+    on(element.querySelector('[data-action="reset"]'), "click", reset),
+  ];
+  renderRecord();
+
+  const params = new URL(window.location.href).searchParams;
+  const seed = Number(params.get("seed"));
+  if (params.has("seed") && Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED) {
+    open({ seed, level: params.get("level") || "1" }, params.get("v"));
+  } else {
+    next();
+  }
+  return () => offs.forEach((off) => off());
+}

@@ -1,0 +1,111 @@
+"""The Practice page: three incidents in a row, one answered wrong; the tally and the picture of where the
+learner goes wrong follow; an incident's address opens the same incident in a fresh browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from urllib.parse import parse_qs, urlparse
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from conftest import PageLog, open_page
+from regime_core.levers import REGIMES, advice
+from regime_core.practice import practice
+from regime_core.practice_grade import worked_attempt
+
+UNDECIDED = "undecided: the symptoms cannot decide yet"
+
+
+def _shown(page: Page) -> tuple[int, int]:
+    """The seed and level of the incident on the page, read from its address."""
+    query = parse_qs(urlparse(page.url).query)
+    return int(query["seed"][0]), int(query["level"][0])
+
+
+def _answer(page: Page, regime: str, lines: dict[str, str]) -> None:
+    form = page.locator("form.regime-practice__attempt")
+    form.locator(f'input[name="regime"][value="{regime}"]').check()
+    form.locator('textarea[name="evidence"]').fill(lines["evidence"])
+    form.locator('input[name="helps"]').fill(lines["helps"])
+    form.locator('input[name="wastes"]').fill(lines["wastes"].split(": ")[0])
+    form.locator('button[type="submit"]').click()
+
+
+def _right(seed: int, level: int) -> tuple[str, dict[str, str]]:
+    incident = practice(seed, level)
+    verdict = incident.verdict()
+    return (advice(verdict.regime).name if verdict.regime else UNDECIDED), worked_attempt(incident, verdict)
+
+
+def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page: Page, base_url: str,
+                                                                              browser: object) -> None:
+    memory = next(s for s in range(200) if practice(s, 2).regime == "memory")
+    page.goto(base_url + f"practice/?seed={memory}&level=2&v=1")
+    statement = page.locator(".regime-practice__statement")
+    expect(statement).to_have_text(practice(memory, 2).statement)
+    tally, wrong = page.locator(".regime-practice__tally"), page.locator(".regime-practice__wrong")
+
+    regime, lines = _right(memory, 2)
+    _answer(page, regime, lines)
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Passing.")
+    expect(tally.locator('tr[data-regime="memory"] td').nth(1)).to_have_text("1")
+    expect(wrong).to_contain_text("every incident so far was read right")
+
+    page.locator(".regime-practice__controls button[type=submit]").click()
+    expect(statement).not_to_have_text(practice(memory, 2).statement)
+    seed, level = _shown(page)
+    expect(statement).to_have_text(practice(seed, level).statement)
+    regime, lines = _right(seed, level)
+    wrong_regime = next(advice(r).name for r in REGIMES if advice(r).name != regime)
+    _answer(page, wrong_regime, lines)
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Not passing yet.")
+    expect(page.locator('.regime-practice__checks li[data-passed="false"]').first).to_contain_text("regime: ✗")
+    expect(page.locator(".regime-practice__worked")).to_contain_text("Regime:")
+    expect(wrong.locator(".regime-practice__confusion li")).to_have_count(1)
+    expect(wrong.locator(".regime-practice__confusion li")).to_contain_text(f"→ {wrong_regime}: 1×")
+
+    page.locator(".regime-practice__controls button[type=submit]").click()
+    expect(statement).not_to_have_text(practice(seed, level).statement)
+    third = _shown(page)
+    expect(statement).to_have_text(practice(*third).statement)
+    _answer(page, *_right(*third))
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Passing.")
+    tried = sum(int(cell) for cell in tally.locator("tbody tr td:nth-child(3)").all_inner_texts())
+    right = sum(int(cell) for cell in tally.locator("tbody tr td:nth-child(2)").all_inner_texts())
+    assert (tried, right) == (3, 2)
+
+    log = PageLog()
+    fresh = open_page(browser, base_url, log)
+    fresh.goto(page.url)
+    expect(fresh.locator(".regime-practice__statement")).to_have_text(practice(*third).statement)
+    expect(fresh.locator(".regime-practice__tally")).to_contain_text("Nothing graded yet.")
+    fresh.context.close()
+    assert log.errors == []
+    assert log.external == []
+
+
+def test_an_address_of_another_generator_version_says_so(page: Page, base_url: str) -> None:
+    page.goto(base_url + "practice/?seed=12&level=3&v=0")
+    expect(page.locator(".regime-practice__statement")).to_have_text(practice(12, 3).statement)
+    expect(page.locator(".regime-practice__note")).to_contain_text("version 0 of the generator")
+
+
+AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js"
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_the_page_graded_has_no_serious_accessibility_violation(browser: object, base_url: str, scheme: str) -> None:
+    log = PageLog()
+    page = open_page(browser, base_url, log, color_scheme=scheme)
+    page.goto(base_url + "practice/?seed=4&level=3&v=1")
+    expect(page.locator(".regime-practice__statement")).to_have_text(practice(4, 3).statement)
+    _answer(page, *_right(4, 3))
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Passing.")
+    page.add_script_tag(path=str(AXE))
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    page.context.close()
+    serious = [(v["id"], [(n["target"], n.get("failureSummary")) for n in v["nodes"][:3]]) for v in result["violations"]
+               if v["impact"] in ("serious", "critical")]
+    assert serious == []
+    assert log.errors == []
