@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from hostile_inputs import HOSTILE
 from regime_core.api import handle
 from regime_core.cli import main
 from regime_core.errors import RegimeError
@@ -262,3 +263,19 @@ def test_the_grade_op_says_which_regime_was_read_as_which() -> None:
     answer = _call("practice_grade", seed=undecided.seed, level=1, lines={"regime": "can't tell yet"})
     assert (answer["regime"], answer["answered"]) == ("undecided", "undecided")
     assert _call("practice_grade", seed=1, level=1, lines="compute")["field"] == "lines"
+
+
+@pytest.mark.parametrize("value", [*HOSTILE, 7, -1, 2.5, True, None, [1], {"a": 1}, 2**80])
+def test_the_page_ops_answer_hostile_fields_in_one_line(value: object) -> None:
+    requests = [
+        {"op": "practice", "seed": value, "level": 1}, {"op": "practice", "seed": 3, "level": value},
+        {"op": "practice", "seed": 3, "missed": value}, {"op": "practice", "seed": 3, "missed": [value]},
+        {"op": "practice_grade", "seed": value, "lines": {}}, {"op": "practice_grade", "seed": 3, "lines": value},
+        {"op": "practice_grade", "seed": 3, "lines": dict.fromkeys(("regime", "evidence", "helps", "wastes"), value)},
+    ]
+    for request in requests:
+        response = json.loads(handle(json.dumps(request)))
+        if not response["ok"]:
+            assert response["field"], (request, response)
+            assert "internal error" not in response["error"], (request, response)
+            assert "\n" not in response["error"]

@@ -34,7 +34,8 @@ def next_incident(seed: int, level: int, missed: list[str]) -> PracticeIncident:
 def _missed(value: object) -> list[str]:
     if value is None:
         return []
-    if not isinstance(value, list) or len(value) > _MAX_MISSED or any(v not in FAMILIES for v in value):
+    if not isinstance(value, list) or len(value) > _MAX_MISSED or any(
+            not isinstance(v, str) or v not in FAMILIES for v in value):
         raise RegimeError("missed", f"expected a list of at most {_MAX_MISSED} family names")
     return [str(v) for v in value]
 
