@@ -31,6 +31,9 @@ def _requests() -> list[object]:
         {"op": "nope"},
         "not an object",
     ]
+    # Practice: the generator must write the same incident from a seed under both (random.Random seeded by text).
+    reqs += [{"op": "practice", "seed": seed, "level": 1 + seed % 3} for seed in range(0, 3000, 100)]
+    reqs += [{"op": "practice_grade", "seed": 7, "level": 2, "lines": {"regime": "undecided", "helps": "time it"}}]
     return reqs
 
 
