@@ -6,7 +6,7 @@ symptoms, and the regime the family intends — or None when the draw cannot mak
 model too big for the card, a shape on the wrong side of this card's ridge, a kernel too short to
 time); the caller draws again.
 
-Intent is set here from the physics with margins (achieved fractions well inside a roof: 55–88% of
+Intent is set here from the physics with margins (achieved fractions well inside a roof: 45–82% of
 peak FLOP/s, 60–90% of peak bandwidth; intensity at least 3× above or 4× below the ridge); it is
 never read from the classifier, which must reach it independently.
 """
@@ -40,12 +40,12 @@ from regime_core.quantity import Dim
 # --- compute-bound ----------------------------------------------------------------------------------------------------
 
 def matmul_compute(rng: random.Random, level: int, templates: Sequence[str]) -> Draft | None:
-    """A big matmul well above the ridge at 55–88% of dense peak."""
+    """A big matmul well above the ridge at 55–82% of dense peak (cuBLAS tops out near 80% on big bf16 GEMMs)."""
     card = draw_card(rng)
     dtype = math_dtype(rng, card, fp8=True)
     m, n, k = pick(rng, ROWS), pick(rng, SIZES), pick(rng, SIZES)
     flops, moved = matmul_work(m, n, k, dtype)
-    fraction = rng.uniform(0.55, 0.88)
+    fraction = rng.uniform(0.55, 0.82)
     time = flops / (fraction * card.peak(dtype))
     if flops / moved < 3 * card.ridge(dtype) or time < 100e-6:
         return None
@@ -64,7 +64,7 @@ def matmul_compute(rng: random.Random, level: int, templates: Sequence[str]) -> 
 
 
 def prefill_compute(rng: random.Random, level: int, templates: Sequence[str]) -> Draft | None:
-    """A long prompt's prefill at 45–72% of dense peak (MFU)."""
+    """A long prompt's prefill at 45–68% of dense peak (MFU)."""
     base = draw_card(rng)
     dtype = math_dtype(rng, base, fp8=True)
     model = draw_model(rng, quantised=False)
@@ -73,7 +73,7 @@ def prefill_compute(rng: random.Random, level: int, templates: Sequence[str]) ->
     if card is None:
         return None
     flops = 2.0 * model.used * prompt
-    fraction = rng.uniform(0.45, 0.72)
+    fraction = rng.uniform(0.45, 0.68)
     time = flops / (fraction * card.peak(dtype))
     if flops / (model.params * model.bytes_per_param(dtype)) < 3 * card.ridge(dtype):
         return None
