@@ -138,6 +138,7 @@ def test_numbers_are_written_the_way_engineers_write_them(generated) -> None:
     for incident, _ in generated:
         text = incident.statement
         assert not re.search(r"\d\.\d{4,}|\de[+-]?\d|\{|\}|None", text), (incident.id, text)
+        assert not re.search(r"  | [.,;:](?!\w)|\.\.|\( | \)|\b(\w+) \1\b|\ba [aeiou8]|\ban [b-df-hj-np-tv-z]", text), text
         for key, value in incident.symptoms["observed"].items():
             if isinstance(value, str) and key != "tokens_per_s":
                 assert value in text, (incident.id, key, value)
