@@ -113,6 +113,7 @@ export function mount(element) {
   const linkLine = element.querySelector(".regime-practice__link");
   let rec = load();
   let current = null;
+  let alive = true; // an answer that arrives after instant navigation left the page must not touch the new one
 
   const renderRecord = () => {
     tally.replaceChildren(...tallyNodes(rec));
@@ -150,6 +151,7 @@ export function mount(element) {
     } catch {
       return; // the status line says why
     }
+    if (!alive) return;
     if (!answer.ok) {
       statement.replaceChildren(h("p", {}, `This incident cannot be opened: ${answer.error}`));
       return;
@@ -174,6 +176,7 @@ export function mount(element) {
     } catch {
       return;
     }
+    if (!alive) return;
     if (!answer.ok) {
       if (!showError(form, answer.field, answer.error)) result.replaceChildren(h("p", {}, answer.error));
       return;
@@ -217,5 +220,8 @@ export function mount(element) {
   } else {
     next();
   }
-  return () => offs.forEach((off) => off());
+  return () => {
+    alive = false;
+    offs.forEach((off) => off());
+  };
 }
