@@ -295,3 +295,26 @@ def test_without_javascript_the_drill_says_so_and_offers_no_form(browser: object
     page.goto(base_url + "hardware/")
     expect(page.locator(".regime-noscript")).to_have_count(0)  # no widgets, nothing to say
     page.context.close()
+
+
+def test_open_answers_fold_to_their_first_line(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    _attempt(page, "a1", "compute")
+    _attempt(page, "a2", "memory")
+    height_open = page.evaluate("document.documentElement.scrollHeight")
+    toggles = page.locator(".regime-fold")
+    expect(toggles).to_have_count(2)
+    a1 = page.locator('[data-regime-answer="a1"]')
+    toggle = page.locator('.regime-fold[aria-controls="regime-answer-a1"]')
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-expanded", "false")
+    expect(a1.locator("p").first).to_contain_text("Regime:")
+    expect(a1.locator("p").first).to_be_visible()
+    expect(a1.locator("figure")).to_be_hidden()
+    page.locator('[data-action="fold-all"]').click()
+    expect(page.locator('[data-regime-answer="a2"] figure')).to_be_hidden()
+    assert page.evaluate("document.documentElement.scrollHeight") < height_open - 1000
+    page.locator('[data-action="unfold-all"]').click()
+    expect(a1.locator("figure")).to_be_visible()
+    page.locator('[data-action="reset-all"]').click()
+    expect(toggles).to_have_count(0)  # nothing open, nothing to fold

@@ -1,5 +1,6 @@
-// The drill's progress line ("3 of 10 done"), ticks in the table of contents, and "Start the
-// whole drill over" with an Undo that puts back exactly what was cleared.
+// The drill's progress line ("3 of 10 done"), ticks in the table of contents, "Start the whole
+// drill over" with an Undo that puts back exactly what was cleared, and a fold for each open
+// answer (a page with every answer open runs to some 20,000 px).
 import { h, on } from "./dom.js";
 import { store } from "./store.js";
 
@@ -13,6 +14,44 @@ function drillItems() {
 
 function names(items) {
   return items.map((item) => item.name).join(", ");
+}
+
+/** Give each open answer a "Fold" button before it; folded, it shows its first line (the regime). */
+function syncFolds(root) {
+  for (const answer of root.querySelectorAll(".regime-answer[data-regime-answer]")) {
+    const before = answer.previousElementSibling;
+    let toggle = before && before.classList.contains("regime-fold") ? before : null;
+    if (answer.hidden) {
+      if (toggle) toggle.remove();
+      delete answer.dataset.folded;
+      continue;
+    }
+    if (toggle) continue;
+    answer.id = answer.id || `regime-answer-${answer.dataset.regimeAnswer}`;
+    toggle = h("button", { type: "button", class: "regime-fold", "aria-controls": answer.id, "aria-expanded": "true" },
+      "Fold this answer");
+    toggle.addEventListener("click", () => setFolded(answer, toggle, answer.dataset.folded === undefined));
+    answer.before(toggle);
+  }
+}
+
+function setFolded(answer, toggle, folded) {
+  if (folded) answer.dataset.folded = "";
+  else delete answer.dataset.folded;
+  toggle.setAttribute("aria-expanded", String(!folded));
+  toggle.textContent = folded ? "Unfold this answer" : "Fold this answer";
+}
+
+function foldAll(root, folded) {
+  for (const toggle of root.querySelectorAll(".regime-fold")) {
+    const answer = toggle.nextElementSibling;
+    if (answer) setFolded(answer, toggle, folded);
+  }
+}
+
+function removeFolds(root) {
+  for (const toggle of root.querySelectorAll(".regime-fold")) toggle.remove();
+  for (const answer of root.querySelectorAll(".regime-answer[data-folded]")) delete answer.dataset.folded;
 }
 
 export function mount(element) {
@@ -68,9 +107,19 @@ export function mount(element) {
     say(`Cleared ${saved.length} ${saved.length === 1 ? "attempt" : "attempts"} (${names(saved)}); every answer is hidden again.`, button);
   };
 
+  // Answers open and close as attempts are saved, imported or cleared: follow their hidden flag.
+  const root = element.closest("article") || document.body;
+  const watcher = new MutationObserver(() => syncFolds(root));
+  watcher.observe(root, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
+  window.setTimeout(() => syncFolds(root), 0); // after the other widgets of the page have mounted
+
   render();
   const offs = [
+    () => watcher.disconnect(),
+    () => removeFolds(root),
     on(element.querySelector('[data-action="reset-all"]'), "click", startOver),
+    on(element.querySelector('[data-action="fold-all"]'), "click", () => foldAll(root, true)),
+    on(element.querySelector('[data-action="unfold-all"]'), "click", () => foldAll(root, false)),
     on(store, "change", () => {
       render();
       // Anything changed after Start over (a new attempt, an import): undoing would lose it.
