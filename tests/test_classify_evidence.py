@@ -234,3 +234,13 @@ def test_several_gpus_the_verdict_says_what_it_assumed() -> None:
     v = verdict(eight, tokens_per_s=60)
     assert (v.regime, v.anomalies) == ("memory", [])
     assert any("8 × " in line and "summed" in line for line in v.evidence)
+
+
+def test_a_proposal_is_judged_against_what_the_gpu_waits_on() -> None:
+    starved = {"observed": {"time": "100 ms", "loader_time": "70 ms"}}
+    graphs = classify(parse_symptoms({**starved, "proposal": "capture the step in a CUDA graph"}))
+    assert "starved of input" in graphs.waste
+    workers = classify(parse_symptoms({**starved, "proposal": "more DataLoader workers"}))
+    assert "as proposed — it fits" in workers.lever
+    synced = {"observed": {"host_sync_in_loop": True}, "proposal": "fuse the kernels"}
+    assert "CPU waits" in classify(parse_symptoms(synced)).waste

@@ -63,12 +63,11 @@ def test_the_worked_answer_passes_every_line_and_a_wrong_regime_does_not_pass(ge
     assert wrong_passing == [], wrong_passing[:5]
 
 
-def test_the_worked_waste_line_in_full_is_never_marked_wrong(generated) -> None:
-    # Known: the compute advice's reason ("the tensor cores, not memory, set the time") reads to the grader as a
-    # lever, so the full line can come back "could not tell"; it must never come back "not passed".
+def test_the_worked_lines_in_full_pass(generated) -> None:
+    # The classifier's own lever and waste lines, reasons and all, read as the levers they name.
     for incident, verdict in generated[:600]:
         checks = grade_lines(incident, verdict, worked_attempt(incident, verdict))["checks"]
-        assert all(c["passed"] is not False for c in checks.values()), (incident.id, checks)
+        assert all(c["passed"] is True for c in checks.values()), (incident.id, checks)
 
 
 def test_regimes_traps_and_anomalies_appear_in_sensible_proportions(generated) -> None:

@@ -249,8 +249,11 @@ def classify(s: Symptoms) -> Verdict:
     regime, helps, wastes = _SUB[sub]
     helps, wastes = helps or advice(regime).helps, wastes or advice(regime).wastes
     proposed = recognise(s.proposal) if s.proposal else []
-    if proposed and not fits(proposed, regime):
-        wastes = f"{s.proposal.strip()} ({phrases(proposed)}): it does not help {a_kernel(regime)}"
+    # A host sync is cured only by removing it, a starved loader only by feeding it (levers.json 'fits').
+    kind = sub if sub in ("host", "loader") else regime
+    if proposed and not fits(proposed, kind):
+        wastes = f"{s.proposal.strip()} ({phrases(proposed)}): it does not help {a_kernel(regime)}" + (
+            {"loader": " whose GPU is starved of input", "host": " whose GPU idles while the CPU waits for it"}.get(kind, ""))
     elif proposed:
         helps = f"{s.proposal.strip()}, as proposed — it fits; more broadly: {helps}"
     return Verdict(regime, evidence, helps, wastes, anomalies, "", p, None, s.notes)

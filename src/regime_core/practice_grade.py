@@ -194,20 +194,6 @@ def _premature(text: str) -> Check:
     return _unsure("I could not read what you refuse here")
 
 
-def _feeds(text: str) -> Check:
-    if not text:
-        return Check(False, "Name a lever that helps.")
-    gpu_side = list(grade.read_levers(text).offered)  # no lever in the vocabulary feeds an input pipeline
-    feeds = _says(normalise(text), _words("loader"))
-    if feeds and not gpu_side:
-        return Check(True, "Feeding the GPU faster fits a GPU that waits for its input.")
-    if gpu_side and not feeds:
-        return Check(False, f"{_cap(phrases(gpu_side))} cannot help a GPU that waits for its input: look at"
-                            " what each step waits on.")
-    return _unsure(f"I could not tell what {phrases(gpu_side)} would do here" if gpu_side
-                         else "I could not read a lever you offer here")
-
-
 def grade_practice(raw: object) -> dict[str, Any]:
     """Grade an attempt at a generated incident; a RegimeError names the first bad field."""
     attempt = parse_practice_attempt(raw)
@@ -224,10 +210,7 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
     if kind == "undecided":
         checks["helps"] = _next_measurement(lines["helps"])
         checks["wastes"] = _premature(lines["wastes"])
-    elif kind == "loader":
-        checks["helps"] = _feeds(lines["helps"])
-        checks["wastes"] = grade.lever_checks(verdict, kind, "", lines["wastes"])["wastes"]
-    else:
+    else:  # "loader" too: levers.json's feed_loader is the one lever that fits it
         checks.update(grade.lever_checks(verdict, kind, lines["helps"], lines["wastes"]))
     attempted = any(lines.values())
     return {"id": incident.id, "url": incident.url, "attempted": attempted,
