@@ -224,8 +224,9 @@ def _until(page: Page, script: str, arg: object = None, seconds: float = 90) -> 
 
 def _a6_heading_in_view(page: Page) -> None:
     _until(page, """(headerBottom) => {
-      const box = document.getElementById("a6").getBoundingClientRect();
-      return box.top >= headerBottom - 1 && box.bottom <= window.innerHeight;
+      const heading = document.getElementById("a6");  // null while instant navigation swaps the page
+      const box = heading && heading.getBoundingClientRect();
+      return Boolean(box) && box.top >= headerBottom - 1 && box.bottom <= window.innerHeight;
     }""", _header_bottom(page))
 
 
