@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
 from regime_site.wheel import build_wheel  # noqa: E402
-from site_server import serve  # noqa: E402
+from site_server import Link, serve  # noqa: E402
 
 LCP_SCRIPT = ("window.lcp = 0; new PerformanceObserver((list) => { for (const e of list.getEntries())"
               " window.lcp = e.startTime; }).observe({type: 'largest-contentful-paint', buffered: true});")
@@ -79,10 +79,28 @@ def without_widgets(html: str) -> str:
     return html.replace(WIDGET_SCRIPT, "").replace(start.group(0), "")
 
 
+#: The npm package's runtime files as it ships them (the whole standard library and lock file): the
+#: baselines load these; the site serves trimmed ones (src/regime_site/stdlib.py).
+NPM_PYODIDE = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_stdlib.zip", "pyodide-lock.json")
+
+
+def _npm_pyodide(site: Path) -> str:
+    """Serve the npm package's Pyodide, untrimmed, once; return its path from the site root.
+
+    It goes under assets/pyodide/, so it gets the same headers as the site's (cached for a year).
+    """
+    target = site / "assets/pyodide/bench-npm"
+    if not target.exists():
+        target.mkdir(parents=True)
+        for name in NPM_PYODIDE:
+            shutil.copy(ROOT / "node_modules/pyodide" / name, target / name)
+    return "assets/pyodide/bench-npm/"
+
+
 def _write_baselines(site: Path) -> None:
     """The floor (bare loadPyodide in a worker), the same on the drill page, and markdown-exec's fence there."""
     manifest = json.loads((site / "assets/regime/runtime.json").read_text())
-    index = "assets/regime/" + manifest["pyodide"]
+    index = _npm_pyodide(site)
     wheel = "assets/regime/" + manifest["wheel"]
     (site / "bench-bare-worker.js").write_text(
         f'import {{ loadPyodide }} from "./{index}pyodide.mjs";\n'
@@ -123,9 +141,8 @@ FENCE_TASK = 'from regime_core.api import handle\nprint(handle(\'{"op": "ridge",
 
 
 def _fence_pyodide(site: Path) -> str:
-    """A copy of the site's Pyodide with pyodide.js and micropip, which the fence loads first thing."""
-    manifest = json.loads((site / "assets/regime/runtime.json").read_text())
-    source, target = site / "assets/regime" / manifest["pyodide"], site / "fence-pyodide"
+    """A copy of the npm package's Pyodide with pyodide.js and micropip, which the fence loads first thing."""
+    source, target = site / _npm_pyodide(site), site / "fence-pyodide"
     shutil.copytree(source, target)
     shutil.copy(ROOT / "node_modules/pyodide/pyodide.js", target)
     lock = json.loads((target / "pyodide-lock.json").read_text())
@@ -183,7 +200,7 @@ def _write_snapshot_page(site: Path, tmp: Path) -> None:
     (tmp / name).write_bytes(data)
     subprocess.run(["node", str(ROOT / "bench/make_snapshot.mjs"), str(tmp / name), str(site / "bench-snapshot.bin")],
                    cwd=ROOT, check=True)
-    index = "assets/regime/" + json.loads((site / "assets/regime/runtime.json").read_text())["pyodide"]
+    index = _npm_pyodide(site)  # make_snapshot.mjs runs the npm package's Pyodide, whole standard library
     (site / "bench-snapshot-worker.js").write_text(
         f'import {{ loadPyodide }} from "./{index}pyodide.mjs";\n'
         'const snapshot = new Uint8Array(await (await fetch("bench-snapshot.bin")).arrayBuffer());\n'
@@ -310,7 +327,7 @@ def _stats(values: list[float]) -> tuple[float, float, float]:
     return statistics.median(values), min(values), max(values)
 
 
-def run(runs: int, calls: int) -> dict[str, list[float]]:
+def run(runs: int, calls: int, network_runs: int = 0) -> dict[str, list[float]]:
     """Every measurement: name -> values."""
     port = _port()
     rows: dict[str, list[float]] = {}
@@ -361,7 +378,72 @@ def run(runs: int, calls: int) -> dict[str, list[float]]:
             for _ in range(runs):
                 add("instant navigation click to result ms", navigation_to_result(context, base))
             context.close()
+        if network_runs:
+            rows.update(network(pw, site, network_runs))
     return rows
+
+
+#: Network profiles: (bytes/s, seconds of round trip). Served by tests/site_server.py: gzip like
+#: Netlify's on-the-fly compression (text and wasm; the zip as it is), one shared line for all
+#: connections, one round trip before each response (as on a kept-alive HTTP/2 connection; no TLS).
+PROFILES = {"broadband (10 Mbit/s, 40 ms)": (10e6 / 8, 0.040), "slow mobile (1.6 Mbit/s, 150 ms)": (1.6e6 / 8, 0.150)}
+FIRST_RESULT = ("window.regimeWidgets && window.regimeWidgets.python.readyAt() &&"
+                " window.regimeWidgets.python.call('ridge', {gpu: 'l4'}).then((r) => r.ok && performance.now())")
+
+
+def _first_result(page: Page, url: str, expression: str) -> float:
+    """Milliseconds from navigation to ``expression``'s truthy value, waiting as long as the link needs."""
+    page.goto(url, timeout=300_000)
+    for _ in range(6000):
+        value = page.evaluate(expression)
+        if value:
+            return float(value)
+        page.wait_for_timeout(50)
+    raise TimeoutError(expression)
+
+
+def network(pw: Playwright, site: Path, runs: int) -> dict[str, list[float]]:
+    """Per profile, cold and warm: the site's first result beside the bare loadPyodide() page's ready.
+
+    Each side has the milliseconds from navigation and the bytes the server sent until then (compressed).
+    """
+    rows: dict[str, list[float]] = {}
+    sides = (("site first result", "drill/", FIRST_RESULT), ("bare loadPyodide() ready", "bench-bare.html", "window.readyAt"))
+    with tempfile.TemporaryDirectory() as tmp:
+        for profile, (rate, rtt) in PROFILES.items():
+            link = Link(rate=rate, latency=rtt)
+            with serve(site, link=link) as base:
+                for run_index in range(runs):
+                    order = sides if run_index % 2 == 0 else tuple(reversed(sides))
+                    for label, path, expression in order:
+                        context = _profile(pw, Path(tmp) / f"{profile}-{run_index}-{label}")
+                        for kind in ("cold", "warm"):
+                            link.sent = 0
+                            page = context.new_page()
+                            ms = _first_result(page, base + path, expression)
+                            kb = link.sent / 1000
+                            if kind == "cold":  # let the site keep its snapshot, as a reader who stays would
+                                page.wait_for_timeout(1000)
+                            page.close()
+                            rows.setdefault(f"{profile} {kind}: {label} ms", []).append(ms)
+                            rows.setdefault(f"{profile} {kind}: {label} KB", []).append(kb)
+                        context.close()
+                        _settle()
+    return rows
+
+
+def print_network(rows: dict[str, list[float]]) -> None:
+    """The network table: medians side by side, and the ratios the targets are about."""
+    print("\n| profile | visit | site: first result ms | bare: ready ms | time ratio | site KB | bare KB | bytes ratio |")
+    print("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |")
+    for profile in PROFILES:
+        for kind in ("cold", "warm"):
+            cell = {key: statistics.median(rows[f"{profile} {kind}: {key}"]) for key in (
+                "site first result ms", "bare loadPyodide() ready ms", "site first result KB", "bare loadPyodide() ready KB")}
+            site_ms, bare_ms, site_kb, bare_kb = cell.values()
+            print(f"| {profile} | {kind} | {site_ms:,.0f} | {bare_ms:,.0f} | {site_ms / bare_ms:.2f} |"
+                  f" {site_kb:,.0f} | {bare_kb:,.0f} | {site_kb / bare_kb if bare_kb else float('nan'):.2f} |")
+    print("\nTargets (cold): time ratio ≤ 0.8 on slow mobile, ≤ 1.0 on broadband; bytes ratio ≤ 0.70.")
 
 
 def main() -> None:
@@ -369,8 +451,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=10)
     parser.add_argument("--calls", type=int, default=100)
+    parser.add_argument("--network-runs", type=int, default=3, help="runs per network profile (0: none)")
+    parser.add_argument("--network-only", action="store_true", help="only the network profiles")
     args = parser.parse_args()
-    rows = run(args.runs, args.calls)
+    if args.network_only:
+        with tempfile.TemporaryDirectory() as tmp, sync_playwright() as pw:
+            site = Path(tmp) / "site"
+            _build(_port(), site)
+            _write_baselines(site)
+            print(f"Network profiles, {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs,"
+                  f" Chromium headless, {args.network_runs} runs")
+            print_network(network(pw, site, args.network_runs))
+        return
+    rows = run(args.runs, args.calls, args.network_runs)
     med: Callable[[str], float] = lambda name: statistics.median(rows[name])  # noqa: E731
     print(f"Site benchmark, {time.strftime('%Y-%m-%d')}, {platform.machine()}, {os.cpu_count()} CPUs,"
           f" Chromium headless, {args.runs} runs (interactions: {args.calls} calls)\n")
@@ -391,6 +484,8 @@ def main() -> None:
             cells += [f"{med(f'{kind} {top}') / med(f'{kind} {bottom}'):.2f}",
                       f"{statistics.median(paired):.2f} ({min(paired):.2f}–{max(paired):.2f})"]
         print(f"| {label} | {' | '.join(cells)} | {target} |")
+    if any(name.startswith(tuple(PROFILES)) for name in rows):
+        print_network(rows)
 
 if __name__ == "__main__":
     main()

@@ -3,6 +3,7 @@ link (gzip, as Netlify sends it, at a fixed rate shared by all connections) or o
 
 from __future__ import annotations
 
+import email.utils
 import fnmatch
 import functools
 import gzip
@@ -51,16 +52,20 @@ class Throttle:
 
 @dataclass
 class Link:
-    """How the server sends: at ``rate`` bytes/s (None: as fast as it can), gzip when asked, and the
-    first request for each path ending in one of ``stall`` sends half its body, then nothing until
-    ``released`` is set (at shutdown)."""
+    """How the server sends: at ``rate`` bytes/s (None: as fast as it can), each response ``latency``
+    seconds after its request (one round trip, as on a kept-alive connection), gzip when asked, and
+    the first request for each path ending in one of ``stall`` sends half its body, then nothing until
+    ``released`` is set (at shutdown). ``sent`` counts the body bytes it has sent."""
 
     rate: float | None = None
+    latency: float = 0.0
     stall: tuple[str, ...] = ()
+    sent: int = 0
     stalled: list[str] = field(default_factory=list)  # the paths that did stall, in order
     released: threading.Event = field(default_factory=threading.Event)
     _gzipped: dict[Path, bytes] = field(default_factory=dict)
     _throttle: Throttle | None = None
+    _count: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
         """One throttle for every connection."""
@@ -88,6 +93,8 @@ class Link:
                 if self._throttle:
                     self._throttle.take(len(chunk))
                 out.write(chunk)
+                with self._count:
+                    self.sent += len(chunk)
             out.flush()
         except (BrokenPipeError, ConnectionResetError):
             return
@@ -109,6 +116,13 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if self.link is None or not path.is_file():
             super().do_GET()  # 404s and folder redirects too
             return
+        if self.link.latency:
+            time.sleep(self.link.latency)
+        modified = email.utils.formatdate(int(path.stat().st_mtime), usegmt=True)
+        if self.headers.get("If-Modified-Since") == modified:  # what a browser sends back for a page
+            self.send_response(304)
+            self.end_headers()
+            return
         gzipped = "gzip" in self.headers.get("Accept-Encoding", "") and path.suffix in COMPRESSIBLE
         body = self.link.gzipped(path) if gzipped else path.read_bytes()
         self.send_response(200)
@@ -116,6 +130,7 @@ class _Handler(http.server.SimpleHTTPRequestHandler):
         if gzipped:
             self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
+        self.send_header("Last-Modified", modified)
         self.end_headers()
         self.link.send(self.wfile, body, self.link.should_stall(url_path))
 
