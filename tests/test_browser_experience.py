@@ -319,3 +319,16 @@ def test_open_answers_fold_to_their_first_line(page: Page, base_url: str) -> Non
     expect(a1.locator("figure")).to_be_visible()
     page.locator('[data-action="reset-all"]').click()
     expect(toggles).to_have_count(0)  # nothing open, nothing to fold
+
+
+def test_a_stretch_link_without_python_says_so_rather_than_show_the_default(browser: object, base_url: str) -> None:
+    log = PageLog()
+    page = open_page(browser, base_url, log)
+    page.context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
+    page.goto(f"{base_url}drill/?gpu=l4&work.kernel=decode&work.params=7e9&work.batch=1#stretch")
+    result = page.locator(".regime-stretch__result")
+    expect(result).to_contain_text("needs Python, which could not start")
+    expect(result).not_to_contain_text("H100")
+    expect(page.locator('.regime-stretch select[name="gpu"]')).to_have_value("l4")  # the link's kernel, kept
+    page.context.close()
+    assert all("404" in e or "Failed to load" in e for e in log.errors), log.errors

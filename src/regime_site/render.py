@@ -275,23 +275,10 @@ def stretch() -> str:
         "</div></form>"
         + '<p class="regime-stretch__link" role="status" aria-live="polite"></p>'
         + '<p class="regime-status" role="status" aria-live="polite"></p>'
-        + _FROM_LINK_SCRIPT
         + '<div class="regime-stretch__result" aria-live="polite" tabindex="-1">'
         f'<p class="regime-stretch__static">{esc(static)}</p>'
         '<p class="regime-stretch__pending">Working out the kernel from this link…</p></div></div>'
     )
-
-
-#: Runs while the page is parsed, before the static result exists: when the URL names any of the
-#: stretch form's fields, the widget is marked, and regime.css shows "Working out…" instead of the
-#: default kernel's verdict until stretch.js has the core's answer for the linked kernel.
-_FROM_LINK_SCRIPT = (
-    "<script>(function (widget) {"
-    " var form = widget.querySelector('form');"
-    " new URLSearchParams(window.location.search).forEach(function (value, name) {"
-    " if (form && form.elements[name]) widget.dataset.fromLink = ''; });"
-    " })(document.currentScript.parentElement);</script>"
-)
 
 
 def acceptance_panel() -> str:

@@ -94,7 +94,7 @@ export function mount(element) {
       fillForm(form, defaults);
       syncFields();
       linkLine.textContent = `This link's settings could not be used (${answer.error}); showing the defaults.`;
-      delete element.dataset.fromLink;
+      document.documentElement.classList.remove("regime-stretch-link");
       result.replaceChildren(...defaultResult);
       return;
     }
@@ -129,6 +129,9 @@ export function mount(element) {
   };
 
   const fromLink = applyLink();
+  // main.html marks a page opened from a stretch link; without one (or after instant navigation
+  // away and back) the static default result is what the form shows.
+  if (!fromLink) document.documentElement.classList.remove("regime-stretch-link");
   syncFields();
   const offs = [
     bindStatus(element.querySelector(".regime-status")),
