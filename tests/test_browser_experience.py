@@ -48,6 +48,8 @@ LABEL_BOXES_JS = """() => [...document.querySelectorAll("svg.roofline")].filter(
   .map((svg) => ({
     id: svg.getAttribute("aria-labelledby"),
     scale: svg.getBoundingClientRect().width / svg.viewBox.baseVal.width,
+    left: svg.getBoundingClientRect().left,
+    right: svg.getBoundingClientRect().right,
     texts: [...svg.querySelectorAll("text")].map((t) => {
       const r = t.getBoundingClientRect();
       return { text: t.textContent, cls: t.getAttribute("class"), size: parseFloat(getComputedStyle(t).fontSize),
@@ -272,12 +274,19 @@ def test_roofline_labels_never_overlap_and_stay_legible(browser: object, base_ur
     for item, regime in (("a1", "compute"), ("a2", "memory"), ("a3", "overhead"), ("a4", "memory")):
         _attempt(page, item, regime)
     figures += [f for f in _label_boxes(page) if f["id"].startswith("answer-")]
+    # A picture drawn live by the core in the browser, with a long kernel label.
+    page.goto(f"{base_url}drill/?gpu=mi300x&work.kernel=matmul&work.m=8192&work.n=8192&work.k=8192#stretch")
+    expect(page.locator(".regime-stretch__result svg.roofline")).to_have_count(1)
+    figures += [f for f in _label_boxes(page) if f["id"].startswith("stretch-")]
     page.context.close()
     assert log.errors == []
     assert {f["id"].split()[0] for f in figures} >= {"lesson-title", "answer-a1-title", "answer-a2-title",
-                                                     "answer-a3-title", "answer-a4-title"}
+                                                     "answer-a3-title", "answer-a4-title", "stretch-title"}
     overlapping = {f["id"]: _overlaps(f) for f in figures if _overlaps(f)}
     assert overlapping == {}
+    inside = {f["id"]: [t["text"] for t in f["texts"] if t["right"] > f["right"] + 1 or t["left"] < f["left"] - 1]
+              for f in figures}
+    assert {k: v for k, v in inside.items() if v} == {}  # no label runs off the picture
     # Drawn size: point and roof labels at 11 CSS px or more, tick numbers at 9 or more.
     smallest = {f["id"]: min(t["size"] * f["scale"] for t in f["texts"] if "label" in (t["cls"] or "")) for f in figures}
     ticks = {f["id"]: min(t["size"] * f["scale"] for t in f["texts"] if t["cls"] == "roofline__tick") for f in figures}

@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from regime_core import drill
-from regime_core.svg import LABEL_PX, TICK_PX, Axes, Box, Point, _axes, escape, roofline_svg, text_box
+from regime_core.svg import LABEL_PX, TICK_PX, WIDTH, Axes, Box, Point, _axes, escape, roofline_svg, text_box
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 ROOFS = {"bf16": 312e12}
@@ -64,8 +64,8 @@ def test_labels_are_escaped(label: str) -> None:
     root = _parse(svg)
     assert not root.findall(".//svg:script", NS)
     assert not root.findall(".//svg:img", NS)
-    texts = [t.text for t in root.iter("{http://www.w3.org/2000/svg}text")]
-    assert any(label in (t or "") for t in texts)
+    texts = [" ".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]  # wrapped lines joined
+    assert any(label in t for t in texts)
 
 
 def test_colours_follow_the_page() -> None:
@@ -143,8 +143,7 @@ def _site_figures() -> dict[str, str]:
 def test_no_two_labels_of_a_site_figure_overlap(name: str) -> None:
     figure = _site_figures()[name]
     assert _overlapping(figure) == []
-    # The lesson's collision: the ridge label over "matmul"; A4's roof line through its note.
-    assert len(_label_boxes(figure)) >= 8
+    assert len(_label_boxes(figure)) >= 8  # ticks, axis name, ridge, roof and kernel labels all counted
 
 
 @given(st.floats(0.01, 5000), st.one_of(st.none(), st.floats(0.05, 3.0)), st.sampled_from(["A4", "matmul", "k"]))
@@ -164,3 +163,15 @@ def test_a_label_is_not_crossed_by_a_roof_where_there_is_room() -> None:
     roof = root.find("svg:polyline", NS)
     corners = [tuple(map(float, pair.split(","))) for pair in roof.get("points").split()]
     assert not any(box.crosses(a, b) for a, b in itertools.pairwise(corners))
+
+
+def test_a_long_kernel_label_wraps_and_stays_inside_the_picture() -> None:
+    label = "matmul 8192×8192 @ 8192×8192, bf16"
+    svg = roofline_svg({"bf16": 1.31e15}, 5.3e12, [Point(label, 2731)], title="t")
+    (text,) = [t for t in _parse(svg).iter(SVG_TEXT) if t.get("class") == "roofline__point-label"]
+    lines = [text.text or ""] + [t.text or "" for t in text]
+    assert " ".join(lines) == label
+    assert len(lines) == 2
+    box = text_box(float(text.get("x")), float(text.get("y")), lines, LABEL_PX, text.get("text-anchor") or "start")
+    assert box.right <= WIDTH
+    assert box.left >= 0

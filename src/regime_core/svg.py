@@ -199,8 +199,19 @@ def _grid(ax: Axes, layout: _Layout) -> tuple[list[str], list[str]]:
     return marks, labels
 
 
+def wrap(label: str, width: int = 22) -> list[str]:
+    """A kernel's label in lines of about ``width`` characters, broken at spaces (a long shape reads on two)."""
+    lines: list[str] = []
+    for word in label.split(" "):
+        if lines and len(lines[-1]) + 1 + len(word) <= width:
+            lines[-1] += " " + word
+        else:
+            lines.append(word)
+    return lines or [""]
+
+
 def _point_spots(px: float, py: float, lines: list[str]) -> list[Spot]:
-    """Places for a kernel's label around its point: beside it first, then above or below."""
+    """Places for a kernel's label around its point: beside it first, then above or below, then at an edge."""
     up, down = py - 9, py + LABEL_PX + 5
     drop = 1.2 * LABEL_PX * (len(lines) - 1)
     spots: list[Spot] = [(px + 10, up - drop, "start"), (px - 10, up - drop, "end"), (px + 10, down, "start"),
@@ -208,6 +219,8 @@ def _point_spots(px: float, py: float, lines: list[str]) -> list[Spot]:
     for step in range(1, 9):
         spots += [(px + 10, up - drop - step * 9, "start"), (px - 10, up - drop - step * 9, "end"),
                   (px + 10, down + step * 9, "start"), (px - 10, down + step * 9, "end")]
+    for y in (up - drop, down, up - drop - 36, down + 36):
+        spots += [(WIDTH - RIGHT - 4, y, "end"), (LEFT + 4, y, "start")]
     return spots
 
 
@@ -260,7 +273,8 @@ def roofline_svg(roofs: dict[str, float], bandwidth: float, points: list[Point],
         layout.boxes.append(Box(px - 6, py - 6, px + 6, py + 6))
         cls = "roofline__point" + (" roofline__point--anomaly" if above else "")
         marks.append(f'<circle class="{cls}" cx="{px:.1f}" cy="{py:.1f}" r="5"/>')
-        point_labels.append(([p.label, "(above its roof:", "check the measurement)"] if above else [p.label], px, py))
+        point_labels.append(([*wrap(p.label), "(above its roof:", "check the measurement)"] if above else wrap(p.label),
+                             px, py))
         note = " (above its roof: check the measurement)" if above else ""
         measured = f", measured {f(p.measured_flops, Dim.FLOP_RATE)}" if p.measured_flops else ""
         side = "below" if p.intensity < ridge else "above"
