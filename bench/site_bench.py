@@ -264,7 +264,7 @@ def interactions(page: Page, count: int) -> dict[str, list[float]]:
     """Round trips through the bridge after ready, per kind of interaction."""
     calls = {
         "classify": ("kernel", STRETCH),
-        "grade": ("writeup", {"items": {"a1": {"regime": "compute", "evidence": "70%", "helps": "fp8"}}}),
+        "grade": ("grade", {"items": {"a1": {"regime": "compute", "evidence": "70%", "helps": "fp8"}}}),
         "replot": ("explore", {"item": "a3", "form": {"hardware": {"id": "h100-sxm"}, "work": {"shape": "8x64x64"}}}),
     }
     out = {}

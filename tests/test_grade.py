@@ -287,7 +287,7 @@ def _call(op: str, **fields: object) -> dict:
 def test_a_part_c_as_long_as_the_page_allows_grades() -> None:
     assert f'maxlength="{MAX_TEXT}"' in part_c_attempt()
     paragraph = (PASSING["part_c"] + " ") * (MAX_TEXT // (len(PASSING["part_c"]) + 1))
-    response = _call("writeup", items={"part-c": {"paragraph": paragraph[:MAX_TEXT]}})
+    response = _call("grade", items={"part-c": {"paragraph": paragraph[:MAX_TEXT]}})
     assert response["ok"] is True
     assert response["grade"]["items"]["part_c"]["passed"] is True
 
@@ -316,7 +316,7 @@ def test_the_hint_op_answers_per_item_and_refuses_an_unknown_one_by_name() -> No
 
 def test_feedback_marks_could_not_tell_as_such_never_as_a_cross() -> None:
     entry = {**PASSING["part_a"]["a1"], "helps": "ask the vendor"}
-    lines = _call("writeup", items={"a1": entry})["feedback"]["a1"]
+    lines = _call("grade", items={"a1": entry})["feedback"]["a1"]
     assert "helps: ? Could not tell" in " ".join(lines)
     assert not any("✗" in line for line in lines)
 

@@ -78,7 +78,7 @@ def test_the_corpus_grades_the_same_under_pyodide(tmp_path: Path) -> None:
     wheel = tmp_path / name
     wheel.write_bytes(data)
     site_keys = {"part_b": "part-b", "part_c": "part-c"}
-    requests = [{"op": "writeup", "items": {site_keys.get(a["item"], a["item"]): a["answer"]}} for a in ATTEMPTS]
+    requests = [{"op": "grade", "items": {site_keys.get(a["item"], a["item"]): a["answer"]}} for a in ATTEMPTS]
     requests += [{"op": "hint", "item": item} for item in ("a1", "a8", "part-b", "part-c")]
     requests_file = tmp_path / "requests.json"
     requests_file.write_text(json.dumps(requests))

@@ -71,7 +71,7 @@ def test_every_bridge_field_answers_in_one_line(value: str) -> None:
 
 def test_the_bridge_never_raises_on_garbage_requests() -> None:
     for raw in ["", "[]", "null", '{"op": 5}', '{"op": "kernel", "work": []}', '{"op": "classify", "symptoms": 1}',
-                '{"op": "import_attempt", "text": 5}', '{"op": "writeup", "items": []}', "{" * 10_000, "x" * 300_000]:
+                '{"op": "import_attempt", "text": 5}', '{"op": "grade", "items": []}', "{" * 10_000, "x" * 300_000]:
         response = json.loads(handle(raw))
         assert response["ok"] is False
         assert "\n" not in response["error"]

@@ -8,11 +8,12 @@ traceback. Numbers come back raw and as text formatted by the core.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from regime_core import drill, hardware, practice_api, svg, work
 from regime_core.attempt import MAX_IMPORT_BYTES, parse_attempt
+from regime_core.bridge import Op, registry
 from regime_core.classify import classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade, hint
@@ -25,6 +26,10 @@ from regime_core.writeup import markdown
 # A request carries at most one imported file as a JSON string, which escaping can make up to 6× longer
 # (a control character becomes \u0000): the cap admits the largest file the page imports.
 MAX_REQUEST = 6 * MAX_IMPORT_BYTES + 1_000
+
+
+#: A card in a request: a catalogue name (``gpu``) or typed figures, and the dtype whose peak to use.
+_CARD_FIELDS = ("gpu", "peak_flops", "bandwidth", "dtype")
 
 
 def _card(req: Mapping[str, Any]) -> hardware.Hardware:
@@ -181,7 +186,7 @@ def _feedback(item: Mapping[str, Any]) -> list[str]:
     return [f"{name.replace('_', ' ')}: {_MARKS[c['passed']]} {c['why']}" for name, c in item["checks"].items()]
 
 
-def op_writeup(req: Mapping[str, Any]) -> dict[str, Any]:
+def op_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     """Grade the saved items; return the attempt file, the grade, per-item feedback and the Markdown."""
     raw = attempt_from_items(req.get("items"))
     result = grade(raw)
@@ -213,19 +218,19 @@ def op_classify(req: Mapping[str, Any]) -> dict[str, Any]:
     return classify(parse_symptoms(req.get("symptoms"))).to_json()
 
 
-OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    "gpus": op_gpus,
-    "ridge": op_ridge,
-    "ridge_table": op_ridge_table,
-    "part_b_attempt": op_part_b_attempt,
-    "kernel": op_kernel,
-    "classify": op_classify,
-    "explore": op_explore,
-    "writeup": op_writeup,
-    "import_attempt": op_import_attempt,
-    "hint": op_hint,
-    **practice_api.OPS,
-}
+OPS = registry([
+    Op("gpus", (), op_gpus),
+    Op("ridge", _CARD_FIELDS, op_ridge),
+    Op("ridge_table", _CARD_FIELDS, op_ridge_table),
+    Op("part_b_attempt", ("ridge", "kernels"), op_part_b_attempt),
+    Op("kernel", (*_CARD_FIELDS, "work", "observed"), op_kernel),
+    Op("classify", ("symptoms",), op_classify),
+    Op("explore", ("item", "form"), op_explore),
+    Op("grade", ("items",), op_grade),
+    Op("import_attempt", ("text",), op_import_attempt),
+    Op("hint", ("item",), op_hint),
+    *practice_api.OPS,
+])
 
 
 def handle(request: str) -> str:
@@ -234,7 +239,9 @@ def handle(request: str) -> str:
         req = parse_json_text(request, "request", limit=MAX_REQUEST)
         if not isinstance(req, dict) or req.get("op") not in OPS:
             raise RegimeError("op", f"expected one of {', '.join(OPS)}")
-        result: dict[str, Any] = {"ok": True, **OPS[req["op"]](req)}
+        op = OPS[req["op"]]
+        op.check(req)
+        result: dict[str, Any] = {"ok": True, **op.run(req)}
     except RegimeError as exc:
         result = {"ok": False, "field": exc.field, "error": str(exc)}
     except Exception as exc:  # noqa: BLE001 - the browser must get one line, never a traceback

@@ -7,9 +7,10 @@ here, so a missed kind comes back sooner (spaced repetition) without the page kn
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
+from regime_core.bridge import Op
 from regime_core.errors import RegimeError
 from regime_core.grade import regime_named
 from regime_core.levers import REGIMES, advice
@@ -74,7 +75,7 @@ def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
             "trap": incident.trap, "trap_name": data()["trap_names"].get(incident.trap or "", "")}
 
 
-OPS: dict[str, Callable[[Mapping[str, Any]], dict[str, Any]]] = {
-    "practice": op_practice,
-    "practice_grade": op_practice_grade,
-}
+OPS = [
+    Op("practice", ("seed", "level", "missed"), op_practice),
+    Op("practice_grade", ("seed", "level", "lines"), op_practice_grade),
+]

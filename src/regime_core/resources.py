@@ -18,6 +18,18 @@ def load_json(name: str) -> dict[str, Any]:
     return loaded
 
 
+def warm_up() -> list[str]:
+    """Read every packaged data file into memory; return their names.
+
+    The browser keeps the started interpreter as a memory snapshot, which holds memory and no files:
+    a data file first read after a restore would not be found. So all of them are read before.
+    """
+    names = sorted(p.name for p in resources.files("regime_core").joinpath("data").iterdir() if p.name.endswith(".json"))
+    for name in names:
+        load_json(name)
+    return names
+
+
 def parse_json_text(text: object, field: str, *, limit: int, expected: str = "JSON") -> Any:
     """Parse JSON a user sent (a request, a file); a RegimeError names ``field`` and, where known, the line."""
     if not isinstance(text, str) or len(text) > limit:

@@ -111,7 +111,7 @@ export function mount(element) {
           return;
         }
       }
-      result = await python.call("writeup", { items: { [item]: attempt } });
+      result = await python.call("grade", { items: { [item]: attempt } });
     } catch {
       say("Checking needs Python, which could not start; Submit still opens the answer.");
       return;

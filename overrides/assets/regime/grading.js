@@ -8,7 +8,7 @@ let cached = { version: -1, promise: null };
 export function gradeSaved() {
   if (cached.version !== store.version) {
     const items = Object.fromEntries(Object.entries(store.state.items).map(([id, entry]) => [id, entry.attempt]));
-    cached = { version: store.version, promise: python.call("writeup", { items }) };
+    cached = { version: store.version, promise: python.call("grade", { items }) };
   }
   return cached.promise;
 }

@@ -154,13 +154,9 @@ function watchdog() {
 // origin's Cache Storage: later visits restore it (a few hundred ms) instead of starting Python
 // (seconds), with no extra download. Any failure falls back to the normal start.
 const SNAPSHOT_CACHE = "regime-python-snapshot";
-// Read into memory before the snapshot is taken, since a snapshot keeps memory and no files; after
-// "ready", because no request needs all three at once.
-const WARM_UP = `
-from regime_core.resources import load_json
-for name in ("hardware.json", "levers.json", "drill.json"):
-    load_json(name)
-`;
+// Every data file is read into memory before the snapshot is taken, since a snapshot keeps memory
+// and no files; after "ready", because no request needs all of them at once.
+const WARM_UP = "from regime_core.resources import warm_up; warm_up()";
 
 async function cachedSnapshot(key) {
   try {

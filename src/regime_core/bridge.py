@@ -1,0 +1,59 @@
+"""The bridge's contract: every request the browser may send, the fields it may carry, and a version.
+
+``api.handle`` refuses a request whose op is unknown or that carries a field its op does not read,
+naming that field, so a typo in a widget fails loudly instead of being ignored. ``PROTOCOL`` goes into
+the runtime manifest at build time; the worker compares it with the wheel it loaded, so a stale
+``worker.js`` beside a new wheel is a one-line failure, not silent drift. ``table()`` is the one
+description of the ops (README.md shows it; a test keeps the two the same).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from regime_core.errors import RegimeError
+
+#: Raised whenever an op is added or removed, or a request or response changes shape.
+PROTOCOL = 2
+
+Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Op:
+    """One request kind: its name, the fields it reads (besides ``op``) and the function that answers."""
+
+    name: str
+    fields: tuple[str, ...]
+    run: Handler
+
+    @property
+    def summary(self) -> str:
+        """The first line of the handler's docstring: what the op answers."""
+        return (self.run.__doc__ or "").strip().splitlines()[0]
+
+    def check(self, req: Mapping[str, Any]) -> None:
+        """Refuse a field this op does not read, by name."""
+        for key in req:
+            if key != "op" and key not in self.fields:
+                expected = ", ".join(self.fields) if self.fields else "no fields"
+                raise RegimeError(str(key)[:40], f"not a field of the '{self.name}' request; expected {expected}")
+
+
+def registry(ops: list[Op]) -> dict[str, Op]:
+    """The ops by name; a name used twice is a programming error."""
+    by_name = {op.name: op for op in ops}
+    if len(by_name) != len(ops):
+        raise ValueError("two bridge ops share a name")
+    return by_name
+
+
+def table(ops: Mapping[str, Op]) -> str:
+    """The ops as a Markdown table: name, request fields, what comes back."""
+    rows = ["| op | request fields | answers |", "| --- | --- | --- |"]
+    for op in ops.values():
+        fields = ", ".join(f"`{f}`" for f in op.fields) or "—"
+        rows.append(f"| `{op.name}` | {fields} | {op.summary} |")
+    return "\n".join(rows)
