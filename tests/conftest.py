@@ -3,6 +3,7 @@ real headless Chromium that may reach nothing but that server."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import subprocess
@@ -118,23 +119,43 @@ def open_page(browser: object, base_url: str, log: PageLog, **context_options: o
     return page
 
 
-@pytest.fixture(scope="session")
-def warm_context(browser: object, base_url: str) -> Iterator[tuple[object, list[PageLog]]]:
+@dataclass
+class WarmContext:
     """One browser context for every ``page``: its HTTP cache and Cache Storage (Python's memory
     snapshot) carry over, so after the first test Python is restored in well under a second instead
-    of started. The list holds the current test's log."""
-    logs = [PageLog()]
-    context = browser.new_context(service_workers="block")  # type: ignore[attr-defined]
-    _guard(context, base_url, logs)
-    yield context, logs
-    context.close()
+    of started. ``logs[0]`` is the current test's log. A test that closes it gets a new one."""
+
+    browser: object
+    base_url: str
+    logs: list[PageLog] = field(default_factory=lambda: [PageLog()])
+    context: object = None
+
+    def new_page(self) -> object:
+        """A page in the context, which is made (again) when there is none or it was closed."""
+        if self.context is not None:
+            try:
+                return self.context.new_page()  # type: ignore[attr-defined]
+            except Exception:  # noqa: BLE001 (closed by a test: Playwright's errors have no narrower type)
+                self.context = None
+        self.context = self.browser.new_context(service_workers="block")  # type: ignore[attr-defined]
+        _guard(self.context, self.base_url, self.logs)
+        return self.context.new_page()  # type: ignore[attr-defined]
 
 
-def warm_page(warm_context: tuple[object, list[PageLog]], base_url: str, log: PageLog) -> object:
+@pytest.fixture(scope="session")
+def warm_context(browser: object, base_url: str) -> Iterator[WarmContext]:
+    """The session's warm context (see WarmContext)."""
+    warm = WarmContext(browser, base_url)
+    yield warm
+    if warm.context is not None:
+        with contextlib.suppress(Exception):  # already closed
+            warm.context.close()  # type: ignore[attr-defined]
+
+
+def warm_page(warm_context: WarmContext, base_url: str, log: PageLog) -> object:
     """A new page in the warm context, logging to ``log``, with this origin's storage emptied."""
-    context, logs = warm_context
-    logs[0] = log
-    page = context.new_page()  # type: ignore[attr-defined]
+    warm_context.logs[0] = log
+    page = warm_context.new_page()
     _watch(page, log)
     page.goto(base_url + "assets/regime/runtime.json")  # this origin, no scripts: empty what the last test left
     page.evaluate("localStorage.clear(); sessionStorage.clear()")  # type: ignore[attr-defined]
@@ -147,7 +168,7 @@ def page_log() -> PageLog:
 
 
 @pytest.fixture
-def page(warm_context: tuple[object, list[PageLog]], base_url: str, page_log: PageLog) -> Iterator[object]:
+def page(warm_context: WarmContext, base_url: str, page_log: PageLog) -> Iterator[object]:
     """A new page in the shared warm context, its site storage emptied; the test fails on any console
     error or attempted external request. A test about starting Python, or one that changes the
     context (routes, permissions), uses ``open_page`` instead."""

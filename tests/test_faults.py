@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from conftest import PageLog, open_page, warm_page
+from conftest import PageLog, WarmContext, open_page, warm_page
 from site_server import serve
 
 SAVED_A1 = json.dumps({"schema": 1, "items": {"a1": {"attempt": {"regime": "compute", "evidence": "70%"},
@@ -98,7 +98,7 @@ STORAGE = {
 
 
 @pytest.mark.parametrize("kind", list(STORAGE))
-def test_unusable_local_storage(warm_context: tuple[object, list[PageLog]], base_url: str, kind: str) -> None:
+def test_unusable_local_storage(warm_context: WarmContext, base_url: str, kind: str) -> None:
     script, fragment = STORAGE[kind]
     log = PageLog()
     page = warm_page(warm_context, base_url, log)

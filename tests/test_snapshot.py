@@ -8,7 +8,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
-from conftest import PageLog, open_page, warm_page
+from conftest import PageLog, WarmContext, open_page, warm_page
 
 SNAPSHOTS = "caches.open('regime-python-snapshot').then((c) => c.keys()).then((k) => k.map((r) => r.url))"
 
@@ -72,7 +72,7 @@ def test_a_bad_snapshot_falls_back_to_the_normal_start(browser: object, base_url
 
 
 def test_the_tests_warm_pages_restore_python_and_share_no_storage(
-        warm_context: tuple[object, list[PageLog]], base_url: str) -> None:
+        warm_context: WarmContext, base_url: str) -> None:
     first_log, second_log = PageLog(), PageLog()
     first = warm_page(warm_context, base_url, first_log)
     first.goto(base_url + "drill/")
@@ -88,3 +88,15 @@ def test_the_tests_warm_pages_restore_python_and_share_no_storage(
     second.close()
     assert first_log.errors == second_log.errors == []
     assert first_log.external == second_log.external == []
+
+
+def test_a_test_that_closes_the_warm_context_does_not_break_the_next(warm_context: WarmContext, base_url: str) -> None:
+    log = PageLog()
+    closed = warm_page(warm_context, base_url, log)
+    closed.context.close()
+    again = warm_page(warm_context, base_url, log)
+    assert again.context is not closed.context
+    again.goto(base_url + "lesson/")
+    expect(again.locator("article h1")).to_be_visible()
+    again.close()
+    assert log.errors == []
