@@ -211,6 +211,7 @@ def test_the_core_classifies_each_point_from_its_symptoms(fake_run: dict[str, An
 @pytest.mark.torch
 def test_the_real_script_on_pytorch(tmp_path: Path) -> None:
     """The script itself, on PyTorch (`make gpu-test`: the CPU, or the GPU where there is one)."""
+    pytest.importorskip("torch", reason="PyTorch is not installed: `make gpu-test` installs it (requirements-gpu.txt)")
     out = tmp_path / "torch.json"
     env = dict(os.environ, PYTHONPATH=str(ROOT / "src"))
     result = subprocess.run([sys.executable, str(ROOT / "bench/gpu/measure.py"), "--tiny", "--no-compile",
