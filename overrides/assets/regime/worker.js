@@ -219,6 +219,7 @@ async function boot() {
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   timings.wheel = performance.now();
   const handle = pyodide.pyimport("regime_core.api").handle;
+  checkProtocol(pyodide, manifest);
   timings.core = performance.now();
   timings.source = "start";
   // Keep the snapshot once the page has its answer; it costs tens of ms, off the critical path.
@@ -231,6 +232,15 @@ async function boot() {
     }
   }, 0);
   return handle;
+}
+
+// The page's scripts and the wheel must speak the same bridge (regime_core.bridge.PROTOCOL, put in the
+// manifest at build time): a stale worker beside a new wheel fails here, in one line.
+function checkProtocol(pyodide, manifest) {
+  const spoken = String(pyodide.pyimport("regime_core.bridge").PROTOCOL);
+  if (manifest.protocol && spoken !== String(manifest.protocol)) {
+    throw new Error(`this page expects the Python core's bridge version ${manifest.protocol}, the core speaks ${spoken}: reload the page`);
+  }
 }
 
 function firstLine(error) {
