@@ -5,7 +5,9 @@ cannot shrink it further); the worker downloads it on every first visit. The cor
 part of it. The build starts the Pyodide the site serves in Node, does what the worker does (unpack
 the wheel, import the core), imports every module the core's sources name anywhere (function-level
 imports included), asks the core a question of each kind, and keeps what is then loaded from the
-standard library, with a few codecs Python may look up by name. tests/test_parity.py runs the whole
+standard library, with a few codecs Python may look up by name, but not the source of modules frozen
+into the interpreter (it is only read for tracebacks; ``os.py`` stays: Python looks for it to find
+its library). tests/test_parity.py runs the whole
 parity suite against the zip the site serves, so a module missing from it fails a test.
 """
 
@@ -58,9 +60,12 @@ for name in ("hardware.json", "levers.json", "drill.json"):
     load_json(name)
 for request in ({"op": "gpus"}, {"op": "ridge", "gpu": "l4"}, {"op": "ridge_table", "gpu": "l4"}, {"op": "nope"}):
     handle(json.dumps(request))
+def frozen(module):  # its code is in the interpreter: the source would only be read for tracebacks
+    return getattr(getattr(module, "__spec__", None), "origin", None) == "frozen" and module.__name__ != "os"
+
 root = os.path.dirname(os.__file__) + "/"
 files = sorted({m.__file__[len(root):] for m in list(sys.modules.values())
-                if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(root)})
+                if isinstance(getattr(m, "__file__", None), str) and m.__file__.startswith(root) and not frozen(m)})
 json.dumps(files)
 `));
 """
