@@ -33,12 +33,15 @@ def test_python_starts_at_200_kb_per_s_and_the_status_line_counts_the_download(
         page.goto(url + "drill/")
         status = page.locator(".regime-stretch .regime-status")
         seen: list[str] = []
+        busy: set[str | None] = set()
         started = time.monotonic()
         while page.evaluate("window.regimeWidgets && window.regimeWidgets.python.state()") != "ready":
             assert time.monotonic() - started < 300, f"not ready after 300 s; the status line said {seen}"
             text = status.inner_text().strip()
             if not seen or seen[-1] != text:
                 seen.append(text)
+            if PROGRESS.match(text):  # announced once it settles, not at every step
+                busy.add(status.get_attribute("aria-busy"))
             page.wait_for_timeout(200)
         seconds = time.monotonic() - started
         progress = [m for m in map(PROGRESS.match, seen) if m]
@@ -49,6 +52,8 @@ def test_python_starts_at_200_kb_per_s_and_the_status_line_counts_the_download(
         assert loaded[-1] - loaded[0] > 1.0, seen
         assert seconds > 15  # it was slow: the worker's old 45 s limit is what this replaces
         assert "Python could not start" not in " ".join(seen)
+        assert busy == {"true"}
+        assert status.get_attribute("aria-busy") == "false"
         _classify(page)
         page.context.close()
     assert log.external == []

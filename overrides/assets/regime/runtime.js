@@ -145,6 +145,8 @@ export function bindStatus(element) {
     };
     element.textContent = messages[python.state];
     element.dataset.state = python.state;
+    // The progress changes several times a second: a screen reader hears the line once it settles.
+    element.setAttribute("aria-busy", String(python.state === "loading"));
     if (python.state === "failed" && python.retryable) {
       const retry = document.createElement("button");
       retry.type = "button";
