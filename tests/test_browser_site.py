@@ -107,14 +107,46 @@ def test_no_page_logs_a_console_error(page: Page, base_url: str, path: str) -> N
     expect(page.locator("article h1")).to_be_visible()
 
 
-def test_review_comment_names_the_incident_and_links_it(browser: object, base_url: str, page_log: PageLog) -> None:
+def test_review_comment_gives_the_regime_reason_levers_and_the_casebook_page(browser: object, base_url: str,
+                                                                             page_log: PageLog) -> None:
+    from regime_core import drill
+    from regime_core.review import review_comment
+
     page = open_page(browser, base_url, page_log, permissions=["clipboard-read", "clipboard-write"])
     page.goto(base_url + "drill/")
     page.locator('[data-anchor="a6"] [data-action="copy-review"]').click()
     status = page.locator('[data-anchor="a6"] .regime-links__status')
-    expect(status).to_contain_text("Regime drill A6")
-    expect(status).to_contain_text(f"{base_url}drill/#a6")
-    assert f"{base_url}drill/#a6" in page.evaluate("navigator.clipboard.readText()")
+    case_url = f"{base_url}casebook/a6/"
+    expected = review_comment(drill.incident("a6").verdict(), "A6", case_url)  # the core's words, exactly
+    expect(status).to_contain_text("A6 is overhead / host-bound")
+    expect(status).to_contain_text("the GPU idles 80% of the time")
+    assert page.evaluate("navigator.clipboard.readText()") == expected
+    assert "Helps: " in expected
+    assert "Wastes the week: " in expected
+    assert page.request.get(case_url).ok  # the link lands on the incident's own page
+    page.context.close()
+    assert page_log.errors == []
+
+
+def test_the_stretch_review_comment_carries_the_kernel_and_a_link_that_reproduces_it(
+        browser: object, base_url: str, page_log: PageLog) -> None:
+    page = open_page(browser, base_url, page_log, permissions=["clipboard-read", "clipboard-write"])
+    page.goto(base_url + "drill/#stretch")
+    stretch = page.locator(".regime-stretch")
+    stretch.locator('select[name="work.kernel"]').select_option("decode")
+    stretch.locator('input[name="work.params"]').fill("7B")
+    stretch.locator('[data-action="copy-stretch-review"]').click()
+    expect(stretch.locator(".regime-stretch__link")).to_contain_text("decode step, 7e9 params", timeout=180_000)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    link = copied.rsplit("Why: ", 1)[1]
+    assert "work.kernel=decode" in link
+    assert "work.params=7B" in link
+    again = open_page(browser, base_url, page_log)
+    again.goto(link)
+    expect(again.locator(".regime-stretch__result")).to_contain_text("decode step, 7e9 params", timeout=180_000)
+    # The web stretch shows the core's arithmetic, with what the work model left out, as the CLI does.
+    expect(again.locator(".regime-stretch__arithmetic")).to_contain_text("KV-cache bytes not given")
+    again.context.close()
     page.context.close()
     assert page_log.errors == []
 

@@ -19,6 +19,7 @@ from regime_core.errors import RegimeError
 from regime_core.grade import grade, hint
 from regime_core.quantity import Dim, format_quantity
 from regime_core.resources import parse_json_text
+from regime_core.review import kernel_review
 from regime_core.roofline import Placement, place, ridge
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
 from regime_core.writeup import markdown
@@ -115,7 +116,7 @@ def op_kernel(req: Mapping[str, Any]) -> dict[str, Any]:
     """The stretch: a kernel on a card, with its verdict and picture, and a measured time if given."""
     spec = _filled(req.get("work"), "work")
     if spec.get("kernel") == "none":
-        return {"unusable": work.NO_SHAPE}
+        return {"unusable": work.NO_SHAPE, "review": f"This benchmark quotes no shape. {work.NO_SHAPE} Why: {{url}}"}
     card = _card(req)
     dtype = _dtype(req, card)
     w = work.from_spec(spec, dtype)
@@ -123,7 +124,8 @@ def op_kernel(req: Mapping[str, Any]) -> dict[str, Any]:
     symptoms = Symptoms(card, p.dtype, w, parse_observed(_filled(req.get("observed"), "observed")), work_spec=spec)
     verdict = classify(symptoms)
     picture = svg.for_symptoms(symptoms, title=f"Roofline of {p.hardware_name} with {w.label}", id_prefix="stretch")
-    return {"placement": placement_view(p), "verdict": verdict.to_json(), "svg": picture}
+    return {"placement": placement_view(p), "verdict": verdict.to_json(), "svg": picture,
+            "review": kernel_review(verdict, "{url}")}
 
 
 def op_explore(req: Mapping[str, Any]) -> dict[str, Any]:

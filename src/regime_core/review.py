@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from regime_core import drill
 from regime_core.classify import Verdict
 from regime_core.levers import advice
+from regime_core.quantity import Dim, format_quantity, number
 
 
 def _sentence(text: str) -> str:
@@ -25,3 +27,20 @@ def review_comment(verdict: Verdict, label: str, url: str) -> str:
     anomaly = " (and the measurement beats a roof: the link says why)" if verdict.anomalies else ""
     return (f"{label} is {advice(verdict.regime).name}: {reason}{anomaly}. Helps: {_sentence(verdict.lever)}."
             f" Wastes the week: {_sentence(verdict.waste)}. Why: {url}")
+
+
+def part_b_review(url: str) -> str:
+    """Part B in the lines a reviewer pastes: the ridge and each kernel's side, with the numbers."""
+    rows = drill.part_b()
+    p = rows[0].placement
+    places = "; ".join(f"{r.label}: {format_quantity(r.placement.intensity, Dim.INTENSITY)},"
+                       f" {number(r.placement.factor)}× {r.placement.side}" for r in rows)
+    return (f"Part B: ridge = {format_quantity(p.peak_flops, Dim.FLOP_RATE)} / {format_quantity(p.bandwidth, Dim.BYTE_RATE)}"
+            f" = {format_quantity(p.ridge, Dim.INTENSITY)}. {places}. Why: {url}")
+
+
+def kernel_review(verdict: Verdict, url: str) -> str:
+    """A stretch kernel's verdict for a review, naming the kernel and the card; ``url`` reproduces it."""
+    p = verdict.placement
+    label = f"{p.work.label} on {p.hardware_name}" if p is not None else "This kernel"
+    return review_comment(verdict, label, url)

@@ -18,8 +18,11 @@ from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT
 from regime_core.grade import CRITERIA
 from regime_core.levers import REGIMES, advice, levers
 from regime_core.quantity import Dim, format_quantity, number
+from regime_core.review import part_b_review, review_comment
 from regime_core.roofline import place
+from regime_core.symptoms import OBSERVED_FIELDS, SHRINKABLE
 from regime_core.work import matmul
+from regime_site.casebook import page_path as casebook_path
 from regime_site.explore import LABELS, incident_explorer
 from regime_site.pictures import incident_figure, part_b_figure
 
@@ -123,18 +126,26 @@ def incident(incident_id: str) -> str:
         f'<div class="regime-incident" data-regime-widget="attempt" data-item="{esc(item.id)}"'
         f' data-title="{esc(item.title)}">'
         f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>'
-        + _links(item.id, item.title) + form
+        + _links(item.id, item.title, review_comment(item.verdict(), item.id.upper(), "{url}"),
+                 f"../{casebook_path(item.id)}") + form
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
         + _answer(item.id, _verdict_html(item.id)) + incident_explorer(item.id) + "</div>"
     )
 
 
-def _links(anchor: str, title: str) -> str:
-    return (f'<div class="regime-links" data-regime-widget="links" data-anchor="{esc(anchor)}" data-title="{esc(title)}">'
+def _links(anchor: str, title: str, review: str = "", case: str = "") -> str:
+    """Copy link, and Copy as review comment where the core writes one.
+
+    ``review`` has ``{url}`` for the address and travels base64-encoded like the answers, so it is not
+    read before the learner asks; ``case`` is the page the comment links to (an incident's casebook
+    page), relative to this page.
+    """
+    review_button = ('<button type="button" class="md-button regime-links__button" data-action="copy-review">'
+                     "Copy as review comment</button> ") if review else ""
+    data = (f' data-review="{encode(review)}"' if review else "") + (f' data-case="{esc(case)}"' if case else "")
+    return (f'<div class="regime-links" data-regime-widget="links" data-anchor="{esc(anchor)}" data-title="{esc(title)}"{data}>'
             '<button type="button" class="md-button regime-links__button" data-action="copy-link">Copy link</button> '
-            '<button type="button" class="md-button regime-links__button" data-action="copy-review">'
-            'Copy as review comment</button> <span class="regime-links__status" role="status" aria-live="polite">'
-            "</span></div>")
+            f'{review_button}<span class="regime-links__status" role="status" aria-live="polite"></span></div>')
 
 
 def part_b_table() -> str:
@@ -175,7 +186,7 @@ def part_b_attempt() -> str:
                    + "</fieldset>")
     return (
         '<div class="regime-part-b" data-regime-widget="attempt" data-item="part-b" data-validate="part_b_attempt">'
-        + _links("part-b", "Part B — the ridge, by hand")
+        + _links("part-b", "Part B — the ridge, by hand", part_b_review("{url}"))
         + f'<form class="regime-attempt" novalidate aria-label="Your Part B attempt">{fields}{_buttons()}</form>'
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
         + _answer("part-b", _part_b_answer()) + "</div>"
@@ -247,6 +258,23 @@ def part_c_attempt() -> str:
     )
 
 
+_FLAGS = ("fused", "causal")  # shape fields that are yes or no: checkboxes
+
+
+def _more_measurements() -> str:
+    """Every other measurement the symptoms format takes, folded: the same fields as ``regime classify``."""
+    shown = ("time", "tokens_per_s")
+    fields = [_field(f"observed.{name}", LABELS.get(name, name),
+                     f'<input name="observed.{name}" maxlength="200" autocomplete="off">')
+              for name in (*OBSERVED_FIELDS, "launches") if name not in shown]
+    shrunk = "".join(f'<option value="{w}">{w}</option>' for w in ("", *SHRINKABLE))
+    fields.append(_field("observed.shrunk", LABELS["shrunk"], f'<select name="observed.shrunk">{shrunk}</select>'))
+    fields.append(_field("observed.host_sync_in_loop", LABELS["host_sync_in_loop"],
+                         '<input type="checkbox" name="observed.host_sync_in_loop">'))
+    return ('<details class="regime-stretch__more"><summary>More measurements (optional)</summary>'
+            '<div class="regime-stretch__more-fields">' + "".join(fields) + "</div></details>")
+
+
 def stretch() -> str:
     """The stretch widget: any kernel on any card, with a static default result."""
     d = STRETCH_DEFAULT
@@ -256,22 +284,24 @@ def stretch() -> str:
     shape_fields = "".join(
         _field(f"work.{name}", LABELS.get(name, name),
                f'<input name="work.{name}" value="{esc(d.get(name, ""))}" maxlength="200">', _kinds_of(name))
-        for name in dict.fromkeys(n for names in work.FIELDS.values() for n in names if n != "fused"))
+        for name in dict.fromkeys(n for names in work.FIELDS.values() for n in names if n not in _FLAGS))
     static = placement_view(p)["summary"] + f" {advice(p.bound).name.capitalize()} by the roofline."
     return (
         f'<div class="regime-stretch" data-regime-widget="stretch" data-default="{esc(json.dumps(d))}">'
-        + _links("stretch", "Stretch — classify your own kernel")
         + '<form class="regime-stretch__form" novalidate aria-label="Classify your own kernel">'
         + _card_picker(str(d["gpu"]))
         + _field("work.kernel", "Kernel", f'<select name="work.kernel">{kinds}</select>')
         + shape_fields
-        + _field("work.fused", "Fused", '<input type="checkbox" name="work.fused">', _kinds_of("fused"))
+        + "".join(_field(f"work.{f}", LABELS[f], f'<input type="checkbox" name="work.{f}">', _kinds_of(f))
+                  for f in _FLAGS)
         + _field("observed.time", "Measured time (optional)",
                  '<input name="observed.time" placeholder="e.g. 12 µs" maxlength="200">')
         + _field("observed.tokens_per_s", "Measured tokens/s (optional)",
                  '<input name="observed.tokens_per_s" placeholder="e.g. 38" maxlength="200">', "decode")
+        + _more_measurements()
         + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Classify</button> '
-        '<button type="button" class="md-button" data-action="copy-stretch-link">Copy link to this kernel</button>'
+        '<button type="button" class="md-button" data-action="copy-stretch-link">Copy link to this kernel</button> '
+        '<button type="button" class="md-button" data-action="copy-stretch-review">Copy as review comment</button>'
         "</div></form>"
         + '<p class="regime-stretch__link" role="status" aria-live="polite"></p>'
         + '<p class="regime-status" role="status" aria-live="polite"></p>'

@@ -1,16 +1,13 @@
-// "Copy link" and "Copy as review comment" for one permalink (data-anchor, data-title).
-import { on } from "./dom.js";
+// "Copy link" and "Copy as review comment" for one permalink (data-anchor, data-title). The comment's
+// text is the core's, written at build time (data-review, base64, with {url} for the address); it links
+// to data-case (an incident's casebook page) where there is one, else to this permalink.
+import { decodePayload, on } from "./dom.js";
 
 function permalink(anchor) {
   const url = new URL(window.location.href);
   url.search = "";
   url.hash = anchor;
   return url.href;
-}
-
-function reviewComment(anchor, title) {
-  const name = /^a\d$/.test(anchor) ? `${anchor.toUpperCase()} — ${title}` : title;
-  return `This looks like [Regime drill ${name}](${permalink(anchor)}): read the regime before writing the kernel.`;
 }
 
 async function copy(text, status) {
@@ -23,11 +20,13 @@ async function copy(text, status) {
 }
 
 export function mount(element) {
-  const { anchor, title } = element.dataset;
+  const { anchor, review, case: casePath } = element.dataset;
   const status = element.querySelector(".regime-links__status");
-  const offs = [
-    on(element.querySelector('[data-action="copy-link"]'), "click", () => copy(permalink(anchor), status)),
-    on(element.querySelector('[data-action="copy-review"]'), "click", () => copy(reviewComment(anchor, title), status)),
-  ];
+  const link = () => (casePath ? new URL(casePath, document.baseURI).href : permalink(anchor));
+  const offs = [on(element.querySelector('[data-action="copy-link"]'), "click", () => copy(permalink(anchor), status))];
+  const reviewButton = element.querySelector('[data-action="copy-review"]');
+  if (reviewButton && review) {
+    offs.push(on(reviewButton, "click", () => copy(decodePayload(review).replace("{url}", link()), status)));
+  }
   return () => offs.forEach((off) => off());
 }

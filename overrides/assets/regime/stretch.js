@@ -25,6 +25,9 @@ export function mount(element) {
     result.replaceChildren(
       h("p", {}, p.summary),
       ...verdictNodes(answer.verdict),
+      // The core's arithmetic, as the command line prints it (what the work model assumed included).
+      h("details", { class: "regime-stretch__arithmetic" }, h("summary", {}, "Arithmetic"),
+        h("ul", {}, ...p.arithmetic.map((line) => h("li", {}, line)))),
       ...(picture ? [picture] : []),
     );
   };
@@ -118,14 +121,28 @@ export function mount(element) {
     }
   };
 
-  const copyLink = async () => {
-    const url = shareUrl();
+  const copyText = async (text) => {
     try {
-      await navigator.clipboard.writeText(url);
-      linkLine.textContent = `Copied: ${url}`;
+      await navigator.clipboard.writeText(text);
+      linkLine.textContent = `Copied: ${text}`;
     } catch {
-      linkLine.textContent = `Copy this link: ${url}`;
+      linkLine.textContent = `Copy this: ${text}`;
     }
+  };
+  const copyLink = () => copyText(shareUrl());
+  // The comment is the core's, for the kernel now in the form; its link reproduces that kernel.
+  const copyReview = async () => {
+    let answer;
+    try {
+      answer = await python.call("kernel", (syncFields(), readForm(form)));
+    } catch {
+      return; // the status line says why Python is unavailable
+    }
+    if (!answer.ok) {
+      linkLine.textContent = `No review comment yet: ${answer.error}`;
+      return;
+    }
+    await copyText(answer.review.replace("{url}", shareUrl()));
   };
 
   const fromLink = applyLink();
@@ -137,6 +154,7 @@ export function mount(element) {
     bindStatus(element.querySelector(".regime-status")),
     on(form, "submit", (event) => classify(event)),
     on(element.querySelector('[data-action="copy-stretch-link"]'), "click", copyLink),
+    on(element.querySelector('[data-action="copy-stretch-review"]'), "click", copyReview),
     on(form, "change", syncFields),
     on(form, "input", (event) => {
       if (event.target.name === "peak_flops" || event.target.name === "bandwidth") form.elements.gpu.value = "custom";
