@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regime_core.levers import a_kernel, advice, fits, phrases, recognise
-from regime_core.measures import Achieved, achieved, placement, shrink, step_time
+from regime_core.measures import Achieved, achieved, placement, shrink
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import Placement
 from regime_core.symptoms import Symptoms
 from regime_core.verdict_text import anomaly_lines, needs, roofline_line
 
-__all__ = ["Verdict", "classify", "step_time"]
+__all__ = ["Verdict", "classify"]
 
 # Thresholds: each is a judgment about what evidence decides; tests sit on both sides of each.
 GAP_SHARE = 0.5  # the GPU idles at least half the timeline: launches or the host, not kernels, set the pace

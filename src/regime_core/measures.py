@@ -85,11 +85,6 @@ def achieved(s: Symptoms, p: Placement | None = None) -> Achieved:
     return Achieved(step, step_from, flop_rate, byte_rate, flops_fraction, bandwidth_fraction)
 
 
-def step_time(s: Symptoms) -> float | None:
-    """Measured seconds for one run of the work, from whichever unit it was given in."""
-    return achieved(s).step
-
-
 @dataclass(frozen=True)
 class Shrink:
     """A shrink test: how much the time moved, and how much the FLOPs and the bytes did."""

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from regime_core.classify import step_time
+from regime_core.measures import achieved
 from regime_core.quantity import Dim, format_quantity
 from regime_core.roofline import place
 from regime_core.symptoms import Symptoms
@@ -152,14 +152,10 @@ def for_symptoms(symptoms: Symptoms, *, title: str, id_prefix: str = "roofline",
     if symptoms.hardware is None or symptoms.work is None:
         return None
     p = place(symptoms.work, symptoms.hardware, symptoms.dtype)
-    measured = None
-    if symptoms.observed.flops_fraction is not None:
-        measured = symptoms.observed.flops_fraction * p.peak_flops
-    else:
-        step = step_time(symptoms)
-        if step:
-            measured = p.work.flops / step
-    return roofline_svg({p.dtype: p.peak_flops}, p.bandwidth,
+    measured = achieved(symptoms, p).flop_rate  # from whatever unit the measurement came in
+    # A typed-in card has one peak whatever the dtype (the drill's 312 TFLOP/s is the fp16 tensor peak).
+    roof = "peak" if symptoms.hardware.custom else p.dtype
+    return roofline_svg({roof: p.peak_flops}, p.bandwidth,
                         [Point(label or p.work.label, p.intensity, measured)], title=title, id_prefix=id_prefix)
 
 

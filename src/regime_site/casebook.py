@@ -38,10 +38,14 @@ def verdict_name(v: Verdict) -> str:
     return advice(v.regime).name.capitalize()
 
 
-def verdict_html(v: Verdict, symptoms: Symptoms, *, figure_id: str, label: str) -> str:
-    """A verdict in full: regime, evidence, levers, what to measure, anomalies, arithmetic, picture."""
-    parts = [f'<p class="regime-case__verdict"><strong>{esc(verdict_name(v))}</strong></p>',
-             "<p><strong>Evidence:</strong></p>", _list(v.evidence)]
+def verdict_html(v: Verdict, *, figure: str = "") -> str:
+    """A verdict in full, as the drill's answers and the casebook pages show it.
+
+    The drill's four lines (regime, evidence, the lever that helps, the one that wastes the week; or,
+    undecided, what to measure next), then anomalies, the arithmetic and ``figure``.
+    """
+    regime = advice(v.regime).name if v.regime else "undecided — measure this next"
+    parts = [f"<p><strong>Regime:</strong> {esc(regime)}</p>", "<p><strong>Evidence:</strong></p>", _list(v.evidence)]
     if v.regime is None:
         if v.needs:
             parts.append(f"<p><strong>Measure this next:</strong> {esc(v.needs)}</p>")
@@ -51,16 +55,18 @@ def verdict_html(v: Verdict, symptoms: Symptoms, *, figure_id: str, label: str) 
         parts += [f"<p><strong>Lever that helps:</strong> {esc(v.lever)}</p>",
                   f"<p><strong>Lever that wastes the week:</strong> {esc(v.waste)}</p>"]
     if v.anomalies:
-        parts += ['<div class="admonition warning"><p class="admonition-title">Beyond a roof</p>',
-                  _list(v.anomalies), "</div>"]
+        parts += ["<p><strong>Anomaly:</strong></p>", _list(v.anomalies)]
     if v.placement is not None:
         parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
-    svg = for_symptoms(symptoms, title=f"{label} on its roofline", id_prefix=figure_id, label=label)
-    if svg:
-        parts.append(f'<figure class="regime-figure">{svg}</figure>')
+    parts.append(figure)
     if v.notes:
         parts.append(f"<p><strong>Notes from the source</strong> (shown, not used): {esc(v.notes)}</p>")
     return "\n".join(parts)
+
+
+def _figure(symptoms: Symptoms, figure_id: str, label: str) -> str:
+    svg = for_symptoms(symptoms, title=f"{label} on its roofline", id_prefix=figure_id, label=label)
+    return f'<figure class="regime-figure">{svg}</figure>' if svg else ""
 
 
 def _symptoms_block(raw: object) -> str:
@@ -86,7 +92,7 @@ def case_page(c: casebook.Case) -> str:
         f"# {esc(c.title)}\n",
         f"{esc(c.summary)}\n",
         "## Verdict\n",
-        verdict_html(v, c.symptoms, figure_id=f"case-{c.id}", label=c.id),
+        verdict_html(v, figure=_figure(c.symptoms, f"case-{c.id}", c.id)),
         "\n## The authors' reading\n",
         f"<p><strong>{esc(_READING[c.authors_regime].capitalize())}</strong>"
         + (f": <q>{esc(c.conclusion)}</q>" if c.conclusion else "") + "</p>",
@@ -108,7 +114,7 @@ def incident_page(incident_id: str) -> str:
     item = drill.incident(incident_id)
     v = item.verdict()
     label = item.id.upper()
-    answer = verdict_html(v, item.symptoms, figure_id=f"case-{item.id}", label=label)
+    answer = verdict_html(v, figure=_figure(item.symptoms, f"case-{item.id}", label))
     if item.assumptions:
         answer += "\n<p><strong>Read into the incident:</strong></p>" + _list(item.assumptions)
     return "\n".join([

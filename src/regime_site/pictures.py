@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from regime_core import drill
-from regime_core.classify import step_time
+from regime_core.measures import achieved
 from regime_core.quantity import Dim, format_quantity
 from regime_core.roofline import place
 from regime_core.svg import Point, for_symptoms, roofline_svg
@@ -47,13 +47,8 @@ def incident_figure(incident_id: str) -> str:
     if svg is None or s.hardware is None or s.work is None:
         return ""
     p = place(s.work, s.hardware, s.dtype)
-    step = step_time(s)
-    if s.observed.flops_fraction is not None:
-        measured = format_quantity(s.observed.flops_fraction * p.peak_flops, Dim.FLOP_RATE)
-    elif step:
-        measured = format_quantity(p.work.flops / step, Dim.FLOP_RATE)
-    else:
-        measured = "—"
+    rate = achieved(s, p).flop_rate
+    measured = format_quantity(rate, Dim.FLOP_RATE) if rate is not None else "—"
     row = (item.id.upper(), format_quantity(p.intensity, Dim.INTENSITY),
            f"{format_quantity(p.factor, Dim.COUNT)}× {p.side}", format_quantity(p.attainable_flops, Dim.FLOP_RATE),
            measured)

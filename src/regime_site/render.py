@@ -23,6 +23,7 @@ from regime_core.roofline import place
 from regime_core.symptoms import OBSERVED_FIELDS, SHRINKABLE
 from regime_core.work import matmul
 from regime_site.casebook import page_path as casebook_path
+from regime_site.casebook import verdict_html
 from regime_site.explore import LABELS, incident_explorer
 from regime_site.pictures import incident_figure, part_b_figure
 
@@ -78,16 +79,7 @@ def incident_heading(incident_id: str) -> str:
 
 def _verdict_html(incident_id: str) -> str:
     item = drill.incident(incident_id)
-    v = item.verdict()
-    parts = [f"<p><strong>Regime:</strong> {esc(advice(v.regime).name if v.regime else 'undecided')}</p>",
-             "<p><strong>Evidence:</strong></p>", _list(v.evidence),
-             f"<p><strong>Lever that helps:</strong> {esc(v.lever)}</p>",
-             f"<p><strong>Lever that wastes the week:</strong> {esc(v.waste)}</p>"]
-    if v.anomalies:
-        parts += ["<p><strong>Anomaly:</strong></p>", _list(v.anomalies)]
-    if v.placement is not None:
-        parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic()),
-                  incident_figure(item.id)]
+    parts = [verdict_html(item.verdict(), figure=incident_figure(item.id))]
     if item.assumptions:
         parts += ["<p><strong>Read into the incident:</strong></p>", _list(list(item.assumptions))]
     parts.append('<p class="regime-answer__source">Derived by <code>regime_core</code> from the symptoms above;'
