@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections import Counter
 
@@ -55,7 +56,7 @@ def test_case_ids_are_addresses_that_do_not_collide_with_the_drill() -> None:
 def test_a_bad_case_is_refused_naming_its_field() -> None:
     good = CASES[0]
     with pytest.raises(RegimeError) as err:
-        casebook.Case(**{**good.__dict__, "authors_regime": "vibes"})
+        dataclasses.replace(good, authors_regime="vibes")
     assert err.value.field == f"casebook.{good.id}.authors_regime"
 
 

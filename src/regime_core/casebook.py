@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from regime_core.classify import Verdict, classify
@@ -63,7 +63,7 @@ class Case:
         if not self.quoted:
             raise RegimeError(f"{where}.quoted", "expected the source's own words for the numbers used")
 
-    @property
+    @cached_property
     def symptoms(self) -> Symptoms:
         """The symptoms, parsed (a RegimeError names the case's field when one is bad)."""
         try:

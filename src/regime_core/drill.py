@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from typing import Any
 
 from regime_core import hardware as hw
@@ -28,14 +28,18 @@ class Incident:
     symptoms_raw: dict[str, Any]
     assumptions: tuple[str, ...]
 
-    @property
+    @cached_property
     def symptoms(self) -> Symptoms:
-        """The parsed symptoms."""
+        """The parsed symptoms (parsed once: the build and the grader ask many times)."""
         return parse_symptoms(self.symptoms_raw)
 
-    def verdict(self) -> Verdict:
-        """The classifier's verdict: derived, never stored."""
+    @cached_property
+    def _verdict(self) -> Verdict:
         return classify(self.symptoms)
+
+    def verdict(self) -> Verdict:
+        """The classifier's verdict: derived (once per process), never stored in the data."""
+        return self._verdict
 
     def to_json(self) -> dict[str, Any]:
         """The incident, its derived verdict and the arithmetic."""

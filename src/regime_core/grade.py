@@ -27,16 +27,6 @@ from regime_core.resources import load_json
 RIDGE_TOLERANCE = 0.05
 INTENSITY_TOLERANCE = 0.25
 EVIDENCE_TOLERANCE = 0.10
-#: What criterion 2 and 3 refuse as the fix: fusion (or compile, which fuses) for A1, a faster MMA kernel for A4.
-_REFUSED_FIX = {"a1": ("fusion", "compile"), "a4": ("faster_mma", "rewrite_kernel")}
-#: The drill's acceptance, worded so that reading it gives no answer away.
-CRITERIA = (
-    "Puts each incident of Part A in its regime.",
-    "Refuses fusion as the fix for A1.",
-    "Refuses a \"faster MMA kernel\" as the fix for A4.",
-    f"Computes the ridge of the Part B card (within {RIDGE_TOLERANCE:.0%}).",
-    "Places decode far below the ridge and the 4096 matmul far above it.",
-)
 UNSURE = "Could not tell"
 _MAX_MENTIONS = 100  # a line naming more levers than this is read by its first hundred
 
@@ -128,6 +118,26 @@ def _grading(item_id: str) -> dict[str, Any]:
     return dict(entry.get("grading", {}))
 
 
+def _refused_fixes() -> dict[str, tuple[tuple[str, ...], str]]:
+    """Per incident, the fix the acceptance says to refuse (drill.json 'refused_fix'): lever ids and words."""
+    out = {}
+    for item in drill.incidents():
+        fix = _grading(item.id).get("refused_fix")
+        if fix:
+            out[item.id] = (tuple(fix["levers"]), str(fix["what"]))
+    return out
+
+
+_REFUSED_FIX = _refused_fixes()
+#: The drill's acceptance, worded so that reading it gives no answer away.
+CRITERIA = (
+    "Puts each incident of Part A in its regime.",
+    *(f"Refuses {what} as the fix for {item.upper()}." for item, (_, what) in _REFUSED_FIX.items()),
+    f"Computes the ridge of the Part B card (within {RIDGE_TOLERANCE:.0%}).",
+    "Places decode far below the ridge and the 4096 matmul far above it.",
+)
+
+
 def hint(item_id: str) -> str:
     """The hint for an item (``a1``..``a8``, ``part_b``, ``part_c``): where to look, not what to find."""
     text = _grading(item_id).get("hint", "")
@@ -169,7 +179,7 @@ def _helps(incident_id: str, verdict: Verdict, kind: str, text: str) -> Check:
     line = read_levers(text)
     if not line.offered:
         return _unsure("I could not read a lever you offer here")
-    refused = {*recognise(verdict.waste), *_REFUSED_FIX.get(incident_id, ())}
+    refused = {*recognise(verdict.waste), *_REFUSED_FIX.get(incident_id, ((), ""))[0]}
     wrong = [i for i in line.offered if not _helps_here(i, kind) and (i in refused or not by_id(i).fits)]
     helpful = [i for i in line.offered if _helps_here(i, kind)]
     if wrong:
@@ -354,7 +364,7 @@ def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
     if not entry:
         return Check(False, f"{name} is not attempted yet.")
     line = read_levers(entry.get("helps", ""))
-    used = [i for i in line.offered if i in _REFUSED_FIX[incident_id]]
+    used = [i for i in line.offered if i in _REFUSED_FIX[incident_id][0]]
     if used:
         return Check(False, f"{name}'s lever that helps is {phrases(used)}, which cannot move this kernel: look at"
                             " what sets its time.")
@@ -380,8 +390,8 @@ def _criteria(attempt: Attempt, items: dict[str, Any]) -> list[Check]:
     else:
         five = Check(False, "Look again at which side of the ridge decode and the 4096 matmul sit: compare each"
                             " intensity with the ridge.")
-    return [_regimes_criterion(items), _refuses(attempt, "a1", "fusion"),
-            _refuses(attempt, "a4", "a faster MMA kernel"), four, five]
+    refusals = [_refuses(attempt, item, what) for item, (_, what) in _REFUSED_FIX.items()]
+    return [_regimes_criterion(items), *refusals, four, five]
 
 
 def grade(raw: object) -> dict[str, Any]:
