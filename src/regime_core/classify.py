@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from regime_core import words
 from regime_core.levers import a_kernel, advice, fits, phrases, recognise
 from regime_core.measures import Achieved, achieved, placement, shrink
 from regime_core.quantity import Dim, format_quantity, number
@@ -65,11 +66,33 @@ class Verdict:
     leaning: str | None = None  # the roofline side, when the regime is undecided
     notes: str = ""
 
+    def lines(self) -> list[dict[str, Any]]:
+        """The verdict as it is shown, line by line: ``{"label", "text"}`` or ``{"label", "items"}``.
+
+        The command line, the pages and the widgets all render these, so the words are written once.
+        """
+        out: list[dict[str, Any]] = [
+            {"label": words.LABEL["regime"], "text": advice(self.regime).name if self.regime else words.UNDECIDED},
+            {"label": words.LABEL["evidence"], "items": list(self.evidence)},
+        ]
+        if self.regime is not None:
+            out += [{"label": words.LABEL["helps"], "text": self.lever},
+                    {"label": words.LABEL["wastes"], "text": self.waste}]
+        else:
+            out += [{"label": words.NEEDS, "text": self.needs}] if self.needs else []
+            out += [{"label": words.PROPOSAL, "text": self.waste}] if self.waste else []
+        if self.anomalies:
+            out.append({"label": words.ANOMALY, "items": list(self.anomalies)})
+        if self.notes:
+            out.append({"label": words.NOTES, "text": self.notes})
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """The ``classify``/``incident`` JSON contract."""
         out: dict[str, Any] = {
             "regime": self.regime,
             "regime_name": advice(self.regime).name if self.regime else "undecided",
+            "lines": self.lines(),
             "evidence": self.evidence,
             "lever": self.lever,
             "waste": self.waste,

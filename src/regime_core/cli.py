@@ -126,17 +126,9 @@ def cmd_plot(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def _verdict_text(v: Verdict) -> str:
-    lean = f" (leaning {v.leaning}: a roofline side, not a verdict)" if v.leaning else ""
-    lines = [f"Regime: {v.regime or 'undecided'}{lean}", "Evidence: " + "; ".join(v.evidence)]
-    if v.regime:
-        lines += [f"Lever that helps: {v.lever}", f"Lever that wastes the week: {v.waste}"]
-    elif v.waste:
-        lines.append(f"The proposal: {v.waste}")
-    lines += [f"Anomaly: {a}" for a in v.anomalies]
-    if v.needs:
-        lines.append(f"To decide: {v.needs}")
-    if v.notes:
-        lines.append(f"Notes (shown, not used): {v.notes}")
+    lines = [f"{line['label']}: " + (line["text"] if "text" in line else "; ".join(line["items"])) for line in v.lines()]
+    if v.leaning:
+        lines.insert(1, f"Leaning: {v.leaning} (a roofline side, not a verdict)")
     return "\n".join(lines)
 
 

@@ -33,6 +33,9 @@ from regime_core.symptoms import parse_symptoms
 
 GENERATOR_VERSION = 1
 LEVELS = (1, 2, 3)
+#: What each level asks of the learner, as the Practice page offers them.
+LEVEL_NAMES = {1: "one deciding symptom", 2: "the units people report, and a proposal",
+               3: "distractors and a misleading proposal"}
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 #: Every trap an incident may set: the mistake it is built to catch.
 TRAPS = ("fusion_on_compute", "mma_on_memory", "occupancy_theatre", "kernel_work_on_overhead",

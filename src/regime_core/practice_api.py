@@ -20,6 +20,7 @@ from regime_core.practice_text import data
 
 LOOKAHEAD = 40  # seeds tried, from the one the page drew, for an incident of a kind the learner missed
 _MAX_MISSED = 20
+MAX_LINE = 2000  # characters in one of the four lines (the page's text boxes take as many)
 
 
 def next_incident(seed: int, level: int, missed: list[str]) -> PracticeIncident:
@@ -62,8 +63,8 @@ def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     texts: dict[str, str] = {}
     for name in LINES:
         value = lines.get(name) or ""
-        if not isinstance(value, str) or len(value) > 2000:
-            raise RegimeError(name, "expected text of at most 2,000 characters")
+        if not isinstance(value, str) or len(value) > MAX_LINE:
+            raise RegimeError(name, f"expected text of at most {MAX_LINE:,} characters")
         texts[name] = value
     verdict = incident.verdict()
     result = grade_lines(incident, verdict, texts)

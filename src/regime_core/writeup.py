@@ -7,13 +7,13 @@ from typing import Any
 from regime_core import drill
 from regime_core.attempt import Attempt
 from regime_core.quantity import Dim, format_quantity
+from regime_core.words import FOUR_LINES
 
 #: The mark beside a criterion's verdict: passed, not passed, could not tell.
 MARKS = {True: "✅", False: "❌", None: "❔"}
 VERDICTS = {True: "Passing write-up.", False: "Not passing yet.",
             None: "Nothing fails, but the grader could not tell everything: compare with the worked answers."}
-_LINES = (("Regime", "regime"), ("Evidence", "evidence"), ("Lever that helps", "helps"),
-          ("Lever that wastes the week", "wastes"))
+_LINES = tuple((label, key) for key, label in FOUR_LINES)
 
 
 def _md(text: str) -> str:

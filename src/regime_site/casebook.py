@@ -39,28 +39,16 @@ def verdict_name(v: Verdict) -> str:
 
 
 def verdict_html(v: Verdict, *, figure: str = "") -> str:
-    """A verdict in full, as the drill's answers and the casebook pages show it.
-
-    The drill's four lines (regime, evidence, the lever that helps, the one that wastes the week; or,
-    undecided, what to measure next), then anomalies, the arithmetic and ``figure``.
-    """
-    regime = advice(v.regime).name if v.regime else "undecided — measure this next"
-    parts = [f"<p><strong>Regime:</strong> {esc(regime)}</p>", "<p><strong>Evidence:</strong></p>", _list(v.evidence)]
-    if v.regime is None:
-        if v.needs:
-            parts.append(f"<p><strong>Measure this next:</strong> {esc(v.needs)}</p>")
-        if v.waste:
-            parts.append(f"<p><strong>The proposal:</strong> {esc(v.waste)}</p>")
-    else:
-        parts += [f"<p><strong>Lever that helps:</strong> {esc(v.lever)}</p>",
-                  f"<p><strong>Lever that wastes the week:</strong> {esc(v.waste)}</p>"]
-    if v.anomalies:
-        parts += ["<p><strong>Anomaly:</strong></p>", _list(v.anomalies)]
+    """A verdict in full, as the drill's answers and the casebook pages show it: its lines, the arithmetic, ``figure``."""
+    parts = []
+    for line in v.lines():
+        if "items" in line:
+            parts += [f"<p><strong>{esc(line['label'])}:</strong></p>", _list(line["items"])]
+        else:
+            parts.append(f"<p><strong>{esc(line['label'])}:</strong> {esc(line['text'])}</p>")
     if v.placement is not None:
         parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
     parts.append(figure)
-    if v.notes:
-        parts.append(f"<p><strong>Notes from the source</strong> (shown, not used): {esc(v.notes)}</p>")
     return "\n".join(parts)
 
 

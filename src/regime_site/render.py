@@ -21,6 +21,7 @@ from regime_core.quantity import Dim, format_quantity, number
 from regime_core.review import part_b_review, review_comment
 from regime_core.roofline import place
 from regime_core.symptoms import OBSERVED_FIELDS, SHRINKABLE
+from regime_core.words import LABEL
 from regime_core.work import matmul
 from regime_site.casebook import page_path as casebook_path
 from regime_site.casebook import verdict_html
@@ -105,12 +106,12 @@ def incident(incident_id: str) -> str:
         for r in REGIMES)
     form = (
         f'<form class="regime-attempt" novalidate aria-label="Your attempt at {esc(item.id.upper())}">'
-        '<div class="regime-field" data-field="regime"><fieldset><legend>Regime</legend>'
+        f'<div class="regime-field" data-field="regime"><fieldset><legend>{esc(LABEL["regime"])}</legend>'
         f'{radios}</fieldset><p class="regime-field__error" role="alert" hidden></p></div>'
-        + _field("evidence", "Evidence", '<textarea name="evidence" rows="2" maxlength="4000"></textarea>')
-        + _field("helps", "Lever that helps",
+        + _field("evidence", LABEL["evidence"], '<textarea name="evidence" rows="2" maxlength="4000"></textarea>')
+        + _field("helps", LABEL["helps"],
                  f'<input name="helps" list="{LEVERS_LIST_ID}" maxlength="1000" autocomplete="off">')
-        + _field("wastes", "Lever that wastes the week",
+        + _field("wastes", LABEL["wastes"],
                  f'<input name="wastes" list="{LEVERS_LIST_ID}" maxlength="1000" autocomplete="off">')
         + _buttons() + "</form>"
     )

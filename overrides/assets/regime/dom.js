@@ -87,13 +87,10 @@ export function svgNode(markup) {
 
 /** Render a verdict from regime_core as elements. */
 export function verdictNodes(v) {
-  const nodes = [h("p", {}, h("strong", {}, "Regime: "), v.regime_name)];
-  nodes.push(h("ul", {}, v.evidence.map((line) => h("li", {}, line))));
-  if (v.regime) {
-    nodes.push(h("p", {}, h("strong", {}, "Lever that helps: "), v.lever));
-    nodes.push(h("p", {}, h("strong", {}, "Lever that wastes the week: "), v.waste));
-  }
-  for (const anomaly of v.anomalies) nodes.push(h("p", {}, h("strong", {}, "Anomaly: "), anomaly));
-  if (v.needs) nodes.push(h("p", {}, h("strong", {}, "To decide: "), v.needs));
-  return nodes;
+  // The core writes the lines and their labels (Verdict.lines); this only lays them out.
+  return v.lines.map((line) =>
+    line.items
+      ? h("div", {}, h("p", {}, h("strong", {}, `${line.label}:`)), h("ul", {}, line.items.map((item) => h("li", {}, item))))
+      : h("p", {}, h("strong", {}, `${line.label}: `), line.text),
+  );
 }

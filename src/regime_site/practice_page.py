@@ -1,0 +1,54 @@
+"""The Practice page's widget, written from the core: its levels, regimes, labels and limits."""
+
+from __future__ import annotations
+
+from html import escape
+
+from regime_core.levers import REGIMES, advice
+from regime_core.practice import LEVEL_NAMES
+from regime_core.practice_api import MAX_LINE
+from regime_core.words import LABEL
+
+#: The fourth choice a generated incident allows: the symptoms cannot decide yet.
+UNDECIDED_CHOICE = ("undecided: the symptoms cannot decide yet", "undecided: measure first")
+
+
+def _field(name: str, label: str, control: str) -> str:
+    return (f'<div class="regime-field" data-field="{name}"><label>{escape(label)} {control}</label>'
+            '<p class="regime-field__error" role="alert" hidden></p></div>')
+
+
+def practice_widget() -> str:
+    """One incident at a time, the four-line attempt, the result, the tally and where the learner goes wrong."""
+    levels = "".join(f'<option value="{n}">{n}: {escape(name)}</option>' for n, name in LEVEL_NAMES.items())
+    choices = [(advice(r).name, advice(r).name) for r in REGIMES] + [UNDECIDED_CHOICE]
+    radios = "".join(f'<label class="regime-choice"><input type="radio" name="regime" value="{escape(value)}">'
+                     f" {escape(shown)}</label>" for value, shown in choices)
+    text = f'maxlength="{MAX_LINE}" autocomplete="off"'
+    return (
+        '<div class="regime-practice" data-regime-widget="practice">'
+        '<p class="regime-status" role="status" aria-live="polite"></p>'
+        "<noscript><p>This page needs JavaScript: the incidents are written by Python running in your browser."
+        " The command line writes them too: <code>regime practice --level 2</code>.</p></noscript>"
+        '<form class="regime-practice__controls">'
+        f'<div class="regime-field"><label>Level <select name="level">{levels}</select></label></div>'
+        '<button type="submit" class="md-button">Next incident</button></form>'
+        '<p class="regime-practice__id"></p>'
+        '<blockquote class="regime-practice__statement" aria-live="polite"><p>Loading an incident…</p></blockquote>'
+        '<p class="regime-practice__note" hidden></p>'
+        '<form class="regime-practice__attempt regime-attempt" novalidate aria-label="Your attempt at this incident">'
+        f'<div class="regime-field" data-field="regime"><fieldset><legend>{escape(LABEL["regime"])}</legend>{radios}'
+        '</fieldset><p class="regime-field__error" role="alert" hidden></p></div>'
+        + _field("evidence", LABEL["evidence"], f'<textarea name="evidence" rows="2" maxlength="{MAX_LINE}"></textarea>')
+        + _field("helps", f"{LABEL['helps']} (undecided: the measurement to take next)",
+                 f'<input name="helps" list="regime-levers" {text}>')
+        + _field("wastes", LABEL["wastes"], f'<input name="wastes" list="regime-levers" {text}>')
+        + '<button type="submit" class="md-button md-button--primary">Submit</button></form>'
+        '<div class="regime-practice__result" aria-live="polite"></div>'
+        '<p><button type="button" class="md-button" data-action="copy-link">Copy this incident\'s address</button></p>'
+        '<p class="regime-practice__link" role="status" aria-live="polite"></p>'
+        '<h2 id="tally">Your tally</h2><div class="regime-practice__tally"><p>Nothing graded yet.</p></div>'
+        '<h2 id="where-you-go-wrong">Where you go wrong</h2>'
+        '<div class="regime-practice__wrong"><p>Nothing graded yet.</p></div>'
+        '<p><button type="button" class="md-button" data-action="reset">Forget my tally</button></p></div>'
+    )
