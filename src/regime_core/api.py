@@ -29,6 +29,8 @@ from regime_core.writeup import markdown
 MAX_REQUEST = 6 * MAX_IMPORT_BYTES + 1_000
 
 
+#: The ridge table's columns, as the page shows them.
+RIDGE_TABLE_COLUMNS = ("kernel", "intensity", "side", "floor", "allowed")
 #: A card in a request: a catalogue name (``gpu``) or typed figures, and the dtype whose peak to use.
 _CARD_FIELDS = ("gpu", "peak_flops", "bandwidth", "dtype")
 
@@ -88,8 +90,13 @@ def op_ridge_table(req: Mapping[str, Any]) -> dict[str, Any]:
     """Part B's kernels placed on any card."""
     card = _card(req)
     dtype = _dtype(req, card)
-    rows = [{"id": r.id, "label": r.label, **placement_view(r.placement)} for r in drill.part_b(card, dtype)]
-    return {"rows": rows, **op_ridge(req)}
+    rows = []
+    for r in drill.part_b(card, dtype):
+        view = placement_view(r.placement)
+        cells = [r.label, view["intensity_text"], f"{view['factor_text']} {r.placement.side}", view["floor_text"],
+                 r.placement.allowed]
+        rows.append({"id": r.id, "label": r.label, **view, "cells": cells})
+    return {"columns": list(RIDGE_TABLE_COLUMNS), "rows": rows, **op_ridge(req)}
 
 
 def op_part_b_attempt(req: Mapping[str, Any]) -> dict[str, Any]:

@@ -89,6 +89,9 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
             "stdlib": f"../pyodide/{version}/{hashlib.sha256(stdlib).hexdigest()[:16]}/python_stdlib.zip",
             # What the worker's progress line counts up to: what it fetches (the .mjs are imports).
             "bytes": str((source / "pyodide.asm.wasm").stat().st_size + len(lock) + len(stdlib) + len(wheel_bytes)),
+            # The files the worker checks before loadPyodide (which never settles when one is missing):
+            # the list is written here once, beside the copy that serves them.
+            "files": ",".join((*PYODIDE_FILES, "pyodide-lock.json")),
         }
 
     def on_files(self, files: Files, /, *, config: MkDocsConfig) -> Files:

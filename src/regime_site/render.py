@@ -25,7 +25,7 @@ from regime_core.words import LABEL
 from regime_core.work import matmul
 from regime_site.casebook import page_path as casebook_path
 from regime_site.casebook import verdict_html
-from regime_site.explore import LABELS, incident_explorer
+from regime_site.incident_explorer import LABELS, incident_explorer
 from regime_site.pictures import incident_figure, part_b_figure
 
 # An MLP projection of a 8B-class model at 2,048 tokens: nothing from the drill, so nothing is spoiled.

@@ -3,17 +3,17 @@
 import * as acceptance from "./acceptance.js";
 import * as attempt from "./attempt.js";
 import * as drillReset from "./drill-reset.js";
-import * as explore from "./explore.js";
-import * as explorer from "./explorer.js";
+import * as incidentExplorer from "./incident-explorer.js";
 import * as links from "./links.js";
 import * as practice from "./practice.js";
+import * as ridgeTable from "./ridge-table.js";
 import * as stretch from "./stretch.js";
 import { python } from "./runtime.js";
 
 // The forms show only with JavaScript (regime.css); main.html's head sets this too, before paint.
 document.documentElement.classList.add("regime-js");
 
-const COMPONENTS = { acceptance, attempt, links, practice, "ridge-table": explorer, "incident-explorer": explore, stretch, "drill-reset": drillReset };
+const COMPONENTS = { acceptance, attempt, links, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 

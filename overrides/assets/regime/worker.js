@@ -25,11 +25,6 @@ async function fetchOk(url, what) {
   return response;
 }
 
-// The files loadPyodide fetches (the standard library from where the manifest says: the site serves
-// a trimmed one). It never settles when one of them fails to load, so they are checked first (HEAD
-// requests: no bodies), and a watchdog covers anything else.
-const RUNTIME_FILES = ["pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "pyodide-lock.json"];
-
 /** An error worth a Retry: the network, not the site, failed. */
 function networkError(message) {
   const error = new Error(message);
@@ -37,8 +32,13 @@ function networkError(message) {
   return error;
 }
 
-async function checkFiles(indexURL, stdLibURL) {
-  const urls = [...RUNTIME_FILES.map((name) => new URL(name, indexURL)), new URL(stdLibURL)];
+// The files loadPyodide fetches: the manifest lists them (plugin.py writes the list once, beside the
+// copy that serves them), and the standard library comes from where the manifest says (the site serves
+// a trimmed one). loadPyodide never settles when one of them fails to load, so they are checked first
+// (HEAD requests: no bodies), and a watchdog covers anything else.
+async function checkFiles(indexURL, stdLibURL, files) {
+  const names = files ? files.split(",") : [];
+  const urls = [...names.map((name) => new URL(name, indexURL)), new URL(stdLibURL)];
   await Promise.all(urls.map(async (url) => {
     const name = url.pathname.split("/").pop();
     let response;
@@ -200,7 +200,7 @@ async function boot() {
   const stdLibURL = new URL(manifest.stdlib, manifestUrl).href;
   const snapshotKey = new URL(`snapshot/${manifest.pyodide_version}/${manifest.wheel}`, manifestUrl).href;
   // Everything that can overlap does: the wheel download and the checks run beside loadPyodide.
-  const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL, stdLibURL)]).then(() => new Promise(() => {}));
+  const checksFail = Promise.all([checkWebAssembly(), checkFiles(indexURL, stdLibURL, manifest.files || "")]).then(() => new Promise(() => {}));
   checksFail.catch(() => {}); // the race below reports it; a rejection before the race is not "unhandled"
   const snapshot = cachedSnapshot(snapshotKey); // looked up while the loader downloads
   const stalled = watchdog();

@@ -14,10 +14,9 @@ export function mount(element) {
   let generation = 0;
 
   const renderRows = (result) => {
-    const head = h("thead", {}, h("tr", {}, ["kernel", "intensity", "side", "floor", "allowed"].map((t) => h("th", {}, t))));
-    const body = h("tbody", {}, result.rows.map((row) => h("tr", {},
-      h("td", {}, row.label), h("td", {}, row.intensity_text),
-      h("td", {}, `${row.factor_text} ${row.side}`), h("td", {}, row.floor_text), h("td", {}, row.allowed))));
+    // The core names the columns and writes every cell (ridge_table's "columns" and rows' "cells").
+    const head = h("thead", {}, h("tr", {}, result.columns.map((t) => h("th", {}, t))));
+    const body = h("tbody", {}, result.rows.map((row) => h("tr", {}, row.cells.map((cell) => h("td", {}, cell)))));
     rows.replaceChildren(h("table", { class: "regime-explorer__table" }, head, body));
   };
 
