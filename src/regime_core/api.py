@@ -158,7 +158,7 @@ def op_explore(req: Mapping[str, Any]) -> dict[str, Any]:
     verdict = classify(symptoms)
     picture = svg.for_symptoms(symptoms, title=f"{item.id.upper()} on its roofline", id_prefix=f"explore-{item.id}",
                                label=item.id.upper())
-    return {**verdict.to_json(), "svg": picture}
+    return {"verdict": verdict.to_json(), "svg": picture}  # the one verdict shape, as kernel answers
 
 
 # The site keeps attempts per item ("a1", "part-b", "part-c"); the attempt file has parts.

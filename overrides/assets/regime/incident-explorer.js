@@ -29,7 +29,7 @@ export function mount(element) {
       return;
     }
     const picture = svgNode(answer.svg);
-    result.replaceChildren(...verdictNodes(answer), ...(picture ? [picture] : []));
+    result.replaceChildren(...verdictNodes(answer.verdict), ...(picture ? [picture] : []));
   };
   const soon = () => {
     window.clearTimeout(timer);
