@@ -194,6 +194,11 @@ def _premature(text: str) -> Check:
     return _unsure("I could not read what you refuse here")
 
 
+#: The attempt in one line, for each overall outcome (a line the grader could not read fails nothing).
+SUMMARY = {True: "Passing.", False: "Not passing yet.",
+           None: "Nothing marked wrong, but I could not read every line: compare those marked ? with the worked answer."}
+
+
 def grade_practice(raw: object) -> dict[str, Any]:
     """Grade an attempt at a generated incident; a RegimeError names the first bad field."""
     attempt = parse_practice_attempt(raw)
@@ -213,8 +218,9 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
     else:  # "loader" too: levers.json's feed_loader is the one lever that fits it
         checks.update(grade.lever_checks(verdict, kind, lines["helps"], lines["wastes"]))
     attempted = any(lines.values())
-    return {"id": incident.id, "url": incident.url, "attempted": attempted,
-            "passed": _overall(list(checks.values())) if attempted else False,
+    passed = _overall(list(checks.values())) if attempted else False
+    return {"id": incident.id, "url": incident.url, "attempted": attempted, "passed": passed,
+            "summary": SUMMARY[passed],
             "checks": {name: check.to_json() for name, check in checks.items()},
             "trap": incident.trap, "worked": worked_attempt(incident, verdict)}
 

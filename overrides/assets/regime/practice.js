@@ -51,7 +51,7 @@ function record(rec, answer) {
   if (answer.trap) {
     const trap = (rec.traps[answer.trap_name] = rec.traps[answer.trap_name] || { met: 0, caught: 0 });
     trap.met += 1;
-    if (answer.grade.passed !== true) trap.caught += 1;
+    if (answer.grade.passed === false) trap.caught += 1; // a line the grader could not read catches no one
   }
   const misses = rec.missed[answer.family] || 0;
   rec.missed[answer.family] = right ? Math.max(0, misses - 1) : misses + 1;
@@ -88,7 +88,7 @@ function resultNodes(answer) {
   const checks = Object.entries(answer.grade.checks).map(([name, check]) =>
     h("li", { "data-passed": String(check.passed) }, `${name}: ${MARKS[check.passed]} ${check.why}`),
   );
-  const verdict = answer.grade.passed === true ? "Passing." : "Not passing yet.";
+  const verdict = answer.grade.summary;
   return [
     h("p", { class: "regime-practice__verdict" }, verdict),
     h("ul", { class: "regime-practice__checks" }, checks),
