@@ -134,7 +134,7 @@ def index_page() -> str:
         " sources give them. Each page has its own address: paste it into a review.\n",
         "## The drill's incidents\n", f"<ul>{incidents}</ul>\n",
         "## Published cases\n",
-        '<table class="regime-casebook"><thead><tr><th>Case</th><th>The authors</th><th>The classifier</th>'
+        '<table><thead><tr><th>Case</th><th>The authors</th><th>The classifier</th>'
         "<th>Source</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>\n",
     ])
 
