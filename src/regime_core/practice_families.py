@@ -34,10 +34,22 @@ from regime_core.practice_draw import (
     measure_how,
     symptoms_of,
 )
-from regime_core.practice_text import count, fill, pct, pick, rate, ratio, seconds, shape, tokens
+from regime_core.practice_text import Card, count, fill, pct, pick, rate, ratio, seconds, shape, tokens
 from regime_core.quantity import Dim
 
 # --- compute-bound ----------------------------------------------------------------------------------------------------
+
+
+def _on_the_compute_roof(rng: random.Random, level: int, card: Card, dtype: str, *, fraction: float, time: float,
+                         as_fraction: str) -> tuple[str, dict[str, Any]]:
+    """How a run at ``fraction`` of the compute roof is reported: a fraction, a rate or a time (by level)."""
+    how = measure_how(rng, level)
+    if how == "fraction":
+        return as_fraction.format(pct=pct(fraction)), {"flops_fraction": pct(fraction)}
+    if how == "rate":
+        achieved = rate(fraction * card.peak(dtype), Dim.FLOP_RATE)
+        return f"runs at {achieved}", {"achieved_flops": achieved}
+    return f"takes {seconds(time)}", {"time": seconds(time)}
 
 def matmul_compute(rng: random.Random, level: int, templates: Sequence[str]) -> Draft | None:
     """A big matmul well above the ridge at 55–82% of dense peak (cuBLAS tops out near 80% on big bf16 GEMMs)."""
@@ -49,14 +61,8 @@ def matmul_compute(rng: random.Random, level: int, templates: Sequence[str]) -> 
     time = flops / (fraction * card.peak(dtype))
     if flops / moved < 3 * card.ridge(dtype) or time < 100e-6:
         return None
-    how = measure_how(rng, level)
-    if how == "fraction":
-        measured, observed = f"reports {pct(fraction)} of the card's peak TFLOP/s", {"flops_fraction": pct(fraction)}
-    elif how == "rate":
-        achieved = rate(fraction * card.peak(dtype), Dim.FLOP_RATE)
-        measured, observed = f"runs at {achieved}", {"achieved_flops": achieved}
-    else:
-        measured, observed = f"takes {seconds(time)}", {"time": seconds(time)}
+    measured, observed = _on_the_compute_roof(rng, level, card, dtype, fraction=fraction, time=time,
+                                              as_fraction="reports {pct} of the card's peak TFLOP/s")
     text = fill(pick(rng, templates), {"m": str(m), "n": str(n), "k": str(k), "dtype": dtype, "card": card.phrase,
                                        "measured": measured})
     work = {"kernel": "matmul", "m": m, "n": n, "k": k}
@@ -103,14 +109,8 @@ def attention_compute(rng: random.Random, level: int, templates: Sequence[str]) 
     time = flops / (fraction * card.peak(dtype))
     if flops / moved < 3 * card.ridge(dtype) or time < 100e-6:
         return None
-    how = measure_how(rng, level)
-    if how == "fraction":
-        measured, observed = f"reaches {pct(fraction)} of peak TFLOP/s", {"flops_fraction": pct(fraction)}
-    elif how == "rate":
-        achieved = rate(fraction * card.peak(dtype), Dim.FLOP_RATE)
-        measured, observed = f"runs at {achieved}", {"achieved_flops": achieved}
-    else:
-        measured, observed = f"takes {seconds(time)}", {"time": seconds(time)}
+    measured, observed = _on_the_compute_roof(rng, level, card, dtype, fraction=fraction, time=time,
+                                              as_fraction="reaches {pct} of peak TFLOP/s")
     text = fill(pick(rng, templates), {"batch": str(batch), "heads": str(heads), "seq": count(seq),
                                        "head_dim": str(head_dim), "dtype": dtype, "card": card.phrase,
                                        "measured": measured})
