@@ -75,12 +75,6 @@ class Case:
         """The classifier's reading of the symptoms: derived, never stored."""
         return classify(self.symptoms)
 
-    @property
-    def agrees_with_authors(self) -> bool:
-        """Whether our expected reading is the authors' own."""
-        ours = "anomaly" if self.expected_anomaly and self.authors_regime == "anomaly" else (
-            self.expected_regime or "undecided")
-        return ours == self.authors_regime or (self.authors_regime == "anomaly" and self.expected_anomaly)
 
 
 def _case(raw: dict[str, Any]) -> Case:
