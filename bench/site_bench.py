@@ -213,12 +213,13 @@ def _write_snapshot_page(site: Path, tmp: Path) -> None:
         "w.onmessage = () => { window.readyAt = performance.now(); };</script>")
 
 
-def _wait_ready(page: Page, expression: str) -> float:
-    for _ in range(1200):
+def _wait_ready(page: Page, expression: str, *, seconds: float = 30, step_ms: int = 25) -> float:
+    """``expression``'s first truthy value, polled every ``step_ms`` for at most ``seconds``."""
+    for _ in range(int(seconds * 1000 / step_ms)):
         value = page.evaluate(expression)
         if value:
             return float(value)
-        page.wait_for_timeout(25)
+        page.wait_for_timeout(step_ms)
     raise TimeoutError(expression)
 
 
@@ -394,12 +395,7 @@ FIRST_RESULT = ("window.regimeWidgets && window.regimeWidgets.python.readyAt() &
 def _first_result(page: Page, url: str, expression: str) -> float:
     """Milliseconds from navigation to ``expression``'s truthy value, waiting as long as the link needs."""
     page.goto(url, timeout=300_000)
-    for _ in range(6000):
-        value = page.evaluate(expression)
-        if value:
-            return float(value)
-        page.wait_for_timeout(50)
-    raise TimeoutError(expression)
+    return _wait_ready(page, expression, seconds=300, step_ms=50)
 
 
 def network(pw: Playwright, site: Path, runs: int) -> dict[str, list[float]]:

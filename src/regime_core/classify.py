@@ -184,8 +184,8 @@ def _roof_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str
     at_memory = bf is not None and bf >= NEAR_ROOF
     o = s.observed
     if at_compute and (not at_memory or (ff or 0) >= (bf or 0)):
-        given = (f"{_f(o.achieved_flops, Dim.FLOP_RATE)} of {_f(a.flop_rate / (ff or 1), Dim.FLOP_RATE)} = "
-                 if o.achieved_flops is not None and a.flop_rate else "")
+        given = (f"{_f(o.achieved_flops, Dim.FLOP_RATE)} of {_f(a.peak_flops, Dim.FLOP_RATE)} = "
+                 if o.achieved_flops is not None and a.peak_flops else "")
         name = "MFU" if o.flops_fraction is None and o.mfu is not None else "of peak FLOP/s"
         evidence.append(f"{given}{number((ff or 0) * 100, 2)}% {name}: on the compute roof")
         return "compute"

@@ -25,6 +25,7 @@ class Achieved:
     byte_rate: float | None  # achieved bytes/s
     flops_fraction: float | None  # of the card's dense peak for the dtype
     bandwidth_fraction: float | None  # of the card's peak bandwidth
+    peak_flops: float | None  # the card's dense peak for the dtype, the fractions' denominator
 
 
 def placement(s: Symptoms) -> Placement | None:
@@ -82,7 +83,7 @@ def achieved(s: Symptoms, p: Placement | None = None) -> Achieved:
     bandwidth_fraction = o.bandwidth_fraction
     if bandwidth_fraction is None and byte_rate is not None and bandwidth:
         bandwidth_fraction = byte_rate / bandwidth
-    return Achieved(step, step_from, flop_rate, byte_rate, flops_fraction, bandwidth_fraction)
+    return Achieved(step, step_from, flop_rate, byte_rate, flops_fraction, bandwidth_fraction, peak)
 
 
 @dataclass(frozen=True)
@@ -106,7 +107,7 @@ def _shrunk_work_ratios(s: Symptoms, factor: int) -> tuple[float, float]:
     what, spec, w = s.observed.shrunk, s.work_spec, s.work
     if what == "size" or spec is None or w is None:
         return float(factor), float(factor)
-    key = {"tokens": "tokens", "context": "context", "batch": "batch"}[what]
+    key = what  # batch, context or tokens: a field of the work's own spec
     if key not in spec and not (key == "batch" and spec.get("kernel") in ("decode", "attention", "matmul")):
         return float(factor), float(factor)
     smaller = dict(spec)

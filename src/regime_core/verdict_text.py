@@ -13,7 +13,7 @@ from regime_core.symptoms import Symptoms
 
 _f = format_quantity
 #: Why a decode or prefill can beat the bandwidth floor of its own work model.
-_TOKEN_CAUSES = ("the measurement must include batching, quantised weights (give weight_dtype), speculative"
+_TOKEN_CAUSES = ("The measurement must include batching, quantised weights (give weight_dtype), speculative"
                  " decoding or an MoE's sparsity (give active_params: only the active experts are read)")
 
 _SHRINK = ("run the shrink test: time it at a quarter of the size. Flat time means overhead; time that falls"
@@ -48,8 +48,8 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, a
             cap = s.work.tokens_per_run / p.floor_seconds
             out.append(f"{number(o.tokens_per_s)} tok/s means {_f(a.step, Dim.SECOND)} per step, under the roofline"
                        f" floor of {_f(p.floor_seconds, Dim.SECOND)}: {_f(s.work.bytes, Dim.BYTE)} at"
-                       f" {_f(p.bandwidth, Dim.BYTE_RATE)} caps it at {_f(cap, Dim.TOKEN_RATE)}. {_TOKEN_CAUSES[0].upper()}"
-                       f"{_TOKEN_CAUSES[1:]}; either way no compute kernel will 2× it")
+                       f" {_f(p.bandwidth, Dim.BYTE_RATE)} caps it at {_f(cap, Dim.TOKEN_RATE)}. {_TOKEN_CAUSES}"
+                       "; either way no compute kernel will 2× it")
         elif p is not None and a.byte_rate is not None:
             given = f"{_pct(ff)} of peak FLOP/s" if o.flops_fraction is not None and ff is not None else (
                 f"{_f(a.step, Dim.SECOND)}" if a.step is not None else "the measurement")

@@ -8,7 +8,6 @@ review unfurls. All text is escaped.
 
 from __future__ import annotations
 
-import html
 import json
 
 from regime_core import casebook, drill
@@ -16,19 +15,12 @@ from regime_core.classify import Verdict
 from regime_core.levers import advice
 from regime_core.svg import for_symptoms
 from regime_core.symptoms import Symptoms
+from regime_site.markup import bullet_list as _list
+from regime_site.markup import esc
 
 FOLDER = "casebook"
 _READING = {"compute": "compute-bound", "memory": "memory-bound", "overhead": "overhead / host-bound",
             "undecided": "undecided", "anomaly": "impossible as reported (an anomaly)"}
-
-
-def esc(text: object) -> str:
-    """Escape text for HTML content and attributes."""
-    return html.escape(str(text), quote=True)
-
-
-def _list(items: list[str] | tuple[str, ...]) -> str:
-    return "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
 
 
 def verdict_name(v: Verdict) -> str:

@@ -7,6 +7,7 @@ from typing import Any
 
 from regime_core import drill, hardware, work
 from regime_core.quantity import number
+from regime_site.markup import field as _field
 
 LABELS = {
     "m": "m", "n": "n", "k": "k", "shape": "Shape", "ops": "Ops in the chain", "inputs": "Full-size inputs",
@@ -23,11 +24,6 @@ LABELS = {
     "shrunk": "What was shrunk", "graph_speedup": "Speed-up with CUDA graphs", "loader_time": "Data-loader wait per step",
 }
 """What each field is called on the page: sentence case, except names that are the code's own (m, seq)."""
-
-
-def _field(name: str, label: str, control: str) -> str:
-    return (f'<div class="regime-field" data-field="{escape(name)}"><label>{escape(label)} {control}</label>'
-            '<p class="regime-field__error" role="alert" hidden></p></div>')
 
 
 def _input(name: str, value: object) -> str:

@@ -8,14 +8,10 @@ from regime_core.levers import REGIMES, advice
 from regime_core.practice import LEVEL_NAMES
 from regime_core.practice_api import MAX_LINE
 from regime_core.words import LABEL
+from regime_site.markup import field as _field
 
 #: The fourth choice a generated incident allows: the symptoms cannot decide yet.
 UNDECIDED_CHOICE = ("undecided: the symptoms cannot decide yet", "undecided: measure first")
-
-
-def _field(name: str, label: str, control: str) -> str:
-    return (f'<div class="regime-field" data-field="{name}"><label>{escape(label)} {control}</label>'
-            '<p class="regime-field__error" role="alert" hidden></p></div>')
 
 
 def practice_widget() -> str:

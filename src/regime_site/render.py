@@ -8,7 +8,6 @@ learner submits an attempt (a guard against spoilers, not a security boundary).
 from __future__ import annotations
 
 import base64
-import html
 import json
 from typing import Any
 
@@ -26,6 +25,9 @@ from regime_core.work import matmul
 from regime_site.casebook import page_path as casebook_path
 from regime_site.casebook import verdict_html
 from regime_site.incident_explorer import LABELS, incident_explorer
+from regime_site.markup import bullet_list as _list
+from regime_site.markup import esc
+from regime_site.markup import field as _field
 from regime_site.pictures import incident_figure, part_b_figure
 
 # An MLP projection of a 8B-class model at 2,048 tokens: nothing from the drill, so nothing is spoiled.
@@ -33,29 +35,14 @@ STRETCH_DEFAULT: dict[str, Any] = {"gpu": "h100-sxm", "dtype": "bf16", "kernel":
 EXPLORER_DEFAULT = "h100-sxm"
 
 
-def esc(text: object) -> str:
-    """Escape text for HTML content and attributes."""
-    return html.escape(str(text), quote=True)
-
-
 def encode(answer_html: str) -> str:
     """The payload an answer block carries: base64 of its UTF-8 HTML."""
     return base64.b64encode(answer_html.encode("utf-8")).decode("ascii")
 
 
-def _list(items: list[str]) -> str:
-    return "<ul>" + "".join(f"<li>{esc(i)}</li>" for i in items) + "</ul>"
-
-
 def _answer(item: str, inner: str) -> str:
     return (f'<section class="regime-answer" data-regime-answer="{esc(item)}" data-payload="{encode(inner)}"'
             f' tabindex="-1" aria-label="Check your work" hidden></section>')
-
-
-def _field(name: str, label: str, control: str, kinds: str = "") -> str:
-    shown_for = f' data-kinds="{esc(kinds)}"' if kinds else ""
-    return (f'<div class="regime-field" data-field="{esc(name)}"{shown_for}><label>{esc(label)} {control}</label>'
-            f'<p class="regime-field__error" role="alert" hidden></p></div>')
 
 
 def _kinds_of(name: str) -> str:
