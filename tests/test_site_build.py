@@ -15,6 +15,7 @@ import pytest
 
 from regime_core.drill import incidents
 from regime_site.plugin import PYODIDE_FILES
+from regime_site.wheel import NOT_IN_BROWSER, browser_modules, package_files
 
 ROOT = Path(__file__).resolve().parent.parent
 ASSET_ATTR = re.compile(r'<(?:script|link|img|source|iframe)\b[^>]*?\b(?:src|href)="([^"]+)"', re.I)
@@ -27,22 +28,31 @@ def test_pyodide_and_the_wheel_are_self_hosted(built_site: Path) -> None:
         assert (pyodide / name).stat().st_size > 0, name
     wheel = built_site / "assets/regime" / manifest["wheel"]
     names = zipfile.ZipFile(wheel).namelist()
-    assert "regime_core/api.py" in names
+    assert "regime_core/api.pyc" in names
     assert "regime_core/data/hardware.json" in names
     assert not any(n.startswith("regime_site") for n in names)
 
 
-def test_the_served_wheel_carries_bytecode_that_pyodide_uses(built_site: Path) -> None:
+def test_the_served_wheel_carries_bytecode_and_no_source(built_site: Path) -> None:
     manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
     wheel = built_site / "assets/regime" / manifest["wheel"]
     names = zipfile.ZipFile(wheel).namelist()
-    modules = [n for n in names if n.endswith(".py")]
-    for module in modules:
-        folder, stem = module.rsplit("/", 1)
-        assert any(n.startswith(f"{folder}/__pycache__/{stem[:-3]}.cpython-3") for n in names), module
+    assert not [n for n in names if n.endswith(".py")]  # the first visit downloads no source
+    expected = {name + "c" for name, _ in browser_modules(package_files(ROOT / "src/regime_core"))}
+    assert {n for n in names if n.endswith(".pyc")} == expected
+    assert not set(NOT_IN_BROWSER) & {n.removesuffix("c") for n in names}
     out = subprocess.run(["node", "tests/pyodide_bytecode_check.mjs", str(wheel)], cwd=Path(__file__).parent.parent,
                          capture_output=True, text=True, check=True, timeout=300)
-    assert int(out.stdout) == len(modules) - 2  # every module but the package and __main__, from bytecode alone
+    assert int(out.stdout) == len(expected) - 1  # every module but the package itself, imported from bytecode
+
+
+def test_the_bridge_never_imports_what_the_browser_wheel_leaves_out() -> None:
+    script = "import json, sys, regime_core.api; print(json.dumps([m for m in sys.modules if m.startswith('regime_core')]))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
+    imported = {f"{name.replace('.', '/')}.py" for name in json.loads(out.stdout)}
+    left_out = {name for name in NOT_IN_BROWSER if name.endswith(".py")}
+    assert "regime_core/api.py" in imported
+    assert not imported & left_out
 
 
 def test_the_served_standard_library_is_what_the_core_uses(built_site: Path) -> None:
@@ -63,15 +73,6 @@ def test_the_served_standard_library_is_what_the_core_uses(built_site: Path) -> 
     fetched = [pyodide / "pyodide.asm.wasm", pyodide / "pyodide-lock.json", stdlib,
                built_site / "assets/regime" / manifest["wheel"]]
     assert int(manifest["bytes"]) == sum(f.stat().st_size for f in fetched)  # what the progress line counts to
-
-
-def test_the_wheel_runs_on_cpython(built_site: Path, tmp_path: Path) -> None:
-    manifest = json.loads((built_site / "assets/regime/runtime.json").read_text())
-    zipfile.ZipFile(built_site / "assets/regime" / manifest["wheel"]).extractall(tmp_path)
-    code = "from regime_core.api import handle; print(handle('{\"op\": \"ridge\", \"gpu\": \"a100-80gb-sxm\"}'))"
-    out = subprocess.run([sys.executable, "-I", "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                         check=True, env={"PYTHONPATH": str(tmp_path)})
-    assert json.loads(out.stdout)["ok"] is True
 
 
 def test_no_asset_comes_from_another_origin(built_site: Path, site_port: int) -> None:

@@ -1,7 +1,8 @@
 """Bytecode of the core for the browser, compiled by the Pyodide the site serves.
 
 Importing ``regime_core`` from source costs Pyodide ~30 ms of compiling at every cold start; with
-``__pycache__`` in the wheel, it reads bytecode instead. Only that Python can write bytecode it will
+bytecode in the wheel in place of the sources, it reads bytecode instead, and the first visit
+downloads no source. Only that Python can write bytecode it will
 accept (the format changes between minor versions), so the build runs it in Node, from the same
 npm package it copies into the site. The result depends only on the sources and that package.
 """
@@ -21,7 +22,11 @@ SCRIPT = Path(__file__).with_name("bytecode.mjs")
 
 
 def compile_for_pyodide(files: Sequence[tuple[str, bytes]], pyodide_dir: Path) -> list[tuple[str, bytes]]:
-    """Return (wheel path, bytes) of a ``.pyc`` for each ``.py`` in ``files``, for Pyodide's Python."""
+    """Return (wheel path, bytes) of a ``.pyc`` for each ``.py`` in ``files``, for Pyodide's Python.
+
+    Each ``.pyc`` lies where its ``.py`` was (``regime_core/x.pyc``): Python imports such a file
+    without its source, where it would ignore one in ``__pycache__``.
+    """
     node = shutil.which("node")
     if node is None:
         raise PluginError("regime: Node.js is needed to compile the core's bytecode for Pyodide (it also runs"

@@ -30,7 +30,7 @@ from regime_core.bridge import PROTOCOL
 from regime_site.bytecode import compile_for_pyodide
 from regime_site.casebook import pages as casebook_pages
 from regime_site.stdlib import trimmed_lock, trimmed_stdlib
-from regime_site.wheel import build_wheel, package_files
+from regime_site.wheel import browser_files, browser_modules, build_wheel, package_files
 
 #: The runtime files Pyodide loads, served as the npm package has them; nothing else from it is served
 #: but a trimmed ``python_stdlib.zip`` and ``pyodide-lock.json`` (see ``stdlib.py``).
@@ -71,8 +71,8 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
         files = package_files(core)
         key = hashlib.sha256(repr((version, files)).encode()).hexdigest()
         if self._bytecode[0] != key:  # `mkdocs serve` rebuilds: compile again only when the core changed
-            self._bytecode = (key, compile_for_pyodide(files, source))
-        wheel_name, wheel_bytes = build_wheel(core, extra=self._bytecode[1])
+            self._bytecode = (key, compile_for_pyodide(browser_modules(files), source))
+        wheel_name, wheel_bytes = build_wheel(browser_files(files, self._bytecode[1]))
         digest = hashlib.sha256(wheel_bytes).hexdigest()[:16]
         self._wheel = (wheel_name, wheel_bytes)
         if self._stdlib[0] != key:
