@@ -46,7 +46,7 @@ LCP_SCRIPT = ("window.lcp = 0; new PerformanceObserver((list) => { for (const e 
               " window.lcp = e.startTime; }).observe({type: 'largest-contentful-paint', buffered: true});")
 RUNTIME_PATHS = ("/assets/pyodide/", "/assets/regime/wheels/", "/assets/regime/runtime.json", "worker.js")
 WIDGET_SCRIPT = '<script src="../assets/regime/main.js" type="module"></script>'
-STRETCH = {"gpu": "h100-sxm", "work": {"kernel": "matmul", "m": "4096", "n": "4096", "k": "4096"}}
+STRETCH = {"hardware": {"id": "h100-sxm"}, "work": {"kernel": "matmul", "m": "4096", "n": "4096", "k": "4096"}}
 
 
 #: (label, numerator, denominator, target) for the ratio table.
@@ -137,7 +137,7 @@ FENCE_URLS = {
     "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow.min.css": "tomorrow.css",
     "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow-night-blue.min.css": "tomorrow-night-blue.css",
 }
-FENCE_TASK = 'from regime_core.api import handle\nprint(handle(\'{"op": "ridge", "gpu": "h100-sxm"}\'))'
+FENCE_TASK = 'from regime_core.api import handle\nprint(handle(\'{"op": "ridge", "hardware": {"id": "h100-sxm"}}\'))'
 
 
 def _fence_pyodide(site: Path) -> str:
@@ -206,7 +206,7 @@ def _write_snapshot_page(site: Path, tmp: Path) -> None:
         'const snapshot = new Uint8Array(await (await fetch("bench-snapshot.bin")).arrayBuffer());\n'
         f'const py = await loadPyodide({{ indexURL: new URL("./{index}", import.meta.url).href,'
         ' _loadSnapshot: snapshot });\n'
-        'py.pyimport("regime_core.api").handle(\'{"op": "ridge", "gpu": "l4"}\');\npostMessage("ready");\n')
+        'py.pyimport("regime_core.api").handle(\'{"op": "ridge", "hardware": {"id": "l4"}}\');\npostMessage("ready");\n')
     (site / "bench-snapshot.html").write_text(
         "<!doctype html><title>snapshot</title><p>snapshot</p><script type=module>"
         "const w = new Worker('bench-snapshot-worker.js', {type: 'module'});"
@@ -389,7 +389,7 @@ def run(runs: int, calls: int, network_runs: int = 0) -> dict[str, list[float]]:
 #: connections, one round trip before each response (as on a kept-alive HTTP/2 connection; no TLS).
 PROFILES = {"broadband (10 Mbit/s, 40 ms)": (10e6 / 8, 0.040), "slow mobile (1.6 Mbit/s, 150 ms)": (1.6e6 / 8, 0.150)}
 FIRST_RESULT = ("window.regimeWidgets && window.regimeWidgets.python.readyAt() &&"
-                " window.regimeWidgets.python.call('ridge', {gpu: 'l4'}).then((r) => r.ok && performance.now())")
+                " window.regimeWidgets.python.call('ridge', {hardware: {id: 'l4'}}).then((r) => r.ok && performance.now())")
 
 
 def _first_result(page: Page, url: str, expression: str) -> float:

@@ -83,7 +83,7 @@ def _state_unlocked(page: Page, base_url: str) -> None:
 
 
 def _state_loading(page: Page, base_url: str) -> None:
-    page.goto(f"{base_url}drill/?gpu=l4&work.kernel=decode&work.params=7e9&work.batch=1#stretch")
+    page.goto(f"{base_url}drill/?hardware.id=l4&work.kernel=decode&work.params=7e9&work.batch=1#stretch")
     expect(page.locator(".regime-stretch__result")).to_be_visible()
 
 

@@ -80,10 +80,10 @@ def test_errors_and_marks_are_readable_in_both_palettes(browser: object, base_ur
     expect(error).to_be_visible()
     ratios = {"error": error.evaluate(CONTRAST_JS)}
     explorer = page.locator(".regime-explorer")
-    explorer.locator('input[name="peak_flops"]').fill("312 TFLOP/s")
-    explorer.locator('input[name="bandwidth"]').fill("fast")
+    explorer.locator('input[name="hardware.peak_flops"]').fill("312 TFLOP/s")
+    explorer.locator('input[name="hardware.bandwidth"]').fill("fast")
     explorer.locator('button[type="submit"]').click()
-    field_error = explorer.locator('[data-field="card.bandwidth"] .regime-field__error')
+    field_error = explorer.locator('[data-field="hardware.bandwidth"] .regime-field__error')
     expect(field_error).to_be_visible()
     ratios["field error"] = field_error.evaluate(CONTRAST_JS)
 
@@ -163,7 +163,7 @@ def test_a_stretch_link_never_shows_another_kernels_verdict(page: Page, base_url
       new MutationObserver(record).observe(document, { childList: true, subtree: true, characterData: true });
       document.addEventListener("DOMContentLoaded", record);
     """)
-    page.goto(f"{base_url}drill/?gpu=mi300x&work.kernel=matmul&work.m=8192&work.n=8192&work.k=8192#stretch")
+    page.goto(f"{base_url}drill/?hardware.id=mi300x&work.kernel=matmul&work.m=8192&work.n=8192&work.k=8192#stretch")
     result = page.locator(".regime-stretch__result")
     expect(result).to_contain_text("Working out the kernel from this link")
     expect(result).to_contain_text("MI300X")
@@ -275,7 +275,7 @@ def test_roofline_labels_never_overlap_and_stay_legible(browser: object, base_ur
         _attempt(page, item, regime)
     figures += [f for f in _label_boxes(page) if f["id"].startswith("answer-")]
     # A picture drawn live by the core in the browser, with a long kernel label.
-    page.goto(f"{base_url}drill/?gpu=mi300x&work.kernel=matmul&work.m=8192&work.n=8192&work.k=8192#stretch")
+    page.goto(f"{base_url}drill/?hardware.id=mi300x&work.kernel=matmul&work.m=8192&work.n=8192&work.k=8192#stretch")
     expect(page.locator(".regime-stretch__result svg.roofline")).to_have_count(1)
     figures += [f for f in _label_boxes(page) if f["id"].startswith("stretch-")]
     page.context.close()
@@ -334,10 +334,10 @@ def test_a_stretch_link_without_python_says_so_rather_than_show_the_default(brow
     log = PageLog()
     page = open_page(browser, base_url, log)
     page.context.route("**/pyodide.asm.wasm", lambda route: route.fulfill(status=404, body="gone"))
-    page.goto(f"{base_url}drill/?gpu=l4&work.kernel=decode&work.params=7e9&work.batch=1#stretch")
+    page.goto(f"{base_url}drill/?hardware.id=l4&work.kernel=decode&work.params=7e9&work.batch=1#stretch")
     result = page.locator(".regime-stretch__result")
     expect(result).to_contain_text("needs Python, which could not start")
     expect(result).not_to_contain_text("H100")
-    expect(page.locator('.regime-stretch select[name="gpu"]')).to_have_value("l4")  # the link's kernel, kept
+    expect(page.locator('.regime-stretch select[name="hardware.id"]')).to_have_value("l4")  # the link's kernel, kept
     page.context.close()
     assert all("404" in e or "Failed to load" in e for e in log.errors), log.errors

@@ -54,7 +54,7 @@ def test_a4_on_an_h100_moves_the_floor(page: Page, base_url: str) -> None:
 def test_a_stretch_link_restores_the_kernel_card_and_verdict(page: Page, base_url: str, browser: object) -> None:
     page.goto(base_url + "drill/")
     stretch = page.locator(".regime-stretch")
-    stretch.locator('select[name="gpu"]').select_option("l4")
+    stretch.locator('select[name="hardware.id"]').select_option("l4")
     stretch.locator('select[name="work.kernel"]').select_option("decode")
     stretch.locator('input[name="work.params"]').fill("7e9")
     stretch.locator('input[name="work.batch"]').fill("1")
@@ -64,7 +64,7 @@ def test_a_stretch_link_restores_the_kernel_card_and_verdict(page: Page, base_ur
     stretch.locator('[data-action="copy-stretch-link"]').click()
     expect(stretch.locator(".regime-stretch__link")).to_contain_text("#stretch")
     link = stretch.locator(".regime-stretch__link").inner_text().split(": ", 1)[1]
-    assert "gpu=l4" in link
+    assert "hardware.id=l4" in link
     assert link.endswith("#stretch")
 
     log = PageLog()
@@ -80,14 +80,28 @@ def test_a_stretch_link_restores_the_kernel_card_and_verdict(page: Page, base_ur
     assert log.external == []
 
 
+def test_an_old_stretch_link_naming_gpu_peak_flops_and_bandwidth_still_restores_the_card(page: Page,
+                                                                                         base_url: str) -> None:
+    # Links copied before the card's fields became hardware.id, hardware.peak_flops and hardware.bandwidth.
+    page.goto(f"{base_url}drill/?gpu=custom&peak_flops={quote('100 TFLOP/s')}&bandwidth={quote('1 TB/s')}"
+              "&work.kernel=decode&work.params=7e9&work.batch=1#stretch")
+    stretch = page.locator(".regime-stretch")
+    result = stretch.locator(".regime-stretch__result")
+    expect(result).to_contain_text("on 100 TFLOP/s, 1 TB/s: intensity", timeout=60_000)
+    expect(result).to_contain_text("memory-bound")
+    expect(stretch.locator('select[name="hardware.id"]')).to_have_value("custom")
+    expect(stretch.locator('input[name="hardware.bandwidth"]')).to_have_value("1 TB/s")
+    expect(stretch.locator(".regime-stretch__link")).to_have_text("")  # used, not refused
+
+
 def test_a_hostile_stretch_link_opens_cleanly_with_the_defaults(page: Page, base_url: str) -> None:
     payload = quote("<img src=x onerror=alert(1)>")
-    page.goto(f"{base_url}drill/?gpu=custom&peak_flops={payload}&bandwidth=1e400&work.kernel=matmul"
-              f"&work.m=%3Cscript%3E&evil={payload}#stretch")
+    page.goto(f"{base_url}drill/?hardware.id=custom&hardware.peak_flops={payload}&hardware.bandwidth=1e400"
+              f"&work.kernel=matmul&work.m=%3Cscript%3E&evil={payload}#stretch")
     stretch = page.locator(".regime-stretch")
     expect(stretch.locator(".regime-stretch__link")).to_contain_text("could not be used", timeout=60_000)
     expect(stretch.locator(".regime-stretch__link")).to_contain_text("showing the defaults")
-    expect(stretch.locator('select[name="gpu"]')).to_have_value("h100-sxm")
+    expect(stretch.locator('select[name="hardware.id"]')).to_have_value("h100-sxm")
     assert page.locator("img[src='x']").count() == 0
 
 

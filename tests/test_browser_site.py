@@ -19,10 +19,10 @@ def submit_incident(page: Page, item: str, regime: str = "compute") -> None:
 def test_ridge_widget_computes_156_in_pyodide(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
     explorer = page.locator(".regime-explorer")
-    explorer.locator('input[name="peak_flops"]').fill("312 TFLOP/s")
-    explorer.locator('input[name="bandwidth"]').fill("2.0 TB/s")
+    explorer.locator('input[name="hardware.peak_flops"]').fill("312 TFLOP/s")
+    explorer.locator('input[name="hardware.bandwidth"]').fill("2.0 TB/s")
     expect(explorer.locator(".regime-explorer__ridge")).to_contain_text("= 156 FLOP/byte")
-    expect(explorer.locator('select[name="gpu"]')).to_have_value("custom")
+    expect(explorer.locator('select[name="hardware.id"]')).to_have_value("custom")
 
 
 def test_a1_attempt_unlocks_a1_only_survives_reload_and_start_over_hides_it(page: Page, base_url: str) -> None:
@@ -155,12 +155,12 @@ def test_the_stretch_review_comment_carries_the_kernel_and_a_link_that_reproduce
 def test_bad_bandwidth_is_one_line_at_the_field(page: Page, base_url: str, bad: str) -> None:
     page.goto(base_url + "drill/")
     explorer = page.locator(".regime-explorer")
-    explorer.locator('input[name="peak_flops"]').fill("312 TFLOP/s")
-    explorer.locator('input[name="bandwidth"]').fill(bad)
+    explorer.locator('input[name="hardware.peak_flops"]').fill("312 TFLOP/s")
+    explorer.locator('input[name="hardware.bandwidth"]').fill(bad)
     explorer.locator('button[type="submit"]').click()
-    error = explorer.locator('[data-field="card.bandwidth"] .regime-field__error')
+    error = explorer.locator('[data-field="hardware.bandwidth"] .regime-field__error')
     expect(error).to_be_visible()
-    expect(error).to_contain_text("card.bandwidth: expected a bandwidth")
+    expect(error).to_contain_text("hardware.bandwidth: expected a bandwidth")
     assert "\n" not in error.inner_text()
     assert explorer.locator("img").count() == 0
 
@@ -203,7 +203,7 @@ def test_stretch_classifies_a_kernel_in_pyodide(page: Page, base_url: str) -> No
     expect(stretch.locator('input[name="work.m"]')).to_be_hidden()
     stretch.locator('input[name="work.params"]').fill("7e9")
     stretch.locator('input[name="work.batch"]').fill("1")
-    stretch.locator('select[name="gpu"]').select_option("l4")
+    stretch.locator('select[name="hardware.id"]').select_option("l4")
     stretch.locator('button[type="submit"]').click()
     result = stretch.locator(".regime-stretch__result")
     expect(result).to_contain_text("memory-bound")

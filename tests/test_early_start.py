@@ -56,6 +56,6 @@ def test_instant_navigation_from_home_starts_the_same_worker(fresh_page: Page, b
     workers = [url for url in requests if "/assets/regime/worker.js" in url]
     assert workers == [base_url + "assets/regime/worker.js?" + workers[0].split("?", 1)[1]], workers
     explorer = page.locator(".regime-explorer")
-    explorer.locator('input[name="peak_flops"]').fill("312 TFLOP/s")
-    explorer.locator('input[name="bandwidth"]').fill("2.0 TB/s")
+    explorer.locator('input[name="hardware.peak_flops"]').fill("312 TFLOP/s")
+    explorer.locator('input[name="hardware.bandwidth"]').fill("2.0 TB/s")
     expect(explorer.locator(".regime-explorer__ridge")).to_contain_text("= 156 FLOP/byte")

@@ -191,6 +191,32 @@ def test_resolve_refuses_unknown_keys_and_bad_ids() -> None:
         hardware.resolve({"id": "h100", "count": 2})
 
 
+@pytest.mark.parametrize("card_id", ["custom", ""])
+def test_a_form_card_with_id_custom_or_none_is_made_from_its_two_figures(card_id: str) -> None:
+    card = hardware.from_form({"id": card_id, "peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"})
+    assert card.custom
+    assert roofline.ridge(card.peak("bf16"), card.bandwidth.value) == pytest.approx(156)
+
+
+def test_a_form_card_with_a_catalogue_id_ignores_the_figures_the_widget_wrote_beside_it() -> None:
+    card = hardware.from_form({"id": "L4", "peak_flops": "stale text", "bandwidth": "1 B/s"})
+    assert card == hardware.get("l4")
+
+
+@pytest.mark.parametrize(("form", "field"), [
+    ({"id": "custom", "peak_flops": "fast", "bandwidth": "2 TB/s"}, "hardware.peak_flops"),
+    ({"id": "custom", "peak_flops": "312 TFLOP/s"}, "hardware.bandwidth"),
+    ({"id": "h1000"}, "hardware.id"),
+    ({"id": "l4", "gpu": "l4"}, "hardware.gpu"),
+    ("l4", "hardware"),
+    (None, "hardware"),
+])
+def test_a_bad_form_card_names_the_input_to_fix(form: object, field: str) -> None:
+    with pytest.raises(RegimeError) as caught:
+        hardware.from_form(form)
+    assert caught.value.field == field
+
+
 def test_new_dtypes_have_bytes_for_the_work_models() -> None:
     assert hardware.check_dtype("FP4") == "fp4"
     m = work.matmul(4096, 4096, 4096, "fp4")

@@ -16,18 +16,19 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _requests() -> list[object]:
     reqs: list[object] = [{"op": "gpus"}]
-    reqs += [{"op": "ridge", "gpu": card_id} for card_id in hardware.catalogue()]
-    reqs += [{"op": "ridge_table", "gpu": "l4"}, {"op": "ridge_table", "peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}]
+    reqs += [{"op": "ridge", "hardware": {"id": card_id}} for card_id in hardware.catalogue()]
+    reqs += [{"op": "ridge_table", "hardware": {"id": "l4"}},
+             {"op": "ridge_table", "hardware": {"id": "custom", "peak_flops": "312 TFLOP/s", "bandwidth": "2.0 TB/s"}}]
     reqs += [{"op": "classify", "symptoms": item.symptoms_raw} for item in drill.incidents()]
     reqs += [
-        {"op": "kernel", "gpu": "h100-sxm", "work": {"kernel": "prefill", "params": "8e9", "tokens": "4096"}},
-        {"op": "kernel", "gpu": "custom", "peak_flops": "100 TFLOP/s", "bandwidth": "1 TB/s",
+        {"op": "kernel", "hardware": {"id": "h100-sxm"}, "work": {"kernel": "prefill", "params": "8e9", "tokens": "4096"}},
+        {"op": "kernel", "hardware": {"id": "custom", "peak_flops": "100 TFLOP/s", "bandwidth": "1 TB/s"},
          "work": {"kernel": "elementwise", "shape": "8x32x32", "ops": "4"}, "observed": {"time": "12 us"}},
         {"op": "part_b_attempt", "ridge": "156", "kernels": {"add": {"intensity": "0.33", "side": "below"},
                                                                "matmul": {"intensity": "1365", "side": "above"},
                                                                "decode": {"intensity": "1", "side": "below"}}},
-        {"op": "ridge", "peak_flops": "<img src=x onerror=alert(1)>", "bandwidth": "2 TB/s"},
-        {"op": "ridge", "peak_flops": "1e400", "bandwidth": "2 TB/s"},
+        {"op": "ridge", "hardware": {"id": "custom", "peak_flops": "<img src=x onerror=alert(1)>", "bandwidth": "2 TB/s"}},
+        {"op": "ridge", "hardware": {"id": "custom", "peak_flops": "1e400", "bandwidth": "2 TB/s"}},
         {"op": "nope"},
         "not an object",
     ]

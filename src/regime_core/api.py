@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
 from regime_core import drill, hardware, practice_api, svg, work
@@ -31,15 +32,12 @@ MAX_REQUEST = 6 * MAX_IMPORT_BYTES + 1_000
 
 #: The ridge table's columns, as the page shows them.
 RIDGE_TABLE_COLUMNS = ("kernel", "intensity", "side", "floor", "allowed")
-#: A card in a request: a catalogue name (``gpu``) or typed figures, and the dtype whose peak to use.
-_CARD_FIELDS = ("gpu", "peak_flops", "bandwidth", "dtype")
+#: A card in a request: the ``hardware`` object the forms hold (see ``hardware.from_form``), and the dtype.
+_CARD_FIELDS = ("hardware", "dtype")
 
 
 def _card(req: Mapping[str, Any]) -> hardware.Hardware:
-    gpu = req.get("gpu")
-    if gpu not in (None, "", "custom"):
-        return hardware.get(gpu, "gpu")
-    return hardware.custom(req.get("peak_flops", ""), req.get("bandwidth", ""), prefix="card")
+    return hardware.from_form(req.get("hardware"))
 
 
 def _dtype(req: Mapping[str, Any], card: hardware.Hardware) -> str | None:
@@ -139,22 +137,20 @@ def op_explore(req: Mapping[str, Any]) -> dict[str, Any]:
     """An incident with the learner's numbers: the same kernel kind, any card, any measurements."""
     item = drill.incident(req.get("item"))
     form = _filled(req.get("form"), "form")
-    card = _filled(form.get("hardware"), "hardware")
-    card_id = card.get("id", "none")
-    hardware_spec: object = None
-    if card_id == "custom":
-        hardware_spec = {"peak_flops": card.get("peak_flops", ""), "bandwidth": card.get("bandwidth", "")}
-    elif card_id != "none":
-        hardware_spec = card_id
+    card_form = form.get("hardware")
+    # The incident editor alone offers "(no card named)": the incident without a ridge to place it on.
+    no_card = card_form is None or (isinstance(card_form, Mapping) and card_form.get("id") == "none")
+    card = None if no_card else hardware.from_form(card_form)
+    if card is not None:
+        _dtype(form, card)  # a dtype the card lacks is an input error, said before the shape's
     base_work = item.symptoms_raw.get("work")
     raw = {
-        "hardware": hardware_spec,
         "dtype": form.get("dtype") or None,
         "work": {"kernel": base_work.get("kernel", "raw"), **_filled(form.get("work"), "work")} if base_work else None,
         "observed": _filled(form.get("observed"), "observed"),
         "proposal": item.symptoms_raw.get("proposal", ""),
     }
-    symptoms = parse_symptoms(raw)
+    symptoms = replace(parse_symptoms(raw), hardware=card)
     verdict = classify(symptoms)
     picture = svg.for_symptoms(symptoms, title=f"{item.id.upper()} on its roofline", id_prefix=f"explore-{item.id}",
                                label=item.id.upper())

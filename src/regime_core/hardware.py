@@ -317,6 +317,44 @@ def resolve(spec: object, field_name: str = "hardware") -> Hardware:
     return card
 
 
+#: The keys of a card in a bridge request, as the forms hold it (inputs ``hardware.id``, ``hardware.peak_flops``, …).
+FORM_KEYS = ("id", "peak_flops", "bandwidth")
+
+
+def from_form(value: object, field_name: str = "hardware") -> Hardware:
+    """A card from a request's ``hardware`` object: ``{"id": "l4" | "custom", "peak_flops": Q, "bandwidth": Q}``.
+
+    This is the one card shape every bridge request uses, exactly as the forms hold it. An id of
+    ``"custom"`` (or an empty one) makes a custom card from the two figures; an error names
+    ``hardware.peak_flops`` or ``hardware.bandwidth``, the inputs that hold them. Any other id is a
+    catalogue card (by id or alias); an error names ``hardware.id``. The figures beside a catalogue
+    id are that card's own, which the widget writes back into the form after each answer, so they
+    are not read. A key other than these three is refused by name.
+
+    Args:
+        value: The request's ``hardware`` object.
+        field_name: What the object is called in the request; errors name ``{field_name}.<key>``.
+
+    Returns:
+        The card.
+
+    Raises:
+        RegimeError: The object is missing or not an object, carries an unknown key, names an
+            unknown card, or a custom card's figures do not parse.
+
+    """
+    if not isinstance(value, dict):
+        raise RegimeError(field_name, 'expected a card: {"id": a catalogue id, or "custom" with peak_flops and'
+                                      " bandwidth}")
+    for key in value:
+        if key not in FORM_KEYS:
+            raise RegimeError(f"{field_name}.{str(key)[:40]}", f"not a field of a card; expected {', '.join(FORM_KEYS)}")
+    card_id = value.get("id")
+    if card_id in (None, "", "custom"):
+        return custom(value.get("peak_flops", ""), value.get("bandwidth", ""), prefix=field_name)
+    return get(card_id, f"{field_name}.id")
+
+
 def check_dtype(dtype: object, field_name: str = "dtype") -> str:
     """Validate a dtype name."""
     if not isinstance(dtype, str) or dtype.strip().lower() not in DTYPE_BYTES:

@@ -43,7 +43,7 @@ def _card_fields(spec: object) -> str:
     select = "".join(f'<option value="{escape(v)}"{" selected" if v == chosen else ""}>{escape(t)}</option>'
                      for v, t in options)
     custom = spec if isinstance(spec, dict) else {}
-    return (_field("hardware", "Card", f'<select name="hardware.id">{select}</select>')
+    return (_field("hardware.id", "Card", f'<select name="hardware.id">{select}</select>')
             + _field("hardware.peak_flops", "Peak FLOP/s", _input("hardware.peak_flops", custom.get("peak_flops", "")))
             + _field("hardware.bandwidth", "Bandwidth", _input("hardware.bandwidth", custom.get("bandwidth", ""))))
 

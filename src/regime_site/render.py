@@ -31,7 +31,9 @@ from regime_site.markup import field as _field
 from regime_site.pictures import incident_figure, part_b_figure
 
 # An MLP projection of a 8B-class model at 2,048 tokens: nothing from the drill, so nothing is spoiled.
-STRETCH_DEFAULT: dict[str, Any] = {"gpu": "h100-sxm", "dtype": "bf16", "kernel": "matmul", "m": 2048, "n": 14336, "k": 4096}
+# In the shape of a ``kernel`` request (the form's dotted names nest into it).
+STRETCH_DEFAULT: dict[str, Any] = {"hardware": {"id": "h100-sxm"}, "dtype": "bf16",
+                                   "work": {"kernel": "matmul", "m": 2048, "n": 14336, "k": 4096}}
 EXPLORER_DEFAULT = "h100-sxm"
 
 
@@ -174,19 +176,23 @@ def part_b_attempt() -> str:
 
 
 def _card_picker(selected: str) -> str:
+    """A card's fields, named as a request's ``hardware`` object: ``hardware.id``, ``.peak_flops``, ``.bandwidth``."""
     options = "".join(
         f'<option value="{esc(c.id)}"{" selected" if c.id == selected else ""}>{esc(c.name)}</option>'
         for c in hardware.catalogue().values())
     dtypes = "".join(f'<option value="{d}">{d}</option>' for d in hardware.DTYPES)
-    return (_field("gpu", "Card", f'<select name="gpu">{options}<option value="custom">custom…</option></select>')
-            + _field("card.peak_flops", "Peak FLOP/s", '<input name="peak_flops" placeholder="e.g. 312 TFLOP/s" maxlength="200">')
-            + _field("card.bandwidth", "Bandwidth", '<input name="bandwidth" placeholder="e.g. 2.0 TB/s" maxlength="200">')
+    return (_field("hardware.id", "Card",
+                   f'<select name="hardware.id">{options}<option value="custom">custom…</option></select>')
+            + _field("hardware.peak_flops", "Peak FLOP/s",
+                     '<input name="hardware.peak_flops" placeholder="e.g. 312 TFLOP/s" maxlength="200">')
+            + _field("hardware.bandwidth", "Bandwidth",
+                     '<input name="hardware.bandwidth" placeholder="e.g. 2.0 TB/s" maxlength="200">')
             + _field("dtype", "dtype", f'<select name="dtype"><option value="">card default</option>{dtypes}</select>'))
 
 
 def ridge_explorer() -> str:
     """The interactive ridge table; the ridge is shown now, the kernel rows once Part B is unlocked."""
-    static = op_ridge({"gpu": EXPLORER_DEFAULT})["ridge_line"]  # the same line the widget shows live
+    static = op_ridge({"hardware": {"id": EXPLORER_DEFAULT}})["ridge_line"]  # the same line the widget shows live
     return (
         '<div class="regime-explorer" data-regime-widget="ridge-table" data-unlocked-by="part-b">'
         f'<form class="regime-explorer__form" novalidate aria-label="Ridge explorer">{_card_picker(EXPLORER_DEFAULT)}'
@@ -258,18 +264,19 @@ def _more_measurements() -> str:
 def stretch() -> str:
     """The stretch widget: any kernel on any card, with a static default result."""
     d = STRETCH_DEFAULT
-    p = place(matmul(int(d["m"]), int(d["n"]), int(d["k"]), str(d["dtype"])), hardware.get(str(d["gpu"])))
-    kinds = "".join(f'<option value="{k}"{" selected" if k == d["kernel"] else ""}>{k}</option>'
+    shape, card_id = d["work"], d["hardware"]["id"]
+    p = place(matmul(int(shape["m"]), int(shape["n"]), int(shape["k"]), str(d["dtype"])), hardware.get(card_id))
+    kinds = "".join(f'<option value="{k}"{" selected" if k == shape["kernel"] else ""}>{k}</option>'
                     for k in work.KINDS) + '<option value="none">no shape quoted</option>'
     shape_fields = "".join(
         _field(f"work.{name}", LABELS.get(name, name),
-               f'<input name="work.{name}" value="{esc(d.get(name, ""))}" maxlength="200">', _kinds_of(name))
+               f'<input name="work.{name}" value="{esc(shape.get(name, ""))}" maxlength="200">', _kinds_of(name))
         for name in dict.fromkeys(n for names in work.FIELDS.values() for n in names if n not in _FLAGS))
     static = placement_view(p)["summary"] + f" {advice(p.bound).name.capitalize()} by the roofline."
     return (
         f'<div class="regime-stretch" data-regime-widget="stretch" data-default="{esc(json.dumps(d))}">'
         + '<form class="regime-stretch__form" novalidate aria-label="Classify your own kernel">'
-        + _card_picker(str(d["gpu"]))
+        + _card_picker(card_id)
         + _field("work.kernel", "Kernel", f'<select name="work.kernel">{kinds}</select>')
         + shape_fields
         + "".join(_field(f"work.{f}", LABELS[f], f'<input type="checkbox" name="work.{f}">', _kinds_of(f))

@@ -1,7 +1,8 @@
 // Change an incident's numbers once its answer is open; regime_core re-derives the verdict,
 // its evidence, the floor and the picture, live.
-import { clearErrors, fillForm, h, on, readForm, showError, svgNode, verdictNodes } from "./dom.js";
-import { bindStatus, python } from "./runtime.js";
+import { fillForm, h, on, readForm, svgNode, verdictNodes } from "./dom.js";
+import { liveCall } from "./live.js";
+import { bindStatus } from "./runtime.js";
 import { store } from "./store.js";
 
 export function mount(element) {
@@ -9,32 +10,20 @@ export function mount(element) {
   const form = element.querySelector("form");
   const result = element.querySelector(".regime-explore__result");
   const drillNumbers = readForm(form);
-  let timer = 0;
-  let generation = 0;
 
-  const update = async () => {
-    const mine = ++generation;
-    clearErrors(form);
-    let answer;
-    try {
-      answer = await python.call("explore", { item, form: readForm(form) });
-    } catch {
-      return; // the status line says why
-    }
-    if (mine !== generation) return;
-    if (!answer.ok) {
+  const live = liveCall({
+    form,
+    request: () => ({ op: "explore", payload: { item, form: readForm(form) } }),
+    render: (answer) => {
+      const picture = svgNode(answer.svg);
+      result.replaceChildren(...verdictNodes(answer.verdict), ...(picture ? [picture] : []));
+    },
+    fail: (answer, marked) => {
       // The previous verdict belongs to other numbers: take it away with the error.
-      const note = showError(form, answer.field, answer.error) ? "Fix the field marked above to see the verdict." : answer.error;
-      result.replaceChildren(h("p", {}, note));
-      return;
-    }
-    const picture = svgNode(answer.svg);
-    result.replaceChildren(...verdictNodes(answer.verdict), ...(picture ? [picture] : []));
-  };
-  const soon = () => {
-    window.clearTimeout(timer);
-    timer = window.setTimeout(update, 250);
-  };
+      result.replaceChildren(h("p", {}, marked ? "Fix the field marked above to see the verdict." : answer.error));
+    },
+    delay: 250,
+  });
   const sync = () => {
     const open = Boolean(store.get(item)?.unlocked);
     element.hidden = !open;
@@ -49,18 +38,18 @@ export function mount(element) {
     bindStatus(element.querySelector(".regime-status")),
     on(form, "submit", (event) => {
       event.preventDefault();
-      update();
+      live.now();
     }),
-    on(form, "input", soon),
-    on(form, "change", soon),
+    on(form, "input", live.soon),
+    on(form, "change", live.soon),
     on(element.querySelector('[data-action="reset-numbers"]'), "click", () => {
       fillForm(form, drillNumbers);
-      update();
+      live.now();
     }),
     on(store, "change", (event) => {
       if (event.detail.item === item || event.detail.item === "*") sync();
     }),
-    () => window.clearTimeout(timer),
+    live.stop,
   ];
   return () => offs.forEach((off) => off());
 }

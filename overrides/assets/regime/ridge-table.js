@@ -1,17 +1,19 @@
 // The ridge explorer: pick a card or type a peak and a bandwidth; regime_core computes the
 // ridge, and, once Part B is unlocked, places the three kernels with their floors.
-import { clearErrors, h, on, readForm, showError } from "./dom.js";
+import { h, on, readForm } from "./dom.js";
+import { liveCall } from "./live.js";
 import { bindStatus, python } from "./runtime.js";
 import { store } from "./store.js";
 
 export function mount(element) {
   const form = element.querySelector("form");
+  const card = form.elements["hardware.id"];
+  const peak = form.elements["hardware.peak_flops"];
+  const bandwidth = form.elements["hardware.bandwidth"];
   const ridgeLine = element.querySelector(".regime-explorer__ridge");
   const rows = element.querySelector(".regime-explorer__rows");
   const lockedNote = rows.querySelector(".regime-explorer__locked");
   const unlockedBy = element.dataset.unlockedBy;
-  let timer = 0;
-  let generation = 0;
 
   const renderRows = (result) => {
     // The core names the columns and writes every cell (ridge_table's "columns" and rows' "cells").
@@ -20,56 +22,47 @@ export function mount(element) {
     rows.replaceChildren(h("table", { class: "regime-explorer__table" }, head, body));
   };
 
-  const compute = async () => {
-    const mine = ++generation;
-    clearErrors(form);
-    const unlocked = Boolean(store.get(unlockedBy)?.unlocked);
-    let result;
-    try {
-      result = await python.call(unlocked ? "ridge_table" : "ridge", readForm(form));
-    } catch {
-      return; // the status line says why Python is unavailable
-    }
-    if (mine !== generation) return; // a newer input has been sent since
-    if (!result.ok) {
+  const live = liveCall({
+    form,
+    request: (context) => {
+      context.unlocked = Boolean(store.get(unlockedBy)?.unlocked);
+      return { op: context.unlocked ? "ridge_table" : "ridge", payload: readForm(form) };
+    },
+    render: (result, { unlocked }) => {
+      if (card.value !== "custom") {
+        // Show the figures the card brings; typing over them switches to a custom card.
+        peak.value = result.peak_text;
+        bandwidth.value = result.bandwidth_text;
+      }
+      ridgeLine.textContent = result.ridge_line;
+      if (unlocked) renderRows(result);
+      else rows.replaceChildren(lockedNote);
+    },
+    fail: (result, marked, { unlocked }) => {
       // The previous ridge belongs to other numbers: take it away with the error.
-      ridgeLine.textContent = showError(form, result.field, result.error)
-        ? "Fix the field marked above to see the ridge." : result.error;
+      ridgeLine.textContent = marked ? "Fix the field marked above to see the ridge." : result.error;
       if (unlocked) rows.replaceChildren();
-      return;
-    }
-    if (form.elements.gpu.value !== "custom") {
-      // Show the figures the card brings; typing over them switches to a custom card.
-      form.elements.peak_flops.value = result.peak_text;
-      form.elements.bandwidth.value = result.bandwidth_text;
-    }
-    ridgeLine.textContent = result.ridge_line;
-    if (unlocked) renderRows(result);
-    else rows.replaceChildren(lockedNote);
-  };
-
-  const soon = () => {
-    window.clearTimeout(timer);
-    timer = window.setTimeout(compute, 200);
-  };
+    },
+    delay: 200,
+  });
 
   python.startSoon();
   const offs = [
     bindStatus(element.querySelector(".regime-status")),
     on(form, "submit", (event) => {
       event.preventDefault();
-      compute();
+      live.now();
     }),
     on(form, "input", (event) => {
-      if (event.target.name === "peak_flops" || event.target.name === "bandwidth") form.elements.gpu.value = "custom";
-      soon();
+      if (event.target === peak || event.target === bandwidth) card.value = "custom";
+      live.soon();
     }),
-    on(form, "change", soon),
+    on(form, "change", live.soon),
     on(store, "change", (event) => {
-      if (event.detail.item === unlockedBy || event.detail.item === "*") soon();
+      if (event.detail.item === unlockedBy || event.detail.item === "*") live.soon();
     }),
-    () => window.clearTimeout(timer),
+    live.stop,
   ];
-  if (store.get(unlockedBy)?.unlocked) compute();
+  if (store.get(unlockedBy)?.unlocked) live.now();
   return () => offs.forEach((off) => off());
 }

@@ -1,9 +1,16 @@
 // The stretch: any kernel on any card. regime_core places it and classifies it.
-import { clearErrors, fillForm, h, on, readForm, showError, svgNode, verdictNodes } from "./dom.js";
+import { clearErrors, fillForm, h, on, readForm, svgNode, verdictNodes } from "./dom.js";
+import { liveCall } from "./live.js";
 import { bindStatus, python } from "./runtime.js";
+
+// Links copied before the card's fields were named as the request's hardware object (bridge
+// protocol 4) carry ?gpu=…&peak_flops=…&bandwidth=…: they still open, each old name read as the
+// field that replaced it. New links are written with the new names.
+const OLD_LINK_NAMES = { gpu: "hardware.id", peak_flops: "hardware.peak_flops", bandwidth: "hardware.bandwidth" };
 
 export function mount(element) {
   const form = element.querySelector("form");
+  const card = form.elements["hardware.id"];
   const result = element.querySelector(".regime-stretch__result");
 
   const syncFields = () => {
@@ -36,7 +43,7 @@ export function mount(element) {
   const defaultResult = [...result.childNodes];
   const linkLine = element.querySelector(".regime-stretch__link");
 
-  // The whole input lives in the page's URL: ?gpu=…&work.kernel=…#stretch. Only names the form
+  // The whole input lives in the page's URL: ?hardware.id=…&work.kernel=…#stretch. Only names the form
   // has are read; values go into inputs as text, and the core checks them like anything typed.
   const shareUrl = () => {
     const url = new URL(window.location.href);
@@ -51,6 +58,9 @@ export function mount(element) {
   };
   const applyLink = () => {
     const params = new URL(window.location.href).searchParams;
+    for (const [old, name] of Object.entries(OLD_LINK_NAMES)) {
+      if (params.has(old) && !params.has(name)) params.set(name, params.get(old));
+    }
     let used = false;
     for (const control of form.elements) {
       if (!control.name || !params.has(control.name)) continue;
@@ -68,57 +78,53 @@ export function mount(element) {
     result.dataset.state = "pending";
     result.replaceChildren(h("p", {}, text));
   };
-  let generation = 0;
-
-  const classify = async (event, fromLink = false) => {
-    if (event) event.preventDefault();
-    const mine = ++generation;
-    clearErrors(form);
-    syncFields();
-    const values = readForm(form);
-    const shown = [...result.childNodes];
-    if (fromLink) pending("Working out the kernel from this link…");
-    else if (python.state !== "ready") pending("Working out this kernel…");
-    let answer;
-    try {
-      answer = await python.call("kernel", values);
-    } catch {
+  const live = liveCall({
+    form,
+    request: (context) => {
+      syncFields();
+      context.shown = [...result.childNodes];
+      if (context.fromLink) pending("Working out the kernel from this link…");
+      else if (python.state !== "ready") pending("Working out this kernel…");
+      return { op: "kernel", payload: readForm(form) };
+    },
+    render: (answer, { fromLink }) => {
+      delete result.dataset.state;
+      if (answer.placement && card.value !== "custom") {
+        form.elements["hardware.peak_flops"].value = answer.placement.peak_text;
+        form.elements["hardware.bandwidth"].value = answer.placement.bandwidth_text;
+      }
+      render(answer);
+      if (!fromLink) {
+        result.focus({ preventScroll: true }); // focus alone would centre a tall result under the header
+        result.scrollIntoView({ block: "start" });
+      }
+    },
+    fail: (answer, marked, { fromLink }) => {
+      delete result.dataset.state;
+      if (fromLink) {
+        fillForm(form, defaults);
+        clearErrors(form); // the defaults are not what the error was about
+        syncFields();
+        linkLine.textContent = `This link's settings could not be used (${answer.error}); showing the defaults.`;
+        document.documentElement.classList.remove("regime-stretch-link");
+        result.replaceChildren(...defaultResult);
+        return;
+      }
+      // The previous verdict belongs to other numbers: take it away with the error.
+      result.replaceChildren(h("p", {}, marked ? "Fix the field marked above to see this kernel's verdict." : answer.error));
+    },
+    unavailable: ({ fromLink, shown }) => {
       // The status line says why Python is unavailable.
       if (fromLink) pending("This link's kernel is in the form above; its verdict needs Python, which could not start.");
-      else if (mine === generation) {
+      else {
         delete result.dataset.state;
         result.replaceChildren(...shown);
       }
-      return;
-    }
-    if (mine !== generation) return; // a newer request has been sent since
-    delete result.dataset.state;
-    if (!answer.ok && fromLink) {
-      fillForm(form, defaults);
-      syncFields();
-      linkLine.textContent = `This link's settings could not be used (${answer.error}); showing the defaults.`;
-      document.documentElement.classList.remove("regime-stretch-link");
-      result.replaceChildren(...defaultResult);
-      return;
-    }
-    if (!answer.ok) {
-      // The previous verdict belongs to other numbers: take it away with the error.
-      if (showError(form, answer.field, answer.error)) {
-        result.replaceChildren(h("p", {}, "Fix the field marked above to see this kernel's verdict."));
-      } else {
-        result.replaceChildren(h("p", {}, answer.error));
-      }
-      return;
-    }
-    if (answer.placement && form.elements.gpu.value !== "custom") {
-      form.elements.peak_flops.value = answer.placement.peak_text;
-      form.elements.bandwidth.value = answer.placement.bandwidth_text;
-    }
-    render(answer);
-    if (!fromLink) {
-      result.focus({ preventScroll: true }); // focus alone would centre a tall result under the header
-      result.scrollIntoView({ block: "start" });
-    }
+    },
+  });
+  const classify = (event) => {
+    event.preventDefault();
+    live.now({ fromLink: false });
   };
 
   const copyText = async (text) => {
@@ -152,12 +158,12 @@ export function mount(element) {
   syncFields();
   const offs = [
     bindStatus(element.querySelector(".regime-status")),
-    on(form, "submit", (event) => classify(event)),
+    on(form, "submit", classify),
     on(element.querySelector('[data-action="copy-stretch-link"]'), "click", copyLink),
     on(element.querySelector('[data-action="copy-stretch-review"]'), "click", copyReview),
     on(form, "change", syncFields),
     on(form, "input", (event) => {
-      if (event.target.name === "peak_flops" || event.target.name === "bandwidth") form.elements.gpu.value = "custom";
+      if (event.target.name === "hardware.peak_flops" || event.target.name === "hardware.bandwidth") card.value = "custom";
       syncFields();
       linkLine.textContent = ""; // a copied link names the kernel as it was
     }),
@@ -165,7 +171,8 @@ export function mount(element) {
       linkLine.textContent = "";
     }),
     on(form, "focusin", () => python.startSoon()),
+    live.stop,
   ];
-  if (fromLink) classify(null, true);
+  if (fromLink) live.now({ fromLink: true });
   return () => offs.forEach((off) => off());
 }
