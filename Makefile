@@ -37,8 +37,9 @@ check: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
+# One worker per core: each builds the site and runs its own browser (see tests/conftest.py).
 test: check
-	$(BIN)/python -m pytest -m "not torch"
+	$(BIN)/python -m pytest -m "not torch" -n auto
 
 # bench/gpu/measure.py on PyTorch (the GPU where there is one), then its output read by the core.
 gpu-test: $(VENV)/.gpu-installed

@@ -8,7 +8,7 @@ import os
 import socket
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -175,6 +175,35 @@ def page(warm_context: WarmContext, base_url: str, page_log: PageLog) -> Iterato
     p = warm_page(warm_context, base_url, page_log)
     yield p
     p.close()
+    assert page_log.external == [], f"requests to other origins: {page_log.external}"
+    assert page_log.errors == [], f"console errors: {page_log.errors}"
+
+
+@pytest.fixture
+def page_as(warm_context: WarmContext, base_url: str, page_log: PageLog) -> Iterator[Callable[..., object]]:
+    """Open ``page``s with a palette, a viewport or permissions, in the warm context (Python restored,
+    not started: a test about a palette or a width is not about starting). Permissions last for the
+    test only. The test fails on any console error or attempted external request, as with ``page``."""
+    opened: list[object] = []
+
+    def open_as(*, color_scheme: str | None = None, viewport: dict[str, int] | None = None,
+                permissions: Sequence[str] = ()) -> object:
+        p = warm_page(warm_context, base_url, page_log)
+        if color_scheme:
+            p.emulate_media(color_scheme=color_scheme)  # type: ignore[attr-defined]
+        if viewport:
+            p.set_viewport_size(viewport)  # type: ignore[attr-defined]
+        if permissions:
+            p.context.grant_permissions(list(permissions), origin=base_url.rstrip("/"))  # type: ignore[attr-defined]
+        opened.append(p)
+        return p
+
+    yield open_as
+    for p in opened:
+        with contextlib.suppress(Exception):  # closed by the test
+            p.close()  # type: ignore[attr-defined]
+    if warm_context.context is not None:
+        warm_context.context.clear_permissions()  # type: ignore[attr-defined]
     assert page_log.external == [], f"requests to other origins: {page_log.external}"
     assert page_log.errors == [], f"console errors: {page_log.errors}"
 

@@ -4,6 +4,7 @@ links, focus and anchors below the sticky header, roofline labels, progress, Jav
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -71,9 +72,8 @@ def _header_bottom(page: Page) -> float:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_errors_and_marks_are_readable_in_both_palettes(browser: object, base_url: str, scheme: str) -> None:
-    log = PageLog()
-    page = open_page(browser, base_url, log, color_scheme=scheme)
+def test_errors_and_marks_are_readable_in_both_palettes(page_as: Callable[..., Page], base_url: str, scheme: str) -> None:
+    page = page_as(color_scheme=scheme)
     page.goto(base_url + "drill/")
     page.locator('.regime-incident[data-item="a1"] form.regime-attempt button[type="submit"]').click()
     error = page.locator('.regime-incident[data-item="a1"] [data-field="regime"] .regime-field__error')
@@ -95,8 +95,6 @@ def test_errors_and_marks_are_readable_in_both_palettes(browser: object, base_ur
     passed = page.locator('.regime-acceptance__criteria li[data-passed="true"] .regime-acceptance__mark').first
     expect(passed).to_be_visible()
     ratios["✓"] = passed.evaluate(CONTRAST_JS)
-    page.context.close()
-    assert log.errors == []
     assert all(ratio >= 4.5 for ratio in ratios.values()), ratios
 
 
@@ -174,9 +172,9 @@ def test_a_stretch_link_never_shows_another_kernels_verdict(page: Page, base_url
     assert stale == [], stale[:2]
 
 
-def test_a_stretch_error_takes_the_old_verdict_away_and_a_copied_link_goes_stale(browser: object, base_url: str,
-                                                                                 page_log: PageLog) -> None:
-    page = open_page(browser, base_url, page_log, permissions=["clipboard-read", "clipboard-write"])
+def test_a_stretch_error_takes_the_old_verdict_away_and_a_copied_link_goes_stale(page_as: Callable[..., Page],
+                                                                                 base_url: str) -> None:
+    page = page_as(permissions=["clipboard-read", "clipboard-write"])
     page.goto(base_url + "drill/#stretch")
     stretch = page.locator(".regime-stretch")
     stretch.locator('button[type="submit"]').click()
@@ -190,22 +188,18 @@ def test_a_stretch_error_takes_the_old_verdict_away_and_a_copied_link_goes_stale
     expect(stretch.locator('[data-field="work.m"] .regime-field__error')).to_be_visible()
     expect(result).not_to_contain_text("Regime:")
     expect(result).to_contain_text("Fix the field marked above")
-    page.context.close()
-    assert page_log.errors == []
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_the_answer_lands_below_the_sticky_header_after_submit(browser: object, base_url: str, width: int) -> None:
-    log = PageLog()
-    page = open_page(browser, base_url, log, viewport={"width": width, "height": 800})
+def test_the_answer_lands_below_the_sticky_header_after_submit(page_as: Callable[..., Page], base_url: str,
+                                                              width: int) -> None:
+    page = page_as(viewport={"width": width, "height": 800})
     page.goto(base_url + "drill/#a3")
     _attempt(page, "a3", "overhead")
     answer = page.locator('[data-regime-answer="a3"]')
     expect(answer).to_be_focused()
     top = answer.evaluate("(el) => el.getBoundingClientRect().top")
     assert top >= _header_bottom(page), (top, _header_bottom(page))
-    page.context.close()
-    assert log.errors == []
 
 
 def _unlock_a1_to_a5(page: Page, base_url: str) -> None:
@@ -265,9 +259,8 @@ def _overlaps(figure: dict) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("width", [1280, 390])
-def test_roofline_labels_never_overlap_and_stay_legible(browser: object, base_url: str, width: int) -> None:
-    log = PageLog()
-    page = open_page(browser, base_url, log, viewport={"width": width, "height": 900})
+def test_roofline_labels_never_overlap_and_stay_legible(page_as: Callable[..., Page], base_url: str, width: int) -> None:
+    page = page_as(viewport={"width": width, "height": 900})
     page.goto(base_url + "lesson/")
     figures = _label_boxes(page)
     page.goto(base_url + "drill/")
@@ -278,8 +271,6 @@ def test_roofline_labels_never_overlap_and_stay_legible(browser: object, base_ur
     page.goto(f"{base_url}drill/?hardware.id=mi300x&work.kernel=matmul&work.m=8192&work.n=8192&work.k=8192#stretch")
     expect(page.locator(".regime-stretch__result svg.roofline")).to_have_count(1)
     figures += [f for f in _label_boxes(page) if f["id"].startswith("stretch-")]
-    page.context.close()
-    assert log.errors == []
     assert {f["id"].split()[0] for f in figures} >= {"lesson-title", "answer-a1-title", "answer-a2-title",
                                                      "answer-a3-title", "answer-a4-title", "stretch-title"}
     overlapping = {f["id"]: _overlaps(f) for f in figures if _overlaps(f)}
