@@ -438,7 +438,7 @@ def print_network(rows: dict[str, list[float]]) -> None:
                 "site first result ms", "bare loadPyodide() ready ms", "site first result KB", "bare loadPyodide() ready KB")}
             site_ms, bare_ms, site_kb, bare_kb = cell.values()
             print(f"| {profile} | {kind} | {site_ms:,.0f} | {bare_ms:,.0f} | {site_ms / bare_ms:.2f} |"
-                  f" {site_kb:,.0f} | {bare_kb:,.0f} | {site_kb / bare_kb if bare_kb else float('nan'):.2f} |")
+                  f" {site_kb:,.0f} | {bare_kb:,.0f} | {f'{site_kb / bare_kb:.2f}' if bare_kb else '—'} |")
     print("\nTargets (cold): time ratio ≤ 0.8 on slow mobile, ≤ 1.0 on broadband; bytes ratio ≤ 0.70.")
 
 

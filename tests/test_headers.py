@@ -44,7 +44,9 @@ def test_other_security_headers_and_immutable_runtime() -> None:
     headers = _headers_for("/drill/")
     assert headers["X-Content-Type-Options"] == "nosniff"
     assert headers["Referrer-Policy"] == "strict-origin-when-cross-origin"
-    assert "immutable" in _headers_for("/assets/pyodide/314.0.7/pyodide.asm.wasm")["Cache-Control"]
+    # Every runtime file's path names its Pyodide version (or its content's hash): any of them may be cached for good.
+    assert "immutable" in _headers_for("/assets/pyodide/0.0.0/pyodide.asm.wasm")["Cache-Control"]
+    assert "immutable" in _headers_for("/assets/pyodide/0.0.0/0123abcd/python_stdlib.zip")["Cache-Control"]
     assert "immutable" in _headers_for("/assets/regime/wheels/abc/regime_core.whl")["Cache-Control"]
     assert "Cache-Control" not in _headers_for("/drill/")  # pages revalidate
 
