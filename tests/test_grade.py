@@ -10,10 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from regime_core.answer_lines import read_levers, regime_named
 from regime_core.api import handle
 from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
 from regime_core.errors import RegimeError
-from regime_core.grade import CRITERIA, grade, grade_part_c, hint, read_levers, regime_named
+from regime_core.grade import CRITERIA, grade, grade_part_c, hint
 from regime_core.levers import recognise
 from regime_core.writeup import markdown
 from regime_site.render import acceptance_panel, part_c_attempt

@@ -12,97 +12,36 @@ pencil estimate); a number in the evidence within 10% of one the classifier's ow
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
 from regime_core import drill
+from regime_core.answer_lines import (
+    EVIDENCE_TOLERANCE,
+    Check,
+    cap,
+    deciding_numbers,
+    helps_here,
+    lever_checks,
+    read_levers,
+    regime_named,
+    unsure,
+    verdict_of,
+)
 from regime_core.attempt import Attempt, parse_attempt
 from regime_core.classify import Verdict
-from regime_core.language import in_context, negated, normalise, with_units
-from regime_core.levers import REGIMES, advice, by_id, mentions, phrases, recognise, regime_names
+from regime_core.language import normalise, with_units
+from regime_core.levers import advice, phrases
 from regime_core.quantity import Dim, format_quantity, quantities_in, same_quantity
 from regime_core.resources import load_json
 
 RIDGE_TOLERANCE = 0.05
 INTENSITY_TOLERANCE = 0.25
-EVIDENCE_TOLERANCE = 0.10
-UNSURE = "Could not tell"
-_MAX_MENTIONS = 100  # a line naming more levers than this is read by its first hundred
-
-
-@dataclass(frozen=True)
-class Check:
-    """One thing checked: passed (True), not passed (False) or could not tell (None), and why, in one line."""
-
-    ok: bool | None
-    why: str
-
-    def to_json(self) -> dict[str, Any]:
-        """As JSON: ``passed`` is true, false or null."""
-        return {"passed": self.ok, "why": self.why}
-
-
-def _cap(text: str) -> str:
-    """The text with its first letter capitalised and the rest as written ("CUDA graphs", "GQA")."""
-    return text[:1].upper() + text[1:]
-
-
-def _unsure(what: str) -> Check:
-    return Check(None, f"{UNSURE}: {what}; compare with the worked answer.")
-
-
-def _verdict_of(checks: list[Check]) -> bool | None:
-    """False when any check fails, None when none fails but one could not be told, else True."""
-    if any(c.ok is False for c in checks):
-        return False
-    return None if any(c.ok is None for c in checks) else True
 
 
 def _item(checks: dict[str, Check]) -> dict[str, Any]:
     return {"attempted": True, "checks": {k: c.to_json() for k, c in checks.items()},
-            "passed": _verdict_of(list(checks.values()))}
-
-
-# --- reading learner text -------------------------------------------------------------------------------------------
-
-def regime_named(text: str) -> str | None:
-    """The one regime a learner's text names (negated names aside), or None when it names none or several."""
-    lowered = normalise(text)
-    named = []
-    for regime in REGIMES:
-        words = "|".join(re.escape(n) for n in regime_names(regime))
-        for match in re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", lowered):
-            if not negated(lowered, match.start(), match.end()) and regime not in named:
-                named.append(regime)
-    return named[0] if len(named) == 1 else None
-
-
-@dataclass(frozen=True)
-class LeverLine:
-    """The levers a line names: offered (neither denied nor only describing the kernel), and denied."""
-
-    offered: tuple[str, ...]
-    denied: tuple[str, ...]
-
-
-def read_levers(text: str) -> LeverLine:
-    """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
-    lowered = normalise(text)
-    offered: list[str] = []
-    denied: list[str] = []
-    for m in mentions(lowered)[:_MAX_MENTIONS]:
-        if m.lever in offered or in_context(lowered, m.start):
-            continue
-        lever = by_id(m.lever)
-        target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
-        if m.lever not in target:
-            target.append(m.lever)
-    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered))
-
-
-def _helps_here(lever_id: str, kind: str) -> bool:
-    return kind in by_id(lever_id).fits
+            "passed": verdict_of(list(checks.values()))}
 
 
 # --- Part A -----------------------------------------------------------------------------------------------------------
@@ -151,12 +90,6 @@ def _kind(incident_id: str, regime: str) -> str:
     return regime
 
 
-def deciding_numbers(verdict: Verdict) -> list[tuple[float, Dim]]:
-    """The numbers the classifier's own evidence rests on (occupancy never decides)."""
-    lines = [line for line in [*verdict.evidence, *verdict.anomalies] if "occupancy" not in line]
-    return [q for line in lines for q in quantities_in(line)]
-
-
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
     if not text.strip():
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
@@ -170,51 +103,7 @@ def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
         return Check(True, "Your evidence cites what the incident states.")
     if "occupancy" in words:
         return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
-    return _unsure("I could not match your evidence to a number or a fact this incident gives")
-
-
-def _helps(incident_id: str, verdict: Verdict, kind: str, text: str) -> Check:
-    if not text.strip():
-        return Check(False, "Name a lever that helps.")
-    line = read_levers(text)
-    if not line.offered:
-        return _unsure("I could not read a lever you offer here")
-    refused = {*recognise(verdict.waste), *_REFUSED_FIX.get(incident_id, ((), ""))[0]}
-    wrong = [i for i in line.offered if not _helps_here(i, kind) and (i in refused or not by_id(i).fits)]
-    helpful = [i for i in line.offered if _helps_here(i, kind)]
-    if wrong:
-        return Check(False, f"{_cap(phrases(wrong))} cannot move this kernel: look at what sets its time.")
-    if helpful and len(helpful) == len(line.offered):
-        return Check(True, f"{_cap(phrases(helpful))}: fits this kernel.")
-    if helpful:
-        others = [i for i in line.offered if i not in helpful]
-        return _unsure(f"{phrases(helpful)} fits, but I could not tell what {phrases(others)} would do here")
-    return Check(False, f"{_cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
-
-
-def _wastes(kind: str, text: str) -> Check:
-    if not text.strip():
-        return Check(False, "Name the lever that wastes the week.")
-    line = read_levers(text)
-    named = [*line.offered, *line.denied]
-    if not named:
-        return _unsure("I could not read the lever you refuse here")
-    helping = [i for i in named if _helps_here(i, kind)]
-    if len(helping) == len(named):
-        return Check(False, f"{_cap(phrases(helping))} would actually help this kernel: the waste"
-                            " is what cannot move it.")
-    if helping:
-        return _unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
-    return Check(True, f"{_cap(phrases(named))}: rightly refused for this kernel.")
-
-
-def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str, item_id: str = "") -> dict[str, Check]:
-    """The two lever lines of an answer judged against ``kind`` (a regime, or ``host``), as Part A judges them.
-
-    The seam the practice grader (``practice_grade``) uses for generated incidents; ``item_id`` names a drill
-    incident whose refused fix also counts (none for a generated one).
-    """
-    return {"helps": _helps(item_id, verdict, kind, helps), "wastes": _wastes(kind, wastes)}
+    return unsure("I could not match your evidence to a number or a fact this incident gives")
 
 
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
@@ -229,15 +118,15 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     if not entry.get("regime", "").strip():
         checks["regime"] = Check(False, "Name one regime: compute-bound, memory-bound or overhead / host-bound.")
     elif named is None:
-        checks["regime"] = _unsure("I could not read one regime here (compute-bound, memory-bound or overhead /"
+        checks["regime"] = unsure("I could not read one regime here (compute-bound, memory-bound or overhead /"
                                    " host-bound)")
     elif named != regime:
         checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
     else:
-        checks["regime"] = Check(True, f"{_cap(advice(regime).name)}, as the symptoms say.")
+        checks["regime"] = Check(True, f"{cap(advice(regime).name)}, as the symptoms say.")
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
-    checks["helps"] = _helps(incident_id, verdict, kind, entry.get("helps", ""))
-    checks["wastes"] = _wastes(kind, entry.get("wastes", ""))
+    checks.update(lever_checks(verdict, kind, entry.get("helps", ""), entry.get("wastes", ""),
+                               _REFUSED_FIX.get(incident_id, ((), ""))[0]))
     return _item(checks)
 
 
@@ -252,8 +141,8 @@ def _optimisation(text: str, bound: str) -> Check:
     if not text.strip():
         return Check(False, "name the class of optimisation allowed")
     if not line.offered:
-        return _unsure("I could not read the class of optimisation")
-    wrong = [i for i in line.offered if not _helps_here(i, bound)]
+        return unsure("I could not read the class of optimisation")
+    wrong = [i for i in line.offered if not helps_here(i, bound)]
     if wrong:
         return Check(False, f"{phrases(wrong)} cannot move a kernel on its side of the ridge")
     return Check(True, "right class")
@@ -347,14 +236,14 @@ def _regimes_criterion(items: dict[str, Any]) -> Check:
     untried = [i.id.upper() for i in drill.incidents() if not items[i.id]["attempted"]]
     wrong = [i.id.upper() for i in drill.incidents()
              if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is False]
-    unsure = [i.id.upper() for i in drill.incidents()
+    unread = [i.id.upper() for i in drill.incidents()
               if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is None]
     parts = ([f"look again at {', '.join(wrong)}"] if wrong else []) + \
         ([f"not attempted yet: {', '.join(untried)}"] if untried else [])
     if parts:
-        return Check(False, _cap("; ".join(parts)) + ".")
-    if unsure:
-        return _unsure(f"I could not read the regime of {', '.join(unsure)}")
+        return Check(False, cap("; ".join(parts)) + ".")
+    if unread:
+        return unsure(f"I could not read the regime of {', '.join(unread)}")
     return Check(True, f"All {len(items) - 2} regimes are right.")
 
 
@@ -369,7 +258,7 @@ def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
         return Check(False, f"{name}'s lever that helps is {phrases(used)}, which cannot move this kernel: look at"
                             " what sets its time.")
     if not line.offered and entry.get("helps", "").strip():
-        return _unsure(f"I could not read {name}'s lever that helps")
+        return unsure(f"I could not read {name}'s lever that helps")
     return Check(True, f"{name}: {what} is not offered as the fix.")
 
 
@@ -402,7 +291,7 @@ def grade(raw: object) -> dict[str, Any]:
     items["part_c"] = grade_part_c(attempt.part_c)
     criteria = _criteria(attempt, items)
     return {
-        "passed": _verdict_of(criteria),
+        "passed": verdict_of(criteria),
         "criteria": [{"id": n, "text": text, **c.to_json()}
                      for n, (text, c) in enumerate(zip(CRITERIA, criteria, strict=True), start=1)],
         "items": items,

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from regime_core.answer_lines import regime_named
 from regime_core.bridge import Op
 from regime_core.errors import RegimeError
-from regime_core.grade import regime_named
 from regime_core.levers import REGIMES, advice
 from regime_core.practice import FAMILIES, GENERATOR_VERSION, PracticeIncident, check_level, check_seed, practice
 from regime_core.practice_grade import LINES, grade_lines, says_undecided

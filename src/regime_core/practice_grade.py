@@ -23,11 +23,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from regime_core import grade
+from regime_core import answer_lines
+from regime_core.answer_lines import Check, cap, unsure, verdict_of
 from regime_core.attempt import MAX_TEXT
 from regime_core.classify import LOADER_SHARE, Verdict
 from regime_core.errors import RegimeError
-from regime_core.grade import Check
 from regime_core.language import normalise, with_units
 from regime_core.levers import advice, phrases
 from regime_core.measures import achieved
@@ -115,21 +115,6 @@ def _says(text: str, words: tuple[str, ...]) -> bool:
     return any(re.search(rf"(?<![\w-]){re.escape(w)}", text) for w in words)
 
 
-def _unsure(what: str) -> Check:
-    return Check(None, f"{grade.UNSURE}: {what}; compare with the worked answer.")
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
-
-
-def _overall(checks: list[Check]) -> bool | None:
-    """False when any check fails, None when none fails but one could not be told, else True (as grade.py)."""
-    if any(c.ok is False for c in checks):
-        return False
-    return None if any(c.ok is None for c in checks) else True
-
-
 def says_undecided(text: str) -> bool:
     """Whether a regime line refuses to decide ("undecided", "can't tell yet", "neither roof")."""
     return _says(normalise(text), _words("undecided"))
@@ -143,33 +128,33 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
     if not text:
         return Check(False, "Name one regime (compute-bound, memory-bound or overhead / host-bound), or say that"
                             " the symptoms cannot decide yet.")
-    named = grade.regime_named(text)
+    named = answer_lines.regime_named(text)
     if verdict.regime is None:
         if named is not None:
             return Check(False, f"Not {advice(named).name} yet: {_hint(kind)}")
         if says_undecided(text):
             return Check(True, "Undecided, as the symptoms are: they cannot say which roof holds it yet.")
-        return _unsure("I could not read whether you name a regime or refuse to decide")
+        return unsure("I could not read whether you name a regime or refuse to decide")
     if named is None:
-        return _unsure("I could not read one regime here (compute-bound, memory-bound or overhead / host-bound)")
+        return unsure("I could not read one regime here (compute-bound, memory-bound or overhead / host-bound)")
     if named != verdict.regime:
         return Check(False, f"Not {advice(named).name}: {_hint(kind)}")
-    return Check(True, f"{_cap(advice(named).name)}, as the symptoms say.")
+    return Check(True, f"{cap(advice(named).name)}, as the symptoms say.")
 
 
 def _evidence(kind: str, verdict: Verdict, text: str) -> Check:
     if not text:
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
     lowered = with_units(text)
-    deciding = grade.deciding_numbers(verdict)
-    if any(any(same_quantity(q, d, grade.EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
+    deciding = answer_lines.deciding_numbers(verdict)
+    if any(any(same_quantity(q, d, answer_lines.EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
         return Check(True, "Your evidence cites a number that decides the regime.")
     facts = data()["grading"]["facts"]
     if _says(lowered, tuple(facts.get(kind if kind in facts else "overhead", ()))):
         return Check(True, "Your evidence cites what the incident states.")
     if "occupancy" in lowered:
         return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
-    return _unsure("I could not match your evidence to a number or a fact this incident gives")
+    return unsure("I could not match your evidence to a number or a fact this incident gives")
 
 
 def _next_measurement(text: str) -> Check:
@@ -178,20 +163,20 @@ def _next_measurement(text: str) -> Check:
     lowered = normalise(text)
     if _says(lowered, _words("measurements")):
         return Check(True, "That measurement can decide where the time goes.")
-    offered = grade.read_levers(text).offered
+    offered = answer_lines.read_levers(text).offered
     if offered:
-        return Check(False, f"{_cap(phrases(list(offered)))} is a fix, and before a measurement decides the"
+        return Check(False, f"{cap(phrases(list(offered)))} is a fix, and before a measurement decides the"
                             " regime any fix is a guess: name what to measure next.")
-    return _unsure("I could not read a measurement here")
+    return unsure("I could not read a measurement here")
 
 
 def _premature(text: str) -> Check:
     if not text:
         return Check(False, "Name what wastes the week here: fixing before measuring.")
-    levers = grade.read_levers(text)
+    levers = answer_lines.read_levers(text)
     if _says(normalise(text), _words("premature")) or levers.offered or levers.denied:
         return Check(True, "Right: until a measurement decides the regime, any fix is a guess.")
-    return _unsure("I could not read what you refuse here")
+    return unsure("I could not read what you refuse here")
 
 
 #: The attempt in one line, for each overall outcome (a line the grader could not read fails nothing).
@@ -216,9 +201,9 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
         checks["helps"] = _next_measurement(lines["helps"])
         checks["wastes"] = _premature(lines["wastes"])
     else:  # "loader" too: levers.json's feed_loader is the one lever that fits it
-        checks.update(grade.lever_checks(verdict, kind, lines["helps"], lines["wastes"]))
+        checks.update(answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"]))
     attempted = any(lines.values())
-    passed = _overall(list(checks.values())) if attempted else False
+    passed = verdict_of(list(checks.values())) if attempted else False
     return {"id": incident.id, "url": incident.url, "attempted": attempted, "passed": passed,
             "summary": SUMMARY[passed],
             "checks": {name: check.to_json() for name, check in checks.items()},

@@ -1,0 +1,143 @@
+"""Reading one line of a learner's answer: the shape of a check, and the regime and lever readers.
+
+The drill's grader (``grade``) and the practice grader (``practice_grade``) both judge lines with
+these, so a line reads the same in both. Every check has three outcomes: passed (``True``), not
+passed with the reason (``False``), and could not tell (``None``: the line was not understood, so the
+check says so and points at the worked answer instead of marking it wrong).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from regime_core.classify import Verdict
+from regime_core.language import in_context, negated, normalise
+from regime_core.levers import REGIMES, by_id, mentions, phrases, recognise, regime_names
+from regime_core.quantity import Dim, quantities_in
+
+EVIDENCE_TOLERANCE = 0.10
+UNSURE = "Could not tell"
+_MAX_MENTIONS = 100  # a line naming more levers than this is read by its first hundred
+
+
+@dataclass(frozen=True)
+class Check:
+    """One thing checked: passed (True), not passed (False) or could not tell (None), and why, in one line."""
+
+    ok: bool | None
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        """As JSON: ``passed`` is true, false or null."""
+        return {"passed": self.ok, "why": self.why}
+
+
+def cap(text: str) -> str:
+    """The text with its first letter capitalised and the rest as written ("CUDA graphs", "GQA")."""
+    return text[:1].upper() + text[1:]
+
+
+def unsure(what: str) -> Check:
+    """A check that could not tell, saying what it could not read."""
+    return Check(None, f"{UNSURE}: {what}; compare with the worked answer.")
+
+
+def verdict_of(checks: list[Check]) -> bool | None:
+    """False when any check fails, None when none fails but one could not be told, else True."""
+    if any(c.ok is False for c in checks):
+        return False
+    return None if any(c.ok is None for c in checks) else True
+
+
+def regime_named(text: str) -> str | None:
+    """The one regime a learner's text names (negated names aside), or None when it names none or several."""
+    lowered = normalise(text)
+    named = []
+    for regime in REGIMES:
+        words = "|".join(re.escape(n) for n in regime_names(regime))
+        for match in re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", lowered):
+            if not negated(lowered, match.start(), match.end()) and regime not in named:
+                named.append(regime)
+    return named[0] if len(named) == 1 else None
+
+
+@dataclass(frozen=True)
+class LeverLine:
+    """The levers a line names: offered (neither denied nor only describing the kernel), and denied."""
+
+    offered: tuple[str, ...]
+    denied: tuple[str, ...]
+
+
+def read_levers(text: str) -> LeverLine:
+    """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
+    lowered = normalise(text)
+    offered: list[str] = []
+    denied: list[str] = []
+    for m in mentions(lowered)[:_MAX_MENTIONS]:
+        if m.lever in offered or in_context(lowered, m.start):
+            continue
+        lever = by_id(m.lever)
+        target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
+        if m.lever not in target:
+            target.append(m.lever)
+    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered))
+
+
+def helps_here(lever_id: str, kind: str) -> bool:
+    """Whether a lever can move a kernel of ``kind`` (a regime, or ``host``/``loader``)."""
+    return kind in by_id(lever_id).fits
+
+
+def deciding_numbers(verdict: Verdict) -> list[tuple[float, Dim]]:
+    """The numbers the classifier's own evidence rests on (occupancy never decides)."""
+    lines = [line for line in [*verdict.evidence, *verdict.anomalies] if "occupancy" not in line]
+    return [q for line in lines for q in quantities_in(line)]
+
+
+def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str]) -> Check:
+    if not text.strip():
+        return Check(False, "Name a lever that helps.")
+    line = read_levers(text)
+    if not line.offered:
+        return unsure("I could not read a lever you offer here")
+    refused = {*recognise(verdict.waste), *refused_fix}
+    wrong = [i for i in line.offered if not helps_here(i, kind) and (i in refused or not by_id(i).fits)]
+    helpful = [i for i in line.offered if helps_here(i, kind)]
+    if wrong:
+        return Check(False, f"{cap(phrases(wrong))} cannot move this kernel: look at what sets its time.")
+    if helpful and len(helpful) == len(line.offered):
+        return Check(True, f"{cap(phrases(helpful))}: fits this kernel.")
+    if helpful:
+        others = [i for i in line.offered if i not in helpful]
+        return unsure(f"{phrases(helpful)} fits, but I could not tell what {phrases(others)} would do here")
+    return Check(False, f"{cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
+
+
+def _wastes(kind: str, text: str) -> Check:
+    if not text.strip():
+        return Check(False, "Name the lever that wastes the week.")
+    line = read_levers(text)
+    named = [*line.offered, *line.denied]
+    if not named:
+        return unsure("I could not read the lever you refuse here")
+    helping = [i for i in named if helps_here(i, kind)]
+    if len(helping) == len(named):
+        return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
+                            " is what cannot move it.")
+    if helping:
+        return unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
+    return Check(True, f"{cap(phrases(named))}: rightly refused for this kernel.")
+
+
+def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,
+                 refused_fix: Collection[str] = ()) -> dict[str, Check]:
+    """The two lever lines of an answer judged against ``kind`` (a regime, or ``host``).
+
+    ``refused_fix`` holds the lever ids of a fix the drill's acceptance refuses for this incident (none
+    for a generated one): offered as the help, it fails.
+    """
+    return {"helps": _helps(verdict, kind, helps, refused_fix), "wastes": _wastes(kind, wastes)}
