@@ -50,6 +50,43 @@ def test_an_unknown_op_lists_the_ops() -> None:
     assert "grade" in answer["error"]
 
 
+#: One request each op answers; the kernel twice, as it answers in two shapes.
+SAMPLES = [
+    {"op": "gpus"},
+    {"op": "ridge", "hardware": {"id": "l4"}},
+    {"op": "ridge_table", "hardware": {"id": "l4"}, "dtype": "fp16"},
+    {"op": "part_b_attempt", "ridge": "156 FLOP/byte"},
+    {"op": "kernel", "hardware": {"id": "h100-sxm"}, "observed": {"time": "200 us"},
+     "work": {"kernel": "matmul", "m": "4096", "n": "4096", "k": "4096"}},
+    {"op": "kernel", "hardware": {"id": "h100-sxm"}, "work": {"kernel": "none"}},
+    {"op": "classify", "symptoms": {"hardware": "l4", "observed": {"gap_time": "8 ms", "kernel_time": "2 ms"}}},
+    {"op": "explore", "item": "a4", "form": {"hardware": {"id": "h100-sxm"}, "work": {"params": "7B"}}},
+    {"op": "grade", "items": {"a1": {"regime": "compute"}}},
+    {"op": "import_attempt", "text": json.dumps({"part_a": {}, "part_b": {}, "part_c": ""})},
+    {"op": "hint", "item": "a1"},
+    {"op": "practice", "seed": 4, "level": 1},
+    {"op": "practice_grade", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
+]
+
+
+@pytest.mark.parametrize("request_", SAMPLES, ids=[f"{r['op']}-{i}" for i, r in enumerate(SAMPLES)])
+def test_every_answer_has_the_keys_its_op_declares(request_: dict[str, object]) -> None:
+    answer = json.loads(handle(json.dumps(request_)))
+    assert answer["ok"] is True, answer
+    assert OPS[str(request_["op"])].answer_problems(answer) == []
+
+
+def test_every_op_has_a_sample_answer_checked() -> None:
+    assert {r["op"] for r in SAMPLES} == set(OPS)
+
+
+def test_an_answer_missing_a_key_or_carrying_another_is_told() -> None:
+    ridge = OPS["ridge"]
+    answer = json.loads(handle(json.dumps(SAMPLES[1])))
+    assert ridge.answer_problems({**answer, "extra": 1}) == ["undeclared extra"]
+    assert ridge.answer_problems({k: v for k, v in answer.items() if k != "ridge_line"}) == ["missing ridge_line"]
+
+
 def test_the_readme_documents_every_op_as_the_registry_has_it() -> None:
     assert table(OPS) in README.read_text(encoding="utf-8")
 

@@ -220,20 +220,23 @@ def op_import_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
 
 def op_classify(req: Mapping[str, Any]) -> dict[str, Any]:
     """A symptoms object, classified."""
-    return classify(parse_symptoms(req.get("symptoms"))).to_json()
+    return {"verdict": classify(parse_symptoms(req.get("symptoms"))).to_json()}  # the one verdict shape
 
+
+_RIDGE_ANSWER = ("ridge", "ridge_text", "dtype", "peak_text", "bandwidth_text", "ridge_line")
 
 OPS = registry([
-    Op("gpus", (), op_gpus),
-    Op("ridge", _CARD_FIELDS, op_ridge),
-    Op("ridge_table", _CARD_FIELDS, op_ridge_table),
-    Op("part_b_attempt", ("ridge", "kernels"), op_part_b_attempt),
-    Op("kernel", (*_CARD_FIELDS, "work", "observed"), op_kernel),
-    Op("classify", ("symptoms",), op_classify),
-    Op("explore", ("item", "form"), op_explore),
-    Op("grade", ("items",), op_grade),
-    Op("import_attempt", ("text",), op_import_attempt),
-    Op("hint", ("item",), op_hint),
+    Op("gpus", (), op_gpus, ("gpus",)),
+    Op("ridge", _CARD_FIELDS, op_ridge, _RIDGE_ANSWER),
+    Op("ridge_table", _CARD_FIELDS, op_ridge_table, ("columns", "rows", *_RIDGE_ANSWER)),
+    Op("part_b_attempt", ("ridge", "kernels"), op_part_b_attempt, ("ridge",)),
+    # A benchmark that quotes no shape gets ``unusable`` and a review comment, and no verdict.
+    Op("kernel", (*_CARD_FIELDS, "work", "observed"), op_kernel, ("placement?", "verdict?", "svg?", "unusable?", "review")),
+    Op("classify", ("symptoms",), op_classify, ("verdict",)),
+    Op("explore", ("item", "form"), op_explore, ("verdict", "svg")),
+    Op("grade", ("items",), op_grade, ("attempt", "grade", "feedback", "markdown")),
+    Op("import_attempt", ("text",), op_import_attempt, ("items",)),
+    Op("hint", ("item",), op_hint, ("item", "hint")),
     *practice_api.OPS,
 ])
 

@@ -1,7 +1,8 @@
 """The bridge's contract: every request the browser may send, the fields it may carry, and a version.
 
 ``api.handle`` refuses a request whose op is unknown or that carries a field its op does not read,
-naming that field, so a typo in a widget fails loudly instead of being ignored. ``PROTOCOL`` goes into
+naming that field, so a typo in a widget fails loudly instead of being ignored. Each op also declares
+the keys of its answer, which the widgets read; tests/test_bridge.py holds every op to them. ``PROTOCOL`` goes into
 the runtime manifest at build time; the worker compares it with the wheel it loaded, so a stale
 ``worker.js`` beside a new wheel is a one-line failure, not silent drift. ``table()`` is the one
 description of the ops (README.md shows it; a test keeps the two the same).
@@ -16,18 +17,23 @@ from typing import Any
 from regime_core.errors import RegimeError
 
 #: Raised whenever an op is added or removed, or a request or response changes shape.
-PROTOCOL = 4
+PROTOCOL = 5
 
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
 class Op:
-    """One request kind: its name, the fields it reads (besides ``op``) and the function that answers."""
+    """One request kind.
+
+    Its name, the fields it reads (besides ``op``), the function that answers, and the keys of a
+    successful answer (besides ``ok``; one ending in ``?`` is there in some answers only).
+    """
 
     name: str
     fields: tuple[str, ...]
     run: Handler
+    answers: tuple[str, ...]
 
     @property
     def summary(self) -> str:
@@ -42,6 +48,14 @@ class Op:
                 raise RegimeError(str(key)[:40], f"not a field of the '{self.name}' request; expected {expected}")
 
 
+    def answer_problems(self, answer: Mapping[str, Any]) -> list[str]:
+        """How a successful answer differs from the declared keys: one missing, or one not declared."""
+        required = {k for k in self.answers if not k.endswith("?")}
+        declared = required | {k.removesuffix("?") for k in self.answers}
+        keys = set(answer) - {"ok"}
+        return [f"missing {k}" for k in sorted(required - keys)] + [f"undeclared {k}" for k in sorted(keys - declared)]
+
+
 def registry(ops: list[Op]) -> dict[str, Op]:
     """The ops by name; a name used twice is a programming error."""
     by_name = {op.name: op for op in ops}
@@ -51,9 +65,11 @@ def registry(ops: list[Op]) -> dict[str, Op]:
 
 
 def table(ops: Mapping[str, Op]) -> str:
-    """The ops as a Markdown table: name, request fields, what comes back."""
-    rows = ["| op | request fields | answers |", "| --- | --- | --- |"]
+    """The ops as a Markdown table: name, request fields, what comes back and its keys."""
+    rows = ["| op | request fields | answers | answer keys (besides `ok`; `?`: in some answers) |",
+            "| --- | --- | --- | --- |"]
     for op in ops.values():
         fields = ", ".join(f"`{f}`" for f in op.fields) or "—"
-        rows.append(f"| `{op.name}` | {fields} | {op.summary} |")
+        keys = ", ".join(f"`{k}`" for k in op.answers)
+        rows.append(f"| `{op.name}` | {fields} | {op.summary} | {keys} |")
     return "\n".join(rows)

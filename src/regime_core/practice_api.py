@@ -76,7 +76,11 @@ def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
             "trap": incident.trap, "trap_name": data()["trap_names"].get(incident.trap or "", "")}
 
 
+_SHOWN = ("id", "seed", "level", "statement", "url", "version")
+
 OPS = [
-    Op("practice", ("seed", "level", "missed"), op_practice),
-    Op("practice_grade", ("seed", "level", "lines"), op_practice_grade),
+    Op("practice", ("seed", "level", "missed"), op_practice, _SHOWN),
+    Op("practice_grade", ("seed", "level", "lines"), op_practice_grade,
+       (*_SHOWN, "grade", "verdict", "family", "regime", "regime_name", "answered", "answered_name", "trap",
+        "trap_name")),
 ]
