@@ -248,6 +248,40 @@ def test_negation_and_context_decide_what_a_line_offers(text: str, offered: list
     assert list(line.denied) == denied
 
 
+@pytest.mark.parametrize(
+    ("item", "line", "text"),
+    [
+        ("a2", "wastes", "FP8 math — the maths isn't what's slow"), ("a2", "regime", "Bandwidth-bound — the maths is trivial"),
+        ("a1", "regime", "tensor-core bound"), ("a4", "helps", "GPTQ 4-bit weights"), ("a4", "helps", "AWQ int4"),
+        ("a4", "wastes", "the 'faster' attention kernel"), ("a5", "helps", "split prefill across 2+ GPUs"),
+        ("a5", "wastes", "quantising the KV cache"), ("a7", "helps", "a non_blocking copy, checked every 16 tokens"),
+        ("a8", "wastes", "add more SMs"),
+    ],
+)
+def test_field_shorthand_a_reader_understands_passes(item: str, line: str, text: str) -> None:
+    entry = {**ANSWER_KEY["part_a"][item], line: text}
+    assert grade({"part_a": {item: entry}})["items"][item]["checks"][line]["passed"] is True
+
+
+@pytest.mark.parametrize(("item", "text"), [("a8", "add more SMs"), ("a4", "FP8 math"), ("a2", "FP8 math")])
+def test_more_sms_or_faster_math_offered_for_a_memory_bound_kernel_fails(item: str, text: str) -> None:
+    entry = {**ANSWER_KEY["part_a"][item], "helps": text}
+    assert grade({"part_a": {item: entry}})["items"][item]["checks"]["helps"]["passed"] is False
+
+
+@pytest.mark.parametrize("text", ["occupancy is 62%", "62% occupancy", "occupancy: 62 %"])
+def test_a_figure_given_as_occupancy_is_not_evidence_even_when_the_number_matches(text: str) -> None:
+    entry = {**ANSWER_KEY["part_a"]["a5"], "evidence": text}
+    check = grade({"part_a": {"a5": entry}})["items"]["a5"]["checks"]["evidence"]
+    assert check["passed"] is False
+    assert "Occupancy" in check["why"]
+
+
+def test_occupancy_named_beside_the_deciding_fact_still_passes() -> None:
+    entry = {**ANSWER_KEY["part_a"]["a8"], "evidence": "saturates HBM; 55% occupancy is irrelevant (rule 4)"}
+    assert grade({"part_a": {"a8": entry}})["items"]["a8"]["checks"]["evidence"]["passed"] is True
+
+
 def test_an_unreadable_line_is_could_not_tell_and_fails_no_criterion() -> None:
     attempt = _changed(["part_a", "a1", "helps"], "ask the vendor")
     result = grade(attempt)

@@ -52,3 +52,18 @@ def test_already_marks_a_description_of_the_kernel_not_a_lever() -> None:
     text = "a fused relu-matmul for a kernel already on tensor cores"
     assert in_context(text, text.index("tensor cores")) is True
     assert in_context(text, text.index("fused")) is False
+
+
+@pytest.mark.parametrize(
+    ("text", "read"),
+    [("the 'faster' attention kernel", "the faster attention kernel"), ('the "faster" kernel', "the faster kernel"),
+     ("`pin_memory`", "pin_memory"), ("don't fuse", "don't fuse"), ("the weights' bytes", "the weights bytes")],
+)
+def test_quotation_marks_around_a_word_are_dropped_but_an_apostrophe_inside_one_stays(text: str, read: str) -> None:
+    assert normalise(text) == read
+
+
+@pytest.mark.parametrize(("text", "phrase"), [("the maths is trivial", "maths"), ("compute is negligible here", "compute")])
+def test_trivial_or_negligible_denies_what_it_follows(text: str, phrase: str) -> None:
+    start = text.index(phrase)
+    assert negated(text, start, start + len(phrase)) is True

@@ -90,10 +90,16 @@ def _kind(incident_id: str, regime: str) -> str:
     return regime
 
 
+# A figure the learner gives as occupancy ("occupancy is 62%", "55% occupancy") is not evidence of a
+# regime (Rule 4), even where the same number is the incident's share of a peak.
+_OCCUPANCY_FIGURE = re.compile(r"\boccupancy\b(?:\s*(?:is|was|of|at|around|about|=|:|~|≈))*\s*[\d.]+\s?%"
+                               r"|[\d.]+\s?%\s*(?:sm\s+)?occupancy\b")
+
+
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
     if not text.strip():
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
-    lowered = with_units(text)
+    lowered = _OCCUPANCY_FIGURE.sub("occupancy", with_units(text))
     deciding = deciding_numbers(verdict)
     if any(any(same_quantity(q, d, EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
         return Check(True, "Your evidence cites a number that decides the regime.")

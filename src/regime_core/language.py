@@ -48,6 +48,8 @@ _NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "point", "and"])
 _NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1), *_TENS])})\b(?:[ -](?:{_NUMBER_WORD})\b)*")
 # Decimal prefixes written in lower case before bytes or FLOPs ("1.7tb/s", "14 gb"): a reader knows.
 _PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
+# Quotation marks around a word ("the 'faster' kernel", `pin_memory`); an apostrophe inside a word stays.
+_QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
 _TIMES = re.compile(r"(\d)\s?(?:x|×|times)(?![a-z])")
 
 # Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
@@ -55,7 +57,7 @@ _BEFORE = re.compile(r"\b(?:not|no|never|don't|dont|do not|does not|doesn't|avoi
                      r"instead of|rather than|skip|forget)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
                     r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
-                    r"no help|wasted|waste|theatre|theater)\b")
+                    r"no help|wasted|waste|theatre|theater|trivial|negligible)\b")
 _CLAUSE_END = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
                          r"\bwhereas\b|\bthen\b|\bthus\b|\bhence\b|\bwhich\b|,")
 _NEGATION_REACH = 4  # words between a negation and the phrase it denies
@@ -112,6 +114,7 @@ def _correct(word: str) -> str:
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = text.lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    lowered = _QUOTES.sub("", lowered)
     lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
     for pattern, replacement in _SHORTHAND:
         lowered = re.sub(pattern, replacement, lowered)
