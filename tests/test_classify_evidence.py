@@ -123,6 +123,16 @@ def test_each_threshold_decides_on_one_side_only(observed: dict[str, object], re
     assert verdict(**observed).regime == regime
 
 
+def test_a_graph_speedup_between_the_thresholds_is_evidence_that_decides_nothing() -> None:
+    v = verdict(graph_speedup=1.44)
+    assert v.regime is None
+    assert any("1.44× faster: launches took 30.6% of it" in line for line in v.evidence), v.evidence
+    proposed = classify(parse_symptoms({"observed": {"graph_speedup": 1.44}, "proposal": "capture it in a CUDA graph"}))
+    assert proposed.waste.startswith("capture it in a CUDA graph: already measured at 1.44×")
+    other = classify(parse_symptoms({"observed": {"graph_speedup": 1.44}, "proposal": "quantise the weights to int4"}))
+    assert "too early" in other.waste
+
+
 @pytest.mark.parametrize(("time", "regime"), [
     ("10 µs", "overhead"),  # within two launch latencies, work under half the time
     ("11 µs", None),

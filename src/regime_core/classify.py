@@ -140,6 +140,9 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
             return "launch"
         if o.graph_speedup <= GRAPH_NO_GAIN:
             evidence.append(f"a CUDA graph bought only {number(o.graph_speedup)}×: launch overhead is not the limit")
+        else:  # between the two: a measurement that counts, though it decides nothing alone
+            evidence.append(f"a CUDA graph made the step {number(o.graph_speedup)}× faster: launches took"
+                            f" {_pct(1 - 1 / o.graph_speedup)} of it — real overhead, but not most of the step")
     return None
 
 
@@ -248,6 +251,18 @@ _SUB = {  # sub-kind -> (regime, lever that helps, lever that wastes); None keep
 }
 
 
+def _early_proposal(s: Symptoms) -> str:
+    """What an undecided verdict says of the proposal: too early, unless it is the graph capture already measured."""
+    proposal = s.proposal.strip()
+    if not proposal:
+        return ""
+    speedup = s.observed.graph_speedup
+    if speedup is not None and "cuda_graphs" in recognise(proposal):
+        return (f"{proposal}: already measured at {number(speedup)}× — keep it, but it does not decide the regime;"
+                " the measurement below does")
+    return f"{proposal}: too early — until the measurement below decides the regime, any fix is a guess"
+
+
 def classify(s: Symptoms) -> Verdict:
     """Read the regime from the symptoms."""
     p = placement(s)
@@ -265,8 +280,7 @@ def classify(s: Symptoms) -> Verdict:
                         f" {_f(s.work.bytes, Dim.BYTE)}); no card is named to place it against a ridge")
     evidence.extend(_noted(s))
     if sub is None:
-        waste = (f"{s.proposal.strip()}: too early — until the measurement below decides the regime, any fix is"
-                 " a guess") if s.proposal.strip() else ""
+        waste = _early_proposal(s)
         return Verdict(None, evidence or ["nothing measured here decides the regime"], "", waste, anomalies,
                        needs(s, p, a), p, p.bound if p is not None else None, s.notes)
     regime, helps, wastes = _SUB[sub]
