@@ -255,7 +255,9 @@ def test_negation_and_context_decide_what_a_line_offers(text: str, offered: list
         ("a1", "regime", "tensor-core bound"), ("a4", "helps", "GPTQ 4-bit weights"), ("a4", "helps", "AWQ int4"),
         ("a4", "wastes", "the 'faster' attention kernel"), ("a5", "helps", "split prefill across 2+ GPUs"),
         ("a5", "wastes", "quantising the KV cache"), ("a7", "helps", "a non_blocking copy, checked every 16 tokens"),
-        ("a8", "wastes", "add more SMs"),
+        ("a8", "wastes", "add more SMs"), ("a4", "evidence", "47 ms/token floor"), ("a5", "wastes", "KV cache compression"),
+        ("a6", "wastes", "kernel-level tuning"), ("a7", "helps", "move the EOS check on-device"),
+        ("a7", "wastes", "a faster GEMM"), ("a7", "wastes", "optimizing attention"),
     ],
 )
 def test_field_shorthand_a_reader_understands_passes(item: str, line: str, text: str) -> None:

@@ -67,3 +67,18 @@ def test_quotation_marks_around_a_word_are_dropped_but_an_apostrophe_inside_one_
 def test_trivial_or_negligible_denies_what_it_follows(text: str, phrase: str) -> None:
     start = text.index(phrase)
     assert negated(text, start, start + len(phrase)) is True
+
+
+@pytest.mark.parametrize("word", ["token", "prompt", "weight"])
+def test_the_singular_of_a_vocabulary_word_is_not_corrected_to_its_plural(word: str) -> None:
+    assert normalise(f"14 GB per {word}") == f"14 GB per {word}".lower()
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity"),
+    [("47 ms/token", (0.047, Dim.SECOND)), ("14 GB/token", (14e9, Dim.BYTE)), ("14GB/step", (14e9, Dim.BYTE))],
+)
+def test_a_unit_per_token_or_step_written_with_a_slash_is_a_quantity(text: str, quantity: tuple[float, Dim]) -> None:
+    value, dim = quantities_in(with_units(text))[0]
+    assert dim is quantity[1]
+    assert value == pytest.approx(quantity[0])

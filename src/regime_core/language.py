@@ -50,6 +50,8 @@ _NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1),
 _PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
 # Quotation marks around a word ("the 'faster' kernel", `pin_memory`); an apostrophe inside a word stays.
 _QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
+# A unit per step written with a slash ("47 ms/token", "14 GB/step"): the same as "per token".
+_PER_STEP = re.compile(r"(?<=[a-zµ])/(tokens?|toks?|steps?|iters?|iterations?|requests?|reqs?)\b")
 _TIMES = re.compile(r"(\d)\s?(?:x|×|times)(?![a-z])")
 
 # Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
@@ -103,8 +105,9 @@ def _correct(word: str) -> str:
     """A misspelt word of the grader's vocabulary, corrected; any other word as it is."""
     if word in _TYPOS:
         return _TYPOS[word]
-    if len(word) < 5 or word in levers_vocabulary():
-        return word
+    vocabulary = levers_vocabulary()
+    if len(word) < 5 or word in vocabulary or f"{word}s" in vocabulary or word.removesuffix("s") in vocabulary:
+        return word  # a word of the vocabulary, or its singular or plural ("token" of "fewer tokens")
     candidates = [w for w in _by_first_letter().get(word[0], ()) if abs(len(w) - len(word)) <= 2]
     close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.84)
     return close[0] if close else word
@@ -125,9 +128,9 @@ def normalise(text: str) -> str:
 
 
 def with_units(text: str) -> str:
-    """Normalised text with SI prefixes upper-cased where a reader would ("1.7tb/s" → "1.7 TB/s")."""
+    """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
     return _PREFIXED_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}{m[3].replace('b', 'B', 1) if m[3][0] == 'b' else m[3]}",
-                              normalise(text))
+                              _PER_STEP.sub(r" per \1", normalise(text)))
 
 
 def _before(text: str, start: int) -> str:
