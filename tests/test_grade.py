@@ -129,6 +129,12 @@ def test_part_c_with_a_number_and_both_sides(paragraph: str) -> None:
     assert grade_part_c(paragraph)["passed"] is True
 
 
+def test_part_c_arguing_by_the_side_of_the_ridge_argues_both_sides() -> None:
+    paragraph = ("A fused kernel is right when intensity is below the ridge (decode ~1 FLOP/B vs 156) and"
+                 " career-limiting above it (matmul ~1360).")
+    assert grade_part_c(paragraph)["checks"]["both_sides"]["passed"] is True
+
+
 def test_part_c_without_a_number_fails_only_that() -> None:
     checks = grade_part_c("Fusion helps memory-bound work and wastes compute-bound work.")["checks"]
     assert checks["number"]["passed"] is False
@@ -257,7 +263,8 @@ def test_negation_and_context_decide_what_a_line_offers(text: str, offered: list
         ("a5", "wastes", "quantising the KV cache"), ("a7", "helps", "a non_blocking copy, checked every 16 tokens"),
         ("a8", "wastes", "add more SMs"), ("a4", "evidence", "47 ms/token floor"), ("a5", "wastes", "KV cache compression"),
         ("a6", "wastes", "kernel-level tuning"), ("a7", "helps", "move the EOS check on-device"),
-        ("a7", "wastes", "a faster GEMM"), ("a7", "wastes", "optimizing attention"),
+        ("a7", "wastes", "a faster GEMM"), ("a7", "wastes", "optimizing attention"), ("a4", "wastes", "FA3"),
+        ("a7", "regime", "neither compute nor memory: host sync"),
     ],
 )
 def test_field_shorthand_a_reader_understands_passes(item: str, line: str, text: str) -> None:
@@ -265,7 +272,8 @@ def test_field_shorthand_a_reader_understands_passes(item: str, line: str, text:
     assert grade({"part_a": {item: entry}})["items"][item]["checks"][line]["passed"] is True
 
 
-@pytest.mark.parametrize(("item", "text"), [("a8", "add more SMs"), ("a4", "FP8 math"), ("a2", "FP8 math")])
+@pytest.mark.parametrize(("item", "text"), [("a8", "add more SMs"), ("a4", "FP8 math"), ("a2", "FP8 math"),
+                                           ("a8", "more warps per SM")])
 def test_more_sms_or_faster_math_offered_for_a_memory_bound_kernel_fails(item: str, text: str) -> None:
     entry = {**ANSWER_KEY["part_a"][item], "helps": text}
     assert grade({"part_a": {item: entry}})["items"][item]["checks"]["helps"]["passed"] is False

@@ -208,7 +208,7 @@ def drill_numbers() -> list[tuple[float, Dim]]:
     return found
 
 
-_FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b")
+_FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b|below (?:the )?ridge|under (?:the )?ridge")
 _AGAINST_FUSION = re.compile(r"compute|\bflops?\b|tensor core|\bmath|arithmetic|above the ridge")
 _FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor")
 

@@ -55,7 +55,7 @@ _PER_STEP = re.compile(r"(?<=[a-zµ])/(tokens?|toks?|steps?|iters?|iterations?|r
 _TIMES = re.compile(r"(\d)\s?(?:x|×|times)(?![a-z])")
 
 # Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
-_BEFORE = re.compile(r"\b(?:not|no|never|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
+_BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
                      r"instead of|rather than|skip|forget)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
                     r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
