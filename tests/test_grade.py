@@ -386,3 +386,8 @@ def test_checking_a_wrong_part_b_gives_no_number_of_the_answer_away() -> None:
     assert all(c["passed"] is False for c in result["items"]["part_b"]["checks"].values())
     for answer in ("156", "1.37k", "1365", "0.333", "0.167", "below the ridge", "above the ridge"):
         assert answer not in whys
+
+
+def test_a_part_b_ridge_written_as_an_estimate_is_graded_not_refused() -> None:
+    result = grade({"part_a": {}, "part_b": {"ridge": "~156 FLOP per byte", "kernels": {}}, "part_c": ""})
+    assert result["items"]["part_b"]["checks"]["ridge"]["passed"] is True

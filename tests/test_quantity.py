@@ -30,6 +30,13 @@ from regime_core.quantity import Dim, format_quantity, number, parse, parse_coun
         ("156 FLOP/byte", Dim.INTENSITY, 156),
         ("38 tok/s", Dim.TOKEN_RATE, 38),
         (7e9, Dim.COUNT, 7e9),
+        # An estimate is read as the number written; a unit written out by hand is the same unit.
+        ("~1360", Dim.INTENSITY, 1360),
+        ("≈ 1 FLOP/byte", Dim.INTENSITY, 1),
+        ("about 156 FLOP per byte", Dim.INTENSITY, 156),
+        ("156 FLOP / byte", Dim.INTENSITY, 156),
+        ("approx. 3.35 TB/s", Dim.BYTE_RATE, 3.35e12),
+        ("roughly 70%", Dim.FRACTION, 0.7),
     ],
 )
 def test_parse_engineering_spellings(text: object, dim: Dim, expected: float) -> None:

@@ -81,6 +81,13 @@ _NUMBER = re.compile(
     re.VERBOSE | re.ASCII,
 )
 _MAX_TEXT = 64
+# How people mark an estimate ("~1360", "≈ 1", "about 156"): the number is read as written.
+_ESTIMATE = re.compile(r"^(?:~|≈|≃|about\b|approx\.?|approximately\b|around\b|roughly\b|circa\b|ca\.)\s*", re.I)
+
+
+def _unit_text(unit: str) -> str:
+    """A unit as written by hand, in the table's form: "FLOP per byte" and "FLOP / byte" are "FLOP/byte"."""
+    return re.sub(r"\s*/\s*", "/", re.sub(r"\s+per\s+", "/", unit, flags=re.I))
 
 
 def _lookup(unit: str) -> Dim | None:
@@ -137,13 +144,13 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise RegimeError(field, f"expected {expected}, got {type(value).__name__}")
     if isinstance(value, str):
-        text = value.strip().replace("\u2212", "-").replace("\u00a0", " ")
+        text = _ESTIMATE.sub("", value.strip().replace("\u2212", "-").replace("\u00a0", " "))
         if not text:
             raise RegimeError(field, f"expected {expected}, got an empty value")
         match = _NUMBER.match(text) if len(text) <= _MAX_TEXT else None
         if match is None:
             raise RegimeError(field, f"expected {expected}, got {_quote(value)}")
-        unit = match["unit"].strip()
+        unit = _unit_text(match["unit"].strip())
         try:
             scale, found = _split_unit(unit)
         except KeyError:
