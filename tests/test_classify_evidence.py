@@ -254,3 +254,11 @@ def test_a_proposal_is_judged_against_what_the_gpu_waits_on() -> None:
     assert "as proposed — it fits" in workers.lever
     synced = {"observed": {"host_sync_in_loop": True}, "proposal": "fuse the kernels"}
     assert "CPU waits" in classify(parse_symptoms(synced)).waste
+
+
+def test_every_idle_measurement_given_adds_its_line_and_the_first_that_decides_names_the_kind() -> None:
+    v = verdict(time="887 ms", loader_time="791 ms", gpu_utilization="5%")
+    assert v.regime == "overhead"
+    assert v.evidence[0].startswith("791 ms of each 887 ms step waits on the data loader")
+    assert any(line.startswith("GPU utilisation 5%") for line in v.evidence), v.evidence
+    assert "DataLoader workers" in v.lever  # the loader's lever, not the generic overhead one

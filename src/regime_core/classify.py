@@ -107,18 +107,22 @@ class Verdict:
 
 
 def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
-    """Host syncs, the input pipeline, timeline gaps, low utilisation, graph capture: the GPU waiting."""
+    """Host syncs, the input pipeline, timeline gaps, low utilisation, graph capture: the GPU waiting.
+
+    Each that is measured adds its line; the first that decides names the kind of overhead.
+    """
     o = s.observed
+    decided: list[str] = []
     if o.host_sync_in_loop:
         cost = f"; the step now takes {_f(o.time, Dim.SECOND)}" if o.time else ""
         evidence.append(f"a host sync sits in the loop: the CPU waits for the GPU every step{cost}")
-        return "host"
+        decided.append("host")
     if o.loader_time is not None and a.step:
         share = o.loader_time / a.step
         evidence.append(f"{_f(o.loader_time, Dim.SECOND)} of each {_f(a.step, Dim.SECOND)} step waits on the data"
                         f" loader: {_pct(share)} of the time")
         if share >= LOADER_SHARE:
-            return "loader"
+            decided.append("loader")
     if o.kernel_time is not None and o.gap_time is not None:
         share = o.gap_time / (o.kernel_time + o.gap_time)
         line = (f"timeline: {_f(o.kernel_time, Dim.SECOND)} of kernel, {_f(o.gap_time, Dim.SECOND)} of gap:"
@@ -128,22 +132,22 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
             line += f"; {o.launches:,} launches × {_f(o.kernel_time + o.gap_time, Dim.SECOND)} = {_f(total, Dim.SECOND)}"
         evidence.append(line)
         if share >= GAP_SHARE:
-            return "launch"
+            decided.append("launch")
     if o.gpu_utilization is not None and o.gpu_utilization <= IDLE_UTILIZATION:
         evidence.append(f"GPU utilisation {_pct(o.gpu_utilization)}: no kernel runs for"
                         f" {_pct(1 - o.gpu_utilization)} of the time")
-        return "idle"
+        decided.append("idle")
     if o.graph_speedup is not None:
         if o.graph_speedup >= GRAPH_DECISIVE:
             evidence.append(f"capturing the step in a CUDA graph made it {number(o.graph_speedup)}× faster:"
                             " launch overhead set the pace")
-            return "launch"
-        if o.graph_speedup <= GRAPH_NO_GAIN:
+            decided.append("launch")
+        elif o.graph_speedup <= GRAPH_NO_GAIN:
             evidence.append(f"a CUDA graph bought only {number(o.graph_speedup)}×: launch overhead is not the limit")
         else:  # between the two: a measurement that counts, though it decides nothing alone
             evidence.append(f"a CUDA graph made the step {number(o.graph_speedup)}× faster: launches took"
                             f" {_pct(1 - 1 / o.graph_speedup)} of it — real overhead, but not most of the step")
-    return None
+    return decided[0] if decided else None
 
 
 def _shrink_rule(s: Symptoms, evidence: list[str]) -> str | None:
