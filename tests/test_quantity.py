@@ -109,6 +109,12 @@ def test_format_picks_a_readable_prefix(value: float, dim: Dim, text: str) -> No
     assert format_quantity(value, dim) == text
 
 
+@pytest.mark.parametrize(("value", "text"), [(1.035, "1.04"), (2.675, "2.68"), (1.005, "1.01"), (-1.035, "-1.04"),
+                                             (1.034, "1.03"), (2.25, "2.25")])
+def test_number_rounds_half_up_as_the_decimal_reads(value: float, text: str) -> None:
+    assert number(value) == text  # 1.035 is stored as 1.0349999…: round() alone would print 1.03
+
+
 def test_number_uses_exponents_for_big_counts() -> None:
     assert number(1.37438953472e11) == "1.37e11"
     assert number(0.3339) == "0.334"

@@ -200,7 +200,12 @@ def number(value: float, digits: int = 3) -> str:
         return f"{mantissa}e{int(exponent)}"
     magnitude = math.floor(math.log10(abs(value)))
     decimals = max(digits - 1 - magnitude, 0)
-    text = f"{round(value, decimals - 0):.{decimals}f}"
+    # Half up, as a reader rounds the decimal they see: 1.035 is stored as 1.03499…, which round()
+    # would take down; the tiny nudge takes it to 1.04.
+    if decimals <= 15:  # beyond, a double has no digits left to round
+        scaled = abs(value) * 10.0**decimals
+        value = math.copysign(math.floor(scaled + 0.5 + 1e-9 * scaled), value) / 10.0**decimals
+    text = f"{round(value, decimals):.{decimals}f}"
     if "." in text:
         text = text.rstrip("0").rstrip(".")
     return text
