@@ -37,6 +37,8 @@ from regime_core.quantity import Dim, format_quantity, number, parse, parse_coun
         ("156 FLOP / byte", Dim.INTENSITY, 156),
         ("approx. 3.35 TB/s", Dim.BYTE_RATE, 3.35e12),
         ("roughly 70%", Dim.FRACTION, 0.7),
+        ("1/12 FLOP/byte", Dim.INTENSITY, 1 / 12),  # a ratio written as one
+        ("~1/3", Dim.INTENSITY, 1 / 3),
     ],
 )
 def test_parse_engineering_spellings(text: object, dim: Dim, expected: float) -> None:
@@ -78,6 +80,11 @@ def test_bad_values_name_the_field(value: object, dim: Dim, fragment: str) -> No
     assert "\n" not in message
     assert len(message) < 300
     assert info.value.field == "observed.bandwidth"
+
+
+def test_a_ratio_over_zero_is_refused_by_name() -> None:
+    with pytest.raises(RegimeError, match=r"ridge: .*division by zero"):
+        parse("1/0 FLOP/byte", "ridge", Dim.INTENSITY)
 
 
 def test_unicode_minus_is_a_minus() -> None:

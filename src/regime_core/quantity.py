@@ -81,6 +81,8 @@ _NUMBER = re.compile(
     re.VERBOSE | re.ASCII,
 )
 _MAX_TEXT = 64
+# A ratio written as one ("1/12 FLOP/byte", "1/3"): two plain numbers around a slash, then the unit.
+_RATIO = re.compile(r"^(?P<a>\d+(?:\.\d+)?)\s*/\s*(?P<b>\d+(?:\.\d+)?)(?![\d.])\s*(?P<unit>.*)$", re.ASCII)
 # How people mark an estimate ("~1360", "≈ 1", "about 156"): the number is read as written.
 _ESTIMATE = re.compile(r"^(?:~|≈|≃|about\b|approx\.?|approximately\b|around\b|roughly\b|circa\b|ca\.)\s*", re.I)
 
@@ -147,9 +149,12 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
         text = _ESTIMATE.sub("", value.strip().replace("\u2212", "-").replace("\u00a0", " "))
         if not text:
             raise RegimeError(field, f"expected {expected}, got an empty value")
-        match = _NUMBER.match(text) if len(text) <= _MAX_TEXT else None
+        ratio = _RATIO.match(text) if len(text) <= _MAX_TEXT else None
+        match = ratio or (_NUMBER.match(text) if len(text) <= _MAX_TEXT else None)
         if match is None:
             raise RegimeError(field, f"expected {expected}, got {_quote(value)}")
+        if ratio is not None and float(ratio["b"]) == 0:
+            raise RegimeError(field, f"expected {expected}; got {_quote(value)}, a division by zero")
         unit = _unit_text(match["unit"].strip())
         try:
             scale, found = _split_unit(unit)
@@ -157,7 +162,8 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
             raise RegimeError(field, f"unknown unit {_quote(unit)}; expected {expected}") from None
         if found is not dim and found is not Dim.COUNT:
             raise RegimeError(field, f"expected {expected}, got {_NAMES[found]} ({_quote(value)})")
-        number = float(match["num"].replace(",", "")) * scale
+        written = float(match["a"]) / float(match["b"]) if ratio is not None else float(match["num"].replace(",", ""))
+        number = written * scale
         if found is Dim.FRACTION:
             number /= 100.0
     else:
