@@ -104,6 +104,11 @@ def test_feedback_is_specific() -> None:
         ("lower precision", "lower_precision"), ("FP8", "lower_precision"), ("more GPUs", "more_gpus"),
         ("chunked prefill", "chunked_prefill"), ("paged attention", "kv_paging"), ("grouped-query attention", "gqa"),
         ("raise occupancy", "raise_occupancy"), ("cut registers", "raise_occupancy"),
+        ("better coalescing", "access_pattern"), ("vectorized loads", "access_pattern"),
+        ("vectorised loads", "access_pattern"), ("wider loads", "access_pattern"),
+        ("more HBM bandwidth", "more_bandwidth"), ("a card with more bandwidth", "more_bandwidth"),
+        ("speculative decoding", "speculative_decoding"), ("a draft model", "speculative_decoding"),
+        ("Medusa heads", "speculative_decoding"), ("EAGLE-2", "speculative_decoding"),
     ],
 )
 def test_free_text_levers_are_recognised(text: str, lever: str) -> None:
@@ -277,6 +282,40 @@ def test_field_shorthand_a_reader_understands_passes(item: str, line: str, text:
 def test_more_sms_or_faster_math_offered_for_a_memory_bound_kernel_fails(item: str, text: str) -> None:
     entry = {**ANSWER_KEY["part_a"][item], "helps": text}
     assert grade({"part_a": {item: entry}})["items"][item]["checks"]["helps"]["passed"] is False
+
+
+@pytest.mark.parametrize(
+    ("item", "line", "text", "passed"),
+    [
+        # Memory-side levers (coalescing, wider loads, more bandwidth) and speculative decoding fit memory only.
+        ("a2", "helps", "vectorized loads", True), ("a8", "helps", "a card with more HBM bandwidth", True),
+        ("a4", "helps", "speculative decoding with a draft model", True), ("a4", "helps", "Medusa heads", True),
+        ("a3", "wastes", "better coalescing", True), ("a3", "wastes", "more HBM bandwidth", True),
+        ("a5", "wastes", "speculative decoding: it only adds FLOPs", True),
+        ("a3", "helps", "wider loads", False), ("a1", "helps", "a card with more bandwidth", False),
+        ("a5", "helps", "speculative decoding", False), ("a7", "helps", "EAGLE", False),
+        ("a4", "wastes", "speculative decoding", False), ("a2", "wastes", "vectorised loads", False),
+    ],
+)
+def test_memory_side_levers_and_speculative_decoding_fit_memory_bound_kernels_only(
+        item: str, line: str, text: str, passed: bool) -> None:
+    entry = {**ANSWER_KEY["part_a"][item], line: text}
+    assert grade({"part_a": {item: entry}})["items"][item]["checks"][line]["passed"] is passed
+
+
+@pytest.mark.parametrize(
+    ("item", "text", "passed"),
+    [
+        ("a4", "weights stream each step", True), ("a3", "shrinking 4x doesn't matter (rule 3)", True),
+        ("a7", "cpu blocks on gpu", True), ("a7", "+6 ms per token", True), ("a7", "+6ms/token", True),
+        # A fact counts only for its own incident, and a different number is not the fact.
+        ("a8", "shrinking 4x doesn't matter (rule 3)", None), ("a7", "+16 ms per token", None),
+    ],
+)
+def test_incident_facts_written_as_engineers_write_them_count_as_evidence(item: str, text: str,
+                                                                         passed: bool | None) -> None:
+    entry = {**ANSWER_KEY["part_a"][item], "evidence": text}
+    assert grade({"part_a": {item: entry}})["items"][item]["checks"]["evidence"]["passed"] is passed
 
 
 @pytest.mark.parametrize("text", ["occupancy is 62%", "62% occupancy", "occupancy: 62 %"])
