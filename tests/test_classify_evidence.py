@@ -262,3 +262,9 @@ def test_every_idle_measurement_given_adds_its_line_and_the_first_that_decides_n
     assert v.evidence[0].startswith("791 ms of each 887 ms step waits on the data loader")
     assert any(line.startswith("GPU utilisation 5%") for line in v.evidence), v.evidence
     assert "DataLoader workers" in v.lever  # the loader's lever, not the generic overhead one
+
+
+def test_a_host_sync_with_the_time_before_it_states_what_the_wait_costs() -> None:
+    v = verdict(host_sync_in_loop=True, time="14 ms", time_before="8 ms")
+    assert v.regime == "overhead"
+    assert "went from 8 ms to 14 ms: the wait costs 6 ms a step" in v.evidence[0]

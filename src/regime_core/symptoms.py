@@ -13,6 +13,7 @@ from regime_core.quantity import Dim, parse, parse_count
 #: observed field -> (dimension, allow zero). Booleans, counts and ``shrunk`` are handled apart.
 OBSERVED_FIELDS: dict[str, tuple[Dim, bool]] = {
     "time": (Dim.SECOND, False),  # one run of the work
+    "time_before": (Dim.SECOND, False),  # the same run before the change the incident describes
     "tokens_per_s": (Dim.TOKEN_RATE, False),  # all sequences together
     "time_per_token": (Dim.SECOND, False),  # ms/token of one sequence (decode: the step, ITL)
     "flops_fraction": (Dim.FRACTION, True),
@@ -42,6 +43,7 @@ class Observed:
     """Measurements, in base units; None where not measured."""
 
     time: float | None = None
+    time_before: float | None = None
     flops_fraction: float | None = None
     bandwidth: float | None = None
     bandwidth_fraction: float | None = None

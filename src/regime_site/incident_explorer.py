@@ -14,7 +14,7 @@ LABELS = {
     "fused": "Fused", "params": "Parameters", "batch": "Batch", "context": "Context",
     "kv_bytes_per_token": "KV-cache bytes per token", "tokens": "Prompt tokens", "heads": "Heads", "seq": "seq",
     "kv_seq": "kv_seq", "head_dim": "head_dim", "flops": "FLOPs", "bytes": "Bytes",
-    "time": "Measured time", "flops_fraction": "Fraction of peak FLOP/s", "bandwidth": "Achieved bandwidth",
+    "time": "Measured time", "time_before": "Time before the change", "flops_fraction": "Fraction of peak FLOP/s", "bandwidth": "Achieved bandwidth",
     "bandwidth_fraction": "Fraction of peak bandwidth", "tokens_per_s": "Tokens/s", "kernel_time": "Kernel time",
     "gap_time": "Gap time", "launches": "Launches", "shrink_4x_ratio": "Time ratio when shrunk 4×",
     "fused_speedup": "Speed-up when fused", "occupancy": "Occupancy", "host_sync_in_loop": "Host sync in the loop",
