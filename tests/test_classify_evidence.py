@@ -268,3 +268,6 @@ def test_a_host_sync_with_the_time_before_it_states_what_the_wait_costs() -> Non
     v = verdict(host_sync_in_loop=True, time="14 ms", time_before="8 ms")
     assert v.regime == "overhead"
     assert "went from 8 ms to 14 ms: the wait costs 6 ms a step" in v.evidence[0]
+    faster = verdict(host_sync_in_loop=True, time="8 ms", time_before="14 ms")
+    assert "went from 14 ms to 8 ms" in faster.evidence[0]
+    assert "costs" not in faster.evidence[0]  # no negative cost

@@ -2,10 +2,10 @@
 
 ``api.handle`` refuses a request whose op is unknown or that carries a field its op does not read,
 naming that field, so a typo in a widget fails loudly instead of being ignored. Each op also declares
-the keys of its answer, which the widgets read; tests/test_bridge.py holds every op to them. ``PROTOCOL`` goes into
-the runtime manifest at build time; the worker compares it with the wheel it loaded, so a stale
-``worker.js`` beside a new wheel is a one-line failure, not silent drift. ``table()`` is the one
-description of the ops (README.md shows it; a test keeps the two the same).
+the keys of its answer, which the widgets read; tests/test_bridge.py holds every op to them.
+``PROTOCOL`` goes into the runtime manifest at build time; the worker compares it with the wheel it
+loaded, so a stale ``worker.js`` beside a new wheel is a one-line failure, not silent drift.
+``table()`` is the one description of the ops (README.md shows it; a test keeps the two the same).
 """
 
 from __future__ import annotations

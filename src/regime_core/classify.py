@@ -116,8 +116,9 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
     if o.host_sync_in_loop:
         cost = f"; the step now takes {_f(o.time, Dim.SECOND)}" if o.time else ""
         if o.time and o.time_before:
-            cost = (f"; the step went from {_f(o.time_before, Dim.SECOND)} to {_f(o.time, Dim.SECOND)}:"
-                    f" the wait costs {_f(o.time - o.time_before, Dim.SECOND)} a step")
+            cost = f"; the step went from {_f(o.time_before, Dim.SECOND)} to {_f(o.time, Dim.SECOND)}"
+            if o.time > o.time_before:  # a step that got no slower says nothing of the wait's cost
+                cost += f": the wait costs {_f(o.time - o.time_before, Dim.SECOND)} a step"
         evidence.append(f"a host sync sits in the loop: the CPU waits for the GPU every step{cost}")
         decided.append("host")
     if o.loader_time is not None and a.step:
