@@ -17,7 +17,7 @@ from regime_core.errors import RegimeError
 from regime_core.grade import CRITERIA, grade, grade_part_c, hint
 from regime_core.levers import recognise
 from regime_core.writeup import markdown
-from regime_site.render import acceptance_panel, part_c_attempt
+from regime_site.parts import acceptance_panel, part_c_attempt
 from strategies import json_values
 
 PASSING = json.loads((Path(__file__).parent.parent / "examples/attempt-passing.json").read_text())

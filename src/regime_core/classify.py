@@ -1,6 +1,6 @@
 """The classifier: symptoms in, verdict out.
 
-Every measurement is first put in one normal form (``measures.achieved``: step time, achieved
+Every measurement is first put in one normal form (``symptoms.achieved``: step time, achieved
 FLOP/s and bandwidth). The rules then run in order; the first that decides wins, and every rule
 that fires adds its evidence. A rule decides only on evidence that decides: the roofline side of a
 kernel far from both roofs is a *leaning*, never a verdict, and the verdict then names the one
@@ -15,11 +15,9 @@ from typing import Any
 
 from regime_core import words
 from regime_core.levers import a_kernel, advice, fits, phrases, recognise
-from regime_core.measures import Achieved, achieved, placement, shrink
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import Placement
-from regime_core.symptoms import Symptoms
-from regime_core.verdict_text import anomaly_lines, needs, roofline_line
+from regime_core.symptoms import Achieved, Symptoms, achieved, placement, shrink
 
 __all__ = ["Verdict", "classify"]
 
@@ -46,10 +44,6 @@ ABOVE_ROOF = 1.02
 ABOVE_COMPUTE_ROOF = 1.01  # a FLOP peak is clock × units, exact: only its rounding is tolerated
 
 _f = format_quantity
-
-
-def _pct(fraction: float) -> str:
-    return f"{number(fraction * 100, 3)}%"
 
 
 @dataclass(frozen=True)
@@ -124,7 +118,7 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
     if o.loader_time is not None and a.step:
         share = o.loader_time / a.step
         evidence.append(f"{_f(o.loader_time, Dim.SECOND)} of each {_f(a.step, Dim.SECOND)} step waits on the data"
-                        f" loader: {_pct(share)} of the time")
+                        f" loader: {words.percent(share)} of the time")
         if share >= LOADER_SHARE:
             decided.append("loader")
     if o.kernel_time is not None and o.gap_time is not None:
@@ -138,8 +132,8 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
         if share >= GAP_SHARE:
             decided.append("launch")
     if o.gpu_utilization is not None and o.gpu_utilization <= IDLE_UTILIZATION:
-        evidence.append(f"GPU utilisation {_pct(o.gpu_utilization)}: no kernel runs for"
-                        f" {_pct(1 - o.gpu_utilization)} of the time")
+        evidence.append(f"GPU utilisation {words.percent(o.gpu_utilization)}: no kernel runs for"
+                        f" {words.percent(1 - o.gpu_utilization)} of the time")
         decided.append("idle")
     if o.graph_speedup is not None:
         if o.graph_speedup >= GRAPH_DECISIVE:
@@ -150,7 +144,7 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
             evidence.append(f"a CUDA graph bought only {number(o.graph_speedup)}×: launch overhead is not the limit")
         else:  # between the two: a measurement that counts, though it decides nothing alone
             evidence.append(f"a CUDA graph made the step {number(o.graph_speedup)}× faster: launches took"
-                            f" {_pct(1 - 1 / o.graph_speedup)} of it — real overhead, but not most of the step")
+                            f" {words.percent(1 - 1 / o.graph_speedup)} of it — real overhead, but not most of the step")
     return decided[0] if decided else None
 
 
@@ -232,14 +226,14 @@ def _measured(s: Symptoms, step: float, step_from: str) -> str:
 def _far_from_both(a: Achieved, p: Placement | None, evidence: list[str]) -> None:
     parts = []
     if a.flops_fraction is not None:
-        parts.append(f"{_pct(a.flops_fraction)} of peak FLOP/s")
+        parts.append(f"{words.percent(a.flops_fraction)} of peak FLOP/s")
     if a.bandwidth_fraction is not None:
-        parts.append(f"{_pct(a.bandwidth_fraction)} of peak bandwidth")
+        parts.append(f"{words.percent(a.bandwidth_fraction)} of peak bandwidth")
     if parts:
         evidence.append(f"{' and '.join(parts)}: far from {'both roofs' if len(parts) == 2 else 'that roof'},"
                         " so neither roof is the limit yet")
     if p is not None:
-        evidence.append(roofline_line(p) + f" — a leaning towards {p.bound}, not a verdict")
+        evidence.append(words.roofline_line(p) + f" — a leaning towards {p.bound}, not a verdict")
 
 
 _SUB = {  # sub-kind -> (regime, lever that helps, lever that wastes); None keeps the regime's own advice
@@ -276,13 +270,13 @@ def classify(s: Symptoms) -> Verdict:
     p = placement(s)
     a = achieved(s, p)
     evidence: list[str] = []
-    anomalies = anomaly_lines(s, p, a, ABOVE_ROOF, ABOVE_COMPUTE_ROOF)
+    anomalies = words.anomaly_lines(s, p, a, ABOVE_ROOF, ABOVE_COMPUTE_ROOF)
     sub = (_idle_rules(s, a, evidence) or _shrink_rule(s, evidence) or _launch_scale_rule(s, p, a, evidence)
            or _roof_rule(s, p, a, evidence))
     if sub is None:
         _far_from_both(a, p, evidence)
-    if p is not None and not any(line.startswith(roofline_line(p)) for line in evidence):
-        evidence.append(roofline_line(p))
+    if p is not None and not any(line.startswith(words.roofline_line(p)) for line in evidence):
+        evidence.append(words.roofline_line(p))
     elif p is None and s.work is not None:
         evidence.append(f"work: {_f(s.work.intensity, Dim.INTENSITY)} ({number(s.work.flops)} FLOPs over"
                         f" {_f(s.work.bytes, Dim.BYTE)}); no card is named to place it against a ridge")
@@ -290,7 +284,7 @@ def classify(s: Symptoms) -> Verdict:
     if sub is None:
         waste = _early_proposal(s)
         return Verdict(None, evidence or ["nothing measured here decides the regime"], "", waste, anomalies,
-                       needs(s, p, a), p, p.bound if p is not None else None, s.notes)
+                       words.needs(s, p, a), p, p.bound if p is not None else None, s.notes)
     regime, helps, wastes = _SUB[sub]
     helps, wastes = helps or advice(regime).helps, wastes or advice(regime).wastes
     proposed = recognise(s.proposal) if s.proposal else []
@@ -311,8 +305,8 @@ def _noted(s: Symptoms) -> list[str]:
         out.append(f"{number(o.occupancy * 100, 2)}% occupancy is noted and decides nothing:"
                    " occupancy is not a regime (Rule 4)")
     if o.sm_active is not None:
-        out.append(f"{_pct(o.sm_active)} SM active is noted and decides nothing: busy SMs can be waiting on memory")
+        out.append(f"{words.percent(o.sm_active)} SM active is noted and decides nothing: busy SMs can be waiting on memory")
     if o.gpu_utilization is not None and o.gpu_utilization > IDLE_UTILIZATION:
-        out.append(f"GPU utilisation {_pct(o.gpu_utilization)} only says a kernel was running, not that the SMs or"
+        out.append(f"GPU utilisation {words.percent(o.gpu_utilization)} only says a kernel was running, not that the SMs or"
                    " memory were busy: it decides nothing")
     return out

@@ -30,11 +30,10 @@ from regime_core.classify import LOADER_SHARE, Verdict
 from regime_core.errors import RegimeError
 from regime_core.language import normalise, with_units
 from regime_core.levers import advice, phrases
-from regime_core.measures import achieved
 from regime_core.practice import GENERATOR_VERSION, PracticeIncident, check_level, check_seed, practice
 from regime_core.practice_text import data
 from regime_core.quantity import quantities_in, same_quantity
-from regime_core.symptoms import parse_symptoms
+from regime_core.symptoms import achieved, parse_symptoms
 
 LINES = ("regime", "evidence", "helps", "wastes")
 FIELDS = ("practice", *LINES)

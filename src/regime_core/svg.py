@@ -10,10 +10,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from regime_core.measures import achieved
 from regime_core.quantity import Dim, format_quantity
 from regime_core.roofline import place
-from regime_core.symptoms import Symptoms
+from regime_core.symptoms import Symptoms, achieved
 
 # html.escape would pull in html.entities, a 2,000-entry table: 30 ms of start-up in Pyodide.
 _ESCAPES = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;"})

@@ -17,8 +17,8 @@ from regime_core.svg import for_symptoms
 from regime_core.symptoms import Symptoms
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
+from regime_site.render import CASEBOOK_FOLDER, verdict_html
 
-FOLDER = "casebook"
 _READING = {"compute": "compute-bound", "memory": "memory-bound", "overhead": "overhead / host-bound",
             "undecided": "undecided", "anomaly": "impossible as reported (an anomaly)"}
 
@@ -28,20 +28,6 @@ def verdict_name(v: Verdict) -> str:
     if v.regime is None:
         return "Undecided — measure this next"
     return advice(v.regime).name.capitalize()
-
-
-def verdict_html(v: Verdict, *, figure: str = "") -> str:
-    """A verdict in full, as the drill's answers and the casebook pages show it: its lines, the arithmetic, ``figure``."""
-    parts = []
-    for line in v.lines():
-        if "items" in line:
-            parts += [f"<p><strong>{esc(line['label'])}:</strong></p>", _list(line["items"])]
-        else:
-            parts.append(f"<p><strong>{esc(line['label'])}:</strong> {esc(line['text'])}</p>")
-    if v.placement is not None:
-        parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
-    parts.append(figure)
-    return "\n".join(parts)
 
 
 def _figure(symptoms: Symptoms, figure_id: str, label: str) -> str:
@@ -133,12 +119,7 @@ def index_page() -> str:
 
 def pages() -> dict[str, str]:
     """Every casebook page by its source path (``casebook/<id>.md``)."""
-    out = {f"{FOLDER}/index.md": index_page()}
-    out.update({f"{FOLDER}/{i.id}.md": incident_page(i.id) for i in drill.incidents()})
-    out.update({f"{FOLDER}/{c.id}.md": case_page(c) for c in casebook.cases()})
+    out = {f"{CASEBOOK_FOLDER}/index.md": index_page()}
+    out.update({f"{CASEBOOK_FOLDER}/{i.id}.md": incident_page(i.id) for i in drill.incidents()})
+    out.update({f"{CASEBOOK_FOLDER}/{c.id}.md": case_page(c) for c in casebook.cases()})
     return out
-
-
-def page_path(item_id: str) -> str:
-    """The casebook address of a case or incident, relative to the site root."""
-    return f"{FOLDER}/{item_id}/"

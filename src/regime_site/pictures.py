@@ -5,10 +5,10 @@ from __future__ import annotations
 from html import escape
 
 from regime_core import drill
-from regime_core.measures import achieved
 from regime_core.quantity import Dim, format_quantity
 from regime_core.roofline import place
 from regime_core.svg import Point, for_symptoms, roofline_svg
+from regime_core.symptoms import achieved
 
 
 def _table(rows: list[tuple[str, str, str, str, str]]) -> str:

@@ -1,40 +1,48 @@
-"""HTML for the drill's widgets and answers, rendered at build time from the core.
+"""HTML for the drill's incidents and their answers, rendered at build time from the core.
 
-markdown-exec blocks in ``docs/`` call these functions. All text is escaped. Answers are
-base64-encoded into a data attribute, so they are neither visible nor indexed before the
-learner submits an attempt (a guard against spoilers, not a security boundary).
+markdown-exec blocks in ``docs/`` call these functions; ``parts.py`` (Parts B and C, the stretch
+exercise, the acceptance panel) and ``casebook.py`` (the casebook pages) are built from the pieces
+here. All text is escaped. Answers are base64-encoded into a data attribute, so they are neither
+visible nor indexed before the learner submits an attempt (a guard against spoilers, not a
+security boundary).
 """
 
 from __future__ import annotations
 
 import base64
-import json
-from typing import Any
 
-from regime_core import drill, hardware, work
-from regime_core.api import op_ridge, placement_view
-from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT
-from regime_core.grade import CRITERIA
+from regime_core import drill
+from regime_core.classify import Verdict
 from regime_core.levers import REGIMES, advice, levers
-from regime_core.quantity import Dim, format_quantity, number
-from regime_core.review import part_b_review, review_comment
-from regime_core.roofline import place
-from regime_core.symptoms import OBSERVED_FIELDS, SHRINKABLE
+from regime_core.review import review_comment
 from regime_core.words import LABEL
-from regime_core.work import matmul
-from regime_site.casebook import page_path as casebook_path
-from regime_site.casebook import verdict_html
-from regime_site.incident_explorer import LABELS, incident_explorer
+from regime_site.incident_explorer import incident_explorer
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
 from regime_site.markup import field as _field
-from regime_site.pictures import incident_figure, part_b_figure
+from regime_site.pictures import incident_figure
 
-# An MLP projection of a 8B-class model at 2,048 tokens: nothing from the drill, so nothing is spoiled.
-# In the shape of a ``kernel`` request (the form's dotted names nest into it).
-STRETCH_DEFAULT: dict[str, Any] = {"hardware": {"id": "h100-sxm"}, "dtype": "bf16",
-                                   "work": {"kernel": "matmul", "m": 2048, "n": 14336, "k": 4096}}
-EXPLORER_DEFAULT = "h100-sxm"
+#: Where the casebook's pages live, relative to the site root; one page per case and per incident.
+CASEBOOK_FOLDER = "casebook"
+
+
+def casebook_page(item_id: str) -> str:
+    """The casebook address of a case or incident, relative to the site root."""
+    return f"{CASEBOOK_FOLDER}/{item_id}/"
+
+
+def verdict_html(v: Verdict, *, figure: str = "") -> str:
+    """A verdict in full, as the drill's answers and the casebook pages show it: its lines, the arithmetic, ``figure``."""
+    parts = []
+    for line in v.lines():
+        if "items" in line:
+            parts += [f"<p><strong>{esc(line['label'])}:</strong></p>", _list(line["items"])]
+        else:
+            parts.append(f"<p><strong>{esc(line['label'])}:</strong> {esc(line['text'])}</p>")
+    if v.placement is not None:
+        parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
+    parts.append(figure)
+    return "\n".join(parts)
 
 
 def encode(answer_html: str) -> str:
@@ -42,17 +50,13 @@ def encode(answer_html: str) -> str:
     return base64.b64encode(answer_html.encode("utf-8")).decode("ascii")
 
 
-def _answer(item: str, inner: str) -> str:
+def answer(item: str, inner: str) -> str:
+    """The locked answer block for ``item``: hidden, its HTML base64 in ``data-payload`` until an attempt unlocks it."""
     return (f'<section class="regime-answer" data-regime-answer="{esc(item)}" data-payload="{encode(inner)}"'
             f' tabindex="-1" aria-label="Check your work" hidden></section>')
 
 
-def _kinds_of(name: str) -> str:
-    """The kernel kinds that take shape field ``name``, space-separated."""
-    return " ".join(kind for kind, names in work.FIELDS.items() if name in names)
-
-
-def _buttons(reset_label: str = "Start over") -> str:
+def buttons(reset_label: str = "Start over") -> str:
     """The attempt's buttons: submit, check without the answer, a hint (shown once a line is not passed), start over."""
     return ('<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Submit attempt'
             '</button> <button type="button" class="md-button" data-action="check">Check without the answer</button>'
@@ -102,20 +106,20 @@ def incident(incident_id: str) -> str:
                  f'<input name="helps" list="{LEVERS_LIST_ID}" maxlength="1000" autocomplete="off">')
         + _field("wastes", LABEL["wastes"],
                  f'<input name="wastes" list="{LEVERS_LIST_ID}" maxlength="1000" autocomplete="off">')
-        + _buttons() + "</form>"
+        + buttons() + "</form>"
     )
     return (
         f'<div class="regime-incident" data-regime-widget="attempt" data-item="{esc(item.id)}"'
         f' data-title="{esc(item.title)}">'
         f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>'
-        + _links(item.id, item.title, review_comment(item.verdict(), item.id.upper(), "{url}"),
-                 f"../{casebook_path(item.id)}") + form
+        + links(item.id, item.title, review_comment(item.verdict(), item.id.upper(), "{url}"),
+                 f"../{casebook_page(item.id)}") + form
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
-        + _answer(item.id, _verdict_html(item.id)) + incident_explorer(item.id) + "</div>"
+        + answer(item.id, _verdict_html(item.id)) + incident_explorer(item.id) + "</div>"
     )
 
 
-def _links(anchor: str, title: str, review: str = "", case: str = "") -> str:
+def links(anchor: str, title: str, review: str = "", case: str = "") -> str:
     """Copy link, and Copy as review comment where the core writes one.
 
     ``review`` has ``{url}`` for the address and travels base64-encoded like the answers, so it is not
@@ -129,190 +133,3 @@ def _links(anchor: str, title: str, review: str = "", case: str = "") -> str:
             '<button type="button" class="md-button regime-links__button" data-action="copy-link">Copy link</button> '
             f'{review_button}<span class="regime-links__status" role="status" aria-live="polite"></span></div>')
 
-
-def part_b_table() -> str:
-    """The drill's Part B table, figures from the data file."""
-    rows = "".join(f"<tr><td>{esc(r.label)}</td><td>{esc(number(r.drill_flops))}</td>"
-                   f"<td>{esc(number(r.drill_bytes))}</td></tr>" for r in drill.part_b())
-    card = drill.part_b_card()
-    return (f'<p>A card claims {esc(format_quantity(card.peak("bf16"), Dim.FLOP_RATE))} and'
-            f' {esc(format_quantity(card.bandwidth.value, Dim.BYTE_RATE))}.</p>'
-            f'<table><thead><tr><th>kernel</th><th>FLOPs</th><th>bytes</th></tr></thead><tbody>{rows}</tbody></table>')
-
-
-def _part_b_answer() -> str:
-    rows = drill.part_b()
-    parts = []
-    for r in rows:
-        parts.append(f"<h4>{esc(r.label)}</h4>")
-        parts.append(_list([*r.placement.arithmetic(), f"allowed: {r.placement.allowed}"]))
-        if r.discrepancies():
-            parts += ["<p><strong>The drill's figures:</strong></p>", _list(r.discrepancies())]
-    parts.append(part_b_figure())
-    return "".join(parts)
-
-
-def part_b_attempt() -> str:
-    """Part B's attempt form and its locked answer."""
-    fields = _field("ridge", "1. Ridge (FLOP/byte)", '<input name="ridge" inputmode="decimal" maxlength="200">')
-    for r in drill.part_b():
-        key = f"kernels.{r.id}"
-        side = (f'<select name="{esc(key)}.side"><option value="">choose…</option>'
-                '<option value="below">below the ridge</option><option value="above">above the ridge</option></select>')
-        fields += (f'<fieldset class="regime-kernel"><legend>{esc(r.label)}</legend>'
-                   + _field(f"{key}.intensity", "Intensity (FLOP/byte)",
-                            f'<input name="{esc(key)}.intensity" inputmode="decimal" maxlength="200">')
-                   + _field(f"{key}.side", "Side", side)
-                   + _field(f"{key}.optimisation", "The only class of optimisation allowed",
-                            f'<input name="{esc(key)}.optimisation" maxlength="1000">')
-                   + "</fieldset>")
-    return (
-        '<div class="regime-part-b" data-regime-widget="attempt" data-item="part-b" data-validate="part_b_attempt">'
-        + _links("part-b", "Part B — the ridge, by hand", part_b_review("{url}"))
-        + f'<form class="regime-attempt" novalidate aria-label="Your Part B attempt">{fields}{_buttons()}</form>'
-        + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
-        + _answer("part-b", _part_b_answer()) + "</div>"
-    )
-
-
-def _card_picker(selected: str) -> str:
-    """A card's fields, named as a request's ``hardware`` object: ``hardware.id``, ``.peak_flops``, ``.bandwidth``."""
-    options = "".join(
-        f'<option value="{esc(c.id)}"{" selected" if c.id == selected else ""}>{esc(c.name)}</option>'
-        for c in hardware.catalogue().values())
-    dtypes = "".join(f'<option value="{d}">{d}</option>' for d in hardware.DTYPES)
-    return (_field("hardware.id", "Card",
-                   f'<select name="hardware.id">{options}<option value="custom">custom…</option></select>')
-            + _field("hardware.peak_flops", "Peak FLOP/s",
-                     '<input name="hardware.peak_flops" placeholder="e.g. 312 TFLOP/s" maxlength="200">')
-            + _field("hardware.bandwidth", "Bandwidth",
-                     '<input name="hardware.bandwidth" placeholder="e.g. 2.0 TB/s" maxlength="200">')
-            + _field("dtype", "dtype", f'<select name="dtype"><option value="">card default</option>{dtypes}</select>'))
-
-
-def ridge_explorer() -> str:
-    """The interactive ridge table; the ridge is shown now, the kernel rows once Part B is unlocked."""
-    static = op_ridge({"hardware": {"id": EXPLORER_DEFAULT}})["ridge_line"]  # the same line the widget shows live
-    return (
-        '<div class="regime-explorer" data-regime-widget="ridge-table" data-unlocked-by="part-b">'
-        f'<form class="regime-explorer__form" novalidate aria-label="Ridge explorer">{_card_picker(EXPLORER_DEFAULT)}'
-        '<div class="regime-actions"><button type="submit" class="md-button">Recompute</button></div></form>'
-        '<p class="regime-status" role="status" aria-live="polite"></p>'
-        f'<p class="regime-explorer__ridge" aria-live="polite">{esc(static)}</p>'
-        '<div class="regime-explorer__rows" aria-live="polite"><p class="regime-explorer__locked">The three kernels'
-        " appear here once you have submitted your Part B attempt.</p></div></div>"
-    )
-
-
-def _part_c_answer() -> str:
-    a1, a2, a3, a6 = (drill.incident(i).verdict() for i in ("a1", "a2", "a3", "a6"))
-    rows = {r.id: r for r in drill.part_b()}
-    a2_bw = drill.incident("a2").symptoms.observed.bandwidth or 0
-    a2_speedup = drill.incident("a2").symptoms.observed.fused_speedup or 0
-    a3_speedup = drill.incident("a3").symptoms.observed.fused_speedup or 0
-    a1_fraction = drill.incident("a1").symptoms.observed.flops_fraction or 0
-    matmul_row = rows["matmul"].placement
-    if (a1.regime, a2.regime, a3.regime, a6.regime) != ("compute", "memory", "overhead", "overhead"):
-        raise RuntimeError("the model Part C answer no longer matches the classifier's verdicts")
-    text = (
-        "Fusion deletes round trips to memory and kernel launches, so it is the right sentence exactly when bytes"
-        f" or launches set the time. A2's eager chain runs at {format_quantity(a2_bw, Dim.BYTE_RATE)} on a"
-        f" {format_quantity(rows['add'].placement.bandwidth, Dim.BYTE_RATE)} card and compiling it bought"
-        f" {number(a2_speedup)}×, because every intermediate had been written out and read back. A6 pays for its"
-        " launches, and fusing them removes the gaps. The same words are career-limiting when the kernel sits on"
-        f" the compute roof: A1's matmul has an intensity of {format_quantity(matmul_row.intensity, Dim.INTENSITY)},"
-        f" {number(matmul_row.factor)}× above the ridge of {format_quantity(matmul_row.ridge, Dim.INTENSITY)}, and"
-        f" already reaches {format_quantity(a1_fraction, Dim.FRACTION)} of peak, so fusing a relu into it changes"
-        f" neither its math nor its time. And A3 shows the limit on the other side: compiling bought only"
-        f" {number(a3_speedup)}× because there was never much traffic to delete. Read the regime first; the"
-        " kernel comes after."
-    )
-    return f"<p>{esc(text)}</p><p class='regime-answer__source'>One model answer, with its numbers from" \
-           " <code>regime_core</code>.</p>"
-
-
-def part_c_attempt() -> str:
-    """Part C's paragraph, and a model argument that unlocks after an attempt."""
-    return (
-        '<div class="regime-part-c" data-regime-widget="attempt" data-item="part-c">'
-        + _links("part-c", "Part C — write the argument")
-        + '<form class="regime-attempt" novalidate aria-label="Your Part C paragraph">'
-        + _field("paragraph", "Your paragraph", f'<textarea name="paragraph" rows="6" maxlength="{MAX_TEXT}"></textarea>')
-        + _buttons() + "</form>"
-        + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
-        + _answer("part-c", _part_c_answer()) + "</div>"
-    )
-
-
-_FLAGS = ("fused", "causal")  # shape fields that are yes or no: checkboxes
-
-
-def _more_measurements() -> str:
-    """Every other measurement the symptoms format takes, folded: the same fields as ``regime classify``."""
-    shown = ("time", "tokens_per_s")
-    fields = [_field(f"observed.{name}", LABELS.get(name, name),
-                     f'<input name="observed.{name}" maxlength="200" autocomplete="off">')
-              for name in (*OBSERVED_FIELDS, "launches") if name not in shown]
-    shrunk = "".join(f'<option value="{w}">{w}</option>' for w in ("", *SHRINKABLE))
-    fields.append(_field("observed.shrunk", LABELS["shrunk"], f'<select name="observed.shrunk">{shrunk}</select>'))
-    fields.append(_field("observed.host_sync_in_loop", LABELS["host_sync_in_loop"],
-                         '<input type="checkbox" name="observed.host_sync_in_loop">'))
-    return ('<details class="regime-stretch__more"><summary>More measurements (optional)</summary>'
-            '<div class="regime-stretch__more-fields">' + "".join(fields) + "</div></details>")
-
-
-def stretch() -> str:
-    """The stretch widget: any kernel on any card, with a static default result."""
-    d = STRETCH_DEFAULT
-    shape, card_id = d["work"], d["hardware"]["id"]
-    p = place(matmul(int(shape["m"]), int(shape["n"]), int(shape["k"]), str(d["dtype"])), hardware.get(card_id))
-    kinds = "".join(f'<option value="{k}"{" selected" if k == shape["kernel"] else ""}>{k}</option>'
-                    for k in work.KINDS) + '<option value="none">no shape quoted</option>'
-    shape_fields = "".join(
-        _field(f"work.{name}", LABELS.get(name, name),
-               f'<input name="work.{name}" value="{esc(shape.get(name, ""))}" maxlength="200">', _kinds_of(name))
-        for name in dict.fromkeys(n for names in work.FIELDS.values() for n in names if n not in _FLAGS))
-    static = placement_view(p)["summary"] + f" {advice(p.bound).name.capitalize()} by the roofline."
-    return (
-        f'<div class="regime-stretch" data-regime-widget="stretch" data-default="{esc(json.dumps(d))}">'
-        + '<form class="regime-stretch__form" novalidate aria-label="Classify your own kernel">'
-        + _card_picker(card_id)
-        + _field("work.kernel", "Kernel", f'<select name="work.kernel">{kinds}</select>')
-        + shape_fields
-        + "".join(_field(f"work.{f}", LABELS[f], f'<input type="checkbox" name="work.{f}">', _kinds_of(f))
-                  for f in _FLAGS)
-        + _field("observed.time", "Measured time (optional)",
-                 '<input name="observed.time" placeholder="e.g. 12 µs" maxlength="200">')
-        + _field("observed.tokens_per_s", "Measured tokens/s (optional)",
-                 '<input name="observed.tokens_per_s" placeholder="e.g. 38" maxlength="200">', "decode")
-        + _more_measurements()
-        + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Classify</button> '
-        '<button type="button" class="md-button" data-action="copy-stretch-link">Copy link to this kernel</button> '
-        '<button type="button" class="md-button" data-action="copy-stretch-review">Copy as review comment</button>'
-        "</div></form>"
-        + '<p class="regime-stretch__link" role="status" aria-live="polite"></p>'
-        + '<p class="regime-status" role="status" aria-live="polite"></p>'
-        + '<div class="regime-stretch__result" aria-live="polite" tabindex="-1">'
-        f'<p class="regime-stretch__static">{esc(static)}</p>'
-        '<p class="regime-stretch__pending">Working out the kernel from this link…</p></div></div>'
-    )
-
-
-def acceptance_panel() -> str:
-    """The five criteria, graded live once attempts exist, and the export and import controls."""
-    criteria = "".join(f'<li data-criterion="{n}"><span class="regime-acceptance__text">{esc(text)}</span>'
-                       ' <span class="regime-acceptance__mark"></span> <span class="regime-acceptance__why"></span></li>'
-                       for n, text in enumerate(CRITERIA, start=1))
-    buttons = "".join(f'<button type="button" class="md-button" data-action="{action}">{esc(label)}</button> '
-                      for action, label in (("download-md", "Download Markdown"), ("copy-md", "Copy Markdown"),
-                                            ("download-json", "Download JSON"), ("import-json", "Import JSON")))
-    return (
-        f'<div class="regime-acceptance" data-regime-widget="acceptance" data-max-import-bytes="{MAX_IMPORT_BYTES}">'
-        f'<p>A passing write-up:</p><ol class="regime-acceptance__criteria" aria-live="polite">{criteria}</ol>'
-        '<p class="regime-acceptance__verdict" role="status" aria-live="polite"></p>'
-        '<p class="regime-status" role="status" aria-live="polite"></p>'
-        f'<div class="regime-actions">{buttons}</div>'
-        '<label class="regime-acceptance__file">Attempt file to import'
-        ' <input type="file" accept="application/json,.json" hidden></label>'
-        '<p class="regime-acceptance__status" role="status" aria-live="polite"></p></div>'
-    )
