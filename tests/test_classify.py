@@ -136,3 +136,21 @@ def test_random_symptoms_give_a_verdict_or_a_regime_error(top: dict, observed: d
         assert exc.field
     else:
         assert verdict.regime in (None, "compute", "memory", "overhead")
+
+
+@pytest.mark.parametrize("proposal", ["fuse the kernels", "torch.compile the decode loop", "coalesce the loads"])
+def test_a_proposal_that_fits_the_regime_but_not_a_decode_on_the_roof_is_not_called_fitting(proposal: str) -> None:
+    v = classify(parse_symptoms({"hardware": "h100-sxm", "dtype": "bf16", "observed": {"bandwidth_fraction": 0.9},
+                                 "work": {"kernel": "decode", "params": 7e9, "batch": 1}, "proposal": proposal}))
+    assert (v.regime, v.kind) == ("memory", "decode")
+    assert "it fits" not in v.lever
+    assert f"The proposal, {proposal}, may not: a decode step on the memory roof" in v.lever
+    assert v.lever.startswith("cut the bytes each token reads")
+
+
+def test_the_same_proposal_on_an_elementwise_chain_on_the_roof_fits() -> None:
+    v = classify(parse_symptoms({"hardware": "h100-sxm", "dtype": "fp16", "observed": {"bandwidth_fraction": 0.9},
+                                 "work": {"kernel": "elementwise", "shape": [8, 4096, 4096], "ops": 4},
+                                 "proposal": "fuse the kernels"}))
+    assert (v.regime, v.kind) == ("memory", "memory")
+    assert v.lever.startswith("fuse the kernels, as proposed — it fits")

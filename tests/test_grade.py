@@ -13,9 +13,10 @@ from hypothesis import strategies as st
 from regime_core.answer_lines import read_levers, regime_named
 from regime_core.api import handle
 from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
+from regime_core.classify import KINDS
 from regime_core.errors import RegimeError
 from regime_core.grade import CRITERIA, grade, grade_part_c, hint
-from regime_core.levers import recognise
+from regime_core.levers import levers, recognise
 from regime_core.writeup import markdown
 from regime_site.parts import acceptance_panel, part_c_attempt
 from strategies import json_values
@@ -430,3 +431,31 @@ def test_checking_a_wrong_part_b_gives_no_number_of_the_answer_away() -> None:
 def test_a_part_b_ridge_written_as_an_estimate_is_graded_not_refused() -> None:
     result = grade({"part_a": {}, "part_b": {"ridge": "~156 FLOP per byte", "kernels": {}}, "part_c": ""})
     assert result["items"]["part_b"]["checks"]["ridge"]["passed"] is True
+
+
+@pytest.mark.parametrize(
+    ("item", "line", "text", "passed"),
+    [
+        # A decode on the memory roof reads its weights: fusion, compiling and coalescing fit the regime
+        # but need not move it, so the grader cannot tell, and says why (it neither passes nor fails them).
+        ("a8", "helps", "better coalescing", None), ("a8", "helps", "fuse the kernels", None),
+        ("a4", "helps", "torch.compile", None), ("a8", "wastes", "kernel fusion", None),
+        ("a8", "helps", "int4 weights and fusion", None),
+        # An elementwise chain's bytes are its round trips: there fusion and compiling are the lever.
+        ("a2", "helps", "fuse the kernels", True), ("a2", "helps", "torch.compile", True),
+        ("a2", "wastes", "kernel fusion", False),
+    ],
+)
+def test_levers_that_fit_the_regime_but_not_a_decode_on_the_roof_are_could_not_tell(
+        item: str, line: str, text: str, passed: bool | None) -> None:
+    entry = {**ANSWER_KEY["part_a"][item], line: text}
+    check = grade({"part_a": {item: entry}})["items"][item]["checks"][line]
+    assert check["passed"] is passed
+    if passed is None:
+        assert "weights" in check["why"], check["why"]
+
+
+def test_every_doubt_in_levers_json_names_a_kind_the_classifier_gives() -> None:
+    kinds = {kind for lever in levers() for kind, _ in lever.doubtful_for}
+    assert kinds, "no lever is doubtful for any kind: the check would pass on anything"
+    assert kinds <= set(KINDS)

@@ -15,7 +15,7 @@ from typing import Any
 
 from regime_core.classify import Verdict
 from regime_core.language import in_context, negated, normalise
-from regime_core.levers import REGIMES, by_id, mentions, phrases, recognise, regime_names
+from regime_core.levers import REGIMES, a_kernel, by_id, mentions, phrases, recognise, regime_names
 from regime_core.quantity import Dim, quantities_in
 
 EVIDENCE_TOLERANCE = 0.10
@@ -109,6 +109,13 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
     helpful = [i for i in line.offered if helps_here(i, kind)]
     if wrong:
         return Check(False, f"{cap(phrases(wrong))} cannot move this kernel: look at what sets its time.")
+    doubtful = [i for i in helpful if by_id(i).doubt(verdict.kind)]
+    if doubtful:
+        sure = [i for i in helpful if i not in doubtful]
+        why = by_id(doubtful[0]).doubt(verdict.kind)
+        if sure:
+            return unsure(f"{phrases(sure)} fits this kernel; {phrases(doubtful)} may not: {why}")
+        return unsure(f"{phrases(doubtful)} fits {a_kernel(verdict.regime or kind)} in general, but {why}")
     if helpful and len(helpful) == len(line.offered):
         return Check(True, f"{cap(phrases(helpful))}: fits this kernel.")
     if helpful:
@@ -117,7 +124,7 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
     return Check(False, f"{cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
 
 
-def _wastes(kind: str, text: str) -> Check:
+def _wastes(verdict: Verdict, kind: str, text: str) -> Check:
     if not text.strip():
         return Check(False, "Name the lever that wastes the week.")
     line = read_levers(text)
@@ -125,6 +132,10 @@ def _wastes(kind: str, text: str) -> Check:
     if not named:
         return unsure("I could not read the lever you refuse here")
     helping = [i for i in named if helps_here(i, kind)]
+    doubtful = [i for i in helping if by_id(i).doubt(verdict.kind)]
+    if doubtful:
+        return unsure(f"{phrases(doubtful)} would help {a_kernel(verdict.regime or kind)} in general, but"
+                      f" {by_id(doubtful[0]).doubt(verdict.kind)}")
     if len(helping) == len(named):
         return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
                             " is what cannot move it.")
@@ -140,4 +151,4 @@ def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,
     ``refused_fix`` holds the lever ids of a fix the drill's acceptance refuses for this incident (none
     for a generated one): offered as the help, it fails.
     """
-    return {"helps": _helps(verdict, kind, helps, refused_fix), "wastes": _wastes(kind, wastes)}
+    return {"helps": _helps(verdict, kind, helps, refused_fix), "wastes": _wastes(verdict, kind, wastes)}

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regime_core import words
-from regime_core.levers import a_kernel, advice, fits, phrases, recognise
+from regime_core.levers import a_kernel, advice, by_id, fits, phrases, recognise
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import Placement
 from regime_core.symptoms import Achieved, Symptoms, achieved, placement, shrink
@@ -59,6 +59,9 @@ class Verdict:
     placement: Placement | None = None
     leaning: str | None = None  # the roofline side, when the regime is undecided
     notes: str = ""
+    #: The kind of kernel the deciding rule saw: host, launch, loader, idle, decode (on the memory roof),
+    #: memory or compute; "" when undecided. A lever may fit the regime and still not move this kind.
+    kind: str = ""
 
     def lines(self) -> list[dict[str, Any]]:
         """The verdict as it is shown, line by line: ``{"label", "text"}`` or ``{"label", "items"}``.
@@ -252,6 +255,9 @@ _SUB = {  # sub-kind -> (regime, lever that helps, lever that wastes); None keep
     "compute": ("compute", None, None),
 }
 
+#: The kinds of kernel a decided verdict names (``Verdict.kind``); levers.json may doubt a lever for one.
+KINDS = tuple(_SUB)
+
 
 def _early_proposal(s: Symptoms) -> str:
     """What an undecided verdict says of the proposal: too early, unless it is the graph capture already measured."""
@@ -293,9 +299,11 @@ def classify(s: Symptoms) -> Verdict:
     if proposed and not fits(proposed, kind):
         wastes = f"{s.proposal.strip()} ({phrases(proposed)}): it does not help {a_kernel(regime)}" + (
             {"loader": " whose GPU is starved of input", "host": " whose GPU idles while the CPU waits for it"}.get(kind, ""))
+    elif proposed and (doubts := [by_id(i).doubt(sub) for i in proposed if by_id(i).doubt(sub)]):
+        helps = f"{helps}. The proposal, {s.proposal.strip()}, may not: {doubts[0]}"
     elif proposed:
         helps = f"{s.proposal.strip()}, as proposed — it fits; more broadly: {helps}"
-    return Verdict(regime, evidence, helps, wastes, anomalies, "", p, None, s.notes)
+    return Verdict(regime, evidence, helps, wastes, anomalies, "", p, None, s.notes, sub)
 
 
 def _noted(s: Symptoms) -> list[str]:

@@ -22,6 +22,12 @@ class Lever:
     synonyms: tuple[str, ...]
     phrase: str = ""
     names_a_problem: bool = False
+    #: kind of kernel -> why this lever, though it fits the regime, may not move that kind (levers.json).
+    doubtful_for: tuple[tuple[str, str], ...] = ()
+
+    def doubt(self, kind: str) -> str:
+        """Why this lever may not move a kernel of ``kind`` (a classifier's kind, such as ``decode``); "" if it would."""
+        return dict(self.doubtful_for).get(kind, "")
 
 
 @dataclass(frozen=True)
@@ -51,7 +57,8 @@ def _data() -> dict[str, Any]:
 def levers() -> tuple[Lever, ...]:
     """Every lever in the vocabulary."""
     return tuple(Lever(e["id"], e["label"], tuple(e["fits"]), tuple(e["synonyms"]), e.get("phrase", e["label"]),
-                       bool(e.get("names_a_problem", False))) for e in _data()["levers"])
+                       bool(e.get("names_a_problem", False)), tuple(sorted(e.get("doubtful_for", {}).items())))
+                 for e in _data()["levers"])
 
 
 @cache
