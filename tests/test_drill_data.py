@@ -2,6 +2,7 @@ import pytest
 
 from regime_core import drill
 from regime_core.errors import RegimeError
+from regime_core.quantity import Dim, format_quantity
 
 
 def test_part_b_places_decode_and_add_below_and_matmul_above() -> None:
@@ -30,3 +31,31 @@ def test_incident_lookup() -> None:
     assert drill.incident("A6").id == "a6"
     with pytest.raises(RegimeError, match="A1, A2"):
         drill.incident("A9")
+
+
+def test_the_part_c_model_answer_quotes_the_cores_figures_and_leaves_no_placeholder() -> None:
+    text = drill.part_c_model_answer()
+    assert "{" not in text
+    assert "}" not in text
+    a2 = drill.incident("a2").symptoms.observed
+    assert a2.bandwidth is not None
+    assert f"runs at {format_quantity(a2.bandwidth, Dim.BYTE_RATE)} on a" in text
+    matmul = next(r for r in drill.part_b() if r.id == "matmul").placement
+    assert f"ridge of {format_quantity(matmul.ridge, Dim.INTENSITY)}" in text
+
+
+@pytest.mark.parametrize(
+    ("text", "claims", "field", "said"),
+    [
+        ("A1 is {a1.flops_fraction} of peak.", {"a1": "memory"}, "part_c.model_answer.claims.a1", "reads compute"),
+        ("A4 runs at {a4.bandwidth}.", {}, "part_c.model_answer.text", "{a4.bandwidth} names no figure"),
+        ("{part_b.add.speed}", {}, "part_c.model_answer.text", "{part_b.add.speed} names no figure"),
+        ("{a9.time}", {}, "part_c.model_answer.text", "{a9.time} names no figure"),
+    ],
+)
+def test_a_model_answer_whose_claim_or_figure_no_longer_holds_fails_the_build_naming_it(
+        text: str, claims: dict[str, str], field: str, said: str) -> None:
+    with pytest.raises(RegimeError) as error:
+        drill.fill_model_answer(text, claims)
+    assert error.value.field == field
+    assert said in str(error.value)

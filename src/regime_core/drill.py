@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, cached_property
 from typing import Any
@@ -13,7 +15,7 @@ from regime_core.errors import RegimeError
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.resources import load_json
 from regime_core.roofline import Placement, place
-from regime_core.symptoms import Symptoms, parse_symptoms
+from regime_core.symptoms import OBSERVED_FIELDS, Symptoms, parse_symptoms
 
 DRILL_TOLERANCE = 0.05  # the drill's own figures agree with ours when within 5%
 
@@ -118,3 +120,40 @@ def part_b(card: hw.Hardware | None = None, dtype: str | None = None) -> list[Pa
         rows.append(PartBKernel(row["id"], row["label"], row["drill"]["flops"], row["drill"]["bytes"],
                                 place(work, chosen, dtype if not chosen.custom else work.dtype)))
     return rows
+
+
+#: A Part B row's figures a text may quote, and how each is written.
+_ROW_FIGURES = {"intensity": Dim.INTENSITY, "ridge": Dim.INTENSITY, "factor": Dim.COUNT, "bandwidth": Dim.BYTE_RATE}
+_PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+
+
+def _quoted(ref: str, where: str) -> str:
+    """One placeholder's figure: ``a2.bandwidth`` (a measurement as given) or ``part_b.matmul.ridge``."""
+    parts = ref.split(".")
+    if len(parts) == 3 and parts[0] == "part_b" and parts[2] in _ROW_FIGURES:
+        rows = {r.id: r.placement for r in part_b()}
+        if parts[1] in rows:
+            return format_quantity(getattr(rows[parts[1]], parts[2]), _ROW_FIGURES[parts[2]])
+    elif len(parts) == 2 and parts[1] in OBSERVED_FIELDS and parts[0] in {i.id for i in incidents()}:
+        value = getattr(incident(parts[0]).symptoms.observed, parts[1])
+        if value is not None:
+            return format_quantity(value, OBSERVED_FIELDS[parts[1]][0])
+    raise RegimeError(where, f"{{{ref}}} names no figure: expected {{<incident>.<measurement it gives>}}"
+                             f" or {{part_b.<row>.<{'|'.join(_ROW_FIGURES)}>}}")
+
+
+def fill_model_answer(text: str, claims: Mapping[str, str], where: str = "part_c.model_answer") -> str:
+    """``text`` with its placeholders filled from the core, once every regime it ``claims`` is the classifier's."""
+    for incident_id, regime in claims.items():
+        found = incident(incident_id).verdict().regime
+        if found != regime:
+            raise RegimeError(f"{where}.claims.{incident_id}",
+                              f"the answer argues {regime}, but the classifier now reads {found or 'undecided'}")
+    return _PLACEHOLDER.sub(lambda m: _quoted(m.group(1), f"{where}.text"), text)
+
+
+def part_c_model_answer() -> str:
+    """Part C's model argument, its figures from the core (``drill.json``'s ``part_c.model_answer``)."""
+    raw = _data()["part_c"]["model_answer"]
+    return fill_model_answer(raw["text"], raw["claims"])
+

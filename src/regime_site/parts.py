@@ -113,30 +113,8 @@ def ridge_explorer() -> str:
 
 
 def _part_c_answer() -> str:
-    a1, a2, a3, a6 = (drill.incident(i).verdict() for i in ("a1", "a2", "a3", "a6"))
-    rows = {r.id: r for r in drill.part_b()}
-    a2_bw = drill.incident("a2").symptoms.observed.bandwidth or 0
-    a2_speedup = drill.incident("a2").symptoms.observed.fused_speedup or 0
-    a3_speedup = drill.incident("a3").symptoms.observed.fused_speedup or 0
-    a1_fraction = drill.incident("a1").symptoms.observed.flops_fraction or 0
-    matmul_row = rows["matmul"].placement
-    if (a1.regime, a2.regime, a3.regime, a6.regime) != ("compute", "memory", "overhead", "overhead"):
-        raise RuntimeError("the model Part C answer no longer matches the classifier's verdicts")
-    text = (
-        "Fusion deletes round trips to memory and kernel launches, so it is the right sentence exactly when bytes"
-        f" or launches set the time. A2's eager chain runs at {format_quantity(a2_bw, Dim.BYTE_RATE)} on a"
-        f" {format_quantity(rows['add'].placement.bandwidth, Dim.BYTE_RATE)} card and compiling it bought"
-        f" {number(a2_speedup)}×, because every intermediate had been written out and read back. A6 pays for its"
-        " launches, and fusing them removes the gaps. The same words are career-limiting when the kernel sits on"
-        f" the compute roof: A1's matmul has an intensity of {format_quantity(matmul_row.intensity, Dim.INTENSITY)},"
-        f" {number(matmul_row.factor)}× above the ridge of {format_quantity(matmul_row.ridge, Dim.INTENSITY)}, and"
-        f" already reaches {format_quantity(a1_fraction, Dim.FRACTION)} of peak, so fusing a relu into it changes"
-        f" neither its math nor its time. And A3 shows the limit on the other side: compiling bought only"
-        f" {number(a3_speedup)}× because there was never much traffic to delete. Read the regime first; the"
-        " kernel comes after."
-    )
-    return f"<p>{esc(text)}</p><p class='regime-answer__source'>One model answer, with its numbers from" \
-           " <code>regime_core</code>.</p>"
+    return (f"<p>{esc(drill.part_c_model_answer())}</p><p class='regime-answer__source'>One model answer, with its"
+            " numbers from <code>regime_core</code>.</p>")
 
 
 def part_c_attempt() -> str:
