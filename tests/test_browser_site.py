@@ -184,7 +184,7 @@ def test_part_b_attempt_is_checked_by_the_core_then_unlocks(page: Page, base_url
     form.locator('button[type="submit"]').click()
     answer = page.locator('[data-regime-answer="part-b"]')
     expect(answer).to_be_visible()
-    expect(answer).to_contain_text("6 B per element")
+    expect(answer).to_contain_text("either way the add sits below the ridge")
     rows = page.locator(".regime-explorer__table tbody tr")
     expect(rows).to_have_count(3)
 

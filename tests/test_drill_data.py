@@ -18,7 +18,16 @@ def test_the_drills_add_row_is_explained_not_copied() -> None:
     add = next(row for row in drill.part_b() if row.id == "add")
     assert add.drill_intensity == pytest.approx(0.33, abs=0.01)
     assert add.placement.intensity == pytest.approx(1 / 6)
-    assert any("6 B per element" in line for line in add.discrepancies())
+    lines = add.discrepancies()
+    assert any(line.startswith("the shape's count: bytes = 3 tensor trips") for line in lines)
+    assert lines[-1] == "either way the add sits below the ridge of 156 FLOP/byte, so the verdict stands"
+
+
+def test_drill_figures_that_would_cross_the_ridge_say_the_verdict_follows_the_shape() -> None:
+    matmul = next(row for row in drill.part_b() if row.id == "matmul")
+    crossed = drill.PartBKernel("matmul", matmul.label, matmul.drill_flops, matmul.drill_bytes * 100, matmul.placement)
+    assert crossed.discrepancies()[-1] == ("the drill's figures would put the matmul below the ridge of 156 FLOP/byte,"
+                                           " the shape's above it: the verdict follows the shape")
 
 
 def test_matmul_and_decode_rows_agree_with_the_drill() -> None:

@@ -65,17 +65,23 @@ class PartBKernel:
         return self.drill_flops / self.drill_bytes
 
     def discrepancies(self) -> list[str]:
-        """Where the drill's figures differ from the derived ones, and why."""
+        """Where the drill's figures differ from the derived ones, why, and whether the verdict moves."""
         out = []
-        work = self.placement.work
+        p = self.placement
+        work = p.work
         for name, drill, ours in (("FLOPs", self.drill_flops, work.flops), ("bytes", self.drill_bytes, work.bytes)):
             if abs(drill - ours) > DRILL_TOLERANCE * ours:
                 out.append(f"the drill gives {number(drill)} {name}; the shape gives {number(ours)}"
                            f" ({number(ours / drill)}×), so intensity is {format_quantity(work.intensity, Dim.INTENSITY)}"
                            f" rather than {format_quantity(self.drill_intensity, Dim.INTENSITY)}")
-        if out and self.id == "add":
-            out.append("two fp16 inputs and one fp16 output are 3 × 2 B = 6 B per element; 5.03e7 counts 3 B."
-                       " Either way the add sits far below the ridge, so the verdict stands")
+                out += [f"the shape's count: {step}" for step in work.steps if step.startswith(f"{name} =")]
+        if out:
+            ridge = format_quantity(p.ridge, Dim.INTENSITY)
+            drill_side = "below" if self.drill_intensity < p.ridge else "above"
+            out.append(f"either way the {self.id} sits {p.side} the ridge of {ridge}, so the verdict stands"
+                       if drill_side == p.side else
+                       f"the drill's figures would put the {self.id} {drill_side} the ridge of {ridge}, the shape's"
+                       f" {p.side} it: the verdict follows the shape")
         return out
 
     def to_json(self) -> dict[str, Any]:
