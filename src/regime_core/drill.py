@@ -73,8 +73,8 @@ class PartBKernel:
             if abs(drill - ours) > DRILL_TOLERANCE * ours:
                 out.append(f"the drill gives {number(drill)} {name}; the shape gives {number(ours)}"
                            f" ({number(ours / drill)}×), so intensity is {format_quantity(work.intensity, Dim.INTENSITY)}"
-                           f" rather than {format_quantity(self.drill_intensity, Dim.INTENSITY)}")
-                out += [f"the shape's count: {step}" for step in work.steps if step.startswith(f"{name} =")]
+                           f" rather than {format_quantity(self.drill_intensity, Dim.INTENSITY)} (the shape's"
+                           f" {name} are worked out above)")
         if out:
             ridge = format_quantity(p.ridge, Dim.INTENSITY)
             drill_side = "below" if self.drill_intensity < p.ridge else "above"
