@@ -110,6 +110,8 @@ def test_feedback_is_specific() -> None:
         ("more HBM bandwidth", "more_bandwidth"), ("a card with more bandwidth", "more_bandwidth"),
         ("speculative decoding", "speculative_decoding"), ("a draft model", "speculative_decoding"),
         ("Medusa heads", "speculative_decoding"), ("EAGLE-2", "speculative_decoding"),
+        ("torch.backends.cuda.matmul.allow_tf32 = True", "faster_math"), ("FP8 GEMMs", "fp8_matmul"),
+        ("cut the bytes", "cut_bytes"), ("shaving the 2 µs kernel", "micro_optimise"),
     ],
 )
 def test_free_text_levers_are_recognised(text: str, lever: str) -> None:
@@ -309,6 +311,9 @@ def test_memory_side_levers_and_speculative_decoding_fit_memory_bound_kernels_on
     [
         ("a4", "weights stream each step", True), ("a3", "shrinking 4x doesn't matter (rule 3)", True),
         ("a7", "cpu blocks on gpu", True), ("a7", "+6 ms per token", True), ("a7", "+6ms/token", True),
+        ("a7", "+75% ITL, same kernels", True), ("a6", "duty cycle 20%: kernels busy a fifth of the time", True),
+        ("a4", "14 gigs of bf16 weights read per token", True), ("a2", "1.7 TB/sec of the 2 TB/sec", True),
+        ("a2", "~1.55 TiB/s achieved vs a 1.82 TiB/s peak", True),
         # A fact counts only for its own incident, and a different number is not the fact.
         ("a8", "shrinking 4x doesn't matter (rule 3)", None), ("a7", "+16 ms per token", None),
     ],
@@ -325,6 +330,58 @@ def test_a_figure_given_as_occupancy_is_not_evidence_even_when_the_number_matche
     check = grade({"part_a": {"a5": entry}})["items"]["a5"]["checks"]["evidence"]
     assert check["passed"] is False
     assert "Occupancy" in check["why"]
+
+
+@pytest.mark.parametrize(
+    ("item", "text", "passed"),
+    [
+        ("a1", "GPU util is 100% in nvidia-smi", False), ("a4", "GPU utilization 100%", False),
+        # A8's deciding figure is 100% of peak bandwidth: the same number given as GPU-Util is not it.
+        ("a8", "GPU util 100%", False), ("a8", "100% GPU utilisation", False),
+        ("a8", "saturates HBM, GPU util 100%", True),
+        # On a launch-bound timeline a low GPU-Util is a reading of the gaps, so it is not failed there.
+        ("a6", "GPU util around 20%", None),
+    ],
+)
+def test_a_gpu_utilisation_figure_is_not_evidence_of_a_roof(item: str, text: str, passed: bool | None) -> None:
+    entry = {**ANSWER_KEY["part_a"][item], "evidence": text}
+    check = grade({"part_a": {item: entry}})["items"][item]["checks"]["evidence"]
+    assert check["passed"] is passed
+    if passed is False:
+        assert "GPU utilisation" in check["why"]
+
+
+@pytest.mark.parametrize(
+    ("text", "passed"),
+    [("add torch.cuda.synchronize() after every step so the timing is clean", False),
+     ("insert a .item() check every step", False),
+     ("drop any torch.cuda.synchronize() in the loop", True), ("do not add a sync", True),
+     ("add non_blocking=True to the copy of the stop flag", True), ("put a sync-free stop check on device", True)],
+)
+def test_adding_a_host_sync_is_offering_the_problem_not_its_cure(text: str, passed: bool) -> None:
+    entry = {**ANSWER_KEY["part_a"]["a7"], "helps": text}
+    assert grade({"part_a": {"a7": entry}})["items"]["a7"]["checks"]["helps"]["passed"] is passed
+
+
+@pytest.mark.parametrize(
+    ("item", "line", "text", "passed"),
+    [("a1", "helps", "FP8 GEMMs", True), ("a1", "wastes", "FP8 GEMMs", False),
+     # On the memory roof 'FP8 matmul' may mean faster math (no help) or FP8 operands (fewer bytes).
+     ("a2", "wastes", "TF32/FP8 matmul flags: there's no matmul here", None), ("a2", "wastes", "FP8 matmul", None),
+     ("a4", "helps", "FP8 matmuls", None), ("a2", "wastes", "allow_tf32", True)],
+)
+def test_fp8_matmul_is_faster_math_on_the_compute_roof_and_could_not_tell_on_the_memory_roof(
+        item: str, line: str, text: str, passed: bool | None) -> None:
+    entry = {**ANSWER_KEY["part_a"][item], line: text}
+    assert grade({"part_a": {item: entry}})["items"][item]["checks"][line]["passed"] is passed
+
+
+def test_part_c_that_describes_fusion_without_naming_it_passes_the_fusion_check() -> None:
+    described = ("Collapsing the chain into a single kernel is right when HBM traffic sets the time (A2, 1.7 TB/s)"
+                 " and career-limiting when the math does (A1, 70% of peak).")
+    assert grade_part_c(described)["checks"]["fusion"]["passed"] is True
+    neither = "A2 needs fewer bytes at 1.7 TB/s, a 3.8-fold gap, while A1 at 70% needs faster math."
+    assert grade_part_c(neither)["checks"]["fusion"]["passed"] is False
 
 
 def test_occupancy_named_beside_the_deciding_fact_still_passes() -> None:

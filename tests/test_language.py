@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from regime_core.language import in_context, negated, normalise, with_units
+from regime_core.language import added, in_context, negated, normalise, with_units
 from regime_core.quantity import Dim, quantities_in
 
 
@@ -82,3 +82,37 @@ def test_a_unit_per_token_or_step_written_with_a_slash_is_a_quantity(text: str, 
     value, dim = quantities_in(with_units(text))[0]
     assert dim is quantity[1]
     assert value == pytest.approx(quantity[0])
+
+
+@pytest.mark.parametrize(
+    ("text", "quantity"),
+    [("1.7 TB/sec", (1.7e12, Dim.BYTE_RATE)), ("2 terabytes per second", (2e12, Dim.BYTE_RATE)),
+     ("1.7e12 bytes per sec", (1.7e12, Dim.BYTE_RATE)), ("14 gigs", (14e9, Dim.BYTE)),
+     ("14 gigabytes", (14e9, Dim.BYTE)), ("1.55 tib/s", (1.55 * 2**40, Dim.BYTE_RATE)), ("16 kib", (16 * 2**10, Dim.BYTE))],
+)
+def test_bandwidth_per_sec_sizes_in_words_and_lower_case_binary_prefixes_are_quantities(
+        text: str, quantity: tuple[float, Dim]) -> None:
+    value, dim = quantities_in(with_units(text))[0]
+    assert dim is quantity[1]
+    assert value == pytest.approx(quantity[0])
+
+
+def test_a_size_word_without_a_number_stays_a_word() -> None:
+    assert normalise("a few kilobytes") == "a few kilobytes"
+
+
+def test_a_full_stop_inside_a_dotted_name_does_not_end_the_clause() -> None:
+    text = "never call torch.cuda.synchronize"
+    start = text.index("synchronize")
+    assert negated(text, start, len(text)) is True
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "put_in"),
+    [("add torch.cuda.synchronize() after every step", "synchronize", True), ("insert a sync", "sync", True),
+     ("do not add a sync", "sync", False), ("remove the sync", "sync", False),
+     ("add fusion, then a long list of other things and a sync", "sync", False)],
+)
+def test_added_reads_a_phrase_put_in_but_not_one_whose_adding_is_denied(text: str, phrase: str, put_in: bool) -> None:
+    assert added(text, text.index(phrase)) is put_in
+

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from regime_core.classify import Verdict
-from regime_core.language import in_context, negated, normalise
+from regime_core.language import added, in_context, negated, normalise
 from regime_core.levers import REGIMES, a_kernel, by_id, mentions, phrases, recognise, regime_names
 from regime_core.quantity import Dim, quantities_in
 
@@ -64,12 +64,27 @@ def regime_named(text: str) -> str | None:
     return named[0] if len(named) == 1 else None
 
 
+# Words of a lever that names a problem which name the problem itself, not its cure ("sync", not "non_blocking"
+# or "sync-free").
+_PROBLEM_WORDS = re.compile(r"(?:\bsync|\bsynchron|item\(\)|cpu\(\)|\bread(?:ing)?(?: it)? ?back|host read)\S*(?<!free)(?<!less)$")
+
+
+def _names_the_problem(lowered: str, start: int, end: int) -> bool:
+    """Whether the phrase at ``lowered[start:end]``, with the rest of its last word, names a host sync itself."""
+    rest = re.match(r"\S*", lowered[end:])
+    return bool(_PROBLEM_WORDS.search(lowered[start:end] + (rest.group() if rest else "")))
+
+
 @dataclass(frozen=True)
 class LeverLine:
-    """The levers a line names: offered (neither denied nor only describing the kernel), and denied."""
+    """The levers a line names: offered (neither denied nor only describing the kernel), denied, and added.
+
+    ``added`` holds levers whose problem the line puts in ("add a torch.cuda.synchronize() after each step").
+    """
 
     offered: tuple[str, ...]
     denied: tuple[str, ...]
+    added: tuple[str, ...] = ()
 
 
 def read_levers(text: str) -> LeverLine:
@@ -77,14 +92,19 @@ def read_levers(text: str) -> LeverLine:
     lowered = normalise(text)
     offered: list[str] = []
     denied: list[str] = []
+    adds: list[str] = []
     for m in mentions(lowered)[:_MAX_MENTIONS]:
         if m.lever in offered or in_context(lowered, m.start):
             continue
         lever = by_id(m.lever)
+        if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and added(lowered, m.start):
+            if m.lever not in adds:
+                adds.append(m.lever)
+            continue
         target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
         if m.lever not in target:
             target.append(m.lever)
-    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered))
+    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered), tuple(a for a in adds if a not in offered))
 
 
 def helps_here(lever_id: str, kind: str) -> bool:
@@ -102,6 +122,9 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
     if not text.strip():
         return Check(False, "Name a lever that helps.")
     line = read_levers(text)
+    if line.added and not line.offered:
+        return Check(False, f"That puts the problem in: {phrases(list(line.added))} is the cure, since the CPU then"
+                            " waits on the GPU every step.")
     if not line.offered:
         return unsure("I could not read a lever you offer here")
     refused = {*recognise(verdict.waste), *refused_fix}

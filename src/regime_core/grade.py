@@ -31,7 +31,7 @@ from regime_core.answer_lines import (
 from regime_core.attempt import Attempt, parse_attempt
 from regime_core.classify import Verdict
 from regime_core.language import normalise, with_units
-from regime_core.levers import advice, phrases
+from regime_core.levers import advice, mentions, phrases
 from regime_core.quantity import Dim, format_quantity, quantities_in, same_quantity
 from regime_core.resources import load_json
 
@@ -94,12 +94,17 @@ def _kind(incident_id: str, regime: str) -> str:
 # regime (Rule 4), even where the same number is the incident's share of a peak.
 _OCCUPANCY_FIGURE = re.compile(r"\boccupancy\b(?:\s*(?:is|was|of|at|around|about|=|:|~|≈))*\s*[\d.]+\s?%"
                                r"|[\d.]+\s?%\s*(?:sm\s+)?occupancy\b")
+# GPU utilisation as nvidia-smi reports it is the share of time some kernel runs, not a share of a peak:
+# 100% of it says nothing about which roof holds the kernel (it only rules out idle gaps).
+_GPU_UTIL = re.compile(r"\b(?:nvidia-smi|gpu[- ]?util(?:i[sz]ation)?)\b")
+_GPU_UTIL_FIGURE = re.compile(rf"(?:{_GPU_UTIL.pattern})(?:\s*(?:in nvidia-smi|is|was|of|at|around|about|=|:|~|≈))*"
+                              r"\s*[\d.]+\s?%|[\d.]+\s?%\s*(?:gpu[- ]?util(?:i[sz]ation)?)\b")
 
 
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
     if not text.strip():
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
-    lowered = _OCCUPANCY_FIGURE.sub("occupancy", with_units(text))
+    lowered = _GPU_UTIL_FIGURE.sub("gpu utilisation", _OCCUPANCY_FIGURE.sub("occupancy", with_units(text)))
     deciding = deciding_numbers(verdict)
     if any(any(same_quantity(q, d, EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
         return Check(True, "Your evidence cites a number that decides the regime.")
@@ -109,6 +114,9 @@ def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
         return Check(True, "Your evidence cites what the incident states.")
     if "occupancy" in words:
         return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
+    if _GPU_UTIL.search(words) and verdict.regime in ("compute", "memory"):
+        return Check(False, "GPU utilisation is the share of time some kernel runs, not a share of either peak:"
+                            " cite what the incident measured against a peak.")
     return unsure("I could not match your evidence to a number or a fact this incident gives")
 
 
@@ -210,7 +218,9 @@ def drill_numbers() -> list[tuple[float, Dim]]:
 
 _FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b|below (?:the )?ridge|under (?:the )?ridge")
 _AGAINST_FUSION = re.compile(r"compute|\bflops?\b|tensor core|\bmath|arithmetic|above the ridge")
-_FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor")
+# Fusion named, or described ("collapse the chain into a single kernel", "one pass", "fold the relu into it").
+_FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor|\bmerg|\bcollaps|(?<![-\w])fold|single kernel|into one kernel"
+                           r"|\b(?:one|single) pass\b")
 
 
 def grade_part_c(paragraph: str) -> dict[str, Any]:
@@ -226,7 +236,7 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     else:
         number = Check(False, "Use at least one number from Part A or B, as the drill gives it or as you derived it"
                               + (": the numbers here are not from the drill." if cited else "."))
-    talks = bool(_FUSION_WORDS.search(lowered))
+    talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
     for_fusion, against = bool(_FOR_FUSION.search(lowered)), bool(_AGAINST_FUSION.search(lowered))
     if for_fusion and against:

@@ -30,6 +30,10 @@ _SHORTHAND = (
     (r"\bnano[ -]?seconds?\b", "ns"),
     (r"\btokens? (?:per|a) (?:second|sec)\b|\btok/sec\b|\btokens/sec\b", "tok/s"),
     (r"\bflops? (?:per|a) byte\b", "flop/byte"),
+    # Sizes and bandwidths spelt out or in slang after a number ("14 gigs", "2 terabytes per sec").
+    (r"(?<=\d)\s?(?:gigs?|gigabytes?)\b", " gb"), (r"(?<=\d)\s?terabytes?\b", " tb"),
+    (r"(?<=\d)\s?megabytes?\b", " mb"), (r"(?<=\d)\s?kilobytes?\b", " kb"),
+    (r"(?<![a-z])([kmgtp]i?b|bytes?)(?:/| per )(?:sec|second)\b", r"\1/s"),
     (r"\bmicro-?opt\b", "micro-optimise"),
     (r"\bperf\b", "performance"),
     (r"\battn\b", "attention"),
@@ -48,6 +52,8 @@ _NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "point", "and"])
 _NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1), *_TENS])})\b(?:[ -](?:{_NUMBER_WORD})\b)*")
 # Decimal prefixes written in lower case before bytes or FLOPs ("1.7tb/s", "14 gb"): a reader knows.
 _PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
+# Binary prefixes written in lower case ("1.55 tib/s", "16 kib"): kept binary.
+_BINARY_UNIT = re.compile(r"(\d)\s?([kmgtp])i(b/s|b(?![a-z]))")
 # Quotation marks around a word ("the 'faster' kernel", `pin_memory`); an apostrophe inside a word stays.
 _QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
 # A unit per step written with a slash ("47 ms/token", "14 GB/step"): the same as "per token".
@@ -65,6 +71,9 @@ _CLAUSE_END = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|\bbut\b|\bso\b|\bbecaus
 _NEGATION_REACH = 4  # words between a negation and the phrase it denies
 _WINDOW = 80  # characters either side of a phrase in which its negation or context is looked for
 _CONTEXT = re.compile(r"\b(?:already|currently)\b")
+# Words that put something in ("add a sync after every step"): said of a problem, they offer the problem.
+_ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inserted|introduce|introduces|introducing|"
+                     r"put in|putting in|put a|put an)\b")
 
 
 def _number_words(run: str) -> str:
@@ -129,14 +138,17 @@ def normalise(text: str) -> str:
 
 def with_units(text: str) -> str:
     """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
+    text = _BINARY_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}i{m[3].replace('b', 'B', 1)}",
+                            _PER_STEP.sub(r" per \1", normalise(text)))
     return _PREFIXED_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}{m[3].replace('b', 'B', 1) if m[3][0] == 'b' else m[3]}",
-                              _PER_STEP.sub(r" per \1", normalise(text)))
+                              text)
 
 
 def _before(text: str, start: int) -> str:
     """The words just before ``start`` in the same clause (at most ``_WINDOW`` characters: negation is near)."""
     window = text[max(0, start - _WINDOW):start]
-    ends = [m.end() for m in _CLAUSE_END.finditer(window)]
+    # A full stop right against the phrase joins a name ("torch.cuda.synchronize"), it does not end a clause.
+    ends = [m.end() for m in _CLAUSE_END.finditer(window) if not (m.group() == "." and m.end() == len(window))]
     return window[ends[-1]:] if ends else window
 
 
@@ -159,3 +171,12 @@ def negated(text: str, start: int, end: int) -> bool:
 def in_context(text: str, start: int) -> bool:
     """Whether the phrase at ``start`` only describes the kernel ("a kernel already on tensor cores")."""
     return bool(_CONTEXT.search(_before(text, start)))
+
+
+def added(text: str, start: int) -> bool:
+    """Whether the phrase at ``start`` is put in ("add torch.cuda.synchronize() after each step"), not denied."""
+    before = _before(text, start)
+    cues = list(_ADDING.finditer(before))
+    if not cues or len(before[cues[-1].end():].split()) > _NEGATION_REACH:
+        return False
+    return not _BEFORE.search(before[:cues[-1].start()])
