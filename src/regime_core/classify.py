@@ -23,6 +23,7 @@ __all__ = ["Verdict", "classify"]
 
 # Thresholds: each is a judgment about what evidence decides; tests sit on both sides of each.
 GAP_SHARE = 0.5  # the GPU idles at least half the timeline: launches or the host, not kernels, set the pace
+SYNC_COST = 1.05  # the step with a host sync at least 5% slower than without it: the wait shows above the noise
 IDLE_UTILIZATION = 0.5  # nvidia-smi GPU-Util at or under this: no kernel ran for half the time
 LOADER_SHARE = 0.5  # at least half of each step waits on the input pipeline
 GRAPH_DECISIVE = 1.5  # CUDA graphs (or reduce-overhead) removed a third of the time or more: launches dominated
@@ -103,6 +104,31 @@ class Verdict:
         return out
 
 
+def _host_sync_rule(s: Symptoms, evidence: list[str]) -> bool:
+    """A host sync in the loop decides only where its cost is measured: the step got slower with it.
+
+    A sync in a loop is common (a logged loss) and often cheap, and a GPU that idles may be waiting on
+    something else: without the step timed with and without it, the sync is said, and not blamed.
+    """
+    o = s.observed
+    line = "a host sync sits in the loop: the CPU waits for the GPU every step"
+    if o.time and o.time_before:
+        went = f"{line}; the step went from {_f(o.time_before, Dim.SECOND)} to {_f(o.time, Dim.SECOND)}"
+        if o.time >= o.time_before * SYNC_COST:
+            evidence.append(f"{went}: the wait costs {_f(o.time - o.time_before, Dim.SECOND)} a step")
+            return True
+        evidence.append(f"{went}: {'barely' if o.time > o.time_before else 'no'} slower with it, so the wait is not"
+                        " what sets the pace")
+        return False
+    if o.gpu_utilization is not None and o.gpu_utilization > IDLE_UTILIZATION:
+        evidence.append(f"{line}, yet the GPU is busy {words.percent(o.gpu_utilization)} of the time: the wait can"
+                        f" cost at most the {words.percent(1 - o.gpu_utilization)} it idles")
+        return False
+    now = f"; the step takes {_f(o.time, Dim.SECOND)}" if o.time else ""
+    evidence.append(f"{line}{now}: a suspect, but what the wait costs is not measured")
+    return False
+
+
 def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
     """Host syncs, the input pipeline, timeline gaps, low utilisation, graph capture: the GPU waiting.
 
@@ -110,13 +136,7 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
     """
     o = s.observed
     decided: list[str] = []
-    if o.host_sync_in_loop:
-        cost = f"; the step now takes {_f(o.time, Dim.SECOND)}" if o.time else ""
-        if o.time and o.time_before:
-            cost = f"; the step went from {_f(o.time_before, Dim.SECOND)} to {_f(o.time, Dim.SECOND)}"
-            if o.time > o.time_before:  # a step that got no slower says nothing of the wait's cost
-                cost += f": the wait costs {_f(o.time - o.time_before, Dim.SECOND)} a step"
-        evidence.append(f"a host sync sits in the loop: the CPU waits for the GPU every step{cost}")
+    if o.host_sync_in_loop and _host_sync_rule(s, evidence):
         decided.append("host")
     if o.loader_time is not None and a.step:
         share = o.loader_time / a.step
@@ -131,9 +151,12 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
         if o.launches:
             total = o.launches * (o.kernel_time + o.gap_time)
             line += f"; {o.launches:,} launches × {_f(o.kernel_time + o.gap_time, Dim.SECOND)} = {_f(total, Dim.SECOND)}"
+        if share >= GAP_SHARE and o.gap_time > LAUNCH_SCALE:  # far longer than launches: the GPU waits on more
+            line += (f"; gaps of {_f(o.gap_time, Dim.SECOND)} are far longer than a launch, so the GPU waits on"
+                     " something else (the host, the input, a sync)")
         evidence.append(line)
         if share >= GAP_SHARE:
-            decided.append("launch")
+            decided.append("launch" if o.gap_time <= LAUNCH_SCALE else "idle")
     if o.gpu_utilization is not None and o.gpu_utilization <= IDLE_UTILIZATION:
         evidence.append(f"GPU utilisation {words.percent(o.gpu_utilization)}: no kernel runs for"
                         f" {words.percent(1 - o.gpu_utilization)} of the time")
@@ -259,13 +282,23 @@ _SUB = {  # sub-kind -> (regime, lever that helps, lever that wastes); None keep
 KINDS = tuple(_SUB)
 
 
+#: A proposal the symptoms already measured: its lever -> the speedup that measured it.
+_MEASURED_BY = {"cuda_graphs": "graph_speedup", "fusion": "fused_speedup", "compile": "fused_speedup"}
+
+
+def _already_measured(s: Symptoms, proposed: list[str]) -> float | None:
+    """The speedup the symptoms give for the proposed change, if they measured it."""
+    found = (getattr(s.observed, _MEASURED_BY[i]) for i in proposed if i in _MEASURED_BY)
+    return next((value for value in found if value is not None), None)
+
+
 def _early_proposal(s: Symptoms) -> str:
-    """What an undecided verdict says of the proposal: too early, unless it is the graph capture already measured."""
+    """What an undecided verdict says of the proposal: too early, unless the symptoms already measured it."""
     proposal = s.proposal.strip()
     if not proposal:
         return ""
-    speedup = s.observed.graph_speedup
-    if speedup is not None and "cuda_graphs" in recognise(proposal):
+    speedup = _already_measured(s, recognise(proposal))
+    if speedup is not None:
         return (f"{proposal}: already measured at {number(speedup)}× — keep it, but it does not decide the regime;"
                 " the measurement below does")
     return f"{proposal}: too early — until the measurement below decides the regime, any fix is a guess"
@@ -296,13 +329,18 @@ def classify(s: Symptoms) -> Verdict:
     proposed = recognise(s.proposal) if s.proposal else []
     # A host sync is cured only by removing it, a starved loader only by feeding it (levers.json 'fits').
     kind = sub if sub in ("host", "loader") else regime
-    if proposed and not fits(proposed, kind):
+    measured = _already_measured(s, proposed)
+    if measured is not None and not fits(proposed, kind):  # a gain on record is kept, not called a waste
+        helps = (f"{helps}. The proposal, {s.proposal.strip()}, is already measured at {number(measured)}×: keep it,"
+                 f" but it is not what limits {a_kernel(regime)}")
+    elif proposed and not fits(proposed, kind):
         wastes = f"{s.proposal.strip()} ({phrases(proposed)}): it does not help {a_kernel(regime)}" + (
             {"loader": " whose GPU is starved of input", "host": " whose GPU idles while the CPU waits for it"}.get(kind, ""))
     elif proposed and (doubts := [by_id(i).doubt(sub) for i in proposed if by_id(i).doubt(sub)]):
         helps = f"{helps}. The proposal, {s.proposal.strip()}, may not: {doubts[0]}"
     elif proposed:
-        helps = f"{s.proposal.strip()}, as proposed — it fits; more broadly: {helps}"
+        on_record = f", already measured at {number(measured)}×" if measured is not None else ""
+        helps = f"{s.proposal.strip()}, as proposed — it fits{on_record}; more broadly: {helps}"
     return Verdict(regime, evidence, helps, wastes, anomalies, "", p, None, s.notes, sub)
 
 

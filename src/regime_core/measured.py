@@ -1,7 +1,8 @@
 """Measured points (``bench/gpu/measure.py`` output) read back as symptoms and classified.
 
 Only what an engineer would have before a profiler is used: the shape's FLOPs and bytes, the
-median time, and, for the elementwise sweep, how the time changed when the tensor shrank 4×.
+median time, for the elementwise sweep how the time changed when the tensor shrank 4×, and for the
+host-sync sweep the same loop timed without the sync.
 """
 
 from __future__ import annotations
@@ -36,10 +37,12 @@ def _elements(p: Mapping[str, Any]) -> int:
 def classify_points(points: Sequence[Mapping[str, Any]], card: Hardware) -> list[Verdict]:
     """A verdict for each measured point, from its symptoms alone."""
     ratios = _shrink_ratios(points)
+    without_sync = {tuple(p["shape"]): p["time_s"] for p in points if p["variant"] == "no .item()"}
     verdicts = []
     for index, p in enumerate(points):
         w = Work(p["flops"], p["bytes"], f"{p['sweep']} {p['variant']}", dtype=p["dtype"]) if "flops" in p else None
-        observed = Observed(time=p["time_s"], shrink_4x_ratio=ratios.get(index),
-                            host_sync_in_loop=p["variant"] == ".item() per step")
+        synced = p["variant"] == ".item() per step"
+        observed = Observed(time=p["time_s"], shrink_4x_ratio=ratios.get(index), host_sync_in_loop=synced,
+                            time_before=without_sync.get(tuple(p["shape"])) if synced else None)
         verdicts.append(classify(Symptoms(card if w else None, p["dtype"] if w else None, w, observed)))
     return verdicts

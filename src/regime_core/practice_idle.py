@@ -75,7 +75,7 @@ def host_sync(rng: random.Random, level: int, templates: Sequence[str]) -> Draft
     sync = pick(rng, _SYNCS_TRAINING if training else _SYNCS_DECODE)
     text = fill(templates[which], {"sync": sync, "model": model, "card": card.phrase, "before": seconds(before),
                                    "after": seconds(after)})
-    observed = {"host_sync_in_loop": True, "time": seconds(after)}
+    observed = {"host_sync_in_loop": True, "time": seconds(after), "time_before": seconds(before)}
     return Draft("host_sync", "overhead", False, card, text, symptoms_of(card, None, None, observed))
 
 
