@@ -16,7 +16,7 @@ from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
 from regime_core.classify import KINDS
 from regime_core.errors import RegimeError
 from regime_core.grade import CRITERIA, grade, grade_part_c, hint
-from regime_core.levers import levers, recognise
+from regime_core.levers import REGIMES, kind_advice, levers, recognise
 from regime_core.writeup import markdown
 from regime_site.parts import acceptance_panel, part_c_attempt
 from strategies import json_values
@@ -516,3 +516,11 @@ def test_every_doubt_in_levers_json_names_a_kind_the_classifier_gives() -> None:
     kinds = {kind for lever in levers() for kind, _ in lever.doubtful_for}
     assert kinds, "no lever is doubtful for any kind: the check would pass on anything"
     assert kinds <= set(KINDS)
+
+
+def test_every_kind_in_levers_json_belongs_to_a_regime_and_every_rule_names_one_of_them() -> None:
+    assert {kind_advice(kind)[0] for kind in KINDS} == set(REGIMES)
+    source = (Path(__file__).parents[1] / "src/regime_core/classify.py").read_text(encoding="utf-8")
+    named = set(re.findall(r'(?:return|decided\.append\()\s*"(\w+)"', source))
+    assert named, "no rule names a kind: the check would pass on anything"
+    assert named <= set(KINDS), named - set(KINDS)

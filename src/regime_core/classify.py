@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regime_core import words
-from regime_core.levers import a_kernel, advice, by_id, fits, phrases, recognise
+from regime_core.levers import a_kernel, advice, by_id, fits, kind_advice, kinds, phrases, recognise
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import Placement
 from regime_core.symptoms import Achieved, Symptoms, achieved, placement, shrink
@@ -262,24 +262,8 @@ def _far_from_both(a: Achieved, p: Placement | None, evidence: list[str]) -> Non
         evidence.append(words.roofline_line(p) + f" — a leaning towards {p.bound}, not a verdict")
 
 
-_SUB = {  # sub-kind -> (regime, lever that helps, lever that wastes); None keeps the regime's own advice
-    "host": ("overhead", "remove the per-step host read (.item(), .cpu(), printing a tensor): keep the loop on the GPU",
-             "rewriting the matmul or attention kernels: they did not change, the host wait did"),
-    "launch": ("overhead", "launch less: fuse, capture the loop in a CUDA graph, or launch fewer, bigger grids",
-               "micro-optimising the kernels themselves: the GPU is idle between them"),
-    "loader": ("overhead", "feed the GPU: more DataLoader workers, pinned memory and prefetching, faster storage or"
-               " pre-processed data", "CUDA graphs, torch.compile or kernel work: the GPU is waiting for input"),
-    "idle": ("overhead", "find what the GPU waits for (a timeline shows launch gaps, host syncs or data-loader"
-             " waits) and remove that wait", "faster kernels: the GPU runs nothing for much of the time"),
-    "decode": ("memory", "cut the bytes each token reads: quantise the weights (int8, int4), shrink the KV cache"
-               " (GQA, paged or quantised KV), or batch more sequences per weight read",
-               "a faster MMA or compute-kernel rewrite: the weight reads, not the math, set the time"),
-    "memory": ("memory", None, None),
-    "compute": ("compute", None, None),
-}
-
-#: The kinds of kernel a decided verdict names (``Verdict.kind``); levers.json may doubt a lever for one.
-KINDS = tuple(_SUB)
+#: The kinds of kernel a decided verdict names (``Verdict.kind``, levers.json's 'kinds', with their lever lines).
+KINDS = kinds()
 
 
 #: A proposal the symptoms already measured: its lever -> the speedup that measured it.
@@ -324,8 +308,8 @@ def classify(s: Symptoms) -> Verdict:
         waste = _early_proposal(s)
         return Verdict(None, evidence or ["nothing measured here decides the regime"], "", waste, anomalies,
                        words.needs(s, p, a), p, p.bound if p is not None else None, s.notes)
-    regime, helps, wastes = _SUB[sub]
-    helps, wastes = helps or advice(regime).helps, wastes or advice(regime).wastes
+    regime, said = kind_advice(sub)
+    helps, wastes = said.helps, said.wastes
     proposed = recognise(s.proposal) if s.proposal else []
     # A host sync is cured only by removing it, a starved loader only by feeding it (levers.json 'fits').
     kind = sub if sub in ("host", "loader") else regime

@@ -68,6 +68,20 @@ def advice(regime: str) -> RegimeAdvice:
     return RegimeAdvice(raw["name"], raw["allowed"], raw["helps"], raw["wastes"])
 
 
+@cache
+def kinds() -> tuple[str, ...]:
+    """The kinds of kernel the classifier's rules name (``Verdict.kind``), in ``levers.json``'s order."""
+    return tuple(_data()["kinds"])
+
+
+def kind_advice(kind: str) -> tuple[str, RegimeAdvice]:
+    """A kind's regime, and its advice: the kind's own lever lines where it has them, else the regime's."""
+    raw = _data()["kinds"][kind]
+    regime = advice(raw["regime"])
+    own = RegimeAdvice(regime.name, regime.allowed, raw.get("helps", regime.helps), raw.get("wastes", regime.wastes))
+    return raw["regime"], own
+
+
 def regime_names(regime: str) -> tuple[str, ...]:
     """The words learners use for ``regime``, such as ``memory``, ``mem``, ``bw`` and ``hbm``."""
     return tuple(_data()["regimes"][regime]["names"])
