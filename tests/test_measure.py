@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from regime_core import hardware, work
+from regime_core.classify import SYNC_COST
 from regime_core.measured import classify_points
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -223,5 +224,13 @@ def test_the_real_script_on_pytorch(tmp_path: Path) -> None:
     for p in run["points"]:
         assert p["time_s"] == statistics.median(p["times_s"]) > 0
     verdicts = classify_points(run["points"], hardware.custom("1 TFLOP/s", "50 GB/s"))
-    item = next(v for p, v in zip(run["points"], verdicts, strict=True) if p["variant"] == ".item() per step")
-    assert item.regime == "overhead"
+    pairs = list(zip(run["points"], verdicts, strict=True))
+    synced, item = next((p, v) for p, v in pairs if p["variant"] == ".item() per step")
+    plain = next(p for p, _ in pairs if p["variant"] == "no .item()" and p["shape"] == synced["shape"])
+    # On a GPU the sync drains the queue every step; on the CPU it costs next to nothing. Either way the
+    # verdict follows the A/B the script measured, as an engineer's would.
+    if synced["time_s"] >= SYNC_COST * plain["time_s"]:
+        assert (item.regime, item.kind) == ("overhead", "host")
+    else:
+        assert item.kind != "host"
+        assert "slower with it, so the wait is not what sets the pace" in item.evidence[0]
