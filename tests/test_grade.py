@@ -21,6 +21,8 @@ from regime_core.writeup import markdown
 from regime_site.parts import acceptance_panel, part_c_attempt
 from strategies import json_values
 
+CORPUS_PART_C = [a for a in json.loads((Path(__file__).parent / "data/learner_corpus.json").read_text(encoding="utf-8"))["attempts"]
+                 if a["item"] == "part_c"]
 PASSING = json.loads((Path(__file__).parent.parent / "examples/attempt-passing.json").read_text())
 
 
@@ -524,3 +526,28 @@ def test_every_kind_in_levers_json_belongs_to_a_regime_and_every_rule_names_one_
     named = set(re.findall(r'(?:return|decided\.append\()\s*"(\w+)"', source))
     assert named, "no rule names a kind: the check would pass on anything"
     assert named <= set(KINDS), named - set(KINDS)
+
+
+TURNED_AROUND = "Fusion is right for compute-bound A1 because it cuts FLOPs; it is wasted on memory-bound A2 at 1.7 TB/s."
+
+
+def test_a_part_c_argued_the_wrong_way_round_is_not_passed_and_says_which_clause() -> None:
+    check = grade_part_c(TURNED_AROUND)["checks"]["both_sides"]
+    assert check["passed"] is None
+    assert '"Fusion is right for compute-bound A1 because it cuts FLOPs"' in check["why"]
+
+
+@pytest.mark.parametrize(
+    "paragraph",
+    [
+        *(a["answer"]["paragraph"] for a in CORPUS_PART_C if not a["wrong"]),
+        "Fusion helps A2 (1.7 TB/s, memory-bound) and A6, but for A1, which is compute-bound at 70% of peak, fusing"
+        " the relu buys nothing.",
+        "Compile helped A2 3.8x because the chain was memory-bound; on A1 the math already runs at 70% of peak, so"
+        " fusion won't move it.",
+        "Fusing the relu into the matmul's epilogue is right only when the epilogue's traffic matters: A1 is"
+        " compute-bound at 1365 FLOP/byte, so it changes nothing there, while A2's bytes made compile pay 3.8x.",
+    ],
+)
+def test_no_right_part_c_is_read_as_turned_around(paragraph: str) -> None:
+    assert "which way your argument runs" not in grade_part_c(paragraph)["checks"]["both_sides"]["why"]

@@ -223,6 +223,23 @@ _FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor|\bmerg|\bcollaps|(?<![
                            r"|\b(?:one|single) pass\b")
 
 
+# A clause that says fusion helps where the math sets the time, and says nothing of bytes, launches or a
+# limit: the argument turned around ("fusion is right for compute-bound A1 because it cuts FLOPs").
+_CLAUSE = re.compile(r"[.;:!?]\s|,\s*(?:but|whereas|while|yet|not|unlike|unless)\b|\s(?:but|whereas|however|unlike|except)\s")
+_PAYS = re.compile(r"\b(?:right|helps?|helped|pays?|paid|works?|wins?|speeds? up|worth|cuts? (?:the )?flops)\b")
+_LIMITED = re.compile(r"\b(?:wast\w*|useless|pointless|nothing|no|none|doesn'?t|does not|didn'?t|did not|won'?t|will not"
+                      r"|cannot|can'?t|never|not|neither|nor|only|little|limit\w*|career)\b")
+
+
+def _turned_around(lowered: str) -> str:
+    """The first clause that has fusion pay on the compute side alone, or ""."""
+    for clause in _CLAUSE.split(lowered):
+        if (_FUSION_WORDS.search(clause) and _AGAINST_FUSION.search(clause) and _PAYS.search(clause)
+                and not _LIMITED.search(clause) and not _FOR_FUSION.search(clause)):
+            return clause.strip()
+    return ""
+
+
 def grade_part_c(paragraph: str) -> dict[str, Any]:
     """Part C: a number from Part A or B, fusion itself, and both sides of the argument."""
     if not paragraph:
@@ -239,7 +256,13 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
     for_fusion, against = bool(_FOR_FUSION.search(lowered)), bool(_AGAINST_FUSION.search(lowered))
-    if for_fusion and against:
+    turned = _turned_around(lowered)
+    at = paragraph.lower().find(turned)
+    turned = paragraph[at:at + len(turned)] if turned and at >= 0 else turned  # quoted as the learner wrote it
+    if turned:  # read, not understood for certain: said as could-not-tell, with the clause that raised it
+        sides = unsure(f"I read fusion said to pay where the math sets the time (\"{turned[:160]}\"), but fusion"
+                       " deletes bytes and launches, not FLOPs: check which way your argument runs")
+    elif for_fusion and against:
         sides = Check(True, "Argues both sides.")
     else:
         sides = Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
