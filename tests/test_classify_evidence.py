@@ -268,9 +268,9 @@ def test_every_idle_measurement_given_adds_its_line_and_the_first_that_decides_n
 def test_a_host_sync_with_the_time_before_it_states_what_the_wait_costs() -> None:
     v = verdict(host_sync_in_loop=True, time="14 ms", time_before="8 ms")
     assert (v.regime, v.kind) == ("overhead", "host")
-    assert "went from 8 ms to 14 ms: the wait costs 6 ms a step" in v.evidence[0]
+    assert "went from 8 ms to 14 ms (1.75×): the wait costs 6 ms a step, 42.9% of it" in v.evidence[0]
     faster = verdict(host_sync_in_loop=True, time="8 ms", time_before="14 ms")
-    assert "went from 14 ms to 8 ms: no slower with it, so the wait is not what sets the pace" in faster.evidence[0]
+    assert "went from 14 ms to 8 ms (0.571×): no slower with it, so the wait is not what sets the pace" in faster.evidence[0]
     assert faster.regime is None  # a sync that costs nothing is not the regime
 
 
@@ -282,6 +282,11 @@ def test_a_host_sync_with_the_time_before_it_states_what_the_wait_costs() -> Non
         # TornadoVM PR #1023: the step with the sync and without it, 17.46 µs and 17.44 µs.
         ({"time": "17.46 µs", "time_before": "17.44 µs"}, "barely slower with it, so the wait is not what sets the pace"),
         ({}, "a suspect, but what the wait costs is not measured"),
+        # lingbot-world PR #51: removing the .item() syncs took 15134 ms to 13523 ms: real, but a tenth of the step.
+        ({"time": "15134 ms", "time_before": "13523 ms"}, "the wait costs 1.61 s a step, 10.6% of it — real overhead,"
+                                                         " but not most of the step"),
+        # torch2trt #471: 0.003 s unsynchronised, 0.06 s synchronised: the fast time never waited for the GPU.
+        ({"time": "0.06 s", "time_before": "0.003 s"}, "more than twice, which a sync cannot do"),
     ],
 )
 def test_a_host_sync_whose_cost_is_not_shown_is_said_not_blamed(observed: dict[str, str], said: str) -> None:
@@ -313,3 +318,15 @@ def test_a_proposal_already_measured_is_kept_on_its_record_not_called_a_waste() 
              "hardware": "h100-sxm", "work": {"kernel": "elementwise", "shape": [8, 4096, 4096], "ops": 4}}
     assert classify(parse_symptoms(chain)).lever.startswith("torch.compile it, as proposed — it fits, already measured"
                                                            " at 3.8×")
+
+
+def test_a_measured_sync_removal_is_on_record_and_a_tiny_fusion_gain_is_not_called_paying() -> None:
+    v = classify(parse_symptoms({"observed": {"host_sync_in_loop": True, "time": "31.7 ms", "time_before": "28.4 ms"},
+                                 "proposal": "remove the host sync from the loop"}))
+    assert v.regime is None
+    assert v.waste.startswith("remove the host sync from the loop: already measured at 1.12×")
+    decode = {"hardware": "rtx-4090", "dtype": "fp16", "work": {"kernel": "decode", "params": "8B", "batch": 1},
+              "observed": {"bandwidth_fraction": "0.63", "fused_speedup": 1.01}, "proposal": "fuse RoPE into the KV write"}
+    d = classify(parse_symptoms(decode))
+    assert "fusing bought only 1.01×: the round trips it deleted were a small part of the bytes" in d.evidence
+    assert "The proposal, fuse RoPE into the KV write, may not (measured: 1.01×):" in d.lever

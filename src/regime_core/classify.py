@@ -23,7 +23,11 @@ __all__ = ["Verdict", "classify"]
 
 # Thresholds: each is a judgment about what evidence decides; tests sit on both sides of each.
 GAP_SHARE = 0.5  # the GPU idles at least half the timeline: launches or the host, not kernels, set the pace
-SYNC_COST = 1.05  # the step with a host sync at least 5% slower than without it: the wait shows above the noise
+# A host sync timed in and out of the loop, in a graph capture's bands: 1.5× or more (the wait a third of
+# the step or more) decides host-bound; under 1.05× the wait is noise.
+SYNC_DECISIVE = 1.5
+SYNC_NO_GAIN = 1.05
+FUSION_NO_GAIN = 1.1  # fusing bought under 10%: the round trips it deleted were a small part of the time
 IDLE_UTILIZATION = 0.5  # nvidia-smi GPU-Util at or under this: no kernel ran for half the time
 LOADER_SHARE = 0.5  # at least half of each step waits on the input pipeline
 GRAPH_DECISIVE = 1.5  # CUDA graphs (or reduce-overhead) removed a third of the time or more: launches dominated
@@ -105,20 +109,32 @@ class Verdict:
 
 
 def _host_sync_rule(s: Symptoms, evidence: list[str]) -> bool:
-    """A host sync in the loop decides only where its cost is measured: the step got slower with it.
+    """A host sync in the loop decides only where its cost is measured and is most of the step.
 
-    A sync in a loop is common (a logged loss) and often cheap, and a GPU that idles may be waiting on
-    something else: without the step timed with and without it, the sync is said, and not blamed.
+    With a sync the CPU's work and the GPU's run one after the other; without it they overlap. So the
+    step timed with and without it says what the wait costs (the smaller of the two sides), in the same
+    bands as a graph capture; it can at most double the step, plus the sync's own round trip. Without
+    that measurement a sync is said, and not blamed: a sync in a loop is common and often cheap.
     """
     o = s.observed
     line = "a host sync sits in the loop: the CPU waits for the GPU every step"
     if o.time and o.time_before:
-        went = f"{line}; the step went from {_f(o.time_before, Dim.SECOND)} to {_f(o.time, Dim.SECOND)}"
-        if o.time >= o.time_before * SYNC_COST:
-            evidence.append(f"{went}: the wait costs {_f(o.time - o.time_before, Dim.SECOND)} a step")
+        ratio = o.time / o.time_before
+        went = (f"{line}; the step went from {_f(o.time_before, Dim.SECOND)} to {_f(o.time, Dim.SECOND)}"
+                f" ({number(ratio)}×)")
+        cost = _f(o.time - o.time_before, Dim.SECOND)
+        if o.time > 2 * o.time_before + LAUNCH_SCALE:
+            evidence.append(f"{went}: more than twice, which a sync cannot do (it only stops the CPU's and the"
+                            " GPU's work from overlapping): the faster time likely did not wait for the GPU")
+        elif ratio >= SYNC_DECISIVE:
+            evidence.append(f"{went}: the wait costs {cost} a step, {words.percent(1 - 1 / ratio)} of it")
             return True
-        evidence.append(f"{went}: {'barely' if o.time > o.time_before else 'no'} slower with it, so the wait is not"
-                        " what sets the pace")
+        elif ratio >= SYNC_NO_GAIN:
+            evidence.append(f"{went}: the wait costs {cost} a step, {words.percent(1 - 1 / ratio)} of it — real"
+                            " overhead, but not most of the step")
+        else:
+            evidence.append(f"{went}: {'barely' if ratio > 1 else 'no'} slower with it, so the wait is not what"
+                            " sets the pace")
         return False
     if o.gpu_utilization is not None and o.gpu_utilization > IDLE_UTILIZATION:
         evidence.append(f"{line}, yet the GPU is busy {words.percent(o.gpu_utilization)} of the time: the wait can"
@@ -234,8 +250,11 @@ def _roof_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str
                         f" = {number((bf or 0) * 100, 2)}% of peak bandwidth: on the memory roof")
     else:
         evidence.append(f"{number((bf or 0) * 100, 3)}% of peak bandwidth: on the memory roof")
-    if o.fused_speedup is not None:
+    if o.fused_speedup is not None and o.fused_speedup >= FUSION_NO_GAIN:
         evidence.append(f"fusing made it {number(o.fused_speedup)}× faster: deleting round trips paid")
+    elif o.fused_speedup is not None:
+        evidence.append(f"fusing bought only {number(o.fused_speedup)}×: the round trips it deleted were a small part"
+                        " of the bytes")
     return "decode" if s.work is not None and s.work.tokens_per_sequence == 1 else "memory"
 
 
@@ -271,8 +290,11 @@ _MEASURED_BY = {"cuda_graphs": "graph_speedup", "fusion": "fused_speedup", "comp
 
 
 def _already_measured(s: Symptoms, proposed: list[str]) -> float | None:
-    """The speedup the symptoms give for the proposed change, if they measured it."""
-    found = (getattr(s.observed, _MEASURED_BY[i]) for i in proposed if i in _MEASURED_BY)
+    """The speedup the symptoms give for the proposed change, if they measured it (a sync: timed with and without)."""
+    o = s.observed
+    found = [getattr(o, _MEASURED_BY[i]) for i in proposed if i in _MEASURED_BY]
+    if "remove_host_sync" in proposed and o.host_sync_in_loop and o.time and o.time_before:
+        found.append(o.time / o.time_before)
     return next((value for value in found if value is not None), None)
 
 
@@ -321,7 +343,8 @@ def classify(s: Symptoms) -> Verdict:
         wastes = f"{s.proposal.strip()} ({phrases(proposed)}): it does not help {a_kernel(regime)}" + (
             {"loader": " whose GPU is starved of input", "host": " whose GPU idles while the CPU waits for it"}.get(kind, ""))
     elif proposed and (doubts := [by_id(i).doubt(sub) for i in proposed if by_id(i).doubt(sub)]):
-        helps = f"{helps}. The proposal, {s.proposal.strip()}, may not: {doubts[0]}"
+        on_record = f" (measured: {number(measured)}×)" if measured is not None else ""
+        helps = f"{helps}. The proposal, {s.proposal.strip()}, may not{on_record}: {doubts[0]}"
     elif proposed:
         on_record = f", already measured at {number(measured)}×" if measured is not None else ""
         helps = f"{s.proposal.strip()}, as proposed — it fits{on_record}; more broadly: {helps}"

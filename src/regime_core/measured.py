@@ -37,12 +37,14 @@ def _elements(p: Mapping[str, Any]) -> int:
 def classify_points(points: Sequence[Mapping[str, Any]], card: Hardware) -> list[Verdict]:
     """A verdict for each measured point, from its symptoms alone."""
     ratios = _shrink_ratios(points)
-    without_sync = {tuple(p["shape"]): p["time_s"] for p in points if p["variant"] == "no .item()"}
+    # The host-sync sweep times a loop of steps; a verdict reads one step (the sync's round trip is per step).
+    without_sync = {tuple(p["shape"]): p["time_s"] / p.get("steps", 1) for p in points if p["variant"] == "no .item()"}
     verdicts = []
     for index, p in enumerate(points):
         w = Work(p["flops"], p["bytes"], f"{p['sweep']} {p['variant']}", dtype=p["dtype"]) if "flops" in p else None
         synced = p["variant"] == ".item() per step"
-        observed = Observed(time=p["time_s"], shrink_4x_ratio=ratios.get(index), host_sync_in_loop=synced,
+        step = p["time_s"] / p.get("steps", 1) if synced else p["time_s"]
+        observed = Observed(time=step, shrink_4x_ratio=ratios.get(index), host_sync_in_loop=synced,
                             time_before=without_sync.get(tuple(p["shape"])) if synced else None)
         verdicts.append(classify(Symptoms(card if w else None, p["dtype"] if w else None, w, observed)))
     return verdicts

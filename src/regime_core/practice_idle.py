@@ -69,7 +69,7 @@ def host_sync(rng: random.Random, level: int, templates: Sequence[str]) -> Draft
     which = rng.randrange(len(templates))
     training = which == 1
     before = rng.uniform(120e-3, 600e-3) if training else rng.uniform(5e-3, 40e-3)
-    after = before * rng.uniform(1.25, 2.2)
+    after = before * rng.uniform(1.55, 1.95)  # the wait a third of the step or more, and no more than serialising
     model = pick(rng, [m["name"] for m in data()["models"]
                        if parse_params(m["params"], "params") * 2 <= FIT_SHARE * card.memory])
     sync = pick(rng, _SYNCS_TRAINING if training else _SYNCS_DECODE)
