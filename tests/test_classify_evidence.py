@@ -286,7 +286,7 @@ def test_a_host_sync_with_the_time_before_it_states_what_the_wait_costs() -> Non
         ({"time": "15134 ms", "time_before": "13523 ms"}, "the wait costs 1.61 s a step, 10.6% of it — real overhead,"
                                                          " but not most of the step"),
         # torch2trt #471: 0.003 s unsynchronised, 0.06 s synchronised: the fast time never waited for the GPU.
-        ({"time": "0.06 s", "time_before": "0.003 s"}, "more than twice, which a sync cannot do"),
+        ({"time": "0.06 s", "time_before": "0.003 s"}, "more than a sync can cost (see the anomaly)"),
     ],
 )
 def test_a_host_sync_whose_cost_is_not_shown_is_said_not_blamed(observed: dict[str, str], said: str) -> None:
@@ -330,3 +330,11 @@ def test_a_measured_sync_removal_is_on_record_and_a_tiny_fusion_gain_is_not_call
     d = classify(parse_symptoms(decode))
     assert "fusing bought only 1.01×: the round trips it deleted were a small part of the bytes" in d.evidence
     assert "The proposal, fuse RoPE into the KV write, may not (measured: 1.01×):" in d.lever
+
+
+def test_a_sync_ab_beyond_serialising_is_an_anomaly_that_says_how_to_time_it() -> None:
+    v = verdict(host_sync_in_loop=True, time="0.06 s", time_before="0.003 s")
+    assert v.regime is None
+    assert len(v.anomalies) == 1
+    assert "did not wait for the GPU" in v.anomalies[0]
+    assert verdict(host_sync_in_loop=True, time="30 µs", time_before="6 µs").anomalies == []  # a round trip's worth

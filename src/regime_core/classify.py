@@ -108,6 +108,12 @@ class Verdict:
         return out
 
 
+def _sync_beyond_serial(s: Symptoms) -> bool:
+    """A step with a sync more than twice the step without it (plus a round trip): more than a sync can cost."""
+    o = s.observed
+    return bool(o.host_sync_in_loop and o.time and o.time_before and o.time > 2 * o.time_before + LAUNCH_SCALE)
+
+
 def _host_sync_rule(s: Symptoms, evidence: list[str]) -> bool:
     """A host sync in the loop decides only where its cost is measured and is most of the step.
 
@@ -123,9 +129,8 @@ def _host_sync_rule(s: Symptoms, evidence: list[str]) -> bool:
         went = (f"{line}; the step went from {_f(o.time_before, Dim.SECOND)} to {_f(o.time, Dim.SECOND)}"
                 f" ({number(ratio)}×)")
         cost = _f(o.time - o.time_before, Dim.SECOND)
-        if o.time > 2 * o.time_before + LAUNCH_SCALE:
-            evidence.append(f"{went}: more than twice, which a sync cannot do (it only stops the CPU's and the"
-                            " GPU's work from overlapping): the faster time likely did not wait for the GPU")
+        if _sync_beyond_serial(s):
+            evidence.append(f"{went}: more than a sync can cost (see the anomaly)")
         elif ratio >= SYNC_DECISIVE:
             evidence.append(f"{went}: the wait costs {cost} a step, {words.percent(1 - 1 / ratio)} of it")
             return True
@@ -316,6 +321,8 @@ def classify(s: Symptoms) -> Verdict:
     a = achieved(s, p)
     evidence: list[str] = []
     anomalies = words.anomaly_lines(s, p, a, ABOVE_ROOF, ABOVE_COMPUTE_ROOF)
+    if _sync_beyond_serial(s):
+        anomalies.append(words.SYNC_BEYOND_SERIAL)
     sub = (_idle_rules(s, a, evidence) or _shrink_rule(s, evidence) or _launch_scale_rule(s, p, a, evidence)
            or _roof_rule(s, p, a, evidence))
     if sub is None:

@@ -32,6 +32,11 @@ _f = format_quantity
 _TOKEN_CAUSES = ("The measurement must include batching, quantised weights (give weight_dtype), speculative"
                  " decoding or an MoE's sparsity (give active_params: only the active experts are read)")
 
+#: A step timed with a host sync more than twice the step timed without it.
+SYNC_BEYOND_SERIAL = ("with the sync the step is more than twice the step without it: impossible for a sync, which only"
+                      " stops the CPU's and the GPU's work from overlapping (at most doubling the step, plus its round"
+                      " trip). The faster time most likely did not wait for the GPU: time both with"
+                      " torch.cuda.synchronize() (or CUDA events) around the step")
 _SHRINK = ("run the shrink test: time it at a quarter of the size. Flat time means overhead; time that falls"
            " about 4× means the work sets it, and intensity against the ridge says which roof")
 
