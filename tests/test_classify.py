@@ -154,3 +154,17 @@ def test_the_same_proposal_on_an_elementwise_chain_on_the_roof_fits() -> None:
                                  "proposal": "fuse the kernels"}))
     assert (v.regime, v.kind) == ("memory", "memory")
     assert v.lever.startswith("fuse the kernels, as proposed — it fits")
+
+
+@pytest.mark.parametrize(
+    ("proposal", "waste"),
+    [
+        ("raise occupancy by cutting registers", "raise occupancy by cutting registers: it does not help"),
+        ("cut registers to 64 so more warps fit", "cut registers to 64 so more warps fit (raising occupancy): it"),
+        ("use the tensor cores harder", "use the tensor cores harder (a faster MMA kernel): it does not help"),
+    ],
+)
+def test_a_refused_proposal_names_its_lever_only_where_its_own_words_do_not(proposal: str, waste: str) -> None:
+    v = classify(parse_symptoms({"hardware": "h100-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": 7e9},
+                                 "observed": {"bandwidth_fraction": 0.9}, "proposal": proposal}))
+    assert v.waste.startswith(waste)

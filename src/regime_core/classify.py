@@ -10,6 +10,7 @@ never decide (drill, Rule 4).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -303,6 +304,14 @@ def _already_measured(s: Symptoms, proposed: list[str]) -> float | None:
     return next((value for value in found if value is not None), None)
 
 
+def _proposal_and_lever(proposal: str, proposed: list[str]) -> str:
+    """The proposal, with the lever it was read as unless its own words already say it (no 'raise occupancy (raising occupancy)')."""
+    lever = phrases(proposed)
+    stems = {w[:3] for w in re.findall(r"[a-z0-9]+", proposal.lower())}
+    said = all(w[:3] in stems for w in re.findall(r"[a-z0-9]+", lever.lower()) if w not in ("a", "an", "the", "and"))
+    return proposal if said else f"{proposal} ({lever})"
+
+
 def _early_proposal(s: Symptoms) -> str:
     """What an undecided verdict says of the proposal: too early, unless the symptoms already measured it."""
     proposal = s.proposal.strip()
@@ -311,8 +320,8 @@ def _early_proposal(s: Symptoms) -> str:
     speedup = _already_measured(s, recognise(proposal))
     if speedup is not None:
         return (f"{proposal}: already measured at {number(speedup)}× — keep it, but it does not decide the regime;"
-                " the measurement below does")
-    return f"{proposal}: too early — until the measurement below decides the regime, any fix is a guess"
+                " the measurement above does")
+    return f"{proposal}: too early — until the measurement above decides the regime, any fix is a guess"
 
 
 def classify(s: Symptoms) -> Verdict:
@@ -347,7 +356,7 @@ def classify(s: Symptoms) -> Verdict:
         helps = (f"{helps}. The proposal, {s.proposal.strip()}, is already measured at {number(measured)}×: keep it,"
                  f" but it is not what limits {a_kernel(regime)}")
     elif proposed and not fits(proposed, kind):
-        wastes = f"{s.proposal.strip()} ({phrases(proposed)}): it does not help {a_kernel(regime)}" + (
+        wastes = f"{_proposal_and_lever(s.proposal.strip(), proposed)}: it does not help {a_kernel(regime)}" + (
             {"loader": " whose GPU is starved of input", "host": " whose GPU idles while the CPU waits for it"}.get(kind, ""))
     elif proposed and (doubts := [by_id(i).doubt(sub) for i in proposed if by_id(i).doubt(sub)]):
         on_record = f" (measured: {number(measured)}×)" if measured is not None else ""

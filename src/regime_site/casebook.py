@@ -9,6 +9,7 @@ review unfurls. All text is escaped.
 from __future__ import annotations
 
 import json
+import re
 
 from regime_core import casebook, drill
 from regime_core.classify import Verdict
@@ -28,6 +29,11 @@ def verdict_name(v: Verdict) -> str:
     if v.regime is None:
         return "Undecided — measure this next"
     return advice(v.regime).name.capitalize()
+
+
+def _unmarked(quote: str) -> str:
+    """A quote as read: the source's Markdown emphasis and code ticks dropped (the data keeps them verbatim)."""
+    return re.sub(r"\*\*|__|`", "", quote)
 
 
 def _figure(symptoms: Symptoms, figure_id: str, label: str) -> str:
@@ -61,7 +67,7 @@ def case_page(c: casebook.Case) -> str:
         verdict_html(v, figure=_figure(c.symptoms, f"case-{c.id}", c.id)),
         "\n## The authors' reading\n",
         f"<p><strong>{esc(_READING[c.authors_regime].capitalize())}</strong>"
-        + (f": <q>{esc(c.conclusion)}</q>" if c.conclusion else "") + "</p>",
+        + (f": <q>{esc(_unmarked(c.conclusion))}</q>" if c.conclusion else "") + "</p>",
     ]
     if c.disagreement:
         parts.append(f'<div class="admonition note"><p class="admonition-title">Where we differ</p><p>{esc(c.disagreement)}</p></div>')
@@ -70,7 +76,7 @@ def case_page(c: casebook.Case) -> str:
         parts += ["\n<p><strong>Read into the source:</strong></p>", _list(c.assumptions)]
     parts += ["\n## Source\n",
               f'<p><a href="{esc(src.url)}">{esc(src.title)}</a>{esc(" — " + byline) if byline else ""}</p>',
-              "<blockquote>" + "".join(f"<p>{esc(q)}</p>" for q in c.quoted) + "</blockquote>",
+              "<blockquote>" + "".join(f"<p>{esc(_unmarked(q))}</p>" for q in c.quoted) + "</blockquote>",
               f"\n<p>Run <code>regime case {esc(c.id)}</code> for the same verdict in a terminal.</p>\n"]
     return "\n".join(parts)
 

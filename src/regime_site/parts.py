@@ -55,7 +55,7 @@ def _part_b_answer() -> str:
         parts.append(f"<h4>{esc(r.label)}</h4>")
         parts.append(_list([*r.placement.arithmetic(), f"allowed: {r.placement.allowed}"]))
         if r.discrepancies():
-            parts += ["<p><strong>The drill's figures:</strong></p>", _list(r.discrepancies())]
+            parts += ["<p><strong>Against the drill's own table:</strong></p>", _list(r.discrepancies())]
     parts.append(part_b_figure())
     return "".join(parts)
 
@@ -194,7 +194,7 @@ def acceptance_panel() -> str:
                                             ("download-json", "Download JSON"), ("import-json", "Import JSON")))
     return (
         f'<div class="regime-acceptance" data-regime-widget="acceptance" data-max-import-bytes="{MAX_IMPORT_BYTES}">'
-        f'<p>A passing write-up:</p><ol class="regime-acceptance__criteria" aria-live="polite">{criteria}</ol>'
+        f'<p>A passing write-up needs:</p><ol class="regime-acceptance__criteria" aria-live="polite">{criteria}</ol>'
         '<p class="regime-acceptance__verdict" role="status" aria-live="polite"></p>'
         '<p class="regime-status" role="status" aria-live="polite"></p>'
         f'<div class="regime-actions">{buttons}</div>'
