@@ -337,4 +337,8 @@ def test_a_sync_ab_beyond_serialising_is_an_anomaly_that_says_how_to_time_it() -
     assert v.regime is None
     assert len(v.anomalies) == 1
     assert "did not wait for the GPU" in v.anomalies[0]
+    assert v.needs.startswith("time the step again, with torch.cuda.synchronize()")
+    dropped = classify(parse_symptoms({"observed": {"host_sync_in_loop": True, "time": "0.06 s", "time_before": "0.003 s"},
+                                       "proposal": "remove the host sync"}))
+    assert "already measured" not in dropped.waste  # an impossible A/B measures nothing
     assert verdict(host_sync_in_loop=True, time="30 µs", time_before="6 µs").anomalies == []  # a round trip's worth

@@ -299,7 +299,7 @@ def _already_measured(s: Symptoms, proposed: list[str]) -> float | None:
     """The speedup the symptoms give for the proposed change, if they measured it (a sync: timed with and without)."""
     o = s.observed
     found = [getattr(o, _MEASURED_BY[i]) for i in proposed if i in _MEASURED_BY]
-    if "remove_host_sync" in proposed and o.host_sync_in_loop and o.time and o.time_before:
+    if "remove_host_sync" in proposed and o.host_sync_in_loop and o.time and o.time_before and not _sync_beyond_serial(s):
         found.append(o.time / o.time_before)
     return next((value for value in found if value is not None), None)
 
@@ -345,7 +345,8 @@ def classify(s: Symptoms) -> Verdict:
     if sub is None:
         waste = _early_proposal(s)
         return Verdict(None, evidence or ["nothing measured here decides the regime"], "", waste, anomalies,
-                       words.needs(s, p, a), p, p.bound if p is not None else None, s.notes)
+                       words.SYNC_RETIME if _sync_beyond_serial(s) else words.needs(s, p, a), p,
+                       p.bound if p is not None else None, s.notes)
     regime, said = kind_advice(sub)
     helps, wastes = said.helps, said.wastes
     proposed = recognise(s.proposal) if s.proposal else []

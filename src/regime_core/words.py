@@ -37,6 +37,8 @@ SYNC_BEYOND_SERIAL = ("with the sync the step is more than twice the step withou
                       " stops the CPU's and the GPU's work from overlapping (at most doubling the step, plus its round"
                       " trip). The faster time most likely did not wait for the GPU: time both with"
                       " torch.cuda.synchronize() (or CUDA events) around the step")
+SYNC_RETIME = ("time the step again, with torch.cuda.synchronize() (or CUDA events) around it both with and without"
+               " the sync: only then does the difference say what the sync costs")
 _SHRINK = ("run the shrink test: time it at a quarter of the size. Flat time means overhead; time that falls"
            " about 4× means the work sets it, and intensity against the ridge says which roof")
 
