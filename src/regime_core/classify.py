@@ -24,15 +24,15 @@ __all__ = ["Verdict", "classify"]
 
 # Thresholds: each is a judgment about what evidence decides; tests sit on both sides of each.
 GAP_SHARE = 0.5  # the GPU idles at least half the timeline: launches or the host, not kernels, set the pace
-# A host sync timed in and out of the loop, in a graph capture's bands: 1.5× or more (the wait a third of
-# the step or more) decides host-bound; under 1.05× the wait is noise.
-SYNC_DECISIVE = 1.5
-SYNC_NO_GAIN = 1.05
-FUSION_NO_GAIN = 1.1  # fusing bought under 10%: the round trips it deleted were a small part of the time
 IDLE_UTILIZATION = 0.5  # nvidia-smi GPU-Util at or under this: no kernel ran for half the time
 LOADER_SHARE = 0.5  # at least half of each step waits on the input pipeline
 GRAPH_DECISIVE = 1.5  # CUDA graphs (or reduce-overhead) removed a third of the time or more: launches dominated
 GRAPH_NO_GAIN = 1.1  # graphs bought under 10%: launch overhead is not what limits it
+# A host sync timed in and out of the loop, in a graph capture's band: the wait a third of the step or more
+# decides host-bound; under 1.05× it is noise.
+SYNC_DECISIVE = GRAPH_DECISIVE
+SYNC_NO_GAIN = 1.05
+FUSION_NO_GAIN = 1.1  # fusing bought under 10%: the round trips it deleted were a small part of the time
 SHRINK_INFORMATIVE = 2.0  # the shrink must cut both FLOPs and bytes at least this much to say anything
 SHRINK_FLAT = 1 / 6  # time moved by at most this share of the work's cut: flat (4× → 1.5, drill Rule 3)
 SHRINK_FOLLOWS = 0.5  # time moved by at least this share of the work's cut: time follows the work (4× → 2.5)
