@@ -103,11 +103,14 @@ def test_a_shorthand_answer_is_never_marked_wrong_and_a_hint_leaves_the_answer_l
     for line in lines.all():
         assert "✗" not in line.inner_text()
         assert "✓" in line.inner_text() or "Could not tell" in line.inner_text()
+        # the line's state rides beside its mark, for the eye: the same reading as the mark
+        assert line.get_attribute("data-passed") == ("true" if "✓" in line.inner_text() else "unknown")
     expect(answer).to_be_hidden()
 
     form.locator('input[name="helps"]').fill("switch to the faster MMA-heavy kernel")
     form.locator('[data-action="check"]').click()
     expect(lines.filter(has_text="✗")).to_have_count(1)
+    expect(lines.filter(has_text="✗")).to_have_attribute("data-passed", "false")
     form.locator('[data-action="hint"]').click()
     hint = form.locator(".regime-hint")
     expect(hint).to_contain_text("300 GB/s")

@@ -8,6 +8,8 @@ import { gradeSaved } from "./grading.js";
 import { python } from "./runtime.js";
 import { store } from "./store.js";
 
+const PASSED = { true: "true", false: "false", null: "unknown" };
+
 const REQUIRED = {
   regime: "Choose a regime: compute-bound, memory-bound or overhead / host-bound.",
   paragraph: "Write your paragraph first.",
@@ -51,8 +53,11 @@ export function mount(element) {
   // Show the core's lines for this item; offer a hint when any line is not passed or could not be told.
   const showLines = (result) => {
     const lines = result.ok ? result.feedback[item] || [] : [result.error];
-    gradeList.replaceChildren(...lines.map((line) => h("li", {}, line)));
     const graded = result.ok ? result.grade.items[item.replace("-", "_")] : null;
+    // Each line is one check, in the core's order: its state travels as data-passed, for the eye (CSS).
+    const checks = graded ? Object.values(graded.checks) : [];
+    const state = (i) => (checks.length === lines.length ? { "data-passed": PASSED[String(checks[i].passed)] } : {});
+    gradeList.replaceChildren(...lines.map((line, i) => h("li", state(i), line)));
     const open = graded && Object.values(graded.checks).some((check) => check.passed !== true);
     hintButton.hidden = !open;
     if (!open) hintLine.hidden = true;
