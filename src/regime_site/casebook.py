@@ -106,7 +106,7 @@ def index_page() -> str:
     for c in casebook.cases():
         v = c.verdict()
         ours = verdict_name(v) + (" (anomaly)" if v.anomalies else "")
-        rows.append(f'<tr><td><a href="{esc(c.id)}/">{esc(c.title)}</a></td><td>{esc(_READING[c.authors_regime])}</td>'
+        rows.append(f'<tr><td><a href="{esc(c.id)}/">{esc(c.title)}</a></td><td>{esc(_READING[c.authors_regime].capitalize())}</td>'
                     f"<td>{esc(ours)}</td><td>{esc(c.source.publisher)}</td></tr>")
     incidents = "".join(f'<li><a href="{esc(i.id)}/">{esc(i.id.upper())} · {esc(i.title)}</a></li>'
                         for i in drill.incidents())
