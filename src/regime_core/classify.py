@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from regime_core import words
-from regime_core.levers import a_kernel, advice, by_id, fits, kind_advice, kinds, phrases, recognise
+from regime_core.levers import a_kernel, advice, by_id, fits, kind_advice, phrases, recognise
 from regime_core.quantity import Dim, format_quantity, number
 from regime_core.roofline import Placement
 from regime_core.symptoms import Achieved, Symptoms, achieved, placement, shrink
@@ -285,10 +285,6 @@ def _far_from_both(a: Achieved, p: Placement | None, evidence: list[str]) -> Non
                         " so neither roof is the limit yet")
     if p is not None:
         evidence.append(words.roofline_line(p) + f" — a leaning towards {p.bound}, not a verdict")
-
-
-#: The kinds of kernel a decided verdict names (``Verdict.kind``, levers.json's 'kinds', with their lever lines).
-KINDS = kinds()
 
 
 #: A proposal the symptoms already measured: its lever -> the speedup that measured it.

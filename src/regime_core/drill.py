@@ -133,11 +133,10 @@ _ROW_FIGURES = {"intensity": Dim.INTENSITY, "ridge": Dim.INTENSITY, "factor": Di
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
-def _quoted(ref: str, where: str) -> str:
+def _quoted(ref: str, rows: Mapping[str, Placement], where: str) -> str:
     """One placeholder's figure: ``a2.bandwidth`` (a measurement as given) or ``part_b.matmul.ridge``."""
     parts = ref.split(".")
     if len(parts) == 3 and parts[0] == "part_b" and parts[2] in _ROW_FIGURES:
-        rows = {r.id: r.placement for r in part_b()}
         if parts[1] in rows:
             return format_quantity(getattr(rows[parts[1]], parts[2]), _ROW_FIGURES[parts[2]])
     elif len(parts) == 2 and parts[1] in OBSERVED_FIELDS and parts[0] in {i.id for i in incidents()}:
@@ -155,7 +154,8 @@ def fill_model_answer(text: str, claims: Mapping[str, str], where: str = "part_c
         if found != regime:
             raise RegimeError(f"{where}.claims.{incident_id}",
                               f"the answer argues {regime}, but the classifier now reads {found or 'undecided'}")
-    return _PLACEHOLDER.sub(lambda m: _quoted(m.group(1), f"{where}.text"), text)
+    rows = {r.id: r.placement for r in part_b()}  # placed once for every placeholder
+    return _PLACEHOLDER.sub(lambda m: _quoted(m.group(1), rows, f"{where}.text"), text)
 
 
 def part_c_model_answer() -> str:
