@@ -7,8 +7,9 @@ from typing import Any
 import pytest
 
 from regime_core import classify as c
-from regime_core.classify import classify
+from regime_core.classify import SYNC_DECISIVE, classify
 from regime_core.errors import RegimeError
+from regime_core.quantity import number
 from regime_core.symptoms import parse_symptoms
 
 L4_DECODE = {"hardware": "l4", "dtype": "bf16", "work": {"kernel": "decode", "params": "7B", "batch": 1}}
@@ -294,6 +295,8 @@ def test_a_host_sync_whose_cost_is_not_shown_is_said_not_blamed(observed: dict[s
     assert v.regime is None
     assert said in v.evidence[0]
     assert v.needs.startswith("time the step without the host sync") or "time_before" in observed
+    if "time_before" not in observed:  # the band it asks for is the one that decides
+        assert f"a step {number(SYNC_DECISIVE)}× or more slower with it is host-bound" in v.needs
 
 
 def test_gaps_far_longer_than_a_launch_read_as_an_idle_gpu_not_launch_overhead() -> None:

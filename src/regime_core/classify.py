@@ -308,6 +308,18 @@ def _proposal_and_lever(proposal: str, proposed: list[str]) -> str:
     return proposal if said else f"{proposal} ({lever})"
 
 
+def _needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
+    """The one measurement that would decide: a host sync's own A/B first, in the bands that decide it."""
+    o = s.observed
+    if _sync_beyond_serial(s):
+        return words.SYNC_RETIME
+    if o.host_sync_in_loop and o.time_before is None:
+        return (f"time the step without the host sync (or read a timeline for the GPU idling after it): a step"
+                f" {number(SYNC_DECISIVE)}× or more slower with it is host-bound; one under {number(SYNC_NO_GAIN)}×"
+                " is not")
+    return words.needs(s, p, a)
+
+
 def _early_proposal(s: Symptoms) -> str:
     """What an undecided verdict says of the proposal: too early, unless the symptoms already measured it."""
     proposal = s.proposal.strip()
@@ -341,8 +353,7 @@ def classify(s: Symptoms) -> Verdict:
     if sub is None:
         waste = _early_proposal(s)
         return Verdict(None, evidence or ["nothing measured here decides the regime"], "", waste, anomalies,
-                       words.SYNC_RETIME if _sync_beyond_serial(s) else words.needs(s, p, a), p,
-                       p.bound if p is not None else None, s.notes)
+                       _needs(s, p, a), p, p.bound if p is not None else None, s.notes)
     regime, said = kind_advice(sub)
     helps, wastes = said.helps, said.wastes
     proposed = recognise(s.proposal) if s.proposal else []

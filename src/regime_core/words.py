@@ -94,9 +94,6 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, a
 def needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
     """The one measurement that would decide an undecided case."""
     o = s.observed
-    if o.host_sync_in_loop and o.time_before is None:
-        return ("time the step without the host sync (or read a timeline for the GPU idling after it): a step more"
-                " than a few percent faster without it is host-bound; one no faster is not")
     if a.step is None and a.flops_fraction is None and a.bandwidth_fraction is None:
         if p is not None:
             return (f"time one run: against the roofline floor of {_f(p.floor_seconds, Dim.SECOND)} it says whether"
