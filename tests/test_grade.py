@@ -316,7 +316,7 @@ def test_memory_side_levers_and_speculative_decoding_fit_memory_bound_kernels_on
         ("a4", "14 gigs of bf16 weights read per token", True), ("a2", "1.7 TB/sec of the 2 TB/sec", True),
         ("a2", "~1.55 TiB/s achieved vs a 1.82 TiB/s peak", True),
         # A fact counts only for its own incident, and a different number is not the fact.
-        ("a8", "shrinking 4x doesn't matter (rule 3)", None), ("a7", "+16 ms per token", None),
+        ("a8", "shrinking 4x doesn't matter (rule 3)", None), ("a7", "+16 ms per token", False),
     ],
 )
 def test_incident_facts_written_as_engineers_write_them_count_as_evidence(item: str, text: str,
@@ -532,7 +532,7 @@ TURNED_AROUND = "Fusion is right for compute-bound A1 because it cuts FLOPs; it 
 
 def test_a_part_c_argued_the_wrong_way_round_is_not_passed_and_says_which_clause() -> None:
     check = grade_part_c(TURNED_AROUND)["checks"]["both_sides"]
-    assert check["passed"] is None
+    assert check["passed"] is False
     assert '"Fusion is right for compute-bound A1 because it cuts FLOPs"' in check["why"]
 
 

@@ -13,9 +13,10 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
+from regime_core import claims
 from regime_core.classify import Verdict
-from regime_core.language import added, in_context, negated, normalise
-from regime_core.levers import REGIMES, a_kernel, by_id, mentions, phrases, recognise, regime_names
+from regime_core.language import added, in_context, negated, normalise, with_units
+from regime_core.levers import REGIMES, a_kernel, by_id, mentions, phrases, recognise, regime_described, regime_names
 from regime_core.quantity import Dim, quantities_in
 
 EVIDENCE_TOLERANCE = 0.10
@@ -60,6 +61,12 @@ def regime_named(text: str) -> str | None:
         words = "|".join(re.escape(n) for n in regime_names(regime))
         for match in re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", lowered):
             if not negated(lowered, match.start(), match.end()) and regime not in named:
+                named.append(regime)
+    if not named:  # described rather than named: "limited by how fast the tensor cores can multiply"
+        for regime in REGIMES:
+            described = regime_described(regime)
+            found = described.search(lowered) if described else None
+            if found and not negated(lowered, found.start(), found.end()):
                 named.append(regime)
     return named[0] if len(named) == 1 else None
 
@@ -112,10 +119,65 @@ def helps_here(lever_id: str, kind: str) -> bool:
     return kind in by_id(lever_id).fits
 
 
+def deciding_lines(verdict: Verdict) -> list[str]:
+    """The classifier's own evidence and anomaly lines, normalised (occupancy never decides)."""
+    return [with_units(line) for line in [*verdict.evidence, *verdict.anomalies] if "occupancy" not in line]
+
+
 def deciding_numbers(verdict: Verdict) -> list[tuple[float, Dim]]:
     """The numbers the classifier's own evidence rests on (occupancy never decides)."""
-    lines = [line for line in [*verdict.evidence, *verdict.anomalies] if "occupancy" not in line]
-    return [q for line in lines for q in quantities_in(line)]
+    return [q for line in deciding_lines(verdict) for q in quantities_in(line)]
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """Words that say the opposite of what an incident states ("the kernels got slower"), and what it states."""
+
+    says: re.Pattern[str]
+    why: str
+
+
+def _contradicted(lowered: str, contradictions: Collection[Contradiction]) -> str:
+    for c in contradictions:
+        for found in c.says.finditer(lowered):
+            if not negated(lowered, found.start(), found.end()):
+                return c.why
+            break
+    return ""
+
+
+_GPU_UTIL = re.compile(r"\b(?:nvidia-smi|gpu[- ]?util\w*)")
+
+
+def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
+                   contradictions: Collection[Contradiction] = ()) -> Check:
+    """An evidence line judged claim by claim.
+
+    It passes when it cites a deciding fact and nothing in it contradicts the incident; a number that cannot
+    be placed is said by name.
+    """
+    if not text.strip():
+        return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
+    lowered = with_units(text)
+    judged = claims.judge(facts, claims.read(lowered))
+    if judged.wrong:
+        return Check(False, cap(judged.wrong) + ".")
+    against = _contradicted(lowered, contradictions)
+    if against:
+        return Check(False, against)
+    if judged.cites:
+        return Check(True, "Your evidence cites a number that decides the regime.")
+    words = normalise(text)
+    if any(f in words for f in phrases_stated):
+        return Check(True, "Your evidence cites what the incident states.")
+    if "occupancy" in words:
+        return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
+    if _GPU_UTIL.search(words) and regime in ("compute", "memory"):
+        return Check(False, "GPU utilisation is the share of time some kernel runs, not a share of either peak:"
+                            " cite what the incident measured against a peak.")
+    if judged.unplaced:
+        return unsure(f"{', '.join(judged.unplaced[:3])} is not among this incident's figures, nor derived from them")
+    return unsure("the evidence names no number or fact this incident gives")
 
 
 def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str]) -> Check:
@@ -151,7 +213,8 @@ def _wastes(verdict: Verdict, kind: str, text: str) -> Check:
     if not text.strip():
         return Check(False, "Name the lever that wastes the week.")
     line = read_levers(text)
-    named = [*line.offered, *line.denied]
+    # The levers offered are the ones refused; those denied beside them explain why ("KV paging: it doesn't cut FLOPs").
+    named = list(line.offered) or list(line.denied)
     if not named:
         return unsure("I could not read the lever you refuse here")
     helping = [i for i in named if helps_here(i, kind)]

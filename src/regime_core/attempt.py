@@ -11,12 +11,13 @@ Every part is optional; what is missing is graded as not attempted.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from regime_core import drill
 from regime_core.errors import RegimeError
-from regime_core.quantity import Dim, parse
+from regime_core.quantity import Dim, parse, plain_numbers, quantity_spans
 
 #: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
@@ -75,10 +76,34 @@ def _known(data: Mapping[str, object], allowed: tuple[str, ...], where: str) -> 
             raise RegimeError(f"{where}.{shown}" if where else shown, f"unknown field; expected {', '.join(allowed)}")
 
 
+# What a field's text gives when it shows its working: the result after the last "=" or "≈" ("1.68e7/5.03e7 ≈ 0.33"),
+# else the first intensity in it ("0.33 FLOP/B (3·1.68e7·2 B = 1.01e8 bytes)", "something like 1360 FLOP/byte").
+_RESULT = re.compile(r"=|≈|≃|~|→|->")
+
+
+def _stated(text: str) -> float | None:
+    """The number a Part B field's text states, where the text is more than a number; None if it states none."""
+    plain = plain_numbers(re.sub(r"[*`]", "", text))
+    parts = _RESULT.split(plain)
+    for candidates in ([parts[-1]] if len(parts) > 1 else [], [plain]):
+        for part in candidates:
+            found = [(v, d) for v, d, _, _ in quantity_spans(part) if d in (Dim.INTENSITY, Dim.COUNT)]
+            typed = [v for v, d in found if d is Dim.INTENSITY]
+            if typed or (found and part is not plain):
+                return typed[0] if typed else found[0][0]
+    return None
+
+
 def _number(value: object, where: str) -> float | None:
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
-    return parse(value, where, Dim.INTENSITY, allow_zero=True)
+    try:
+        return parse(value, where, Dim.INTENSITY, allow_zero=True)
+    except RegimeError:
+        stated = _stated(value) if isinstance(value, str) and len(value) <= MAX_TEXT else None
+        if stated is None:
+            raise
+        return stated
 
 
 def parse_attempt(raw: object) -> Attempt:

@@ -16,11 +16,14 @@ from functools import cache
 from typing import Any
 
 from regime_core import drill
+from regime_core import hardware as hw
 from regime_core.answer_lines import (
-    EVIDENCE_TOLERANCE,
     Check,
+    Contradiction,
     cap,
+    deciding_lines,
     deciding_numbers,
+    evidence_check,
     helps_here,
     lever_checks,
     read_levers,
@@ -28,7 +31,9 @@ from regime_core.answer_lines import (
     unsure,
     verdict_of,
 )
+from regime_core.argument import read_argument
 from regime_core.attempt import Attempt, parse_attempt
+from regime_core.claims import Facts
 from regime_core.classify import Verdict
 from regime_core.language import normalise, with_units
 from regime_core.levers import advice, mentions, phrases
@@ -90,34 +95,43 @@ def _kind(incident_id: str, regime: str) -> str:
     return regime
 
 
-# A figure the learner gives as occupancy ("occupancy is 62%", "55% occupancy") is not evidence of a
-# regime (Rule 4), even where the same number is the incident's share of a peak.
-_OCCUPANCY_FIGURE = re.compile(r"\boccupancy\b(?:\s*(?:is|was|of|at|around|about|=|:|~|≈))*\s*[\d.]+\s?%"
-                               r"|[\d.]+\s?%\s*(?:sm\s+)?occupancy\b")
-# GPU utilisation as nvidia-smi reports it is the share of time some kernel runs, not a share of a peak:
-# 100% of it says nothing about which roof holds the kernel (it only rules out idle gaps).
-_GPU_UTIL = re.compile(r"\b(?:nvidia-smi|gpu[- ]?util(?:i[sz]ation)?)\b")
-_GPU_UTIL_FIGURE = re.compile(rf"(?:{_GPU_UTIL.pattern})(?:\s*(?:in nvidia-smi|is|was|of|at|around|about|=|:|~|≈))*"
-                              r"\s*[\d.]+\s?%|[\d.]+\s?%\s*(?:gpu[- ]?util(?:i[sz]ation)?)\b")
+_OCCUPANCY_REGIME = re.compile(r"\boccupancy\b")
+
+
+def _kernel_side(incident_id: str) -> tuple[str | None, float | None]:
+    """Where the incident's kernel sits against the ridge, and the ridge.
+
+    Without a card: the side it takes against every card of the catalogue, when all agree (a 70B decode is
+    far below any ridge).
+    """
+    item = drill.incident(incident_id)
+    placement = item.verdict().placement
+    if placement is not None:
+        return placement.side, placement.ridge
+    work = item.symptoms.work
+    if work is None or not work.bytes:
+        return None, None
+    intensity = work.flops / work.bytes
+    ridges = [card.peak(card.default_dtype()) / card.bandwidth.value for card in hw.catalogue().values()]
+    return ("below" if intensity < min(ridges) else "above" if intensity > max(ridges) else None), None
+
+
+@cache
+def facts(incident_id: str) -> Facts:
+    """What the incident says, read as claims: the classifier's evidence and the incident's own text."""
+    item = drill.incident(incident_id)
+    side, ridge = _kernel_side(incident_id)
+    return Facts.read(deciding_lines(item.verdict()), [with_units(item.text)], side, ridge)
+
+
+@cache
+def _contradictions(incident_id: str) -> tuple[Contradiction, ...]:
+    return tuple(Contradiction(re.compile(c["says"]), c["why"]) for c in _grading(incident_id).get("contradicts", []))
 
 
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
-    if not text.strip():
-        return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
-    lowered = _GPU_UTIL_FIGURE.sub("gpu utilisation", _OCCUPANCY_FIGURE.sub("occupancy", with_units(text)))
-    deciding = deciding_numbers(verdict)
-    if any(any(same_quantity(q, d, EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
-        return Check(True, "Your evidence cites a number that decides the regime.")
-    words = normalise(text)
-    fact = next((f for f in _grading(incident_id).get("facts", []) if f in words), None)
-    if fact is not None:
-        return Check(True, "Your evidence cites what the incident states.")
-    if "occupancy" in words:
-        return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
-    if _GPU_UTIL.search(words) and verdict.regime in ("compute", "memory"):
-        return Check(False, "GPU utilisation is the share of time some kernel runs, not a share of either peak:"
-                            " cite what the incident measured against a peak.")
-    return unsure("I could not match your evidence to a number or a fact this incident gives")
+    return evidence_check(facts(incident_id), _grading(incident_id).get("facts", []), verdict.regime, text,
+                          _contradictions(incident_id))
 
 
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
@@ -129,7 +143,9 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     kind = _kind(incident_id, regime)
     checks: dict[str, Check] = {}
     named = regime_named(entry.get("regime", ""))
-    if not entry.get("regime", "").strip():
+    if named is None and _OCCUPANCY_REGIME.search(normalise(entry.get("regime", ""))):
+        checks["regime"] = Check(False, "Occupancy is not a regime (Rule 4): name the roof that holds the kernel.")
+    elif not entry.get("regime", "").strip():
         checks["regime"] = Check(False, "Name one regime: compute-bound, memory-bound or overhead / host-bound.")
     elif named is None:
         checks["regime"] = unsure("I could not read one regime here (compute-bound, memory-bound or overhead /"
@@ -217,27 +233,39 @@ def drill_numbers() -> list[tuple[float, Dim]]:
 
 
 _FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b|below (?:the )?ridge|under (?:the )?ridge")
-_AGAINST_FUSION = re.compile(r"compute|\bflops?\b|tensor core|\bmath|arithmetic|above the ridge")
+_AGAINST_FUSION = re.compile(r"compute|\bflops?\b(?!/)|tensor core|\bmath|arithmetic|above the ridge")
 # Fusion named, or described ("collapse the chain into a single kernel", "one pass", "fold the relu into it").
 _FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor|\bmerg|\bcollaps|(?<![-\w])fold|single kernel|into one kernel"
-                           r"|\b(?:one|single) pass\b")
+                           r"|\b(?:one|single) pass\b|\bglue|read (?:\w+ )?once\b")
 
 
-# A clause that says fusion helps where the math sets the time, and says nothing of bytes, launches or a
-# limit: the argument turned around ("fusion is right for compute-bound A1 because it cuts FLOPs").
-_CLAUSE = re.compile(r"[.;:!?]\s|,\s*(?:but|whereas|while|yet|not|unlike|unless)\b|\s(?:but|whereas|however|unlike|except)\s")
-_PAYS = re.compile(r"\b(?:right|helps?|helped|pays?|paid|works?|wins?|speeds? up|worth|cuts? (?:the )?flops)\b")
-_LIMITED = re.compile(r"\b(?:wast\w*|useless|pointless|nothing|no|none|doesn'?t|does not|didn'?t|did not|won'?t|will not"
-                      r"|cannot|can'?t|never|not|neither|nor|only|little|limit\w*|career)\b")
+def _as_written(paragraph: str, lowered_clause: str) -> str:
+    """A normalised clause quoted as the learner wrote it, where it can be found; at most 160 characters."""
+    clause = lowered_clause.rstrip(" ;,.:")
+    at = paragraph.lower().find(clause[:40])
+    return (paragraph[at:at + len(clause)] if at >= 0 else clause)[:160]
 
 
-def _turned_around(lowered: str) -> str:
-    """The first clause that has fusion pay on the compute side alone, or ""."""
-    for clause in _CLAUSE.split(lowered):
-        if (_FUSION_WORDS.search(clause) and _AGAINST_FUSION.search(clause) and _PAYS.search(clause)
-                and not _LIMITED.search(clause) and not _FOR_FUSION.search(clause)):
-            return clause.strip()
-    return ""
+def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
+    argument = read_argument(lowered)
+    both = argument.pays_on_memory and argument.wastes_on_compute
+    if argument.turned:
+        quoted = _as_written(paragraph, argument.turned)
+        why = (f"\"{quoted}\" has fusion pay where the math sets the time, but fusion deletes bytes and launches,"
+               " not FLOPs")
+        return unsure(f"{why}: check which way your argument runs") if both else Check(False, f"{cap(why)}.")
+    if both:
+        return Check(True, "Argues both sides.")
+    if not talks:
+        return Check(False, "Argue both sides of fusion: when it pays (bytes or launches set the time), and when it"
+                            " cannot (the math does).")
+    if argument.read:
+        missing = ("when the math sets the time, and fusion cannot help" if argument.pays_on_memory else
+                   "when bytes or launches set the time, and fusion pays")
+        return Check(False, f"One side only: say also {missing}.")
+    if _FOR_FUSION.search(lowered) and _AGAINST_FUSION.search(lowered):
+        return unsure("which side of the ridge each clause puts fusion on could not be read")
+    return Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
 
 
 def grade_part_c(paragraph: str) -> dict[str, Any]:
@@ -255,17 +283,7 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
                               + (": the numbers here are not from the drill." if cited else "."))
     talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
-    for_fusion, against = bool(_FOR_FUSION.search(lowered)), bool(_AGAINST_FUSION.search(lowered))
-    turned = _turned_around(lowered)
-    at = paragraph.lower().find(turned)
-    turned = paragraph[at:at + len(turned)] if turned and at >= 0 else turned  # quoted as the learner wrote it
-    if turned:  # read, not understood for certain: said as could-not-tell, with the clause that raised it
-        sides = unsure(f"I read fusion said to pay where the math sets the time (\"{turned[:160]}\"), but fusion"
-                       " deletes bytes and launches, not FLOPs: check which way your argument runs")
-    elif for_fusion and against:
-        sides = Check(True, "Argues both sides.")
-    else:
-        sides = Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
+    sides = _both_sides(paragraph, lowered, talks)
     return _item({"number": number, "fusion": fusion, "both_sides": sides})
 
 

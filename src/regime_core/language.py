@@ -54,6 +54,12 @@ _NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1),
 _PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
 # Binary prefixes written in lower case ("1.55 tib/s", "16 kib"): kept binary.
 _BINARY_UNIT = re.compile(r"(\d)\s?([kmgtp])i(b/s|b(?![a-z]))")
+# Markdown emphasis and list marks are not words ("rewriting the **matmul** kernels", "- fuse"): dropped; an
+# underscore inside a name (pin_memory) stays.
+# A run of * or _ is emphasis where it opens a word (after a space or a mark) or closes one (before a space or a
+# mark), as CommonMark reads it; "2*70e9*8" and "x * 2" are multiplication and stay.
+_MARKDOWN = re.compile(r"(?:^|(?<=[\s(\[\"'-]))[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?=$|[\s.,;:!?)\]\"'-])"
+                       r"|^\s*[-•]\s+|(?<=\n)\s*[-•]\s+|^#+\s*")
 # Quotation marks around a word ("the 'faster' kernel", `pin_memory`); an apostrophe inside a word stays.
 _QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
 # A unit per step written with a slash ("47 ms/token", "14 GB/step"): the same as "per token".
@@ -126,7 +132,7 @@ def _correct(word: str) -> str:
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = text.lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
-    lowered = _QUOTES.sub("", lowered)
+    lowered = _QUOTES.sub("", _MARKDOWN.sub("", lowered))
     lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
     for pattern, replacement in _SHORTHAND:
         lowered = re.sub(pattern, replacement, lowered)

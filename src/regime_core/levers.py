@@ -24,6 +24,8 @@ class Lever:
     names_a_problem: bool = False
     #: kind of kernel -> why this lever, though it fits the regime, may not move that kind (levers.json).
     doubtful_for: tuple[tuple[str, str], ...] = ()
+    #: Regular expressions for the ways people describe the lever without naming it (levers.json 'described').
+    described: tuple[str, ...] = ()
 
     def doubt(self, kind: str) -> str:
         """Why this lever may not move a kernel of ``kind`` (a classifier's kind, such as ``decode``); "" if it would."""
@@ -57,7 +59,8 @@ def _data() -> dict[str, Any]:
 def levers() -> tuple[Lever, ...]:
     """Every lever in the vocabulary."""
     return tuple(Lever(e["id"], e["label"], tuple(e["fits"]), tuple(e["synonyms"]), e.get("phrase", e["label"]),
-                       bool(e.get("names_a_problem", False)), tuple(sorted(e.get("doubtful_for", {}).items())))
+                       bool(e.get("names_a_problem", False)), tuple(sorted(e.get("doubtful_for", {}).items())),
+                       tuple(e.get("described", ())))
                  for e in _data()["levers"])
 
 
@@ -85,6 +88,16 @@ def kind_advice(kind: str) -> tuple[str, RegimeAdvice]:
 def regime_names(regime: str) -> tuple[str, ...]:
     """The words learners use for ``regime``, such as ``memory``, ``mem``, ``bw`` and ``hbm``."""
     return tuple(_data()["regimes"][regime]["names"])
+
+
+@cache
+def regime_described(regime: str) -> re.Pattern[str] | None:
+    """One pattern for the ways learners describe ``regime`` without naming it, or None.
+
+    "Limited by how fast the tensor cores can multiply" describes compute-bound.
+    """
+    found = _data()["regimes"][regime].get("described", [])
+    return re.compile("|".join(f"(?:{p})" for p in found)) if found else None
 
 
 def a_kernel(regime: str) -> str:
@@ -129,10 +142,19 @@ def _pattern() -> tuple[re.Pattern[str], dict[str, str]]:
     return re.compile(_trie(list(owner))), owner
 
 
+@cache
+def _described() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    return tuple((lever.id, re.compile("|".join(f"(?:{p})" for p in lever.described)))
+                 for lever in levers() if lever.described)
+
+
 def mentions(lowered: str) -> list[Mention]:
-    """Every lever named in already lower-cased text, where it is named."""
+    """Every lever named or described in already lower-cased text, where it is, in order."""
     pattern, owner = _pattern()
-    return [Mention(owner[m.group(0)], m.start(), m.end()) for m in pattern.finditer(lowered)]
+    found = [Mention(owner[m.group(0)], m.start(), m.end()) for m in pattern.finditer(lowered)]
+    for lever_id, described in _described():
+        found += [Mention(lever_id, m.start(), m.end()) for m in described.finditer(lowered)]
+    return sorted(found, key=lambda m: (m.start, -m.end))
 
 
 def recognise(text: str) -> list[str]:

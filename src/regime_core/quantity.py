@@ -87,6 +87,24 @@ _RATIO = re.compile(r"^(?P<a>\d+(?:\.\d+)?)\s*/\s*(?P<b>\d+(?:\.\d+)?)(?![\d.])\
 _ESTIMATE = re.compile(r"^(?:~|≈|≃|about\b|approx\.?|approximately\b|around\b|roughly\b|circa\b|ca\.)\s*", re.I)
 
 
+# Scientific notation as people write it by hand: "1.56×10^2", "1.56 x 10²", "1.56*10**2", "1.4·10^10",
+# with a Unicode minus or superscript digits; read as "1.56e2".
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_TIMES_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x*·]\s?10(?:\s?(?:\^|\*\*)\s?([+-]?\d{1,3})|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))(?![\d.])")
+# Spaces inside a number ("40 000", with a thin or narrow no-break space) and the Unicode minus.
+_NUMBER_SPACES = re.compile(r"(?<=\d)[\u2009\u202f](?=\d{3}\b)")
+
+
+def plain_numbers(text: str) -> str:
+    """``text`` with hand-written numbers in one form: ``1.56×10^2`` → ``1.56e2``, ``−3`` → ``-3``, ``40 000`` → ``40000``.
+
+    Every reader of quantities (fields and free text) goes through this, so a number reads the same everywhere.
+    """
+    text = text.replace("\u2212", "-").replace("\u00a0", " ")
+    text = _NUMBER_SPACES.sub("", text)
+    return _TIMES_TEN.sub(lambda m: f"{m[1]}e{m[2] if m[2] is not None else m[3].translate(_SUPERSCRIPTS)}", text)
+
+
 def _unit_text(unit: str) -> str:
     """A unit as written by hand, in the table's form: "FLOP per byte" and "FLOP / byte" are "FLOP/byte"."""
     return re.sub(r"\s*/\s*", "/", re.sub(r"\s+per\s+", "/", unit, flags=re.I))
@@ -146,7 +164,7 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
     if isinstance(value, bool) or not isinstance(value, (int, float, str)):
         raise RegimeError(field, f"expected {expected}, got {type(value).__name__}")
     if isinstance(value, str):
-        text = _ESTIMATE.sub("", value.strip().replace("\u2212", "-").replace("\u00a0", " "))
+        text = _ESTIMATE.sub("", plain_numbers(value.strip()))
         if not text:
             raise RegimeError(field, f"expected {expected}, got an empty value")
         ratio = _RATIO.match(text) if len(text) <= _MAX_TEXT else None
@@ -244,25 +262,35 @@ _IN_TEXT = re.compile(
 )
 
 
+def quantity_spans(text: str) -> list[tuple[float, Dim, int, int]]:
+    """Every number in free text with its unit and where it stands: ``(value, dim, start, end)``.
+
+    The text is read as written (call :func:`plain_numbers` first for hand-written scientific notation).
+    A number followed by an unknown word is kept as a plain count, and its span ends at the number.
+    """
+    found: list[tuple[float, Dim, int, int]] = []
+    for match in _IN_TEXT.finditer(text):
+        value = float(match["num"].replace(",", ""))
+        unit = (match["unit"] or "").rstrip("/")
+        end = match.end() - (len(match["unit"] or "") - len(unit))
+        try:
+            scale, dim = _split_unit(unit)
+        except KeyError:
+            scale, dim, end = 1.0, Dim.COUNT, match.end("num")
+        value *= scale
+        if dim is Dim.FRACTION:
+            value /= 100.0
+        if math.isfinite(value):
+            found.append((value, dim, match.start(), end))
+    return found
+
+
 def quantities_in(text: str) -> list[tuple[float, Dim]]:
     """Every number in free text with its unit when it has a known one: ``1.7 TB/s``, ``70%``, ``40k``.
 
     A number followed by an unknown word is kept as a plain count.
     """
-    found: list[tuple[float, Dim]] = []
-    for match in _IN_TEXT.finditer(text):
-        value = float(match["num"].replace(",", ""))
-        unit = match["unit"] or ""
-        try:
-            scale, dim = _split_unit(unit)
-        except KeyError:
-            scale, dim = 1.0, Dim.COUNT
-        value *= scale
-        if dim is Dim.FRACTION:
-            value /= 100.0
-        if math.isfinite(value):
-            found.append((value, dim))
-    return found
+    return [(value, dim) for value, dim, _, _ in quantity_spans(plain_numbers(text))]
 
 
 def same_quantity(a: tuple[float, Dim], b: tuple[float, Dim], rel: float = 0.02) -> bool:

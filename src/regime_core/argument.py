@@ -1,0 +1,129 @@
+"""Part C read clause by clause: which side of the ridge each clause puts fusion on, and whether it pays there.
+
+The argument the drill asks for has two halves: fusion pays where bytes or launches set the time, and
+it wastes the week where the math does. A paragraph is read as a list of :class:`Stance` s, one per
+condition it states ("pays *when bytes set the time*", "career-limiting *when the math does*"), each with
+its polarity (pays or not) and its side (memory/launch or compute). Both halves present, and none argued
+the other way round, is the argument; one half is one-sided; fusion said to pay on the compute side is
+the argument turned around, quoted back to the learner.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_UNIT = re.compile(r"(?<=[.!?;])\s+|\s+(?:but|whereas|however|while|yet)\s+|,\s+(?:but|whereas|while|yet|not|and|so)\s+")
+# A condition: "when/where/if ...", "for/on/in <a kernel of a side>", or "above/below the ridge" itself.
+_CONDITION = re.compile(r"(?=\b(?:above|below|under)\s+(?:the\s+ridge|it)\b)|\b(?:when(?:ever)?|where|if|once|unless"
+                        r"|(?:for|on|in)(?=\s+(?:an?\s+|the\s+|its\s+)?"
+                        r"(?:[\w-]+\s+){0,2}?(?:a\d(?:s|\'s)?\b|compute|memory|launch|overhead|math|bandwidth|elementwise|matmul"
+                        r"|gemm|kernels?\b|chains?\b|decode|prefill)))\b")
+_MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|bytes?|traffic|launch\w*|overhead|round[- ]?trips?|hbm|dram"
+                     r"|intermediates?|elementwise|pointwise|reads?|writes?|host|tb/s|gb/s|a[234678](?:s|\'s)?)\b"
+                     r"|(?:below|under) (?:the )?(?:ridge|it)\b")
+_COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ]cores?|math|arithmetic|multipl\w*|gemm|a[15](?:s|\'s)?)\b"
+                      r"|above (?:the )?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
+_NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b")
+_AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|wrong|lost|gone|harmful|hurts?|never|cannot|can'?t"
+                      r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|not|no|none|week|rounding error)\b")
+_FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won|faster|deletes?|removes?|saves?|cuts?"
+                  r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?)\b|^\W*fuse\b")
+# Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
+_FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue")
+_LIMITED = re.compile(r"\b(?:only|little|barely|slightly|at most|unless|except)\b")
+_WORDS = 8  # words after a condition word that say its side
+
+
+@dataclass(frozen=True)
+class Stance:
+    """One condition of the argument: ``pays`` (True, False or None when not said), ``side`` and the clause."""
+
+    pays: bool | None
+    side: str  # "memory" (bytes or launches) or "compute"
+    clause: str
+    limited: bool = False
+
+
+def _side(text: str) -> str | None:
+    text = _NEVER.sub(" ", text)
+    memory, compute = _MEMORY.search(text), _COMPUTE.search(text)
+    if memory and compute:
+        return "memory" if memory.start() < compute.start() else "compute"
+    return "memory" if memory else "compute" if compute else None
+
+
+def _polarity(text: str) -> bool | None:
+    text = _NEVER.sub(" ", text)
+    if _AGAINST.search(text):
+        return False
+    return True if _FOR.search(text) else None
+
+
+def _by_side_words(unit: str) -> list[Stance]:
+    """A clause with no condition, read at each run of words of one side.
+
+    The polarity is what is said between the last run and this one, else after it ("fusion helps memory-bound
+    work and wastes a compute-bound week"; "a compute-bound matmul should not be touched").
+    """
+    text = _NEVER.sub(" ", unit)
+    words = sorted([(m.start(), m.end(), "memory") for m in _MEMORY.finditer(text)]
+                   + [(m.start(), m.end(), "compute") for m in _COMPUTE.finditer(text)])
+    runs: list[list[int | str]] = []
+    for start, end, side in words:
+        if runs and runs[-1][2] == side:
+            runs[-1][1] = end
+        else:
+            runs.append([start, end, side])
+    out: list[Stance] = []
+    for n, (start, end, side) in enumerate(runs):
+        before = text[int(runs[n - 1][1]) if n else 0:int(start)]
+        after = text[int(end):int(runs[n + 1][0]) if n + 1 < len(runs) else len(text)]
+        pays = _polarity(before)
+        out.append(Stance(_polarity(after) if pays is None else pays, str(side), unit.strip(),
+                          bool(_LIMITED.search(before))))
+    return out
+
+
+def stances(lowered: str) -> list[Stance]:
+    """Every condition the paragraph (normalised) argues, with its polarity and side."""
+    out: list[Stance] = []
+    for unit in _UNIT.split(lowered.replace("**", "")):
+        conditions = list(_CONDITION.finditer(unit))
+        if not conditions:
+            out += _by_side_words(unit)
+            continue
+        previous = 0
+        for n, found in enumerate(conditions):
+            window = " ".join(unit[found.end():].split()[:_WORDS])
+            side = _side(window)
+            if side is None:
+                continue
+            before = unit[previous:found.start()]
+            ends = conditions[n + 1].start() if n + 1 < len(conditions) else len(unit)
+            pays = _polarity(before)
+            if pays is None:
+                pays = _polarity(unit[found.end():ends])
+            out.append(Stance(pays, side, unit[previous:ends].strip(), bool(_LIMITED.search(before))))
+            previous = found.end()
+    return out
+
+
+@dataclass(frozen=True)
+class Argument:
+    """What the paragraph argues: the turned-around clause (""), and which halves it makes."""
+
+    turned: str
+    pays_on_memory: bool
+    wastes_on_compute: bool
+    read: bool  # whether any clause's polarity and side were read
+
+
+def read_argument(lowered: str) -> Argument:
+    """The paragraph's argument, clause by clause."""
+    found = stances(lowered)
+    turned = next((s.clause for s in found if s.pays is True and s.side == "compute" and not s.limited
+                   and _FUSION.search(s.clause)), "")
+    return Argument(turned, any(s.pays is True and s.side == "memory" for s in found),
+                    any(s.pays is False and s.side == "compute" for s in found),
+                    any(s.pays is not None for s in found))
