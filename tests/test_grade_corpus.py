@@ -101,6 +101,13 @@ def test_the_counts_are_both_zero() -> None:
     assert counts() == {"attempts": len(ATTEMPTS), "right_lines_marked_wrong": 0, "wrong_lines_missed": 0}
 
 
+def test_the_four_numbers_meet_the_grader_s_bar() -> None:
+    numbers = report(ATTEMPTS)
+    assert (numbers["right_lines_marked_wrong"], numbers["right_files_refused"]) == (0, 0)
+    assert float(numbers["wrong_lines_caught"].rstrip("%")) >= 95.0, numbers
+    assert float(numbers["could_not_tell_on_right_lines"].rstrip("%")) <= 3.0, numbers
+
+
 def test_the_corpus_grades_the_same_under_pyodide(tmp_path: Path) -> None:
     """The browser grades with Pyodide: every corpus attempt must get the same checks there."""
     assert shutil.which("node"), "Node.js is required (it comes with npm, which `make setup` needs)"

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_UNIT = re.compile(r"(?<=[.!?;])\s+|\s+(?:but|whereas|however|while|yet)\s+|,\s+(?:but|whereas|while|yet|not|and|so)\s+")
+_UNIT = re.compile(r"(?<=[.!?;])\s+|(?<!\s)\s+(?:but|whereas|however|while|yet)\s+|,\s+(?:but|whereas|while|yet|not|and|so)\s+")
 # A condition: "when/where/if ...", "for/on/in <a kernel of a side>", or "above/below the ridge" itself.
 _CONDITION = re.compile(r"(?=\b(?:above|below|under)\s+(?:the\s+ridge|it)\b)|\b(?:when(?:ever)?|where|if|once|unless"
                         r"|(?:for|on|in)(?=\s+(?:an?\s+|the\s+|its\s+)?"
@@ -33,6 +33,7 @@ _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?
 _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue")
 _LIMITED = re.compile(r"\b(?:only|little|barely|slightly|at most|unless|except)\b")
 _WORDS = 8  # words after a condition word that say its side
+_PART = re.compile(r"[,:;]\s")
 
 
 @dataclass(frozen=True)
@@ -69,18 +70,19 @@ def _by_side_words(unit: str) -> list[Stance]:
     text = _NEVER.sub(" ", unit)
     words = sorted([(m.start(), m.end(), "memory") for m in _MEMORY.finditer(text)]
                    + [(m.start(), m.end(), "compute") for m in _COMPUTE.finditer(text)])
-    runs: list[list[int | str]] = []
+    runs: list[tuple[int, int, str]] = []
     for start, end, side in words:
         if runs and runs[-1][2] == side:
-            runs[-1][1] = end
+            runs[-1] = (runs[-1][0], end, side)
         else:
-            runs.append([start, end, side])
+            runs.append((start, end, side))
     out: list[Stance] = []
     for n, (start, end, side) in enumerate(runs):
-        before = text[int(runs[n - 1][1]) if n else 0:int(start)]
-        after = text[int(end):int(runs[n + 1][0]) if n + 1 < len(runs) else len(text)]
+        # Only the words of this run's own part of the clause: "A2 won 3.8×, A1 would not move" gives A1 no win.
+        before = _PART.split(text[runs[n - 1][1] if n else 0:start])[-1]
+        after = _PART.split(text[end:runs[n + 1][0] if n + 1 < len(runs) else len(text)])[0]
         pays = _polarity(before)
-        out.append(Stance(_polarity(after) if pays is None else pays, str(side), unit.strip(),
+        out.append(Stance(_polarity(after) if pays is None else pays, side, unit.strip(),
                           bool(_LIMITED.search(before))))
     return out
 
@@ -95,7 +97,7 @@ def stances(lowered: str) -> list[Stance]:
             continue
         previous = 0
         for n, found in enumerate(conditions):
-            window = " ".join(unit[found.end():].split()[:_WORDS])
+            window = " ".join(unit[found.end():found.end() + 20 * _WORDS].split()[:_WORDS])
             side = _side(window)
             if side is None:
                 continue

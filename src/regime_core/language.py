@@ -59,7 +59,7 @@ _BINARY_UNIT = re.compile(r"(\d)\s?([kmgtp])i(b/s|b(?![a-z]))")
 # A run of * or _ is emphasis where it opens a word (after a space or a mark) or closes one (before a space or a
 # mark), as CommonMark reads it; "2*70e9*8" and "x * 2" are multiplication and stay.
 _MARKDOWN = re.compile(r"(?:^|(?<=[\s(\[\"'-]))[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?=$|[\s.,;:!?)\]\"'-])"
-                       r"|^\s*[-•]\s+|(?<=\n)\s*[-•]\s+|^#+\s*")
+                       r"|(?m:^)[ \t]*[-•][ \t]+|^#+[ \t]*")
 # Quotation marks around a word ("the 'faster' kernel", `pin_memory`); an apostrophe inside a word stays.
 _QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
 # A unit per step written with a slash ("47 ms/token", "14 GB/step"): the same as "per token".

@@ -26,13 +26,13 @@ from typing import Any
 from regime_core import answer_lines
 from regime_core.answer_lines import Check, cap, unsure, verdict_of
 from regime_core.attempt import MAX_TEXT
+from regime_core.claims import Facts
 from regime_core.classify import LOADER_SHARE, Verdict
 from regime_core.errors import RegimeError
 from regime_core.language import normalise, with_units
 from regime_core.levers import advice, phrases
 from regime_core.practice import GENERATOR_VERSION, PracticeIncident, check_level, check_seed, practice
 from regime_core.practice_text import data
-from regime_core.quantity import quantities_in, same_quantity
 from regime_core.symptoms import achieved, parse_symptoms
 
 LINES = ("regime", "evidence", "helps", "wastes")
@@ -141,19 +141,13 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
     return Check(True, f"{cap(advice(named).name)}, as the symptoms say.")
 
 
-def _evidence(kind: str, verdict: Verdict, text: str) -> Check:
-    if not text:
-        return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
-    lowered = with_units(text)
-    deciding = answer_lines.deciding_numbers(verdict)
-    if any(any(same_quantity(q, d, answer_lines.EVIDENCE_TOLERANCE) for d in deciding) for q in quantities_in(lowered)):
-        return Check(True, "Your evidence cites a number that decides the regime.")
-    facts = data()["grading"]["facts"]
-    if _says(lowered, tuple(facts.get(kind if kind in facts else "overhead", ()))):
-        return Check(True, "Your evidence cites what the incident states.")
-    if "occupancy" in lowered:
-        return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
-    return unsure("I could not match your evidence to a number or a fact this incident gives")
+def _evidence(kind: str, incident: PracticeIncident, verdict: Verdict, text: str) -> Check:
+    placement = verdict.placement
+    facts = Facts.read(answer_lines.deciding_lines(verdict), [with_units(incident.statement)],
+                       placement.side if placement else None, placement.ridge if placement else None)
+    stated = data()["grading"]["facts"]
+    phrases_stated = tuple(stated.get(kind if kind in stated else "overhead", ()))
+    return answer_lines.evidence_check(facts, phrases_stated, verdict.regime, text)
 
 
 def _next_measurement(text: str) -> Check:
@@ -195,7 +189,7 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
     lines = {name: lines.get(name, "").strip() for name in LINES}
     kind = kind_of(incident, verdict)
     checks: dict[str, Check] = {"regime": _regime(kind, verdict, lines["regime"]),
-                                "evidence": _evidence(kind, verdict, lines["evidence"])}
+                                "evidence": _evidence(kind, incident, verdict, lines["evidence"])}
     if kind == "undecided":
         checks["helps"] = _next_measurement(lines["helps"])
         checks["wastes"] = _premature(lines["wastes"])
