@@ -259,7 +259,7 @@ cards = st.fixed_dictionaries({"id": st.sampled_from(["custom", "l4", "h100-sxm"
                               optional={"peak_flops": values, "bandwidth": values, "count": values})
 work_specs = st.sampled_from(work.KINDS).flatmap(
     lambda kind: st.fixed_dictionaries({"kernel": st.just(kind)},
-                                       optional={k: values for k in work.FIELDS[kind]}))
+                                       optional=dict.fromkeys(work.FIELDS[kind], values)))
 observations = st.dictionaries(st.sampled_from([*OBSERVED_FIELDS, "launches"]), values, max_size=4)
 FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "hardware": cards | values, "dtype": st.sampled_from(["fp16", "bf16", "fp8", "", "<x>"]) | values,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from enum import Enum
 
 from regime_core.errors import RegimeError
@@ -167,15 +168,25 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
         if found is Dim.FRACTION:
             number /= 100.0
     else:
-        number = float(value)
+        number = _as_float(value, field, expected)
     if not math.isfinite(number):
         raise RegimeError(field, f"expected {expected}, got a value that is not finite")
+    if 0 < abs(number) < sys.float_info.min:  # a subnormal: it divides into infinity
+        raise RegimeError(field, f"expected {expected}; got {_quote(value)}, a number too small to represent")
     if number < 0 or (number == 0 and not allow_zero):
         bound = "zero or more" if allow_zero else "more than zero"
         raise RegimeError(field, f"expected {expected}, {bound}; got {_quote(value)}")
     if dim is Dim.FRACTION and number > 1:
         raise RegimeError(field, f"expected {expected}; got {_quote(value)}, which is above 100%")
     return number
+
+
+def _as_float(value: int | float, field: str, expected: str) -> float:
+    """A JSON number as a float; an integer past a float's 1.8e308 is refused by name, not an OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise RegimeError(field, f"expected {expected}, got a number too large to represent") from None
 
 
 def parse_count(value: object, field: str, *, minimum: int = 1, maximum: int = 10**15) -> int:

@@ -35,8 +35,19 @@ def parse_json_text(text: object, field: str, *, limit: int, expected: str = "JS
     if not isinstance(text, str) or len(text) > limit:
         raise RegimeError(field, f"expected {expected} under {limit:,} characters")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise RegimeError(field, f"expected {expected} (line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:
         raise RegimeError(field, f"expected {expected}, not nested this deep") from None
+
+
+def _json_int(digits: str) -> int | float:
+    """A JSON integer; one past Python's int-string limit (4,300 digits) reads as the float it is.
+
+    That float is infinite, so the field that receives it refuses it by name, as it refuses ``1e400``.
+    """
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
