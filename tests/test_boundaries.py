@@ -301,6 +301,7 @@ def test_the_bridge_always_answers_valid_json_with_ok(request_: dict[str, Any]) 
         assert isinstance(answer["field"], str)
         assert "\n" not in answer["error"]
         assert "Traceback" not in answer["error"]
+        assert "internal error" not in answer["error"], answer  # every refusal names what to fix
 
 
 def test_the_bridge_answers_a_result_json_cannot_hold() -> None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -51,3 +53,38 @@ def _json_int(digits: str) -> int | float:
         return int(digits)
     except ValueError:
         return float(digits)
+
+
+def dump_json_text(data: object, *, indent: int | None = None, ensure_ascii: bool = False) -> str:
+    """``data`` as JSON a browser parses: a number JSON cannot carry (NaN, Infinity) is a RegimeError naming it.
+
+    Args:
+        data: The answer, made of dicts, lists, strings, numbers, booleans and None.
+        indent: As ``json.dumps``.
+        ensure_ascii: As ``json.dumps``.
+
+    """
+    try:
+        return json.dumps(data, indent=indent, ensure_ascii=ensure_ascii, allow_nan=False)
+    except ValueError:
+        path = _not_finite(data)
+        if path is None:
+            raise
+        raise RegimeError(path, "the result is too large or too small to represent; check the magnitudes") from None
+
+
+def _not_finite(data: object, path: str = "") -> str | None:
+    """The dotted path of the first number in ``data`` that is not finite, or None."""
+    if isinstance(data, float):
+        return None if math.isfinite(data) else path
+    if isinstance(data, Mapping):
+        items: list[tuple[str, object]] = [(str(k), v) for k, v in data.items()]
+    elif isinstance(data, (list, tuple)):
+        items = [(str(n), v) for n, v in enumerate(data)]
+    else:
+        return None
+    for key, value in items:
+        found = _not_finite(value, f"{path}.{key}" if path else key)
+        if found is not None:
+            return found
+    return None
