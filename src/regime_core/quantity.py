@@ -206,15 +206,26 @@ _FORMAT_PREFIXES = [(1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"
 _TIME_PREFIXES = [(1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")]
 
 
+#: Below it a number prints in scientific notation, as it does from 1e6 up.
+_SMALLEST_DECIMAL = 1e-4
+
+
+def _scientific(value: float, digits: int) -> str:
+    """``value`` as ``1.37e11`` or ``3.3e-5``: ``digits`` significant figures, no trailing zeros."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def number(value: float, digits: int = 3) -> str:
     """Format a number with ``digits`` significant figures, no trailing zeros."""
     if value == 0 or not math.isfinite(value):
         return "0" if value == 0 else str(value)
     if abs(value) >= 1e6:  # 1.37e11, as the drill writes big counts
-        mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
-        if "." in mantissa:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa}e{int(exponent)}"
+        return _scientific(value, digits)
+    if abs(value) < _SMALLEST_DECIMAL:  # 3.3e-5, not a row of zeros (1e-300 would print 300 of them)
+        return _scientific(value, digits)
     magnitude = math.floor(math.log10(abs(value)))
     decimals = max(digits - 1 - magnitude, 0)
     # Half up, as a reader rounds the decimal they see: 1.035 is stored as 1.03499…, which round()
