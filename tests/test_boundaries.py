@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hostile_inputs import HOSTILE
@@ -251,9 +251,10 @@ def test_the_bridge_answers_extremes_in_json(request_: dict[str, Any]) -> None:
 #: Values meant to hurt: past a float, under a float's smallest normal, not finite, long, unicode, hostile.
 EXTREMES = ["1e308", "1e308 FLOP/s", "5e-324", "1e-310 B", "1e-10 B/s", "1e300", "1e-300", "-0", "NaN", "Infinity",
             "\x1b[31m", "\u202e", "é" * 70, "🙂" * 50, "<big>", "<huger>", "<nested>"]
+extremes = st.sampled_from(EXTREMES) | st.sampled_from([1e308, -1e308, 5e-324, 1e-300, 2.2e-308, 0.0, 10**309])
 values = st.recursive(
-    st.sampled_from(EXTREMES + HOSTILE[:40]) | st.floats() | st.integers(min_value=-(10**400), max_value=10**400)
-    | st.sampled_from([1e308, -1e308, 5e-324, 1e-300, 2.2e-308, 0.0, 10**309]) | json_values,
+    extremes | extremes | extremes | st.sampled_from(HOSTILE[:40]) | st.floats()
+    | st.integers(min_value=-(10**400), max_value=10**400) | json_values,
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
     max_leaves=6,
 )
@@ -289,6 +290,10 @@ def _request_text(request: dict[str, Any]) -> str:
 
 @settings(max_examples=200)
 @given(requests)
+@example({"op": "ridge", "hardware": {"id": "custom", "peak_flops": 1e308, "bandwidth": 1e-10}})  # the probe
+@example({"op": "kernel", "hardware": {"id": "l4"}, "work": {"kernel": "raw", "flops": 0, "bytes": 1}})
+@example({"op": "kernel", "hardware": {"id": "l4"}, "work": {"kernel": "matmul", "m": "<huger>", "n": 4, "k": 4}})
+@example({"op": "practice", "seed": "²"})
 def test_the_bridge_always_answers_valid_json_with_ok(request_: dict[str, Any]) -> None:
     try:
         text = _request_text(request_)
