@@ -19,7 +19,7 @@ from regime_core.classify import classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade, hint
 from regime_core.quantity import Dim, format_quantity
-from regime_core.resources import parse_json_text
+from regime_core.resources import dump_json_text, parse_json_text
 from regime_core.review import kernel_review
 from regime_core.roofline import Placement, place, ridge
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
@@ -241,17 +241,30 @@ OPS = registry([
 ])
 
 
+def _answer(request: object) -> dict[str, Any]:
+    """The successful answer to one request; a RegimeError for bad input."""
+    req = parse_json_text(request, "request", limit=MAX_REQUEST)
+    if not isinstance(req, dict) or req.get("op") not in OPS:
+        raise RegimeError("op", f"expected one of {', '.join(OPS)}")
+    op = OPS[req["op"]]
+    op.check(req)
+    return {"ok": True, **op.run(req)}
+
+
+def _failure(field: str, error: str) -> str:
+    """A failed answer: the field to fix and one line saying why."""
+    return json.dumps({"ok": False, "field": field, "error": " ".join(error.splitlines())}, ensure_ascii=False)
+
+
 def handle(request: str) -> str:
-    """Answer one JSON request with one JSON response; never raises."""
+    """Answer one JSON request with one JSON response; never raises.
+
+    The answer is serialised inside the guard, so a result JSON cannot carry (a ridge past 1.8e308) is a
+    refusal by name, not a traceback.
+    """
     try:
-        req = parse_json_text(request, "request", limit=MAX_REQUEST)
-        if not isinstance(req, dict) or req.get("op") not in OPS:
-            raise RegimeError("op", f"expected one of {', '.join(OPS)}")
-        op = OPS[req["op"]]
-        op.check(req)
-        result: dict[str, Any] = {"ok": True, **op.run(req)}
+        return dump_json_text(_answer(request))
     except RegimeError as exc:
-        result = {"ok": False, "field": exc.field, "error": str(exc)}
+        return _failure(exc.field, str(exc))
     except Exception as exc:  # noqa: BLE001 - the browser must get one line, never a traceback
-        result = {"ok": False, "field": "", "error": f"internal error ({type(exc).__name__}); please report it"}
-    return json.dumps(result, ensure_ascii=False, allow_nan=False)
+        return _failure("", f"internal error ({type(exc).__name__}); please report it")

@@ -8,18 +8,17 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
-from regime_core import casebook, drill, hardware, roofline, svg, work
+from regime_core import casebook, drill, hardware, roofline, svg, terminal, work
 from regime_core.classify import Verdict, classify
 from regime_core.errors import RegimeError
 from regime_core.grade import grade
 from regime_core.practice import check_level, check_seed, practice
 from regime_core.practice_grade import grade_practice, grade_text, is_practice_attempt
 from regime_core.quantity import Dim, format_quantity
-from regime_core.resources import parse_json_text
+from regime_core.resources import dump_json_text, parse_json_text
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
 from regime_core.writeup import report
 
@@ -31,6 +30,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        terminal.settle()  # --help into a closed pipe: quiet, not a traceback at exit
+        super().exit(status, message)
 
 
 def _card(args: argparse.Namespace) -> tuple[hardware.Hardware, str | None]:
@@ -58,12 +61,11 @@ def _add_card(p: argparse.ArgumentParser) -> None:
 
 
 def _read_json(path: str, field: str) -> Any:
+    if path == "-":
+        return parse_json_text(terminal.read_stdin(MAX_FILE_BYTES + 1, field), field, limit=MAX_FILE_BYTES)
     try:
-        if path == "-":
-            text = sys.stdin.read(MAX_FILE_BYTES + 1)
-        else:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read(MAX_FILE_BYTES + 1)
+        with open(path, encoding="utf-8-sig") as handle:  # a byte-order mark, as Windows editors write, is read
+            text = handle.read(MAX_FILE_BYTES + 1)
     except (OSError, UnicodeDecodeError) as exc:
         raise RegimeError(field, f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
     return parse_json_text(text, field, limit=MAX_FILE_BYTES)
@@ -265,10 +267,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
+    prog = f"regime {args.command}"
     try:
         data, text = args.func(args)
+        out = _rendered(data, text, as_json=args.json)
     except RegimeError as exc:
-        print(f"regime {args.command}: {exc}", file=sys.stderr)
+        terminal.warn(f"{prog}: {exc}")
         return 2
-    print(json.dumps(data, indent=2, ensure_ascii=False) if args.json else text)
-    return 0
+    return terminal.write(out, prog)
+
+
+def _rendered(data: dict[str, Any], text: str, *, as_json: bool) -> str:
+    """What the terminal gets: JSON or text, its control characters escaped, in ASCII where it must be.
+
+    Raises:
+        RegimeError: A result JSON cannot carry (a number past what a float holds), in either form.
+
+    """
+    document = dump_json_text(data, indent=2)  # checks the numbers for the text form too
+    if as_json:
+        if not terminal.encodable(document):
+            document = dump_json_text(data, indent=2, ensure_ascii=True)
+        return terminal.escape_controls(document, json_string=True)
+    shown = terminal.escape_controls(text)
+    return shown if terminal.encodable(shown) else terminal.ascii_safe(shown)

@@ -18,6 +18,7 @@ utilisation of 100%, SM activity) that decide nothing.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -90,10 +91,22 @@ class PracticeIncident:
                 "symptoms": dict(self.symptoms), "regime": self.regime, "trap": self.trap, "url": self.url}
 
 
+#: A whole number written in ASCII digits, no longer than a seed: ``isdigit()`` also passes "²", which int() refuses,
+#: and int() refuses more than 4,300 digits.
+_WHOLE = re.compile(r"\s*([0-9]{1,16})\s*", re.ASCII)
+
+
+def _digits(value: object) -> object:
+    """``value`` as an int when it is text of ASCII digits; anything else as it came, for the caller to refuse."""
+    if isinstance(value, str):
+        match = _WHOLE.fullmatch(value)
+        return int(match[1]) if match else value
+    return value
+
+
 def check_seed(value: object, field: str = "seed") -> int:
     """A seed: a whole number from 0 to 2⁵³ − 1, given as a number or as digits."""
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    value = _digits(value)
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_SEED:
         raise RegimeError(field, f"expected a whole number from 0 to {MAX_SEED:,}")
     return value
@@ -101,8 +114,7 @@ def check_seed(value: object, field: str = "seed") -> int:
 
 def check_level(value: object, field: str = "level") -> int:
     """A level: 1, 2 or 3."""
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    value = _digits(value)
     if isinstance(value, bool) or value not in LEVELS:
         raise RegimeError(field, "expected 1, 2 or 3")
     assert isinstance(value, int)

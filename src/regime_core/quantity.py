@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import sys
 from enum import Enum
 
 from regime_core.errors import RegimeError
@@ -185,15 +186,25 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
         if found is Dim.FRACTION:
             number /= 100.0
     else:
-        number = float(value)
+        number = _as_float(value, field, expected)
     if not math.isfinite(number):
         raise RegimeError(field, f"expected {expected}, got a value that is not finite")
+    if 0 < abs(number) < sys.float_info.min:  # a subnormal: it divides into infinity
+        raise RegimeError(field, f"expected {expected}; got {_quote(value)}, a number too small to represent")
     if number < 0 or (number == 0 and not allow_zero):
         bound = "zero or more" if allow_zero else "more than zero"
         raise RegimeError(field, f"expected {expected}, {bound}; got {_quote(value)}")
     if dim is Dim.FRACTION and number > 1:
         raise RegimeError(field, f"expected {expected}; got {_quote(value)}, which is above 100%")
     return number
+
+
+def _as_float(value: int | float, field: str, expected: str) -> float:
+    """A JSON number as a float; an integer past a float's 1.8e308 is refused by name, not an OverflowError."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise RegimeError(field, f"expected {expected}, got a number too large to represent") from None
 
 
 def parse_count(value: object, field: str, *, minimum: int = 1, maximum: int = 10**15) -> int:
@@ -213,15 +224,26 @@ _FORMAT_PREFIXES = [(1e18, "E"), (1e15, "P"), (1e12, "T"), (1e9, "G"), (1e6, "M"
 _TIME_PREFIXES = [(1.0, ""), (1e-3, "m"), (1e-6, "µ"), (1e-9, "n")]
 
 
+#: Below it a number prints in scientific notation, as it does from 1e6 up.
+_SMALLEST_DECIMAL = 1e-4
+
+
+def _scientific(value: float, digits: int) -> str:
+    """``value`` as ``1.37e11`` or ``3.3e-5``: ``digits`` significant figures, no trailing zeros."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    if "." in mantissa:
+        mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def number(value: float, digits: int = 3) -> str:
     """Format a number with ``digits`` significant figures, no trailing zeros."""
     if value == 0 or not math.isfinite(value):
         return "0" if value == 0 else str(value)
     if abs(value) >= 1e6:  # 1.37e11, as the drill writes big counts
-        mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
-        if "." in mantissa:
-            mantissa = mantissa.rstrip("0").rstrip(".")
-        return f"{mantissa}e{int(exponent)}"
+        return _scientific(value, digits)
+    if abs(value) < _SMALLEST_DECIMAL:  # 3.3e-5, not a row of zeros (1e-300 would print 300 of them)
+        return _scientific(value, digits)
     magnitude = math.floor(math.log10(abs(value)))
     decimals = max(digits - 1 - magnitude, 0)
     # Half up, as a reader rounds the decimal they see: 1.035 is stored as 1.03499…, which round()

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import math
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -35,8 +37,54 @@ def parse_json_text(text: object, field: str, *, limit: int, expected: str = "JS
     if not isinstance(text, str) or len(text) > limit:
         raise RegimeError(field, f"expected {expected} under {limit:,} characters")
     try:
-        return json.loads(text)
+        return json.loads(text, parse_int=_json_int)
     except json.JSONDecodeError as exc:
         raise RegimeError(field, f"expected {expected} (line {exc.lineno}, column {exc.colno})") from None
     except RecursionError:
         raise RegimeError(field, f"expected {expected}, not nested this deep") from None
+
+
+def _json_int(digits: str) -> int | float:
+    """A JSON integer; one past Python's int-string limit (4,300 digits) reads as the float it is.
+
+    That float is infinite, so the field that receives it refuses it by name, as it refuses ``1e400``.
+    """
+    try:
+        return int(digits)
+    except ValueError:
+        return float(digits)
+
+
+def dump_json_text(data: object, *, indent: int | None = None, ensure_ascii: bool = False) -> str:
+    """``data`` as JSON a browser parses: a number JSON cannot carry (NaN, Infinity) is a RegimeError naming it.
+
+    Args:
+        data: The answer, made of dicts, lists, strings, numbers, booleans and None.
+        indent: As ``json.dumps``.
+        ensure_ascii: As ``json.dumps``.
+
+    """
+    try:
+        return json.dumps(data, indent=indent, ensure_ascii=ensure_ascii, allow_nan=False)
+    except ValueError:
+        path = _not_finite(data)
+        if path is None:
+            raise
+        raise RegimeError(path, "the result is too large or too small to represent; check the magnitudes") from None
+
+
+def _not_finite(data: object, path: str = "") -> str | None:
+    """The dotted path of the first number in ``data`` that is not finite, or None."""
+    if isinstance(data, float):
+        return None if math.isfinite(data) else path
+    if isinstance(data, Mapping):
+        items: list[tuple[str, object]] = [(str(k), v) for k, v in data.items()]
+    elif isinstance(data, (list, tuple)):
+        items = [(str(n), v) for n, v in enumerate(data)]
+    else:
+        return None
+    for key, value in items:
+        found = _not_finite(value, f"{path}.{key}" if path else key)
+        if found is not None:
+            return found
+    return None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +18,29 @@ def ridge(peak_flops: float, bandwidth: float) -> float:
     """Ridge point in FLOP/byte: peak FLOP/s ÷ peak bytes/s."""
     if peak_flops <= 0 or bandwidth <= 0:
         raise RegimeError("hardware", "peak FLOP/s and bandwidth must both be above zero")
-    return peak_flops / bandwidth
+    value = peak_flops / bandwidth
+    if value == 0:  # underflowed: nothing sits below it
+        raise RegimeError("hardware", f"{_RIDGE} is too small to represent; check the magnitudes")
+    return representable(value, "hardware", _RIDGE)
+
+
+_RIDGE = "the ridge, peak FLOP/s ÷ bandwidth,"
+
+
+def representable(value: float, field: str, what: str) -> float:
+    """``value`` when a float holds it as a normal number (or it is zero), else a RegimeError naming ``field``.
+
+    Args:
+        value: A computed result.
+        field: The input to blame.
+        what: The result in words, for the message.
+
+    """
+    if not math.isfinite(value):
+        raise RegimeError(field, f"{what} is too large to represent; check the magnitudes")
+    if 0 < abs(value) < sys.float_info.min:
+        raise RegimeError(field, f"{what} is too small to represent; check the magnitudes")
+    return value
 
 
 @dataclass(frozen=True)
@@ -54,8 +78,7 @@ class Placement:
         """How many times below or above the ridge (always ≥ 1)."""
         if self.intensity == 0:
             return float("inf")
-        ratio = self.ridge / self.intensity
-        return ratio if ratio >= 1 else 1 / ratio
+        return max(self.ridge / self.intensity, self.intensity / self.ridge)  # no 1 / ratio: that can be 1 / 0
 
     @property
     def compute_seconds(self) -> float:
@@ -97,7 +120,7 @@ class Placement:
         ]
 
     def to_json(self) -> dict[str, Any]:
-        """The ``place``/``kernel`` JSON contract."""
+        """The ``place``/``kernel`` JSON contract; ``factor`` is null for work without FLOPs."""
         return {
             "kernel": self.work.label,
             "hardware": self.hardware_name,
@@ -107,7 +130,7 @@ class Placement:
             "intensity": self.intensity,
             "ridge": self.ridge,
             "side": self.side,
-            "factor": self.factor,
+            "factor": self.factor if math.isfinite(self.factor) else None,  # zero FLOPs: no finite factor
             "bound": self.bound,
             "floor_seconds": self.floor_seconds,
             "allowed": self.allowed,
@@ -119,4 +142,16 @@ def place(work: Work, hardware: Hardware, dtype: str | None = None, field: str =
     """Place ``work`` against ``hardware``'s roofline for ``dtype`` (default: the work's, else the card's)."""
     chosen = dtype or work.dtype or hardware.default_dtype()
     peak = hardware.peak(chosen, field)
-    return Placement(work, peak, hardware.bandwidth.value, hardware.name, chosen)
+    return _in_range(Placement(work, peak, hardware.bandwidth.value, hardware.name, chosen))
+
+
+def _in_range(p: Placement) -> Placement:
+    """``p`` when every figure it reports is a number a float holds; else a RegimeError naming the input."""
+    representable(p.ridge, "hardware", _RIDGE)
+    representable(p.work.flops, "work", "its FLOP count")
+    representable(p.work.bytes, "work", "its byte count")
+    representable(p.intensity, "work", "its intensity, FLOPs ÷ bytes,")
+    representable(p.floor_seconds, "work", "its floor time")
+    if p.intensity > 0:
+        representable(p.factor, "work", "how far it sits from the ridge")
+    return p

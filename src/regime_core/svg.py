@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+from regime_core.errors import RegimeError
 from regime_core.quantity import Dim, format_quantity
 from regime_core.roofline import place
 from regime_core.symptoms import Symptoms, achieved
@@ -158,7 +159,15 @@ def for_symptoms(symptoms: Symptoms, *, title: str, id_prefix: str = "roofline",
                         [Point(label or p.work.label, p.intensity, measured)], title=title, id_prefix=id_prefix)
 
 
+#: The span a log axis may cover: decades past it overflow a float (10.0 ** 309 raises OverflowError).
+DRAWABLE = (1e-300, 1e300)
+
+
 def _decade_range(lo: float, hi: float) -> tuple[float, float]:
+    """The whole decades around lo..hi; a RegimeError when they run past what a float holds."""
+    if not DRAWABLE[0] <= lo <= hi <= DRAWABLE[1]:
+        raise RegimeError("plot", f"the figures run past what the picture can draw ({DRAWABLE[0]:g} to"
+                                  f" {DRAWABLE[1]:g} on either axis); check their magnitudes")
     return 10.0 ** math.floor(math.log10(lo)), 10.0 ** math.ceil(math.log10(hi))
 
 
@@ -172,7 +181,7 @@ def _axes(roofs: dict[str, float], bandwidth: float, points: list[Point]) -> Axe
 
 
 def _ticks(lo: float, hi: float) -> list[float]:
-    count = round(math.log10(hi / lo))
+    count = round(math.log10(hi) - math.log10(lo))  # hi / lo can overflow
     step = max(1, math.ceil(count / 6))
     return [lo * 10.0**i for i in range(0, count + 1, step)]
 
