@@ -77,21 +77,29 @@ def _known(data: Mapping[str, object], allowed: tuple[str, ...], where: str) -> 
 
 
 # What a field's text gives when it shows its working: the result after the last "=" or "≈" ("1.68e7/5.03e7 ≈ 0.33"),
-# else the first intensity in it ("0.33 FLOP/B (3·1.68e7·2 B = 1.01e8 bytes)", "something like 1360 FLOP/byte").
+# else an intensity it opens with ("0.33 FLOP/B (3·1.68e7·2 B = 1.01e8 bytes)", "something like 1360 FLOP/byte").
+# Either stands alone in its place (a mark, a comma or a bracket may follow): "alert(1)" or "1=1 --" states nothing.
 _RESULT = re.compile(r"=|≈|≃|~|→|->")
+_LEAD_IN = re.compile(r"^\s*(?:something like|about|around|roughly|approx\.?|approximately|circa|~|≈)?\s*", re.I)
+_ALONE = re.compile(r"\s*(?:$|[,;(.)\]])")
+
+
+def _opening(text: str, *, typed: bool) -> float | None:
+    """The number ``text`` opens with, standing alone (an intensity only, where ``typed``)."""
+    body = text[_LEAD_IN.match(text).end():]  # type: ignore[union-attr]  # the pattern matches any text
+    spans = quantity_spans(body)
+    if not spans or spans[0][2] != 0 or not _ALONE.match(body, spans[0][3]):
+        return None
+    value, dim = spans[0][0], spans[0][1]
+    return value if dim is Dim.INTENSITY or (dim is Dim.COUNT and not typed) else None
 
 
 def _stated(text: str) -> float | None:
     """The number a Part B field's text states, where the text is more than a number; None if it states none."""
     plain = plain_numbers(re.sub(r"[*`]", "", text))
     parts = _RESULT.split(plain)
-    for candidates in ([parts[-1]] if len(parts) > 1 else [], [plain]):
-        for part in candidates:
-            found = [(v, d) for v, d, _, _ in quantity_spans(part) if d in (Dim.INTENSITY, Dim.COUNT)]
-            typed = [v for v, d in found if d is Dim.INTENSITY]
-            if typed or (found and part is not plain):
-                return typed[0] if typed else found[0][0]
-    return None
+    result = _opening(parts[-1], typed=False) if len(parts) > 1 else None
+    return result if result is not None else _opening(plain, typed=True)
 
 
 def _number(value: object, where: str) -> float | None:
