@@ -20,6 +20,9 @@ from regime_core.practice_grade import grade_practice, grade_text, is_practice_a
 from regime_core.quantity import Dim, format_quantity
 from regime_core.resources import dump_json_text, parse_json_text
 from regime_core.symptoms import Symptoms, parse_observed, parse_symptoms
+from regime_core.trace.events import MAX_TRACE_BYTES
+from regime_core.trace.reading import read_trace
+from regime_core.trace.reading import text as trace_text
 from regime_core.writeup import report
 
 MAX_FILE_BYTES = 1_000_000
@@ -165,6 +168,26 @@ def cmd_case(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     return out, text
 
 
+def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    step = _whole(args.step, "--step") if args.step is not None else None
+    if args.file == "-":
+        data = terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE")
+    else:
+        try:
+            with open(args.file, "rb") as handle:
+                data = handle.read(MAX_TRACE_BYTES + 1)
+        except OSError as exc:
+            raise RegimeError("FILE", f"cannot read {args.file!r}: {exc.strerror or exc}") from None
+    reading = read_trace(data, step)
+    return reading.to_json(), f"{_verdict_text(reading.verdict)}\n\n{trace_text(reading)}"
+
+
+def _whole(value: str, field: str) -> int:
+    if not value.isascii() or not value.isdigit() or len(value) > 12:
+        raise RegimeError(field, f"expected a step number such as 3, got {value[:20]!r}")
+    return int(value)
+
+
 def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     raw = _read_json(args.file, "ATTEMPT")
     if is_practice_attempt(raw):
@@ -230,6 +253,8 @@ def build_parser() -> argparse.ArgumentParser:
         "case": (cmd_case, "one published case from the casebook, its derived verdict and its source"),
         "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance"),
         "gpus": (cmd_gpus, "the hardware catalogue"),
+        "trace": (cmd_trace, "read a profiler trace (torch.profiler / Kineto / ROCm JSON, or .json.gz; '-' reads stdin)"
+                             " into a regime"),
         "practice": (cmd_practice, "a new incident to practise on, generated from a seed (grade it with regime grade)"),
     }
     subs = {}
@@ -257,6 +282,8 @@ def build_parser() -> argparse.ArgumentParser:
     subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
     subs["case"].add_argument("id", metavar="ID", nargs="?", help="a case id; none lists them")
     subs["grade"].add_argument("file", metavar="ATTEMPT")
+    subs["trace"].add_argument("file", metavar="FILE")
+    subs["trace"].add_argument("--step", help="read only ProfilerStep#N (default: the whole trace)")
     subs["practice"].add_argument("--seed", help="which incident (a whole number); none draws a new one")
     subs["practice"].add_argument("--level", default="1", help="1 (one deciding symptom) to 3 (distractors and a"
                                   " misleading proposal)")

@@ -66,6 +66,18 @@ def read_stdin(limit: int, field: str) -> str:
     return text.removeprefix("\ufeff")
 
 
+def read_stdin_bytes(limit: int, field: str) -> bytes:
+    """Up to ``limit`` bytes of stdin (a trace, perhaps gzipped); a RegimeError when it is closed."""
+    stream = getattr(sys.stdin, "buffer", None)
+    if stream is None:
+        raise RegimeError(field, "cannot read stdin: it is closed")
+    try:
+        data: bytes = stream.read(limit)
+    except (OSError, ValueError) as exc:
+        raise RegimeError(field, f"cannot read stdin: {getattr(exc, 'strerror', None) or exc}") from None
+    return data
+
+
 def write(text: str, prog: str) -> int:
     """Write ``text`` and a newline to stdout; return the exit status.
 

@@ -1,0 +1,190 @@
+"""Each op the trace recorded with its shapes (``record_shapes=True``), placed on the card's roofline.
+
+An op's FLOPs and bytes come from the core's own work models (a matmul's 2·M·N·K, its three operands'
+bytes); its time is the GPU time of the kernels it launched, linked through the trace's ``External id``.
+Where the trace carries ``flops`` (``with_flops=True``) that count is used and said. Ops whose shapes
+give no model (convolutions, custom ops) keep their time and are said as not modelled.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from regime_core import work as wk
+from regime_core.hardware import DTYPE_BYTES
+from regime_core.trace.events import CpuOp, Events
+
+#: Element sizes of the ``Input type`` names PyTorch records, and the dtype the core names for the math.
+_TYPES = {"float": ("fp32", 4), "c10::Half": ("fp16", 2), "c10::BFloat16": ("bf16", 2), "double": ("fp64", 8),
+          "c10::Float8_e4m3fn": ("fp8", 1), "c10::Float8_e5m2": ("fp8", 1), "signed char": ("int8", 1),
+          "int": ("fp32", 4), "long int": ("fp32", 8), "bool": ("fp32", 1), "unsigned char": ("int8", 1)}
+_MATMUL = {"aten::mm", "aten::addmm", "aten::bmm", "aten::baddbmm", "aten::matmul", "aten::linear", "aten::addbmm"}
+_ATTENTION = {"aten::scaled_dot_product_attention", "aten::_scaled_dot_product_flash_attention",
+              "aten::_scaled_dot_product_efficient_attention", "aten::_flash_attention_forward",
+              "aten::_scaled_dot_product_cudnn_attention"}
+# Elementwise and reductions: one pass over the operands. FLOPs per output element, roughly (softmax and
+# the norms take a handful: max, subtract, exp, sum, divide).
+_ONE_PASS = {"aten::add": 1, "aten::add_": 1, "aten::mul": 1, "aten::mul_": 1, "aten::sub": 1, "aten::sub_": 1,
+             "aten::div": 1, "aten::div_": 1, "aten::relu": 1, "aten::relu_": 1, "aten::gelu": 8, "aten::silu": 4,
+             "aten::sigmoid": 4, "aten::tanh": 4, "aten::clamp": 1, "aten::clamp_": 1, "aten::clamp_min_": 1,
+             "aten::threshold_backward": 1, "aten::copy_": 0, "aten::fill_": 0, "aten::zero_": 0, "aten::where": 1,
+             "aten::exp": 2, "aten::pow": 2, "aten::rsqrt": 2, "aten::sum": 1, "aten::mean": 1,
+             "aten::_softmax": 5, "aten::softmax": 5, "aten::_log_softmax": 5, "aten::native_layer_norm": 8,
+             "aten::layer_norm": 8, "aten::rms_norm": 6, "aten::_fused_rms_norm": 6, "aten::native_dropout": 2,
+             "aten::mse_loss": 3, "aten::_foreach_add_": 1, "aten::_foreach_mul_": 1}
+
+
+@dataclass(frozen=True)
+class OpWork:
+    """One op's work per call, or why there is none."""
+
+    flops: float
+    bytes: float
+    dtype: str
+    source: str  # "shapes", "flops" (the trace's own count) or ""
+
+
+def _tensors(op: CpuOp) -> list[tuple[tuple[int, ...], int, str]]:
+    out = []
+    for dims, kind in zip(op.dims, op.types or ("",) * len(op.dims), strict=False):
+        if isinstance(dims, list) and dims and all(isinstance(d, int) and not isinstance(d, bool) and d >= 0
+                                                   for d in dims):
+            dtype, size = _TYPES.get(str(kind), ("fp32", 4))
+            out.append((tuple(dims), size, dtype))
+    return out
+
+
+def _numel(shape: tuple[int, ...]) -> int:
+    return math.prod(shape)
+
+
+def _matmul(name: str, tensors: list[tuple[tuple[int, ...], int, str]]) -> OpWork | None:
+    mats = [t for t in tensors if len(t[0]) >= 2]
+    if (name == "aten::linear" and len(mats) >= 2) or (name == "aten::linear" and len(tensors) >= 2):
+        x, weight = tensors[0], tensors[1]
+        if len(weight[0]) != 2 or x[0][-1] != weight[0][1]:
+            return None
+        m, k, n, batch = _numel(x[0][:-1]), x[0][-1], weight[0][0], 1
+    else:
+        if len(mats) < 2:
+            return None
+        a, b = mats[-2], mats[-1]
+        if a[0][-1] != b[0][-2]:
+            return None
+        m, k, n = a[0][-2], a[0][-1], b[0][-1]
+        batch = _numel(a[0][:-2]) if len(a[0]) > 2 else 1
+    dtype = tensors[0][2]
+    if dtype not in DTYPE_BYTES or m * n * k == 0:
+        return None  # fp64 has no peak in the catalogue yet
+    modelled = wk.matmul(m, n, k, dtype, batch)
+    return OpWork(modelled.flops, modelled.bytes, dtype, "shapes")
+
+
+def _attention(tensors: list[tuple[tuple[int, ...], int, str]]) -> OpWork | None:
+    if len(tensors) < 3 or any(len(t[0]) != 4 for t in tensors[:3]):
+        return None
+    (b, h, seq, d), kv = tensors[0][0], tensors[1][0][2]
+    dtype = tensors[0][2] if tensors[0][2] in ("fp16", "bf16") else "bf16"
+    modelled = wk.attention(b, h, seq, kv, d, dtype=dtype, fused=True)
+    return OpWork(modelled.flops, modelled.bytes, dtype, "shapes")
+
+
+def work_of(op: CpuOp) -> OpWork | None:
+    """The op's FLOPs and bytes per call from its recorded shapes (or the trace's own FLOP count), or None."""
+    tensors = _tensors(op)
+    if not tensors:
+        return None
+    found: OpWork | None = None
+    if op.name in _MATMUL:
+        found = _matmul(op.name, tensors)
+    elif op.name in _ATTENTION:
+        found = _attention(tensors)
+    elif op.name in _ONE_PASS:
+        largest = max(tensors, key=lambda t: _numel(t[0]))
+        moved = float(sum(_numel(t[0]) * t[1] for t in tensors))
+        if not op.name.endswith("_"):  # the result is written too (in place, it is one of the operands)
+            moved += _numel(largest[0]) * largest[1]
+        found = OpWork(float(_ONE_PASS[op.name] * _numel(largest[0])), moved, largest[2], "shapes")
+    if op.flops is not None and op.flops > 0:
+        moved = found.bytes if found else 0.0
+        return OpWork(op.flops, moved, found.dtype if found else tensors[0][2], "flops") if moved else None
+    return found if found and found.bytes > 0 else None
+
+
+@dataclass(frozen=True)
+class OpTotal:
+    """An op name with one shape, over the trace: calls, GPU time, and its work per call (None: not modelled)."""
+
+    name: str
+    shape: str
+    calls: int
+    seconds: float
+    work: OpWork | None
+
+
+def op_totals(events: Events, window: tuple[float, float] | None = None) -> list[OpTotal]:
+    """GPU time per (op, shape), most time first; kernels reach their op through ``External id``.
+
+    A kernel counts for the innermost op that launched it (the op with its External id), so nested ops
+    (``aten::linear`` over ``aten::addmm``) are not counted twice.
+    """
+    by_external: dict[int, CpuOp] = {}
+    for recorded in events.ops:
+        if recorded.external is not None:
+            by_external[recorded.external] = recorded
+    launcher = _launching_ops(events)
+    seconds: dict[tuple[str, str], float] = defaultdict(float)
+    calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
+    works: dict[tuple[str, str], OpWork | None] = {}
+    for span in events.gpu:
+        if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
+            continue
+        op: CpuOp | None = by_external.get(span.external) if span.external is not None else None
+        if op is None and span.correlation is not None:
+            op = launcher.get(span.correlation)
+        if op is None:
+            continue
+        key = (op.name, str([list(d) if isinstance(d, list) else d for d in op.dims])[:200] if any(op.dims) else "")
+        seconds[key] += span.duration
+        calls[key].add((op.thread, op.start))
+        if key not in works:
+            works[key] = work_of(op)
+    totals = [OpTotal(name, shape, len(calls[(name, shape)]), t, works[(name, shape)])
+              for (name, shape), t in seconds.items()]
+    return sorted(totals, key=lambda o: -o.seconds)
+
+
+_REACH = 64  # ops looked back at for the one enclosing a launch: nesting is shallow
+
+
+def _launching_ops(events: Events) -> dict[int, CpuOp]:
+    """Per launch correlation id, the innermost recorded op on the launching thread that encloses the launch.
+
+    Older Kineto traces give a kernel the launch's correlation id as its External id; the op is then the
+    one running on that thread when the launch was made.
+    """
+    by_thread: dict[str, list[CpuOp]] = defaultdict(list)
+    for op in events.ops:
+        by_thread[op.thread].append(op)
+    starts = {thread: [op.start for op in ops] for thread, ops in by_thread.items()}
+    found: dict[int, CpuOp] = {}
+    for call in events.launches:
+        ops = by_thread.get(call.thread)
+        if call.correlation is None or not ops:
+            continue
+        at = bisect.bisect_right(starts[call.thread], call.start)
+        for op in reversed(ops[max(0, at - _REACH):at]):
+            if op.start <= call.start and call.end <= op.end and op.name.startswith("aten::"):
+                found[call.correlation] = op
+                break
+    return found
+
+
+def unlinked_seconds(events: Events, totals: Sequence[OpTotal]) -> float:
+    """Kernel time not reached from any recorded op (no External id, or its op not recorded)."""
+    kernel = sum(s.duration for s in events.gpu if s.kind == "kernel")
+    return max(0.0, kernel - sum(t.seconds for t in totals))

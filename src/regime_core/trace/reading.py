@@ -1,0 +1,193 @@
+"""A trace's facts turned into a symptoms object, and the classifier's verdict on it.
+
+The trace decides nothing the classifier would not: its timeline becomes ``gpu_utilization``,
+``kernel_time``, ``gap_time`` and ``launches``; a busy GPU's verdict is that of the op holding the most
+GPU time in the regime that holds most of it, given as that op's FLOPs, bytes and time on the card. No
+regime holding most of the time, no card, or no shapes is "undecided", with what to re-profile.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import defaultdict
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from regime_core import hardware as hw
+from regime_core.classify import GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
+from regime_core.errors import RegimeError
+from regime_core.quantity import Dim, format_quantity
+from regime_core.resources import load_json
+from regime_core.symptoms import parse_symptoms
+from regime_core.trace.events import Events, read_events
+from regime_core.trace.ops import OpTotal, op_totals
+from regime_core.trace.timeline import Timeline, timeline
+
+TOP_OPS = 20  # ops listed, most GPU time first
+COMM_SHARE = 0.5  # exposed collectives hold at least this share of the window: the time is not on the device
+
+
+@cache
+def _device_names() -> dict[str, str]:
+    return {name.lower(): entry["id"] for name, entry in load_json("trace_devices.json")["names"].items()}
+
+
+def card_of(names: tuple[str, ...]) -> tuple[hw.Hardware | None, str]:
+    """The catalogue card the trace's device name names, or None; and the name as the trace gives it."""
+    name = next((n for n in names if n), "")
+    if not name:
+        return None, ""
+    known = _device_names().get(name.lower())
+    try:
+        return hw.get(known or name), name
+    except RegimeError:
+        return None, name
+
+
+def _f(value: float, dim: Dim) -> str:
+    return format_quantity(value, dim)
+
+
+@dataclass(frozen=True)
+class TraceReading:
+    """The verdict, the symptoms it was derived from, and the trace's own facts."""
+
+    verdict: Verdict
+    symptoms: dict[str, Any]
+    facts: dict[str, Any]
+
+    def to_json(self) -> dict[str, Any]:
+        """``regime trace --json``: every key of ``regime classify --json``, and ``trace``."""
+        return {**self.verdict.to_json(), "trace": {**self.facts, "symptoms": self.symptoms}}
+
+
+def _window(events: Events, step: int | None) -> tuple[float, float] | None:
+    if step is None:
+        return None
+    for number, span in events.steps:
+        if number == step:
+            return span.start, span.end
+    have = ", ".join(str(n) for n, _ in events.steps[:8]) or "none"
+    raise RegimeError("--step", f"no ProfilerStep#{step} in this trace; its steps: {have}")
+
+
+def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    row: dict[str, Any] = {"name": total.name, "shape": total.shape, "calls": total.calls, "time": total.seconds,
+                           "flops": None, "bytes": None, "intensity": None, "achieved_flops": None,
+                           "bandwidth": None, "regime": None, "source": total.work.source if total.work else ""}
+    if total.work is None or total.calls == 0 or total.seconds <= 0:
+        return row, None
+    per_call = total.seconds / total.calls
+    w = total.work
+    row.update(flops=w.flops, bytes=w.bytes, intensity=w.flops / w.bytes, achieved_flops=w.flops / per_call,
+               bandwidth=w.bytes / per_call)
+    if card is None or w.dtype not in card.peaks:
+        return row, None
+    symptoms = {"hardware": card.id, "dtype": w.dtype, "work": {"flops": w.flops, "bytes": w.bytes},
+                "observed": {"time": per_call}}
+    row["regime"] = classify(parse_symptoms(symptoms)).regime
+    return row, symptoms
+
+
+def _idle_symptoms(tl: Timeline, steps: int) -> dict[str, Any]:
+    gaps = [g for g in tl.gaps if g > 0]
+    busy_runs = max(1, len(gaps) + 1)
+    observed: dict[str, Any] = {"gpu_utilization": tl.busy_share, "kernel_time": tl.busy / busy_runs,
+                                "gap_time": sum(gaps) / len(gaps) if gaps else 0.0}
+    if steps and tl.loader_idle / tl.length >= LOADER_SHARE * (1 - tl.busy_share):
+        observed["loader_time"] = tl.loader_idle / steps
+        observed["time"] = tl.length / steps
+    return {"observed": observed}
+
+
+def text(reading: TraceReading) -> str:
+    """The trace's facts in a few lines, for a terminal, under the verdict."""
+    f = reading.facts
+    lines = [f"GPU busy {f['busy']:.1%} of a {_f(f['window'], Dim.SECOND)} window: {f['kernels']:,} kernels,"
+             f" {f['launches']:,} launches ({f['graph_launches']:,} graph launches); card: "
+             + (f["card"] or (f"unknown ('{f['device']}')" if f["device"] else "not named in the trace")),
+             f"gaps: {f['gaps']['count']:,}, {f['gaps']['launch_sized']:,} launch-sized (≤ 50 µs); host syncs:"
+             f" {f['syncs']['calls']:,}, holding {_f(f['syncs']['idle'], Dim.SECOND)} of idle; exposed collectives:"
+             f" {f['comm_share']:.1%} of the window; data loader: {f['loader_share']:.1%}",
+             "GPU time by regime: " + ", ".join(f"{k} {v:.0%}" for k, v in f["time_share"].items())]
+    if f["ops"]:
+        lines.append("top ops by GPU time:")
+    for op in f["ops"][:8]:
+        placed = (f"{_f(op['intensity'], Dim.INTENSITY)}, {_f(op['achieved_flops'], Dim.FLOP_RATE)},"
+                  f" {_f(op['bandwidth'], Dim.BYTE_RATE)}, {op['regime'] or 'undecided'}"
+                  if op["intensity"] is not None else "not modelled")
+        lines.append(f"  {op['name']} {op['shape'][:60]} ×{op['calls']}: {_f(op['time'], Dim.SECOND)}; {placed}")
+    return "\n".join(lines)
+
+
+def read_trace(data: bytes, step: int | None = None) -> TraceReading:
+    """Read a trace's bytes (JSON or gzipped) into a verdict; a RegimeError names what is wrong."""
+    events = read_events(data)
+    if not events.gpu:
+        raise RegimeError("trace", "it holds no GPU activity (a CPU-only profile?): profile again with"
+                                   " activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]")
+    window = _window(events, step)
+    tl = timeline(events, window=window)
+    if tl.length <= 0 or not tl.kernels:
+        raise RegimeError("trace" if step is None else "--step", "no GPU kernel ran in the window read")
+    card, device = card_of(events.device_names)
+    totals = op_totals(events, window)
+    rows: list[dict[str, Any]] = []
+    by_regime: dict[str, float] = defaultdict(float)
+    chosen: dict[str, dict[str, Any]] = {}
+    for total in totals:
+        row, symptoms = _op_row(total, card)
+        by_regime[str(row["regime"])] += total.seconds
+        if symptoms is not None and row["regime"] and row["regime"] not in chosen:
+            chosen[row["regime"]] = symptoms  # the first is the op with the most GPU time in that regime
+        rows.append(row)
+    kernel_time = sum(s.duration for s in events.gpu if s.kind == "kernel"
+                      and (window is None or window[0] <= s.start < window[1]))
+    unlinked = max(0.0, kernel_time - sum(t.seconds for t in totals))
+    share = {regime: t / kernel_time for regime, t in by_regime.items() if kernel_time > 0 and regime != "None"}
+    share["undecided"] = (by_regime.get("None", 0.0) + unlinked) / kernel_time if kernel_time > 0 else 1.0
+    steps = [s for s in events.steps if window is None or window[0] <= s[1].start < window[1]]
+    comm_share = tl.comm_exposed / tl.length
+    notes, needs = [], ""
+    if tl.busy_share <= IDLE_UTILIZATION and 1 - tl.busy_share >= GAP_SHARE:
+        symptoms = _idle_symptoms(tl, len(steps))
+        idle = tl.length - tl.busy
+        if tl.sync_idle >= 0.5 * idle:
+            notes.append(f"{_f(tl.sync_idle, Dim.SECOND)} of the {_f(idle, Dim.SECOND)} idle falls inside host syncs"
+                         f" ({len(events.syncs)} in the trace): the CPU waits on the GPU, then the GPU on the CPU")
+    elif comm_share >= COMM_SHARE:
+        symptoms = {"observed": {"gpu_utilization": tl.busy_share}}
+        needs = (f"exposed collectives (NCCL/RCCL kernels no other work overlaps) hold {comm_share:.0%} of the window:"
+                 " the time is on the interconnect, not the device; overlap the collectives with compute, or"
+                 " measure the link")
+    else:
+        leader = max(share.items(), key=lambda kv: kv[1]) if share else ("undecided", 1.0)
+        if leader[0] in chosen and leader[1] > 0.5:
+            symptoms = chosen[leader[0]]
+            notes.append(f"{leader[0]}-bound ops hold {leader[1]:.0%} of the GPU's kernel time; the verdict is the"
+                         " op with the most time among them")
+        else:
+            symptoms = {"observed": {"gpu_utilization": tl.busy_share}}
+            needs = ("the card: the trace names its GPU " + (f"'{device}', which the catalogue does not hold" if device
+                                                             else "nowhere") if card is None else
+                     "shapes: profile again with record_shapes=True (and with_flops=True), so each op's FLOPs and"
+                     " bytes can be placed" if not any(t.work for t in totals) else
+                     "no single regime holds most of the GPU time (" + ", ".join(
+                         f"{k} {v:.0%}" for k, v in sorted(share.items(), key=lambda kv: -kv[1])) +
+                     "): take the ops one at a time")
+    verdict = classify(parse_symptoms(symptoms))
+    if needs and verdict.regime is None:
+        verdict = dataclasses.replace(verdict, needs=needs)
+    if notes:
+        verdict = dataclasses.replace(verdict, notes="; ".join([*notes, verdict.notes] if verdict.notes else notes))
+    facts = {"busy": tl.busy_share, "window": tl.length, "kernels": tl.kernels,
+             "launches": sum(1 for c in events.launches if window is None or window[0] <= c.start < window[1]),
+             "graph_launches": events.graph_launches, "card": card.id if card else None, "device": device,
+             "steps": [{"step": n, "time": s.duration} for n, s in steps],
+             "syncs": {"calls": len(events.syncs), "idle": tl.sync_idle},
+             "gaps": {"count": len(tl.gaps), "launch_sized": tl.launch_gaps,
+                      "mean": sum(tl.gaps) / len(tl.gaps) if tl.gaps else 0.0},
+             "comm_share": comm_share, "loader_share": tl.loader_idle / tl.length,
+             "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped}
+    return TraceReading(verdict, symptoms, facts)

@@ -1,0 +1,100 @@
+"""What the GPU did over the trace's window: busy share, the gaps between its work, host syncs, collectives.
+
+The window runs from the first GPU activity to the last. Busy is the union of every kernel, copy and
+memset on every stream and device (overlapping work counts once), so busy plus idle is the window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import pairwise
+
+from regime_core.trace.events import Events, GpuSpan, Span
+
+#: A gap at most this long is launch-sized: the GPU waits for the next launch, not for something else.
+LAUNCH_GAP = 50e-6
+
+
+def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Intervals merged where they overlap or touch, sorted."""
+    merged: list[tuple[float, float]] = []
+    for start, end in sorted(spans):
+        if merged and start <= merged[-1][1]:
+            if end > merged[-1][1]:
+                merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def covered(intervals: Sequence[tuple[float, float]], start: float, end: float) -> float:
+    """How much of ``start..end`` the merged, sorted ``intervals`` cover."""
+    total = 0.0
+    for a, b in intervals:
+        if b <= start:
+            continue
+        if a >= end:
+            break
+        total += min(b, end) - max(a, start)
+    return total
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """The window's facts, in seconds and shares of the window."""
+
+    window: tuple[float, float]
+    busy: float  # seconds some GPU work ran
+    kernels: int
+    kernel_seconds: float  # union of kernels alone
+    gaps: tuple[float, ...]  # idle stretches between GPU work, in order
+    sync_idle: float  # idle time that falls inside a host sync on the CPU
+    comm_exposed: float  # collective kernel time not overlapped by other GPU work
+    loader_idle: float  # idle time that falls inside a data-loader wait
+
+    @property
+    def length(self) -> float:
+        """The window's length."""
+        return self.window[1] - self.window[0]
+
+    @property
+    def busy_share(self) -> float:
+        """Busy over the window (0..1)."""
+        return self.busy / self.length if self.length > 0 else 1.0
+
+    @property
+    def launch_gaps(self) -> int:
+        """Gaps no longer than a launch or two."""
+        return sum(g <= LAUNCH_GAP for g in self.gaps)
+
+
+def _overlap(idle: Sequence[tuple[float, float]], spans: Iterable[Span]) -> float:
+    host = union((s.start, s.end) for s in spans)
+    return sum(covered(host, a, b) for a, b in idle)
+
+
+def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple[float, float] | None = None) -> Timeline:
+    """The timeline of ``gpu`` (default: every GPU span), over ``window`` (default: first to last GPU activity)."""
+    spans = list(events.gpu if gpu is None else gpu)
+    if window is not None:
+        lo, hi = window
+        spans = [s for s in spans if s.end > lo and s.start < hi]
+    busy_spans = union((s.start, s.end) for s in spans)
+    if window is None:
+        window = (busy_spans[0][0], busy_spans[-1][1]) if busy_spans else (0.0, 0.0)
+    lo, hi = window
+    clipped = [(max(a, lo), min(b, hi)) for a, b in busy_spans if min(b, hi) > max(a, lo)]
+    idle = [(a[1], b[0]) for a, b in pairwise(clipped) if b[0] > a[1]]
+    if clipped and clipped[0][0] > lo:
+        idle.insert(0, (lo, clipped[0][0]))
+    if clipped and clipped[-1][1] < hi:
+        idle.append((clipped[-1][1], hi))
+    kernels = [s for s in spans if s.kind == "kernel"]
+    other = union((s.start, s.end) for s in spans if not s.comm)
+    comm = union((s.start, s.end) for s in kernels if s.comm)
+    exposed = sum((b - a) - covered(other, a, b) for a, b in comm)
+    return Timeline(window, sum(b - a for a, b in clipped), len(kernels),
+                    sum(b - a for a, b in union((s.start, s.end) for s in kernels)),
+                    tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,
+                    _overlap(idle, events.loader))
