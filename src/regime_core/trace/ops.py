@@ -136,7 +136,9 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
     for recorded in events.ops:
         if recorded.external is not None:
             by_external[recorded.external] = recorded
-    launcher = _launching_ops(events)
+    unmatched = {s.correlation for s in events.gpu if s.kind == "kernel" and s.correlation is not None
+                 and (s.external is None or s.external not in by_external)}
+    launcher = _launching_ops(events, unmatched) if unmatched else {}
     seconds: dict[tuple[str, str], float] = defaultdict(float)
     calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
     works: dict[tuple[str, str], OpWork | None] = {}
@@ -161,7 +163,7 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
 _REACH = 64  # ops looked back at for the one enclosing a launch: nesting is shallow
 
 
-def _launching_ops(events: Events) -> dict[int, CpuOp]:
+def _launching_ops(events: Events, wanted: set[int]) -> dict[int, CpuOp]:
     """Per launch correlation id, the innermost recorded op on the launching thread that encloses the launch.
 
     Older Kineto traces give a kernel the launch's correlation id as its External id; the op is then the
@@ -174,7 +176,7 @@ def _launching_ops(events: Events) -> dict[int, CpuOp]:
     found: dict[int, CpuOp] = {}
     for call in events.launches:
         ops = by_thread.get(call.thread)
-        if call.correlation is None or not ops:
+        if call.correlation not in wanted or not ops:
             continue
         at = bisect.bisect_right(starts[call.thread], call.start)
         for op in reversed(ops[max(0, at - _REACH):at]):

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from regime_core.trace.events import Events, GpuSpan, Span
+from regime_core.trace.events import Call, CpuOp, Events, GpuSpan, Span
 
 #: A gap at most this long is launch-sized: the GPU waits for the next launch, not for something else.
 LAUNCH_GAP = 50e-6
@@ -69,7 +69,7 @@ class Timeline:
         return sum(g <= LAUNCH_GAP for g in self.gaps)
 
 
-def _overlap(idle: Sequence[tuple[float, float]], spans: Iterable[Span]) -> float:
+def _overlap(idle: Sequence[tuple[float, float]], spans: Iterable[Span | Call | CpuOp]) -> float:
     host = union((s.start, s.end) for s in spans)
     return sum(covered(host, a, b) for a, b in idle)
 
