@@ -41,6 +41,7 @@ NEAR_ROOF = 0.5  # at or over this fraction of peak bandwidth, the kernel is on 
 # are compute-bound sit at 40–60% (MFU 46–47% is state of the art at scale: Megatron, MosaicML), and no
 # memory- or overhead-bound run delivers that much useful math.
 NEAR_COMPUTE_ROOF = 0.4
+FAR_FROM_ROOF = 0.25  # under this share of a roof a kernel is far from it; from here up to the roof, below it
 LAUNCH_LATENCY = 5e-6  # seconds: one kernel launch, end to end, on current GPUs and drivers
 LAUNCH_SCALE = 50e-6  # seconds: a handful of launches
 FLOOR_SHARE = 0.1  # the work explains under this share of the measured time
@@ -142,6 +143,17 @@ def _host_sync_rule(s: Symptoms, evidence: list[str]) -> bool:
             evidence.append(f"{went}: {'barely' if ratio > 1 else 'no'} slower with it, so the wait is not what"
                             " sets the pace")
         return False
+    if o.kernel_time and o.gap_time is not None:
+        # With a sync the CPU's and the GPU's work run one after the other: the timeline's gap is what the wait
+        # costs, so kernel + gap against kernel alone reads like the step timed with and without the sync.
+        ratio = (o.kernel_time + o.gap_time) / o.kernel_time
+        went = (f"{line}, and the timeline shows its cost: {_f(o.kernel_time, Dim.SECOND)} of kernel and"
+                f" {_f(o.gap_time, Dim.SECOND)} of gap a step ({number(ratio)}× the kernels alone)")
+        if ratio >= SYNC_DECISIVE:
+            evidence.append(f"{went}: the wait is {words.percent(1 - 1 / ratio)} of the step")
+            return True
+        evidence.append(f"{went}: {'real overhead, but not most of the step' if ratio >= SYNC_NO_GAIN else 'it barely costs'}")
+        return False
     if o.gpu_utilization is not None and o.gpu_utilization > IDLE_UTILIZATION:
         evidence.append(f"{line}, yet the GPU is busy {words.percent(o.gpu_utilization)} of the time: the wait can"
                         f" cost at most the {words.percent(1 - o.gpu_utilization)} it idles")
@@ -240,7 +252,9 @@ def _roof_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str
         given = (f"{_f(o.achieved_flops, Dim.FLOP_RATE)} of {_f(a.peak_flops, Dim.FLOP_RATE)} = "
                  if o.achieved_flops is not None and a.peak_flops else "")
         name = "MFU" if o.flops_fraction is None and o.mfu is not None else "of peak FLOP/s"
-        evidence.append(f"{given}{number((ff or 0) * 100, 2)}% {name}: on the compute roof")
+        where = ("beyond the compute roof, which no kernel passes (see the anomaly)" if (ff or 0) > ABOVE_COMPUTE_ROOF
+                 else "on the compute roof")
+        evidence.append(f"{given}{number((ff or 0) * 100, 2)}% {name}: {where}")
         return "compute"
     if not at_memory:
         return None
@@ -252,10 +266,13 @@ def _roof_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str
                         f" {_f(p.memory_seconds, Dim.SECOND)} per step{cap}; {_measured(s, a.step, a.step_from)}"
                         " is beyond it: bandwidth, not math, is the limit")
     elif o.bandwidth is not None and s.hardware is not None:
+        where = "beyond the memory roof (see the anomaly)" if (bf or 0) > ABOVE_ROOF else "on the memory roof"
         evidence.append(f"{_f(o.bandwidth, Dim.BYTE_RATE)} of {_f(s.hardware.bandwidth.value, Dim.BYTE_RATE)}"
-                        f" = {number((bf or 0) * 100, 2)}% of peak bandwidth: on the memory roof")
+                        f" = {number((bf or 0) * 100, 2)}% of peak bandwidth: {where}")
     else:
-        evidence.append(f"{number((bf or 0) * 100, 3)}% of peak bandwidth: on the memory roof")
+        where = ("beyond the memory roof, which DRAM traffic cannot pass (see the anomaly)" if (bf or 0) > ABOVE_ROOF
+                 else "on the memory roof")
+        evidence.append(f"{number((bf or 0) * 100, 3)}% of peak bandwidth: {where}")
     if o.fused_speedup is not None and o.fused_speedup >= FUSION_NO_GAIN:
         evidence.append(f"fusing made it {number(o.fused_speedup)}× faster: deleting round trips paid")
     elif o.fused_speedup is not None:
@@ -276,13 +293,19 @@ def _measured(s: Symptoms, step: float, step_from: str) -> str:
 
 def _far_from_both(a: Achieved, p: Placement | None, evidence: list[str]) -> None:
     parts = []
-    if a.flops_fraction is not None:
-        parts.append(f"{words.percent(a.flops_fraction)} of peak FLOP/s")
-    if a.bandwidth_fraction is not None:
-        parts.append(f"{words.percent(a.bandwidth_fraction)} of peak bandwidth")
+    for fraction, roof in ((a.flops_fraction, "peak FLOP/s"), (a.bandwidth_fraction, "peak bandwidth")):
+        if fraction is not None:
+            # Under a quarter of a roof is far from it; from there up to the roof's threshold, below it, not on it.
+            parts.append((fraction, f"{words.percent(fraction)} of {roof}"))
     if parts:
-        evidence.append(f"{' and '.join(parts)}: far from {'both roofs' if len(parts) == 2 else 'that roof'},"
-                        " so neither roof is the limit yet")
+        if all(f < FAR_FROM_ROOF for f, _ in parts):
+            how = f"far from {'both roofs' if len(parts) == 2 else 'that roof'}"
+            said = " and ".join(text for _, text in parts)
+        else:
+            said = " and ".join(f"{text} ({'far from it' if f < FAR_FROM_ROOF else 'below it, not on it'})"
+                                for f, text in parts) if len(parts) == 2 else parts[0][1]
+            how = "on neither roof" if len(parts) == 2 else "below that roof, not on it"
+        evidence.append(f"{said}: {how}, so neither roof is the limit yet")
     if p is not None:
         evidence.append(words.roofline_line(p) + f" — a leaning towards {p.bound}, not a verdict")
 
@@ -313,7 +336,7 @@ def _needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
     o = s.observed
     if _sync_beyond_serial(s):
         return words.SYNC_RETIME
-    if o.host_sync_in_loop and o.time_before is None:
+    if o.host_sync_in_loop and o.time_before is None and o.kernel_time is None:
         return (f"time the step without the host sync (or read a timeline for the GPU idling after it): a step"
                 f" {number(SYNC_DECISIVE)}× or more slower with it is host-bound; one under {number(SYNC_NO_GAIN)}×"
                 " is not")

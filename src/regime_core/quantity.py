@@ -148,7 +148,7 @@ def _split_unit(unit: str) -> tuple[float, Dim]:
     raise KeyError(unit)
 
 
-def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> float:
+def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False, beyond_one: bool = False) -> float:
     """Parse ``value`` into base units of ``dim``, or raise a RegimeError naming ``field``.
 
     Args:
@@ -156,6 +156,8 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
         field: The field's name, used in the error message.
         dim: The dimension the field expects.
         allow_zero: Accept 0 (otherwise values must be strictly positive).
+        beyond_one: Accept a fraction above 100% (a share of a peak that was measured beyond it: an anomaly
+            the classifier reads, not an input error).
 
     Returns:
         The value in base units; a fraction in 0..1 for ``Dim.FRACTION``.
@@ -194,7 +196,7 @@ def parse(value: object, field: str, dim: Dim, *, allow_zero: bool = False) -> f
     if number < 0 or (number == 0 and not allow_zero):
         bound = "zero or more" if allow_zero else "more than zero"
         raise RegimeError(field, f"expected {expected}, {bound}; got {_quote(value)}")
-    if dim is Dim.FRACTION and number > 1:
+    if dim is Dim.FRACTION and number > 1 and not beyond_one:
         raise RegimeError(field, f"expected {expected}; got {_quote(value)}, which is above 100%")
     return number
 

@@ -39,6 +39,9 @@ OBSERVED_FIELDS: dict[str, tuple[Dim, bool]] = {
     "loader_time": (Dim.SECOND, True),  # per step, waiting on the input pipeline
     "occupancy": (Dim.FRACTION, True),
 }
+#: Shares of a peak that may be measured beyond it (104% MFU against the wrong card's peak): read, then flagged as
+#: an anomaly. Other shares (GPU-Util, occupancy, SM activity) cannot pass 100%.
+BEYOND_PEAK = ("flops_fraction", "mfu", "bandwidth_fraction")
 #: What a shrink test can shrink; the classifier works out whether that moves the FLOPs or bytes.
 SHRINKABLE = ("size", "batch", "context", "tokens")
 TOP_FIELDS = ("hardware", "dtype", "work", "observed", "proposal", "notes")
@@ -113,7 +116,7 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
             values[key] = value.strip().lower()
         elif key in OBSERVED_FIELDS:
             dim, zero = OBSERVED_FIELDS[key]
-            values[key] = parse(value, where, dim, allow_zero=zero)
+            values[key] = parse(value, where, dim, allow_zero=zero, beyond_one=key in BEYOND_PEAK)
         else:
             known = ", ".join([*OBSERVED_FIELDS, "launches", "shrunk", "host_sync_in_loop"])
             raise RegimeError(where, f"unknown measurement; expected one of {known}")

@@ -83,12 +83,25 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, a
                        f" roof caps it at {percent(cap)} of peak FLOP/s. The measurement or the work model is off"
                        " (a smaller shape, data already in cache, or a misread figure?)")
         else:
-            out.append(f"achieved bandwidth is {number(bf * 100)}% of the card's peak: impossible;"
-                       " check the byte count or the measurement")
+            out.append(f"achieved bandwidth is {number(bf * 100)}% of the card's peak: impossible from DRAM. Was it"
+                       " measured against another card's peak, is the data served from a cache (L2 holds it), or"
+                       " is the byte count off?")
     if ff is not None and ff > above_compute:
-        out.append(f"{percent(ff)} of the card's dense peak FLOP/s: impossible. Is the peak a 2:4-sparse figure, for"
-                   " another dtype, or are the FLOPs counted twice (a multiply-add is 2 FLOPs)?")
+        out.append(f"{percent(ff)} of the card's dense peak FLOP/s: impossible. Is it measured against another card's"
+                   " peak (an A100's for an H100), is the peak a 2:4-sparse figure or another dtype's, or are the"
+                   " FLOPs counted twice (a multiply-add is 2 FLOPs)?")
     return out
+
+
+#: A single kernel this long is not launch overhead, whatever else is unknown: a launch costs microseconds.
+LONG_KERNEL = 1e-3
+_ONE_KERNEL = ("matmul", "elementwise", "attention", "raw")
+
+
+def _one_long_kernel(s: Symptoms, a: Achieved) -> bool:
+    """Whether the work is one kernel (not a whole step) timed far past what launches could cost."""
+    spec = s.work_spec or {}
+    return s.work is not None and spec.get("kernel", "raw") in _ONE_KERNEL and (a.step or 0) >= LONG_KERNEL
 
 
 def needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
@@ -102,6 +115,10 @@ def needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
         if o.shrink_4x_ratio is None and o.shrink_2x_ratio is None:
             return _SHRINK
         return "give the work (a shape, or FLOPs and bytes) and the card, so intensity can be placed against the ridge"
+    if o.graph_speedup is None and o.kernel_time is None and _one_long_kernel(s, a):
+        return (f"profile that one kernel: a launch is microseconds and cannot be most of a {_f(a.step or 0, Dim.SECOND)}"
+                " kernel, so ask which kernel ran (a fallback or a misaligned shape), what the clocks and power were"
+                " while it ran, and what Nsight Compute's speed of light says of it")
     if o.graph_speedup is None and o.kernel_time is None:
         return ("capture the step in a CUDA graph (or torch.compile with mode='reduce-overhead') and time it again:"
                 " a large speedup means launch overhead; or look at a timeline for gaps between kernels")

@@ -1,0 +1,70 @@
+"""Readings that agree with their own numbers: shares beyond a peak flagged, long kernels not sent to a graph
+capture, a host sync with its timeline decided, and 25-50% of a roof said as below it, not far."""
+
+from __future__ import annotations
+
+import pytest
+
+from regime_core.classify import classify
+from regime_core.errors import RegimeError
+from regime_core.symptoms import parse_symptoms
+
+
+def _verdict(raw: dict[str, object]) -> dict[str, object]:
+    out: dict[str, object] = classify(parse_symptoms(raw)).to_json()
+    return out
+
+
+@pytest.mark.parametrize(("observed", "roof"), [({"mfu": "104%"}, "compute"), ({"flops_fraction": 1.07}, "compute"),
+                                                ({"bandwidth_fraction": "107%"}, "memory")])
+def test_a_share_beyond_the_peak_is_read_and_flagged_never_on_the_roof(observed: dict[str, object], roof: str) -> None:
+    out = _verdict({"hardware": "h100-sxm", "observed": observed})
+    assert out["regime"] == roof
+    assert "beyond the" in str(out["evidence"])
+    assert "on the compute roof" not in str(out["evidence"])
+    (anomaly,) = out["anomalies"]  # type: ignore[misc]
+    assert "another card's peak" in anomaly
+
+
+@pytest.mark.parametrize("field", ["gpu_utilization", "occupancy", "sm_active"])
+def test_shares_that_cannot_pass_100_percent_are_still_refused(field: str) -> None:
+    with pytest.raises(RegimeError, match="above 100%"):
+        parse_symptoms({"observed": {field: "150%"}})
+
+
+def test_a_stretch_kernel_timed_under_its_floor_is_an_anomaly_not_on_the_roof() -> None:
+    out = _verdict({"hardware": "a100-80gb-sxm", "dtype": "fp16",
+                    "work": {"kernel": "matmul", "m": 4096, "n": 4096, "k": 4096}, "observed": {"time": "300 µs"}})
+    assert out["anomalies"]
+    assert "on the compute roof" not in str(out["evidence"])
+
+
+@pytest.mark.parametrize("time", ["16 ms", "314 ms"])
+def test_one_long_kernel_is_never_sent_to_a_graph_capture(time: str) -> None:
+    out = _verdict({"hardware": "b200", "dtype": "fp8", "work": {"kernel": "matmul", "m": 16384, "n": 16384,
+                                                               "k": 16384},
+                    "observed": {"time": time}})
+    assert out["regime"] is None
+    assert "CUDA graph" not in str(out["needs"])
+    assert "Nsight Compute" in str(out["needs"])
+
+
+def test_a_short_kernel_or_a_whole_step_may_still_be_sent_to_a_graph_capture() -> None:
+    out = _verdict({"hardware": "a100-80gb-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "7B"},
+                    "observed": {"tokens_per_s": 25.5}})
+    assert "CUDA graph" in str(out["needs"])
+
+
+@pytest.mark.parametrize(("gap", "regime"), [("6 ms", "overhead"), ("2 ms", None)])
+def test_a_host_sync_with_its_timeline_is_decided_by_the_timeline(gap: str, regime: str | None) -> None:
+    out = _verdict({"observed": {"host_sync_in_loop": True, "time": "14 ms", "kernel_time": "8 ms", "gap_time": gap}})
+    assert out["regime"] == regime
+    assert "what the wait costs is not measured" not in str(out["evidence"])
+    assert "time the step without the host sync" not in str(out["needs"])
+
+
+@pytest.mark.parametrize(("fraction", "says"), [("45%", "below that roof, not on it"), ("12%", "far from that roof")])
+def test_a_share_between_a_quarter_and_the_roof_is_below_it_not_far(fraction: str, says: str) -> None:
+    out = _verdict({"hardware": "l4", "observed": {"bandwidth_fraction": fraction}})
+    assert out["regime"] is None
+    assert says in str(out["evidence"])
