@@ -11,7 +11,8 @@ process.stdout.write(String(pyodide.runPython(`
 import importlib, pathlib, site
 package = pathlib.Path(site.getsitepackages()[0]) / "regime_core"
 assert not list(package.rglob("*.py")), "the wheel carries a source"
-modules = [f"regime_core.{c.stem}" for c in sorted(package.glob("*.pyc")) if c.stem != "__init__"]
+names = [".".join(c.relative_to(package).with_suffix("").parts) for c in sorted(package.rglob("*.pyc"))]
+modules = ["regime_core." + n.removesuffix(".__init__") for n in names if n != "__init__"]
 for name in modules:
     importlib.import_module(name)
 len(modules)

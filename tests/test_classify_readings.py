@@ -68,3 +68,24 @@ def test_a_share_between_a_quarter_and_the_roof_is_below_it_not_far(fraction: st
     out = _verdict({"hardware": "l4", "observed": {"bandwidth_fraction": fraction}})
     assert out["regime"] is None
     assert says in str(out["evidence"])
+
+
+@pytest.mark.parametrize(("observed", "regime"), [({"time": "400 ms", "comm_time": "300 ms"}, "communication"),
+                                                  ({"comm_share": "75%"}, "communication"),
+                                                  ({"comm_share": "8%", "bandwidth_fraction": "80%"}, "memory")])
+def test_exposed_communication_most_of_the_step_is_its_own_verdict(observed: dict[str, object], regime: str) -> None:
+    out = _verdict({"hardware": {"id": "h100-sxm", "count": 8}, "observed": observed})
+    assert out["regime"] == regime
+    assert "collectives no compute overlaps" in str(out["evidence"])
+    if regime == "communication":
+        assert "overlap the collectives" in str(out["lever"])
+        assert "tuning the kernels" in str(out["waste"])
+
+
+def test_a_learner_may_name_communication_and_is_told_where_it_does_not_fit() -> None:
+    from regime_core.grade import grade
+
+    entry = {"regime": "communication-bound", "evidence": "70% of peak", "helps": "FP8", "wastes": "fusing the relu"}
+    check = grade({"part_a": {"a1": entry}})["items"]["a1"]["checks"]["regime"]
+    assert check["passed"] is False
+    assert "communication-bound" in check["why"]

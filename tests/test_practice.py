@@ -17,6 +17,9 @@ from regime_core.practice_grade import grade_lines, grade_practice, worked_attem
 from regime_core.practice_text import cards
 from regime_core.symptoms import parse_symptoms
 
+# The generator writes one-device incidents; communication (several devices) is not generated yet.
+GENERATED_REGIMES = ("compute", "memory", "overhead")
+
 SEEDS = 5000
 DISTRACTORS = ("occupancy", "gpu_utilization", "sm_active")
 
@@ -81,7 +84,7 @@ def test_regimes_traps_and_anomalies_appear_in_sensible_proportions(generated) -
     print(f"{'anomaly':<11} {anomalies / SEEDS:6.1%}")
     for name, n in traps.most_common():
         print(f"trap {name!s:<24} {n / SEEDS:6.1%}")
-    for regime in REGIMES:
+    for regime in GENERATED_REGIMES:
         assert 0.15 <= regimes[regime] / SEEDS <= 0.45, regimes
     assert 0.05 <= regimes["undecided"] / SEEDS <= 0.25, regimes
     assert 0.05 <= anomalies / SEEDS <= 0.2

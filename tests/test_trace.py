@@ -34,7 +34,7 @@ def _reading(trace: dict[str, Any]) -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("pattern", "regime", "says"),
     [("picket_fence", "overhead", "idles 80%"), ("sync_stall", "overhead", "host syncs"),
-     ("loader_starved", "overhead", "data loader"), ("comm_exposed", None, "collectives"),
+     ("loader_starved", "overhead", "data loader"), ("comm_exposed", "communication", "interconnect"),
      ("gemm_bound", "compute", "70% of peak FLOP/s"), ("bandwidth_bound", "memory", "80% of peak bandwidth"),
      ("graph_captured", None, "record_shapes=True")],
 )

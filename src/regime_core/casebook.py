@@ -19,7 +19,7 @@ from regime_core.resources import load_json
 from regime_core.symptoms import Symptoms, parse_symptoms
 
 #: What an author can conclude: a regime, that the numbers cannot decide, or that they are impossible.
-AUTHOR_READINGS = ("compute", "memory", "overhead", "undecided", "anomaly")
+AUTHOR_READINGS = ("compute", "memory", "overhead", "communication", "undecided", "anomaly")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -56,7 +56,7 @@ class Case:
             raise RegimeError(f"{where}.id", "expected a lowercase slug (it is the case's address)")
         if self.authors_regime not in AUTHOR_READINGS:
             raise RegimeError(f"{where}.authors_regime", f"expected one of {', '.join(AUTHOR_READINGS)}")
-        if self.expected_regime not in (None, "compute", "memory", "overhead"):
+        if self.expected_regime not in (None, "compute", "memory", "overhead", "communication"):
             raise RegimeError(f"{where}.expected.regime", "expected compute, memory, overhead or null")
         if not self.source.url.startswith("https://"):
             raise RegimeError(f"{where}.source.url", "expected the https address of the source")

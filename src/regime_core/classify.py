@@ -26,6 +26,7 @@ __all__ = ["Verdict", "classify"]
 GAP_SHARE = 0.5  # the GPU idles at least half the timeline: launches or the host, not kernels, set the pace
 IDLE_UTILIZATION = 0.5  # nvidia-smi GPU-Util at or under this: no kernel ran for half the time
 LOADER_SHARE = 0.5  # at least half of each step waits on the input pipeline
+COMM_SHARE = 0.5  # exposed collectives hold at least half the step: the time is on the interconnect
 GRAPH_DECISIVE = 1.5  # CUDA graphs (or reduce-overhead) removed a third of the time or more: launches dominated
 GRAPH_NO_GAIN = 1.1  # graphs bought under 10%: launch overhead is not what limits it
 # A host sync timed in and out of the loop, in a graph capture's band: the wait a third of the step or more
@@ -208,6 +209,26 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
     return decided[0] if decided else None
 
 
+def _comm_rule(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
+    """Exposed communication: collective time no compute overlaps, most of the step or not."""
+    o = s.observed
+    share = o.comm_share
+    if share is None and o.comm_time is not None and a.step:
+        share = o.comm_time / a.step
+    if share is None:
+        return None
+    if o.comm_time is not None and a.step:
+        held = (f"{_f(o.comm_time, Dim.SECOND)} of each {_f(a.step, Dim.SECOND)} step is collectives no compute"
+                f" overlaps ({words.percent(share)})")
+    else:
+        held = f"collectives no compute overlaps hold {words.percent(share)} of the step"
+    if share >= COMM_SHARE:
+        evidence.append(f"{held}: the step waits on the interconnect, not on the device")
+        return "communication"
+    evidence.append(f"{held}: real, but not what sets the pace")
+    return None
+
+
 def _shrink_rule(s: Symptoms, evidence: list[str]) -> str | None:
     test = shrink(s)
     if test is None:
@@ -363,7 +384,7 @@ def classify(s: Symptoms) -> Verdict:
     anomalies = words.anomaly_lines(s, p, a, ABOVE_ROOF, ABOVE_COMPUTE_ROOF)
     if _sync_beyond_serial(s):
         anomalies.append(words.SYNC_BEYOND_SERIAL)
-    sub = (_idle_rules(s, a, evidence) or _shrink_rule(s, evidence) or _launch_scale_rule(s, p, a, evidence)
+    sub = (_comm_rule(s, a, evidence) or _idle_rules(s, a, evidence) or _shrink_rule(s, evidence) or _launch_scale_rule(s, p, a, evidence)
            or _roof_rule(s, p, a, evidence))
     if sub is None:
         _far_from_both(a, p, evidence)

@@ -9,7 +9,8 @@ from typing import Any
 
 from regime_core.resources import load_json
 
-REGIMES = ("compute", "memory", "overhead")
+#: The regimes of one device, and communication: the time is on the interconnect, not on the device at all.
+REGIMES = ("compute", "memory", "overhead", "communication")
 
 
 @dataclass(frozen=True)

@@ -37,6 +37,8 @@ OBSERVED_FIELDS: dict[str, tuple[Dim, bool]] = {
     "fused_speedup": (Dim.COUNT, False),
     "graph_speedup": (Dim.COUNT, False),  # without ÷ with CUDA graphs (or compile's reduce-overhead)
     "loader_time": (Dim.SECOND, True),  # per step, waiting on the input pipeline
+    "comm_time": (Dim.SECOND, True),  # per step, collective time no compute overlaps (exposed communication)
+    "comm_share": (Dim.FRACTION, True),  # the same, as a share of the step
     "occupancy": (Dim.FRACTION, True),
 }
 #: Shares of a peak that may be measured beyond it (104% MFU against the wrong card's peak): read, then flagged as
@@ -72,6 +74,8 @@ class Observed:
     fused_speedup: float | None = None
     graph_speedup: float | None = None
     loader_time: float | None = None
+    comm_time: float | None = None
+    comm_share: float | None = None
     occupancy: float | None = None
     host_sync_in_loop: bool = False
 

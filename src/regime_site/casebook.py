@@ -21,6 +21,7 @@ from regime_site.markup import esc
 from regime_site.render import CASEBOOK_FOLDER, verdict_html
 
 _READING = {"compute": "compute-bound", "memory": "memory-bound", "overhead": "overhead / host-bound",
+            "communication": "communication-bound",
             "undecided": "undecided", "anomaly": "impossible as reported (an anomaly)"}
 
 

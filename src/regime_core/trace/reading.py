@@ -15,7 +15,7 @@ from functools import cache
 from typing import Any
 
 from regime_core import hardware as hw
-from regime_core.classify import GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
+from regime_core.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
 from regime_core.errors import RegimeError
 from regime_core.quantity import Dim, format_quantity
 from regime_core.resources import load_json
@@ -25,7 +25,6 @@ from regime_core.trace.ops import OpTotal, op_totals
 from regime_core.trace.timeline import Timeline, timeline
 
 TOP_OPS = 20  # ops listed, most GPU time first
-COMM_SHARE = 0.5  # exposed collectives hold at least this share of the window: the time is not on the device
 
 
 @cache
@@ -157,10 +156,7 @@ def read_trace(data: bytes, step: int | None = None) -> TraceReading:
             notes.append(f"{_f(tl.sync_idle, Dim.SECOND)} of the {_f(idle, Dim.SECOND)} idle falls inside host syncs"
                          f" ({len(events.syncs)} in the trace): the CPU waits on the GPU, then the GPU on the CPU")
     elif comm_share >= COMM_SHARE:
-        symptoms = {"observed": {"gpu_utilization": tl.busy_share}}
-        needs = (f"exposed collectives (NCCL/RCCL kernels no other work overlaps) hold {comm_share:.0%} of the window:"
-                 " the time is on the interconnect, not the device; overlap the collectives with compute, or"
-                 " measure the link")
+        symptoms = {"observed": {"comm_share": comm_share, "gpu_utilization": tl.busy_share}}
     else:
         leader = max(share.items(), key=lambda kv: kv[1]) if share else ("undecided", 1.0)
         if leader[0] in chosen and leader[1] > 0.5:
