@@ -151,15 +151,26 @@ PATHOLOGICAL = ["." * 100_000, "1" * 100_000, "1." * 50_000, "1 / " * 25_000, "=
                 "when " * 20_000, "gpu-util 1% " * 8_000]
 
 
+def _seconds(text: str) -> float:
+    """The fastest of three readings of ``text`` by every reader (the fastest is the least disturbed)."""
+    best = float("inf")
+    for _ in range(3):
+        normalise.cache_clear()
+        started = time.perf_counter()
+        lowered = with_units(text)
+        claims.judge(facts("a6"), claims.read(lowered))
+        read_argument(lowered)
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 @pytest.mark.parametrize("text", PATHOLOGICAL, ids=[t[:12] for t in PATHOLOGICAL])
 def test_every_reader_is_linear_on_100k_characters(text: str) -> None:
-    started = time.perf_counter()
-    lowered = with_units(text)
-    claims.judge(facts("a6"), claims.read(lowered))
-    read_argument(lowered)
-    elapsed = time.perf_counter() - started
-    # Linear readers take a few ms here; a quadratic one takes seconds. The bound leaves room for a busy machine.
-    assert elapsed < 1.0, f"{elapsed:.2f} s"
+    # Ten times the text in ten times the time, give or take: a quadratic reader takes a hundred times. Both
+    # sizes are read back to back, so a busy machine slows both alike; the absolute bound only catches a hang.
+    small, large = _seconds(text[:10_000]), _seconds(text)
+    assert large < 10.0, f"{large:.2f} s"
+    assert large / max(small, 1e-4) < 35, f"{small * 1e3:.1f} ms for 10k, {large * 1e3:.1f} ms for 100k"
 
 
 @settings(max_examples=200, deadline=None)
