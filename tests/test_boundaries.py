@@ -3,6 +3,7 @@ float holds, and the bridge's answer, whatever the request."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
@@ -275,6 +276,11 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "items": st.dictionaries(st.sampled_from(["a1", "a4", "part-b", "part-c"]), values, max_size=3) | values,
     "ridge": values, "kernels": values, "text": values | values.map(json.dumps), "seed": values, "level": values,
     "missed": values, "lines": values,
+    # A trace: base64 of garbage, of JSON that is no trace, or of a small real one; or any value at all.
+    "data": st.binary(max_size=200).map(lambda b: base64.b64encode(b).decode()) | st.sampled_from(
+        [base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1e308, "dur": 1e308}]}').decode(),
+         base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 0, "dur": 5}]}').decode()]) | values,
+    "step": values,
 }
 requests = st.sampled_from(list(OPS)).flatmap(
     lambda op: st.fixed_dictionaries({"op": st.just(op)},

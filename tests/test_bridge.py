@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 
 from regime_core.api import OPS, handle
 from regime_core.bridge import PROTOCOL, table
+from trace_builder import as_bytes, picket_fence
 
 README = Path(__file__).parents[1] / "README.md"
 
@@ -64,6 +66,7 @@ SAMPLES = [
     {"op": "grade", "items": {"a1": {"regime": "compute"}}},
     {"op": "import_attempt", "text": json.dumps({"part_a": {}, "part_b": {}, "part_c": ""})},
     {"op": "hint", "item": "a1"},
+    {"op": "trace", "data": base64.b64encode(as_bytes(picket_fence(200), zipped=True)).decode()},
     {"op": "practice", "seed": 4, "level": 1},
     {"op": "practice_grade", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
 ]

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
-from regime_core import drill, hardware, practice_api, svg, work
+from regime_core import drill, hardware, practice_api, svg, trace_api, work
 from regime_core.attempt import MAX_IMPORT_BYTES, parse_attempt
 from regime_core.bridge import Op, registry
 from regime_core.classify import classify
@@ -27,7 +27,8 @@ from regime_core.writeup import markdown
 
 # A request carries at most one imported file as a JSON string, which escaping can make up to 6× longer
 # (a control character becomes \u0000): the cap admits the largest file the page imports.
-MAX_REQUEST = 6 * MAX_IMPORT_BYTES + 1_000
+# A trace comes as its base64 text (trace_api), the largest request of all.
+MAX_REQUEST = max(6 * MAX_IMPORT_BYTES + 1_000, trace_api.MAX_TRACE_REQUEST)
 
 
 #: The ridge table's columns, as the page shows them.
@@ -238,6 +239,7 @@ OPS = registry([
     Op("import_attempt", ("text",), op_import_attempt, ("items",)),
     Op("hint", ("item",), op_hint, ("item", "hint")),
     *practice_api.OPS,
+    *trace_api.OPS,
 ])
 
 

@@ -8,12 +8,13 @@ import * as links from "./links.js";
 import * as practice from "./practice.js";
 import * as ridgeTable from "./ridge-table.js";
 import * as stretch from "./stretch.js";
+import * as trace from "./trace.js";
 import { python } from "./runtime.js";
 
 // The forms show only with JavaScript (regime.css); main.html's head sets this too, before paint.
 document.documentElement.classList.add("regime-js");
 
-const COMPONENTS = { acceptance, attempt, links, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset };
+const COMPONENTS = { acceptance, attempt, links, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 

@@ -55,6 +55,8 @@ class TraceReading:
     verdict: Verdict
     symptoms: dict[str, Any]
     facts: dict[str, Any]
+    events: Events = dataclasses.field(repr=False, compare=False)  # for the picture: not part of the JSON
+    timeline: Timeline = dataclasses.field(repr=False, compare=False)
 
     def to_json(self) -> dict[str, Any]:
         """``regime trace --json``: every key of ``regime classify --json``, and ``trace``."""
@@ -186,4 +188,4 @@ def read_trace(data: bytes, step: int | None = None) -> TraceReading:
                       "mean": sum(tl.gaps) / len(tl.gaps) if tl.gaps else 0.0},
              "comm_share": comm_share, "loader_share": tl.loader_idle / tl.length,
              "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped}
-    return TraceReading(verdict, symptoms, facts)
+    return TraceReading(verdict, symptoms, facts, events, tl)

@@ -1,0 +1,120 @@
+// "Your trace": a profiler trace read by regime_core in this page's worker. The file is read here and
+// handed to Python as base64 text; it is never sent anywhere. This renders what the core answers.
+import { h, on, svgNode, verdictNodes } from "./dom.js";
+import { bindStatus, python } from "./runtime.js";
+
+const CHUNK = 0x8000; // bytes per String.fromCharCode call: larger chunks overflow the call stack
+
+function base64(bytes) {
+  let text = "";
+  for (let at = 0; at < bytes.length; at += CHUNK) text += String.fromCharCode(...bytes.subarray(at, at + CHUNK));
+  return btoa(text);
+}
+
+/** Read a file with progress (the bar fills while the browser reads it). */
+function readFile(file, progress) {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onprogress = (event) => {
+      if (event.lengthComputable) progress.value = event.loaded / event.total;
+    };
+    reader.onload = () => resolve(new Uint8Array(reader.result));
+    reader.onerror = () => reject(new Error("the browser could not read this file"));
+    reader.readAsArrayBuffer(file);
+  });
+}
+
+function opsTable(ops) {
+  if (!ops.length) return null;
+  const head = ["op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime"];
+  const rows = ops.slice(0, 10).map((op) => h("tr", {},
+    h("td", {}, h("code", {}, op.name), op.shape_text ? h("span", { class: "regime-trace__shape" }, op.shape_text) : null),
+    h("td", {}, String(op.calls)), h("td", {}, op.time_text), h("td", {}, op.intensity_text),
+    h("td", {}, op.achieved_text), h("td", {}, op.regime_text)));
+  return h("div", { class: "regime-trace__ops" },
+    h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", {}, name)))), h("tbody", {}, rows)));
+}
+
+export function mount(element) {
+  const form = element.querySelector("form");
+  const input = form.elements.file;
+  const progress = element.querySelector(".regime-trace__progress");
+  const result = element.querySelector(".regime-trace__result");
+  const maxBytes = Number(element.dataset.maxBytes) || 0;
+  let turn = 0; // a newer file wins: an older answer arriving late is dropped
+
+  const say = (text, state) => {
+    result.dataset.state = state;
+    result.replaceChildren(h("p", {}, text));
+  };
+
+  const render = (answer, guess) => {
+    const verdict = answer.verdict;
+    const theirs = h("div", { class: "regime-trace__theirs" }, h("p", {}, h("strong", {}, "The trace's reading")),
+      ...verdictNodes(verdict));
+    const yours = h("div", { class: "regime-trace__yours" }, h("p", {}, h("strong", {}, "Your reading")),
+      h("p", {}, guess || "(none written)"));
+    const strip = svgNode(answer.svg);
+    const legend = h("p", { class: "regime-trace__legend" }, answer.legend.map((key) =>
+      h("span", {}, h("span", { class: `regime-trace__key regime-trace__key--${key.kind}`, "aria-hidden": "true" }), key.text)));
+    result.dataset.state = "done";
+    result.dataset.regime = verdict.regime || "undecided";
+    result.replaceChildren(
+      h("div", { class: "regime-trace__compare" }, yours, theirs),
+      h("p", { class: "regime-trace__caption" }, answer.caption),
+      ...(strip ? [strip, legend] : []),
+      h("ul", { class: "regime-trace__facts" }, answer.text.split("\n").filter((line) => !line.startsWith("  ")
+        && !line.startsWith("top ops")).map((line) => h("li", {}, line))),
+      ...[opsTable(answer.ops || [])].filter(Boolean),
+    );
+  };
+
+  const read = async (file) => {
+    const mine = ++turn;
+    if (!file) return;
+    if (maxBytes && file.size > maxBytes) {
+      say(`This file is ${(file.size / 2 ** 20).toFixed(0)} MB; the page reads up to ${(maxBytes / 2 ** 20).toFixed(0)} MB.`
+        + " The command line reads larger ones: regime trace FILE.", "error");
+      return;
+    }
+    const guess = form.elements.guess.value.trim();
+    progress.hidden = false;
+    progress.value = 0;
+    say("Reading the file…", "pending");
+    try {
+      const bytes = await readFile(file, progress);
+      if (mine !== turn) return;
+      say("Python is reading the trace…", "pending");
+      const answer = await python.call("trace", { data: base64(bytes) });
+      if (mine !== turn) return;
+      if (!answer.ok) say(answer.error, "error");
+      else render(answer, guess);
+    } catch (error) {
+      if (mine === turn) say(`The trace could not be read: ${error.message}`, "error");
+    } finally {
+      if (mine === turn) progress.hidden = true;
+    }
+  };
+
+  const dropped = (event) => {
+    event.preventDefault();
+    element.classList.remove("regime-trace--over");
+    const [file] = event.dataTransfer ? event.dataTransfer.files : [];
+    if (file) read(file);
+  };
+  const over = (event) => {
+    event.preventDefault();
+    element.classList.add("regime-trace--over");
+  };
+  const left = () => element.classList.remove("regime-trace--over");
+  const teardowns = [
+    bindStatus(element.querySelector(".regime-status")),
+    on(input, "change", () => read(input.files[0])),
+    on(form, "submit", (event) => event.preventDefault()), // Enter in the reading line reads nothing
+    on(element, "dragover", over),
+    on(element, "dragleave", left),
+    on(element, "drop", dropped),
+  ];
+  python.startSoon();
+  return () => teardowns.forEach((teardown) => teardown());
+}

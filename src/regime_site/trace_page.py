@@ -1,0 +1,30 @@
+"""The "Your trace" page's widget, written from the core: its limit and the lines it asks for."""
+
+from __future__ import annotations
+
+from html import escape
+
+from regime_core.trace_api import MAX_PAGE_TRACE_BYTES
+from regime_site.markup import field as _field
+
+
+def trace_widget() -> str:
+    """Your reading first, then the file: read in the browser's worker, never uploaded."""
+    limit = f"{MAX_PAGE_TRACE_BYTES // 2**20} MB"
+    guess = ('<input name="guess" maxlength="300" autocomplete="off" placeholder="e.g. memory-bound: the decode reads'
+             ' its weights">')
+    return (
+        f'<div class="regime-trace" data-regime-widget="trace" data-max-bytes="{MAX_PAGE_TRACE_BYTES}">'
+        '<p class="regime-status" role="status" aria-live="polite"></p>'
+        "<noscript><p>This page needs JavaScript: the trace is read by Python running in your browser. The command"
+        " line reads it too: <code>regime trace run.pt.trace.json.gz</code>.</p></noscript>"
+        '<form class="regime-trace__form regime-attempt" novalidate aria-label="Your trace">'
+        + _field("guess", "Your reading first (optional): the regime, and why", guess)
+        + _field("file", f"The trace: a .json or .json.gz file, up to {escape(limit)}",
+                 '<input type="file" name="file" accept=".json,.gz,application/json,application/gzip">')
+        + '<p class="regime-trace__drop" aria-hidden="true">or drop the file here</p>'
+        '</form>'
+        '<progress class="regime-trace__progress" max="1" value="0" hidden></progress>'
+        '<div class="regime-trace__result" aria-live="polite"></div>'
+        "</div>"
+    )
