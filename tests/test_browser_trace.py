@@ -36,6 +36,21 @@ def test_a_trace_file_reads_to_its_verdict_beside_the_learners_reading(page: Pag
     assert result.locator("svg.regime-strip rect").count() == 240
 
 
+def test_the_review_comment_carries_the_verdict_and_numbers_not_the_trace(page_as: object, base_url: str,
+                                                                          tmp_path: Path) -> None:
+    page = page_as(permissions=["clipboard-read", "clipboard-write"])  # type: ignore[operator]
+    path = tmp_path / "run.json"
+    path.write_bytes(as_bytes(picket_fence()))
+    _load(page, base_url, path)
+    page.locator('[data-action="copy-review"]').click()
+    expect(page.locator(".regime-trace__review .regime-links__status")).to_contain_text("Copied", timeout=READY_MS)
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("This profiler trace (GPU busy 20.0% of a 20 ms window, 2,000 kernels, on h100-sxm)")
+    assert "overhead / host-bound" in copied
+    assert copied.endswith(base_url + "trace/")
+    assert "traceEvents" not in copied
+
+
 def test_the_ops_table_shows_each_op_placed_by_the_core(page: Page, base_url: str, tmp_path: Path) -> None:
     path = tmp_path / "gemm.json"
     path.write_bytes(as_bytes(gemm_bound(calls=5)))

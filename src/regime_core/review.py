@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from regime_core import drill
 from regime_core.classify import Verdict
 from regime_core.levers import advice
@@ -43,4 +46,12 @@ def kernel_review(verdict: Verdict, url: str) -> str:
     """A stretch kernel's verdict for a review, naming the kernel and the card; ``url`` reproduces it."""
     p = verdict.placement
     label = f"{p.work.label} on {p.hardware_name}" if p is not None else "This kernel"
+    return review_comment(verdict, label, url)
+
+
+def trace_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
+    """A profiler trace's verdict for a review, with what the trace measured; it carries no part of the trace."""
+    card = f", on {facts['card']}" if facts.get("card") else ""
+    label = (f"This profiler trace (GPU busy {facts['busy']:.1%} of a {format_quantity(facts['window'], Dim.SECOND)}"
+             f" window, {facts['kernels']:,} kernels{card})")
     return review_comment(verdict, label, url)

@@ -14,6 +14,7 @@ from regime_core.bridge import Op
 from regime_core.errors import RegimeError
 from regime_core.levers import advice
 from regime_core.quantity import Dim, format_quantity
+from regime_core.review import trace_review
 from regime_core.trace.picture import LEGEND, caption, strip_svg
 from regime_core.trace.reading import read_trace
 from regime_core.trace.reading import text as trace_text
@@ -44,7 +45,9 @@ def op_trace(req: Mapping[str, Any]) -> dict[str, Any]:
     return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": out["trace"],
             "svg": strip_svg(reading.events, reading.timeline), "caption": caption(reading.timeline),
             "legend": [{"kind": kind, "text": text} for kind, text in LEGEND], "text": trace_text(reading),
-            "ops": [_op_text(op, carded=out["trace"]["card"] is not None) for op in out["trace"]["ops"]]}
+            "ops": [_op_text(op, carded=out["trace"]["card"] is not None) for op in out["trace"]["ops"]],
+            # The page puts its own address where {url} stands.
+            "review": trace_review(reading.verdict, out["trace"], "{url}")}
 
 
 def _text(value: float | None, dim: Dim) -> str:
@@ -62,4 +65,4 @@ def _op_text(op: Mapping[str, Any], *, carded: bool) -> dict[str, Any]:
                             else "undecided" if carded else "no card to place it on")}
 
 
-OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops"))]
+OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops", "review"))]

@@ -10,7 +10,8 @@ function permalink(anchor) {
   return url.href;
 }
 
-async function copy(text, status) {
+/** Copy ``text``, saying so in ``status``; where the clipboard is refused, the text is shown to copy by hand. */
+export async function copy(text, status) {
   try {
     await navigator.clipboard.writeText(text);
     status.textContent = `Copied: ${text}`;

@@ -1,6 +1,7 @@
 // "Your trace": a profiler trace read by regime_core in this page's worker. The file is read here and
 // handed to Python as base64 text; it is never sent anywhere. This renders what the core answers.
 import { h, on, svgNode, verdictNodes } from "./dom.js";
+import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
 const CHUNK = 0x8000; // bytes per String.fromCharCode call: larger chunks overflow the call stack
@@ -35,6 +36,17 @@ function opsTable(ops) {
     h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", {}, name)))), h("tbody", {}, rows)));
 }
 
+/** "Copy as review comment": the verdict and the trace's numbers, linking to this page (never the trace itself). */
+function reviewLine(review) {
+  const status = h("p", { class: "regime-links__status", role: "status", "aria-live": "polite" });
+  const button = h("button", { type: "button", class: "md-button", "data-action": "copy-review" }, "Copy as review comment");
+  const url = new URL(window.location.href);
+  url.search = "";
+  url.hash = "";
+  button.addEventListener("click", () => copy(review.replace("{url}", url.href), status));
+  return h("div", { class: "regime-trace__review" }, button, status);
+}
+
 export function mount(element) {
   const form = element.querySelector("form");
   const input = form.elements.file;
@@ -66,6 +78,7 @@ export function mount(element) {
       h("ul", { class: "regime-trace__facts" }, answer.text.split("\n").filter((line) => !line.startsWith("  ")
         && !line.startsWith("top ops")).map((line) => h("li", {}, line))),
       ...[opsTable(answer.ops || [])].filter(Boolean),
+      reviewLine(answer.review),
     );
   };
 
