@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from regime_core import casebook, drill
 from regime_core.cli import main
 from regime_core.errors import RegimeError
+from regime_core.resources import load_json
 from regime_site.casebook import pages
 
 CASES = casebook.cases()
@@ -82,3 +84,15 @@ def test_regime_case_prints_the_verdict_and_source(capsys: pytest.CaptureFixture
     assert out["needs"]
     assert out["source"] == case.source.url
     assert main(["case", "no-such-case"]) == 2
+
+
+_FIRST_PERSON = re.compile(r"\b(?:I|my|me|I'm|I've|mine)\b(?!/)")
+
+
+@pytest.mark.parametrize("case", casebook.cases(), ids=lambda c: c.id)
+def test_the_casebook_speaks_as_the_project_where_it_is_not_quoting(case: casebook.Case) -> None:
+    """The source's own words (quoted, conclusion) may say "I"; the casebook's notes about them do not."""
+    raw = next(c for c in load_json("casebook.json")["cases"] if c["id"] == case.id)
+    ours = [raw["title"], raw["summary"], raw.get("disagreement", ""), *raw.get("assumptions", []),
+            str(raw["symptoms"].get("notes", ""))]
+    assert not [text for text in ours if _FIRST_PERSON.search(text)]
