@@ -64,7 +64,7 @@ SAMPLES = [
     {"op": "classify", "symptoms": {"hardware": "l4", "observed": {"gap_time": "8 ms", "kernel_time": "2 ms"}}},
     {"op": "explore", "item": "a4", "form": {"hardware": {"id": "h100-sxm"}, "work": {"params": "7B"}}},
     {"op": "grade", "items": {"a1": {"regime": "compute"}}},
-    {"op": "import_attempt", "text": json.dumps({"part_a": {}, "part_b": {}, "part_c": ""})},
+    {"op": "import_attempt", "text": json.dumps({"part_a": {"a1": {"regime": "compute"}}, "part_b": {}, "part_c": ""})},
     {"op": "hint", "item": "a1"},
     {"op": "trace", "data": base64.b64encode(as_bytes(picket_fence(200), zipped=True)).decode()},
     {"op": "practice", "seed": 4, "level": 1},

@@ -550,3 +550,27 @@ def test_a_part_c_argued_the_wrong_way_round_is_not_passed_and_says_which_clause
 )
 def test_no_right_part_c_is_read_as_turned_around(paragraph: str) -> None:
     assert "which way your argument runs" not in grade_part_c(paragraph)["checks"]["both_sides"]["why"]
+
+
+@pytest.mark.parametrize(("item", "entry", "field"), [
+    ("a9", {"regime": "compute"}, "part_a.a9"),
+    ("a2", {"regime": 5}, "part_a.a2.regime"),
+    ("a3", {"regime": "memory", "confidence": "high"}, "part_a.a3.confidence"),
+    ("a4", {"evidence": "x" * (MAX_TEXT + 1)}, "part_a.a4.evidence"),
+])
+def test_an_item_another_version_saved_is_set_aside_and_the_rest_graded(item: str, entry: dict, field: str) -> None:
+    response = _call("grade", items={item: entry, "a1": {"regime": "compute-bound", "evidence": "70% of peak"}})
+    assert response["ok"] is True
+    assert response["set_aside"][item].startswith(f"{field}")
+    assert list(response["feedback"]) == ["a1"]
+    assert item not in response["attempt"]["part_a"]
+    assert response["grade"]["items"]["a1"]["attempted"] is True
+
+
+def test_a_file_of_empty_objects_answers_nothing_and_changes_nothing() -> None:
+    response = _call("import_attempt", text=json.dumps({"part_a": {"a1": {}, "a2": {"evidence": "  "}},
+                                                        "part_b": {"kernels": {"add": {}}}, "part_c": ""}))
+    assert response["ok"] is False
+    assert response["field"] == "file"
+    partly = _call("import_attempt", text=json.dumps({"part_a": {"a1": {}, "a2": {"regime": "memory"}}}))
+    assert partly["items"] == {"a2": {"regime": "memory"}}

@@ -174,14 +174,47 @@ def attempt_from_items(items: object) -> dict[str, Any]:
     }
 
 
+def _answers(value: object) -> bool:
+    """Whether a saved value says anything: a file of empty objects answers nothing."""
+    if isinstance(value, str):
+        return bool(value.strip())
+    if isinstance(value, Mapping):
+        return any(_answers(v) for v in value.values())
+    return value is not None and value is not False
+
+
 def items_from_attempt(attempt: Mapping[str, Any]) -> dict[str, Any]:
-    """The site's saved items from a checked attempt object (the inverse of attempt_from_items)."""
+    """The site's saved items from a checked attempt object (the inverse of attempt_from_items).
+
+    An item with nothing written in it is left out, so it unlocks nothing.
+    """
     items: dict[str, Any] = dict(attempt.get("part_a") or {})
     if attempt.get("part_b"):
         items[_SITE_PART_B] = attempt["part_b"]
     if attempt.get("part_c"):
         items[_SITE_PART_C] = {"paragraph": attempt["part_c"]}
-    return items
+    return {k: v for k, v in items.items() if _answers(v)}
+
+
+def set_aside(items: object) -> tuple[dict[str, Any], dict[str, str]]:
+    """The saved items this version can read, and for each other one the line that says why not.
+
+    An item saved by another version (an incident this drill does not have, a field it does not
+    know, a number where text belongs, a line past the limit) is set aside, not graded: one bad
+    item must not keep the rest from being graded or exported.
+    """
+    if not isinstance(items, Mapping):
+        raise RegimeError("items", "expected an object of saved attempts")
+    readable: dict[str, Any] = {}
+    aside: dict[str, str] = {}
+    for key, value in items.items():
+        try:
+            parse_attempt(attempt_from_items({key: value}))
+        except RegimeError as error:
+            aside[str(key)[:30]] = str(error)
+        else:
+            readable[key] = value
+    return readable, aside
 
 
 #: The mark beside a check: passed, not passed, could not tell (the line then says so in words).
@@ -194,11 +227,13 @@ def _feedback(item: Mapping[str, Any]) -> list[str]:
 
 def op_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     """Grade the saved items; return the attempt file, the grade, per-item feedback and the Markdown."""
-    raw = attempt_from_items(req.get("items"))
+    readable, aside = set_aside(req.get("items"))
+    raw = attempt_from_items(readable)
     result = grade(raw)
     keys = {"part_b": _SITE_PART_B, "part_c": _SITE_PART_C}
     feedback = {keys.get(k, k): _feedback(v) for k, v in result["items"].items() if v["attempted"]}
-    return {"attempt": raw, "grade": result, "feedback": feedback, "markdown": markdown(parse_attempt(raw), result)}
+    return {"attempt": raw, "grade": result, "feedback": feedback, "markdown": markdown(parse_attempt(raw), result),
+            "set_aside": aside}
 
 
 def op_hint(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -216,7 +251,10 @@ def op_import_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
     raw = parse_json_text(req.get("text"), "file", limit=MAX_IMPORT_BYTES,
                           expected="a JSON attempt file (the one 'Download JSON' saves)")
     parse_attempt(raw)
-    return {"items": items_from_attempt(raw)}
+    items = items_from_attempt(raw)
+    if not items:
+        raise RegimeError("file", "expected at least one answered item; every part of this file is empty")
+    return {"items": items}
 
 
 def op_classify(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -235,7 +273,7 @@ OPS = registry([
     Op("kernel", (*_CARD_FIELDS, "work", "observed"), op_kernel, ("placement?", "verdict?", "svg?", "unusable?", "review")),
     Op("classify", ("symptoms",), op_classify, ("verdict",)),
     Op("explore", ("item", "form"), op_explore, ("verdict", "svg")),
-    Op("grade", ("items",), op_grade, ("attempt", "grade", "feedback", "markdown")),
+    Op("grade", ("items",), op_grade, ("attempt", "grade", "feedback", "markdown", "set_aside")),
     Op("import_attempt", ("text",), op_import_attempt, ("items",)),
     Op("hint", ("item",), op_hint, ("item", "hint")),
     *practice_api.OPS,

@@ -14,6 +14,13 @@ function download(name, type, text) {
   window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
+/** The attempt file of the saved items, without Python (parts as `regime grade` reads them). */
+function rawAttempt(items) {
+  const attempts = Object.fromEntries(Object.entries(items).map(([id, entry]) => [id, entry.attempt]));
+  const { "part-b": partB, "part-c": partC, ...partA } = attempts;
+  return { part_a: partA, part_b: partB || {}, part_c: (partC && partC.paragraph) || "" };
+}
+
 const MARKS = {
   true: { text: "✓", label: "passed" },
   false: { text: "✗", label: "not yet" },
@@ -32,6 +39,16 @@ export function mount(element) {
   const status = element.querySelector(".regime-acceptance__status");
   const fileInput = element.querySelector('input[type="file"]');
   let latest = null;
+  // Items saved by another version: kept in storage as they are, named here, and left out of the grade.
+  const aside = h("p", { class: "regime-acceptance__aside", hidden: true });
+  verdict.after(aside);
+  const showAside = (ids) => {
+    aside.hidden = !ids.length;
+    aside.textContent = ids.length
+      ? `Saved by another version: kept, not graded: ${ids.map((id) => id.toUpperCase()).join(", ")}.`
+      : "";
+  };
+  let latestVersion = -1;
   let timer = 0;
   let generation = 0;
 
@@ -41,6 +58,7 @@ export function mount(element) {
 
   const refresh = async () => {
     const mine = ++generation;
+    const version = store.version;
     let result;
     try {
       result = await gradeSaved();
@@ -50,10 +68,13 @@ export function mount(element) {
     if (mine !== generation) return;
     if (!result.ok) {
       latest = null;
+      showAside(store.unreadable);
       verdict.textContent = `The grader could not read a saved attempt: ${result.error}`;
       return;
     }
     latest = result;
+    latestVersion = version;
+    showAside([...new Set([...store.unreadable, ...Object.keys(result.set_aside || {})])]);
     // Each criterion keeps its own wording; the core's verdict and reason go beside it.
     for (const c of result.grade.criteria) {
       const li = list.querySelector(`li[data-criterion="${c.id}"]`);
@@ -95,10 +116,18 @@ export function mount(element) {
         say("This browser did not allow copying; use Download instead.");
       }
     }),
-    "download-json": () => withWriteup((w) => {
-      download("regime-attempt.json", "application/json", `${JSON.stringify(w.attempt, null, 2)}\n`);
+    // The attempt file never waits for Python: the graded one when the grade is current, else the raw
+    // saved items (items set aside included, as they were saved).
+    "download-json": () => {
+      const graded = latest && latestVersion === store.version ? latest.attempt : null;
+      const items = store.state.items;
+      if (!graded && !Object.keys(items).length) {
+        say("Nothing to export yet.");
+        return;
+      }
+      download("regime-attempt.json", "application/json", `${JSON.stringify(graded || rawAttempt(items), null, 2)}\n`);
       say("Downloaded regime-attempt.json: a mentor can run `regime grade regime-attempt.json`.");
-    }),
+    },
     "import-json": () => fileInput.click(),
   };
 
@@ -131,11 +160,13 @@ export function mount(element) {
     on(store, "change", soon),
     on(fileInput, "change", importFile),
     () => window.clearTimeout(timer),
+    () => aside.remove(),
   ];
   for (const [action, run] of Object.entries(actions)) {
     const button = element.querySelector(`[data-action="${action}"]`);
     if (button) offs.push(on(button, "click", run));
   }
+  showAside(store.unreadable);
   if (Object.keys(store.state.items).length) refresh();
   else python.startSoon();
   return () => offs.forEach((off) => off());

@@ -6,9 +6,12 @@
 import { clearErrors, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";
 import { gradeSaved } from "./grading.js";
 import { python } from "./runtime.js";
-import { store } from "./store.js";
+import { hasContent, store } from "./store.js";
 
 const PASSED = { true: "true", false: "false", null: "unknown" };
+
+const DRAFT_MS = 400; // what is typed is kept this long after the last keystroke (and on leaving)
+export const SET_ASIDE = "Saved by another version: kept, not graded.";
 
 const REQUIRED = {
   regime: "Choose a regime: compute-bound, memory-bound or overhead / host-bound.",
@@ -52,6 +55,11 @@ export function mount(element) {
   };
   // Show the core's lines for this item; offer a hint when any line is not passed or could not be told.
   const showLines = (result) => {
+    if (result.ok && result.set_aside && result.set_aside[item]) {
+      gradeList.replaceChildren(h("li", { "data-passed": "unknown", class: "regime-item-grade__aside" }, SET_ASIDE));
+      clearHint();
+      return;
+    }
     const lines = result.ok ? result.feedback[item] || [] : [result.error];
     const graded = result.ok ? result.grade.items[item.replace("-", "_")] : null;
     // Each line is one check, in the core's order: its state travels as data-passed, for the eye (CSS).
@@ -72,12 +80,33 @@ export function mount(element) {
     showLines(result);
   };
 
+  // What is typed is kept as a draft (debounced), submitted or not, and comes back on reload.
+  let draftTimer = 0;
+  const cancelDraft = () => {
+    window.clearTimeout(draftTimer);
+    draftTimer = 0;
+  };
+  const keepDraft = () => {
+    cancelDraft();
+    store.saveDraft(item, readForm(form));
+  };
+  const typing = () => {
+    cancelDraft();
+    draftTimer = window.setTimeout(keepDraft, DRAFT_MS);
+  };
+  const flushDraft = () => {
+    if (draftTimer) keepDraft();
+  };
+
   const sync = () => {
     const saved = store.get(item);
+    const draft = store.draft(item);
+    cancelDraft();
     clearErrors(form);
     if (saved) {
       fillForm(form, saved.attempt);
       if (saved.unlocked) reveal(false);
+      else conceal();
       showGrade();
     } else {
       form.reset();
@@ -85,6 +114,7 @@ export function mount(element) {
       gradeList.replaceChildren();
       clearHint();
     }
+    if (draft) fillForm(form, draft.attempt);
     say("");
   };
 
@@ -97,6 +127,10 @@ export function mount(element) {
     for (const name of missing) showError(form, name, REQUIRED[name]);
     if (missing.length) {
       say("Your attempt needs the field marked above.");
+      return null;
+    }
+    if (!hasContent(attempt)) {
+      say("Write something first: an empty attempt opens nothing.");
       return null;
     }
     return attempt;
@@ -147,6 +181,8 @@ export function mount(element) {
     const attempt = typed();
     if (!attempt) return;
     if (validateOp) {
+      // Kept before it is checked: leaving while Python loads loses nothing.
+      keepDraft();
       say("Checking your numbers…");
       try {
         const result = await python.call(validateOp, attempt);
@@ -159,6 +195,7 @@ export function mount(element) {
         // Python is unavailable: the attempt is kept as typed and the answer still opens.
       }
     }
+    cancelDraft();
     store.submit(item, attempt);
     reveal(true);
     say("Attempt saved. Check your work below.");
@@ -166,6 +203,7 @@ export function mount(element) {
   };
 
   const reset = () => {
+    cancelDraft();
     store.reset(item);
     say("Cleared. The answer is hidden again.");
   };
@@ -173,6 +211,9 @@ export function mount(element) {
   sync();
   const offs = [
     on(form, "submit", submit),
+    on(form, "input", typing),
+    on(form, "change", typing),
+    on(window, "pagehide", flushDraft),
     on(form.querySelector('[data-action="reset"]'), "click", reset),
     on(form.querySelector('[data-action="check"]'), "click", check),
     on(hintButton, "click", showHint),
@@ -182,6 +223,7 @@ export function mount(element) {
     }),
   ];
   return () => {
+    flushDraft();
     offs.forEach((off) => off());
     gradeList.remove();
   };

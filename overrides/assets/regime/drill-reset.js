@@ -86,23 +86,22 @@ export function mount(element) {
 
   const say = (text, ...extra) => status.replaceChildren(text, ...extra);
 
+  // Start over clears what is stored now (another tab's work included, as the button says); Undo
+  // puts back only what this start-over removed, and never over anything saved since.
   const startOver = () => {
-    const saved = items.filter((item) => store.get(item.id));
-    if (!Object.keys(store.state.items).length) {
+    if (!Object.keys(store.read(false).items).length) {
       say("Nothing to clear: no attempt is saved yet.");
       return;
     }
-    const before = JSON.parse(JSON.stringify(store.state));
-    store.resetAll();
-    undo = before;
+    const saved = items.filter((item) => store.get(item.id));
+    undo = store.resetAll();
     const button = h("button", { type: "button", class: "md-button regime-progress__undo", "data-action": "undo-reset" }, "Undo");
     button.addEventListener("click", () => {
       if (!undo) return;
-      store.state = undo;
+      const back = new Set(store.restore(undo));
       undo = null;
-      store.save();
-      store.emit("*");
-      say(`Restored ${saved.length} ${saved.length === 1 ? "attempt" : "attempts"}: ${names(saved)}.`);
+      const restored = saved.filter((item) => back.has(item.id));
+      say(`Restored ${restored.length} ${restored.length === 1 ? "attempt" : "attempts"}${restored.length ? `: ${names(restored)}` : ""}.`);
     }, { once: true });
     say(`Cleared ${saved.length} ${saved.length === 1 ? "attempt" : "attempts"} (${names(saved)}); every answer is hidden again.`, button);
   };
@@ -120,10 +119,11 @@ export function mount(element) {
     on(element.querySelector('[data-action="reset-all"]'), "click", startOver),
     on(element.querySelector('[data-action="fold-all"]'), "click", () => foldAll(root, true)),
     on(element.querySelector('[data-action="unfold-all"]'), "click", () => foldAll(root, false)),
-    on(store, "change", () => {
+    on(store, "change", (event) => {
       render();
-      // Anything changed after Start over (a new attempt, an import): undoing would lose it.
-      if (undo && Object.keys(store.state.items).length) {
+      // Anything this tab changed after Start over (a new attempt, an import): undoing would lose it.
+      // Another tab's work does not withdraw it: Undo never writes over an item saved since.
+      if (undo && !event.detail.remote && Object.keys(store.state.items).length) {
         undo = null;
         status.querySelector('[data-action="undo-reset"]')?.remove();
       }

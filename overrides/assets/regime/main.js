@@ -35,7 +35,12 @@ function teardownAll() {
  * (not on a reload or a back/forward visit, where the browser restores where the reader was).
  */
 function landOnAnchor(firstPage) {
-  const id = decodeURIComponent(window.location.hash.slice(1));
+  let id = "";
+  try {
+    id = decodeURIComponent(window.location.hash.slice(1));
+  } catch {
+    return; // a malformed address (#%E0%A4%A) names no element: stay where the browser put the reader
+  }
   if (!id) return;
   if (firstPage) {
     const [entry] = performance.getEntriesByType("navigation");

@@ -17,15 +17,66 @@ function emptyRecord() {
   return { tally: {}, confusion: {}, traps: {}, missed: {}, graded: [] };
 }
 
-/** The learner's record, from this browser (an empty one where storage is refused or unreadable). */
-function load() {
-  try {
-    const saved = JSON.parse(window.localStorage.getItem(KEY) || "null");
-    if (saved && typeof saved === "object" && Array.isArray(saved.graded)) return { ...emptyRecord(), ...saved };
-  } catch {
-    /* a private window or a damaged entry: start over */
+const count = (value) => (Number.isInteger(value) && value >= 0 ? value : 0);
+const isObject = (value) => Boolean(value) && typeof value === "object" && !Array.isArray(value);
+
+/** The entries of `value` (an object) that `read` can read, each as `read` gives it; the rest dropped. */
+function readable(value, read) {
+  const out = {};
+  if (!isObject(value)) return out;
+  for (const [key, entry] of Object.entries(value)) {
+    const kept = read(entry);
+    if (kept !== null && key.length <= 200) out[key] = kept;
   }
-  return emptyRecord();
+  return out;
+}
+
+/** A stored record read defensively: what is readable is kept, a damaged part starts empty. */
+function normalise(saved) {
+  if (!isObject(saved)) return emptyRecord();
+  return {
+    tally: readable(saved.tally, (row) => (isObject(row)
+      ? { tried: count(row.tried), right: Math.min(count(row.right), count(row.tried)), name: String(row.name || "") } : null)),
+    confusion: readable(saved.confusion, (n) => (count(n) ? count(n) : null)),
+    traps: readable(saved.traps, (t) => (isObject(t) ? { met: count(t.met), caught: Math.min(count(t.caught), count(t.met)) } : null)),
+    missed: readable(saved.missed, (n) => (Number.isInteger(n) ? count(n) : null)),
+    graded: Array.isArray(saved.graded) ? saved.graded.filter((id) => typeof id === "string").slice(-500) : [],
+  };
+}
+
+function storage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The learner's record as stored now (an empty one where storage is refused), and whether it may be
+ * written back: text that is not a record is first copied aside, and left as it is when it cannot be.
+ */
+function load() {
+  let raw = null;
+  try {
+    raw = storage().getItem(KEY);
+  } catch {
+    return { rec: emptyRecord(), writable: false };
+  }
+  if (raw === null) return { rec: emptyRecord(), writable: true };
+  let saved = null;
+  try {
+    saved = JSON.parse(raw);
+  } catch {
+    saved = null;
+  }
+  if (isObject(saved)) return { rec: normalise(saved), writable: true };
+  try {
+    if (storage().getItem(`${KEY}:unreadable`) === null) storage().setItem(`${KEY}:unreadable`, raw);
+    return { rec: emptyRecord(), writable: true };
+  } catch {
+    return { rec: emptyRecord(), writable: false };
+  }
 }
 
 function save(record) {
@@ -111,7 +162,7 @@ export function mount(element) {
   const tally = element.querySelector(".regime-practice__tally");
   const wrong = element.querySelector(".regime-practice__wrong");
   const linkLine = element.querySelector(".regime-practice__link");
-  let rec = load();
+  let rec = load().rec;
   let current = null;
   let alive = true; // an answer that arrives after instant navigation left the page must not touch the new one
 
@@ -181,8 +232,15 @@ export function mount(element) {
       if (!showError(form, answer.field, answer.error)) result.replaceChildren(h("p", {}, answer.error));
       return;
     }
-    record(rec, answer);
-    save(rec);
+    // Read what is stored now (another tab may have counted since), count this one, write it back.
+    const stored = load();
+    if (stored.writable) {
+      rec = stored.rec;
+      record(rec, answer);
+      save(rec);
+    } else {
+      record(rec, answer);
+    }
     result.replaceChildren(...resultNodes(answer));
     renderRecord();
   };
@@ -210,6 +268,12 @@ export function mount(element) {
     on(form, "submit", submit),
     on(element.querySelector('[data-action="copy-link"]'), "click", copyLink),
     on(element.querySelector('[data-action="reset"]'), "click", reset),
+    // Another tab graded or reset: show its record.
+    on(window, "storage", (event) => {
+      if (event.key !== KEY && event.key !== null) return;
+      rec = load().rec;
+      renderRecord();
+    }),
   ];
   renderRecord();
 

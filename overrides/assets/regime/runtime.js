@@ -6,6 +6,12 @@
 const workerMeta = document.querySelector('meta[name="regime-worker"]');
 const WORKER_URL = workerMeta ? new URL(workerMeta.content, document.baseURI) : new URL("./worker.js", import.meta.url);
 
+// A worker that never says it runs (its script requested and never answered) or goes quiet while it
+// starts fails here, as a failed start with Retry. The worker's own watchdog ends a stalled download
+// after stall_s seconds of silence (a query parameter of its URL) and a start that hangs after 120 s.
+const STALL_S = Number(WORKER_URL.searchParams.get("stall_s")) || 20;
+const QUIET_S = 120 + 2 * STALL_S;
+
 /** The worker the head of a page with widgets already started, once; null when there is none. */
 function adoptEarlyWorker() {
   const script = document.getElementById("regime-python-start");
@@ -60,12 +66,25 @@ class PythonRuntime extends EventTarget {
       event.preventDefault();
       this.fail("the worker could not load");
     };
+    this.heard = false;
+    this.watch();
     this.worker.addEventListener("message", onMessage);
     this.worker.addEventListener("error", onError);
     for (const event of early ? early.events : []) (event.type === "error" ? onError : onMessage)(event);
   }
 
+  /** (Re)arm the page's deadline: the worker's first word within STALL_S, then never QUIET_S of silence. */
+  watch() {
+    window.clearTimeout(this.deadline);
+    if (this.state !== "loading") return;
+    const seconds = this.heard ? QUIET_S : STALL_S;
+    this.deadline = window.setTimeout(() => this.fail(this.heard
+      ? `it said nothing for ${seconds} s`
+      : `the worker did not load within ${seconds} s (the connection may have dropped)`, true), seconds * 1000);
+  }
+
   fail(reason, retryable = false) {
+    window.clearTimeout(this.deadline);
     if (this.state === "failed") return;
     this.retryable = retryable;
     this.setState("failed", reason);
@@ -75,7 +94,12 @@ class PythonRuntime extends EventTarget {
   }
 
   receive(message) {
+    if (this.state === "loading") {
+      this.heard = true;
+      this.watch();
+    }
     if (message.type === "ready") {
+      window.clearTimeout(this.deadline);
       this.readyAt = performance.now();
       this.timings = { started: this.startedAt, startedBy: this.startedBy, ...message.timings };
       this.setState("ready");

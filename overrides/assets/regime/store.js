@@ -1,21 +1,54 @@
-// Attempts and unlocked answers, kept in localStorage under one namespaced key with a
+// Attempts, unlocked answers and drafts, kept in localStorage under one namespaced key with a
 // schema version. Storage that throws, is full, or holds bad JSON never breaks the page:
 // progress then lives in memory, and `problem` says so in one line.
+//
+// Several tabs share the key. Every change is a read-modify-write of the one item it changes (the
+// stored text is read again, that item changed, the rest written back as it was, entries this
+// version cannot read included), and the `storage` event brings another tab's changes in, emitted
+// as a remote "change", so each tab shows the other's work.
 const KEY = "regime-drill";
 const SCHEMA = 1;
+const ID = /^[a-z0-9-]{1,20}$/;
+const BLOCKED = "This browser blocks storage: your attempts last until you close the tab.";
+const CANT_SAVE = "Progress can't be saved in this browser (storage full or blocked); it lasts until you close the tab.";
 
 function empty() {
-  return { schema: SCHEMA, items: {} };
+  return { schema: SCHEMA, items: {}, drafts: {} };
+}
+
+function isObject(value) {
+  return Boolean(value) && typeof value === "object" && !Array.isArray(value);
+}
+
+/** True when any text in an attempt says something: a file of empty objects answers nothing. */
+export function hasContent(value) {
+  if (typeof value === "string") return value.trim() !== "";
+  if (typeof value === "number" || value === true) return true;
+  if (value && typeof value === "object") return Object.values(value).some(hasContent);
+  return false;
 }
 
 function validItems(items) {
   const out = {};
-  if (!items || typeof items !== "object") return out;
+  if (!isObject(items)) return out;
   for (const [id, entry] of Object.entries(items)) {
-    if (/^[a-z0-9-]{1,20}$/.test(id) && entry && typeof entry === "object" && entry.attempt
-        && typeof entry.attempt === "object") {
-      out[id] = { attempt: entry.attempt, unlocked: entry.unlocked === true, at: String(entry.at || "") };
+    if (ID.test(id) && isObject(entry) && isObject(entry.attempt)) {
+      out[id] = { attempt: entry.attempt, unlocked: entry.unlocked === true && hasContent(entry.attempt), at: String(entry.at || "") };
     }
+  }
+  return out;
+}
+
+/** Stored entries this version cannot even take apart (a bad id, an entry that is not an object). */
+function unreadableIds(items) {
+  return isObject(items) ? Object.keys(items).filter((id) => !validItems({ [id]: items[id] })[id]).map((id) => id.slice(0, 30)) : [];
+}
+
+function validDrafts(drafts) {
+  const out = {};
+  if (!isObject(drafts)) return out;
+  for (const [id, entry] of Object.entries(drafts)) {
+    if (ID.test(id) && isObject(entry) && isObject(entry.attempt)) out[id] = { attempt: entry.attempt, at: String(entry.at || "") };
   }
   return out;
 }
@@ -25,7 +58,23 @@ class DrillStore extends EventTarget {
     super();
     this.problem = "";
     this.version = 0; // bumped on every change, so derived results know when they are stale
-    this.state = this.load();
+    // The whole document while storage is refused, full, or holds text that could not be copied aside
+    // (which is then never overwritten).
+    this.memory = null;
+    this.state = this.view(this.read(true));
+    window.addEventListener("storage", (event) => this.follow(event));
+  }
+
+  /** Another tab changed the key: take the stored document as it is and emit each item that changed. */
+  follow(event) {
+    if (this.memory || event.storageArea !== this.storage() || (event.key !== KEY && event.key !== null)) return;
+    const before = this.state.items;
+    const unreadable = String(this.unreadable);
+    this.state = this.view(this.read(false));
+    const ids = new Set([...Object.keys(before), ...Object.keys(this.state.items)]);
+    const changed = [...ids].filter((id) => JSON.stringify(before[id]) !== JSON.stringify(this.state.items[id]));
+    if (unreadable !== String(this.unreadable)) changed.push("*");
+    for (const id of changed) this.emit(id, true);
   }
 
   storage() {
@@ -36,89 +85,159 @@ class DrillStore extends EventTarget {
     }
   }
 
-  load() {
+  /** The stored document as it is now (parsed, not validated: entries this version cannot read stay). */
+  read(first) {
+    if (this.memory) return this.memory;
     const storage = this.storage();
-    if (!storage) {
-      this.problem = "This browser blocks storage: your attempts last until you close the tab.";
-      return empty();
-    }
     let raw = null;
     try {
+      if (!storage) throw new Error("no storage");
       raw = storage.getItem(KEY);
     } catch {
-      this.problem = "This browser blocks storage: your attempts last until you close the tab.";
-      return empty();
+      this.problem = BLOCKED;
+      this.memory = empty();
+      return this.memory;
     }
     if (raw === null) return empty();
     let parsed;
     try {
       parsed = JSON.parse(raw);
     } catch {
-      this.keepCopy(storage, `${KEY}:unreadable`, raw);
-      this.problem = "Saved progress could not be read; a copy was kept and the drill starts fresh.";
-      return empty();
+      parsed = null;
     }
-    if (!parsed || typeof parsed !== "object") return empty();
+    if (!isObject(parsed)) {
+      if (this.keepCopy(storage, `${KEY}:unreadable`, raw)) {
+        if (first) this.problem = "Saved progress could not be read; a copy was kept and the drill starts fresh.";
+        return empty();
+      }
+      this.problem = "Saved progress could not be read and no copy of it could be kept, so it is left as it was; new attempts last until you close the tab.";
+      this.memory = empty();
+      return this.memory;
+    }
     if (parsed.schema !== SCHEMA) {
       // An older (or newer) layout: keep the original aside, carry over what still fits.
-      this.keepCopy(storage, `${KEY}:schema-${String(parsed.schema).slice(0, 10)}`, raw);
+      if (!this.keepCopy(storage, `${KEY}:schema-${String(parsed.schema).slice(0, 10)}`, raw)) {
+          this.problem = "Progress saved by another version could not be copied aside, so it is left as it was; new attempts last until you close the tab.";
+        this.memory = { schema: SCHEMA, items: validItems(parsed.items), drafts: {} };
+        return this.memory;
+      }
+      return { schema: SCHEMA, items: isObject(parsed.items) ? parsed.items : {}, drafts: {} };
     }
-    return { schema: SCHEMA, items: validItems(parsed.items) };
+    return { ...parsed, items: isObject(parsed.items) ? parsed.items : {}, drafts: isObject(parsed.drafts) ? parsed.drafts : {} };
   }
 
+  view(doc) {
+    this.unreadable = unreadableIds(doc.items);
+    return { schema: SCHEMA, items: validItems(doc.items), drafts: validDrafts(doc.drafts) };
+  }
+
+  /** True when the copy is there (made now or before). */
   keepCopy(storage, key, raw) {
     try {
       if (storage.getItem(key) === null) storage.setItem(key, raw);
+      return storage.getItem(key) !== null;
     } catch {
-      /* a copy is a courtesy; without room for it, go on */
+      return false;
     }
   }
 
-  save() {
-    const storage = this.storage();
-    try {
-      if (!storage) throw new Error("no storage");
-      storage.setItem(KEY, JSON.stringify(this.state));
-      if (this.problem.startsWith("Progress can't be saved")) this.problem = "";
-    } catch {
-      this.problem = "Progress can't be saved in this browser (storage full or blocked); it lasts until you close the tab.";
+  /** Read what is stored now, let `change` alter it (items and drafts), write it back, and show it. */
+  update(change) {
+    const doc = this.read(false);
+    const items = { ...doc.items };
+    const drafts = { ...doc.drafts };
+    change(items, drafts);
+    const next = { ...doc, schema: SCHEMA, items, drafts };
+    if (this.memory) {
+      this.memory = next;
+    } else {
+      try {
+        this.storage().setItem(KEY, JSON.stringify(next));
+        if (this.problem === CANT_SAVE) this.problem = "";
+      } catch {
+        this.problem = CANT_SAVE;
+        this.memory = next; // from now on this tab keeps its own copy in memory
+      }
     }
+    this.state = this.view(next);
   }
 
   get(item) {
     return this.state.items[item] || null;
   }
 
+  draft(item) {
+    return this.state.drafts[item] || null;
+  }
+
+  /** Keep what is typed, submitted or not (restored on reload); no change event, nothing to redraw. */
+  saveDraft(item, attempt) {
+    this.update((items, drafts) => {
+      if (hasContent(attempt)) drafts[item] = { attempt, at: new Date().toISOString() };
+      else delete drafts[item];
+    });
+  }
+
   submit(item, attempt) {
-    this.state.items[item] = { attempt, unlocked: true, at: new Date().toISOString() };
-    this.save();
+    this.update((items, drafts) => {
+      items[item] = { attempt, unlocked: true, at: new Date().toISOString() };
+      delete drafts[item];
+    });
     this.emit(item);
   }
 
   reset(item) {
-    delete this.state.items[item];
-    this.save();
+    this.update((items, drafts) => {
+      delete items[item];
+      delete drafts[item];
+    });
     this.emit(item);
   }
 
   /** Replace every item with imported attempts, each unlocked. */
   replaceAll(attempts) {
     const at = new Date().toISOString();
-    this.state = empty();
-    for (const [item, attempt] of Object.entries(attempts)) this.state.items[item] = { attempt, unlocked: true, at };
-    this.save();
+    this.update((items, drafts) => {
+      for (const id of Object.keys(items)) delete items[id];
+      for (const id of Object.keys(drafts)) delete drafts[id];
+      for (const [item, attempt] of Object.entries(attempts)) items[item] = { attempt, unlocked: true, at };
+    });
     this.emit("*");
   }
 
+  /** Clear every item as stored now; returns exactly what was removed (the raw entries), for an undo. */
   resetAll() {
-    this.state = empty();
-    this.save();
+    let removed = {};
+    this.update((items, drafts) => {
+      removed = { items: { ...items }, drafts: { ...drafts } };
+      for (const id of Object.keys(items)) delete items[id];
+      for (const id of Object.keys(drafts)) delete drafts[id];
+    });
     this.emit("*");
+    return removed;
   }
 
-  emit(item) {
+  /** Put back what a resetAll removed, where nothing has been saved since (another tab's later work stays). */
+  restore(removed) {
+    const back = [];
+    this.update((items, drafts) => {
+      for (const [id, entry] of Object.entries(removed.items || {})) {
+        if (!(id in items)) {
+          items[id] = entry;
+          back.push(id);
+        }
+      }
+      for (const [id, entry] of Object.entries(removed.drafts || {})) {
+        if (!(id in drafts) && (!(id in items) || back.includes(id))) drafts[id] = entry;
+      }
+    });
+    this.emit("*");
+    return back;
+  }
+
+  emit(item, remote = false) {
     this.version += 1;
-    this.dispatchEvent(new CustomEvent("change", { detail: { item } }));
+    this.dispatchEvent(new CustomEvent("change", { detail: { item, remote } }));
   }
 }
 

@@ -1,6 +1,6 @@
 // Web Worker that runs regime_core in Pyodide, so the page never waits for Python.
 // Protocol: {id, request} in (request is JSON text), {id, response} out; {type: "progress", loaded,
-// total} while it downloads; {type: "ready"} or {type: "failed", reason, retry} once, after start-up. Every file comes from this site's origin.
+// total} while it downloads; {type: "alive"} as it starts; {type: "ready"} or {type: "failed", reason, retry} once, after start-up. Every file comes from this site's origin.
 // The page names the runtime manifest in this worker's query; runtime.json is the same, for a worker
 // started without it.
 const manifestUrl = new URL("./runtime.json", import.meta.url);
@@ -205,7 +205,15 @@ async function boot() {
   const snapshot = cachedSnapshot(snapshotKey); // looked up while the loader downloads
   const stalled = watchdog();
   stalled.catch(() => {}); // reported by the races below
-  const { loadPyodide } = await import(`${indexURL}pyodide.mjs`);
+  // The loader's module counts as a download: one that hangs (sent, never answered) is a stall.
+  download.open += 1;
+  active();
+  const importing = import(`${indexURL}pyodide.mjs`).finally(() => {
+    download.open -= 1;
+    active();
+  });
+  importing.catch(() => {}); // reported by the race
+  const { loadPyodide } = await Promise.race([importing, checksFail, stalled]);
   const restored = await restore(loadPyodide, indexURL, stdLibURL, await snapshot, snapshotKey, checksFail, stalled);
   if (restored) return restored;
   const wheel = fetchOk(new URL(manifest.wheel, manifestUrl), "the regime_core wheel").then((r) => r.arrayBuffer());
@@ -265,6 +273,10 @@ function holdConsoleErrors() {
     for (const args of held) console.error(...args);
   };
 }
+
+// The page gives a worker that says nothing a deadline of its own (a worker.js that never arrives):
+// say at once that this one runs.
+postMessage({ type: "alive" });
 
 // Milliseconds since the worker started, per phase: for the benchmark.
 const timings = {};
