@@ -120,8 +120,9 @@ def test_review_comment_gives_the_regime_reason_levers_and_the_casebook_page(pag
     status = page.locator('[data-anchor="a6"] .regime-links__status')
     case_url = f"{base_url}casebook/a6/"
     expected = review_comment(drill.incident("a6").verdict(), "A6", case_url)  # the core's words, exactly
-    expect(status).to_contain_text("A6 is overhead / host-bound")
-    expect(status).to_contain_text("the GPU idles 80% of the time")
+    expect(status).to_contain_text("Copied: the review comment for A6")
+    expect(status).not_to_contain_text("overhead")  # nothing of the answer shows before an attempt
+    expect(page.locator('[data-regime-answer="a6"]')).to_be_hidden()
     assert page.evaluate("navigator.clipboard.readText()") == expected
     assert "Helps: " in expected
     assert "Wastes the week: " in expected

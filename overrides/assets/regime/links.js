@@ -10,13 +10,17 @@ function permalink(anchor) {
   return url.href;
 }
 
-/** Copy ``text``, saying so in ``status``; where the clipboard is refused, the text is shown to copy by hand. */
-export async function copy(text, status) {
+/**
+ * Copy ``text``, saying so in ``status``. ``shown`` is what the status may show of it: the text itself for a
+ * link, a short name for a review comment, whose verdict must not appear before the learner has tried.
+ * Where the clipboard is refused, ``fallback`` says where the text can be had instead.
+ */
+export async function copy(text, status, shown = text, fallback = `Copy this: ${text}`) {
   try {
     await navigator.clipboard.writeText(text);
-    status.textContent = `Copied: ${text}`;
+    status.textContent = `Copied: ${shown}`;
   } catch {
-    status.textContent = `Copy this: ${text}`;
+    status.textContent = fallback;
   }
 }
 
@@ -27,7 +31,11 @@ export function mount(element) {
   const offs = [on(element.querySelector('[data-action="copy-link"]'), "click", () => copy(permalink(anchor), status))];
   const reviewButton = element.querySelector('[data-action="copy-review"]');
   if (reviewButton && review) {
-    offs.push(on(reviewButton, "click", () => copy(decodePayload(review).replace("{url}", link()), status)));
+    // The comment holds the verdict: copied whole, but only named here, so nothing of the answer shows early.
+    const label = anchor.startsWith("part-") ? `Part ${anchor.slice(5).toUpperCase()}` : anchor.toUpperCase();
+    const name = `the review comment for ${label}`;
+    offs.push(on(reviewButton, "click", () => copy(decodePayload(review).replace("{url}", link()), status, name,
+      `The browser refused the clipboard; the comment is on ${link()}`)));
   }
   return () => offs.forEach((off) => off());
 }

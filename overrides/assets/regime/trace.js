@@ -43,7 +43,8 @@ function reviewLine(review) {
   const url = new URL(window.location.href);
   url.search = "";
   url.hash = "";
-  button.addEventListener("click", () => copy(review.replace("{url}", url.href), status));
+  button.addEventListener("click", () => copy(review.replace("{url}", url.href), status, "the review comment",
+    `Copy this: ${review.replace("{url}", url.href)}`));
   return h("div", { class: "regime-trace__review" }, button, status);
 }
 
