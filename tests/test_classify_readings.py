@@ -7,7 +7,7 @@ import pytest
 
 from regime_core.classify import classify
 from regime_core.errors import RegimeError
-from regime_core.symptoms import parse_symptoms
+from regime_core.symptoms import Symptoms, parse_symptoms
 
 
 def _verdict(raw: dict[str, object]) -> dict[str, object]:
@@ -89,3 +89,38 @@ def test_a_learner_may_name_communication_and_is_told_where_it_does_not_fit() ->
     check = grade({"part_a": {"a1": entry}})["items"]["a1"]["checks"]["regime"]
     assert check["passed"] is False
     assert "communication-bound" in check["why"]
+
+
+# Words for work a kernel does not do: a single GEMM or attention kernel has no prompts to shorten and no
+# prefill to chunk; an elementwise chain reads no weights and no KV cache.
+_NOT_ITS_WORK = {"matmul": ("prompt", "prefill"), "attention": ("prompt", "prefill"),
+                 "elementwise": ("prompt", "prefill", "weight", "kv", "gqa")}
+
+
+def _verdicts() -> list[tuple[str, str, Symptoms]]:
+    from regime_core import casebook, drill
+    from regime_core.practice import practice
+
+    found = [(f"drill {i.id}", i.id, i.symptoms) for i in drill.incidents()]
+    found += [(f"case {c.id}", c.id, c.symptoms) for c in casebook.cases()]
+    found += [(f"practice {n}", str(n), parse_symptoms(practice(n, 1 + n % 3).symptoms)) for n in range(0, 1500, 3)]
+    return found
+
+
+def test_no_verdict_offers_or_refuses_work_its_kernel_does_not_do() -> None:
+    wrong = []
+    for where, _, symptoms in _verdicts():
+        kind = str((symptoms.work_spec or {}).get("kernel", "")) if symptoms.work is not None else ""
+        verdict = classify(symptoms)
+        if verdict.regime not in ("compute", "memory") or kind not in _NOT_ITS_WORK:
+            continue
+        said = f"{verdict.lever} {verdict.waste}".lower()
+        proposal = symptoms.proposal.lower()  # a proposal is quoted back as given: its words are the learner's
+        wrong += [(where, word) for word in _NOT_ITS_WORK[kind] if word in said and word not in proposal]
+    assert wrong == []
+
+
+def test_work_already_in_fp8_is_not_offered_fp8() -> None:
+    out = _verdict({"hardware": "l40s", "dtype": "fp8", "work": {"kernel": "matmul", "m": 8192, "n": 8192, "k": 8192},
+                    "observed": {"flops_fraction": "70%"}})
+    assert "already runs in FP8" in str(out["lever"])

@@ -78,11 +78,20 @@ def kinds() -> tuple[str, ...]:
     return tuple(_data()["kinds"])
 
 
-def kind_advice(kind: str) -> tuple[str, RegimeAdvice]:
-    """A kind's regime, and its advice: the kind's own lever lines where it has them, else the regime's."""
+def kind_advice(kind: str, work: str | None = None, dtype: str | None = None) -> tuple[str, RegimeAdvice]:
+    """A kind's regime, and its advice: the kind's own lever lines where it has them, else the regime's.
+
+    Where the kind is the plain regime and the work is one kernel (``work``: matmul, attention, elementwise,
+    raw), the lines for that work (levers.json 'by_work'), so a GEMM is not offered shorter prompts; work
+    already in FP8 is not offered FP8.
+    """
     raw = _data()["kinds"][kind]
     regime = advice(raw["regime"])
     own = RegimeAdvice(regime.name, regime.allowed, raw.get("helps", regime.helps), raw.get("wastes", regime.wastes))
+    fitted = _data().get("by_work", {}).get(kind, {}).get(work or "") if kind == raw["regime"] else None
+    if fitted:
+        helps = fitted.get("helps_fp8", fitted["helps"]) if dtype == "fp8" else fitted["helps"]
+        own = RegimeAdvice(regime.name, regime.allowed, helps, fitted["wastes"])
     return raw["regime"], own
 
 
