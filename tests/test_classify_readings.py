@@ -97,19 +97,19 @@ _NOT_ITS_WORK = {"matmul": ("prompt", "prefill"), "attention": ("prompt", "prefi
                  "elementwise": ("prompt", "prefill", "weight", "kv", "gqa")}
 
 
-def _verdicts() -> list[tuple[str, str, Symptoms]]:
+def _verdicts() -> list[tuple[str, Symptoms]]:
     from regime_core import casebook, drill
     from regime_core.practice import practice
 
-    found = [(f"drill {i.id}", i.id, i.symptoms) for i in drill.incidents()]
-    found += [(f"case {c.id}", c.id, c.symptoms) for c in casebook.cases()]
-    found += [(f"practice {n}", str(n), parse_symptoms(practice(n, 1 + n % 3).symptoms)) for n in range(0, 1500, 3)]
+    found = [(f"drill {i.id}", i.symptoms) for i in drill.incidents()]
+    found += [(f"case {c.id}", c.symptoms) for c in casebook.cases()]
+    found += [(f"practice {n}", parse_symptoms(practice(n, 1 + n % 3).symptoms)) for n in range(0, 1500, 3)]
     return found
 
 
 def test_no_verdict_offers_or_refuses_work_its_kernel_does_not_do() -> None:
     wrong = []
-    for where, _, symptoms in _verdicts():
+    for where, symptoms in _verdicts():
         kind = str((symptoms.work_spec or {}).get("kernel", "")) if symptoms.work is not None else ""
         verdict = classify(symptoms)
         if verdict.regime not in ("compute", "memory") or kind not in _NOT_ITS_WORK:

@@ -205,7 +205,9 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         value, at = _power(text, claim)
         dim, written, units = claim.dim, text[claim.start:at], [claim.dim]
         lead = _OPERATOR.search(text, max(0, claim.start - 4), claim.start)
-        if previous is not None and lead and lead.end() == claim.start and not text[lead.start() - 1:lead.start()].isdigit():
+        led = bool(previous is not None and lead and lead.end() == claim.start
+                   and not text[lead.start() - 1:lead.start()].isdigit())
+        if led and previous is not None and lead is not None:
             pvalue, pdim, pwritten = previous
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
         operators = 0
@@ -232,7 +234,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             operators += 1
         relation = _RELATION.match(text, at)
         result = by_start.get(relation.end()) if relation else None
-        if result is not None and (operators or units[:1] != [claim.dim] or written != text[claim.start:at]):
+        if result is not None and (operators or led):
             if math.isfinite(value):
                 over_all = numerator / denominator if denominator else None
                 out.append(Sum(written, value, result, result.dim if result.dim is not Dim.COUNT else dim,
@@ -332,7 +334,7 @@ class Facts:
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
         deciding = tuple(c for r in decided for c in r.claims)
-        known = deciding + tuple(c for r in others for c in r.claims) + tuple(s.given for r in decided for s in r.sums)
+        known = deciding + tuple(c for r in others for c in r.claims)  # a sum's result is one of its line's claims
         transitions = tuple(t for r in [*decided, *others] for t in r.transitions)
         return cls(deciding, known, transitions, side, ridge)
 

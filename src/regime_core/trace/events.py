@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import re
 import zlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from regime_core.errors import RegimeError
@@ -102,7 +102,6 @@ class Events:
     loader: tuple[Span, ...]
     device_names: tuple[str, ...]
     skipped: int = 0
-    categories: tuple[str, ...] = field(default=())
 
 
 def _decompress(data: bytes) -> bytes:
@@ -189,7 +188,6 @@ class _Collector:
         self.ops: list[CpuOp] = []
         self.steps: list[tuple[int, Span]] = []
         self.loader: list[Span] = []
-        self.categories: set[str] = set()
         self.graphs = self.skipped = 0
         self.kinds = _Names()
 
@@ -200,8 +198,6 @@ class _Collector:
         cat = event.get("cat", "")
         cat = cat if type(cat) is str else str(cat)
         raw_name = event.get("name", "")
-        if len(self.categories) < 1000:
-            self.categories.add(cat[:40])
         start, duration = _seconds(event.get("ts")), _seconds(event.get("dur"))
         if start is None or duration is None or duration < 0:
             self.skipped += 1
@@ -250,4 +246,4 @@ def read_events(data: bytes) -> Events:
     return Events(tuple(sorted(kept.gpu, key=_start)), tuple(sorted(kept.launches, key=_start)), kept.graphs,
                   tuple(sorted(kept.syncs, key=_start)), tuple(sorted(kept.ops, key=_start)),
                   tuple(sorted(kept.steps, key=lambda s: s[1].start)), tuple(sorted(kept.loader, key=_start)),
-                  names, kept.skipped, tuple(sorted(kept.categories)))
+                  names, kept.skipped)

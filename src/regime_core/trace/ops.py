@@ -11,7 +11,6 @@ from __future__ import annotations
 import bisect
 import math
 from collections import defaultdict
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from regime_core import work as wk
@@ -184,9 +183,3 @@ def _launching_ops(events: Events, wanted: set[int]) -> dict[int, CpuOp]:
                 found[call.correlation] = op
                 break
     return found
-
-
-def unlinked_seconds(events: Events, totals: Sequence[OpTotal]) -> float:
-    """Kernel time not reached from any recorded op (no External id, or its op not recorded)."""
-    kernel = sum(s.duration for s in events.gpu if s.kind == "kernel")
-    return max(0.0, kernel - sum(t.seconds for t in totals))
