@@ -10,11 +10,11 @@ const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]")
 pyodide.unpackArchive(new Uint8Array(readFileSync(wheelPath)), "wheel", { extractDir: sitePackages });
 // Import everything and read every data file now: the snapshot keeps memory, not the files.
 pyodide.runPython(`
-import regime_core.api
+import regime_core.bridge.api
 from regime_core.resources import load_json
 for name in ("hardware.json", "levers.json", "drill.json"):
     load_json(name)
-regime_core.api.handle('{"op": "gpus"}')
-regime_core.api.handle('{"op": "classify", "symptoms": {"observed": {"occupancy": 0.5}}}')
+regime_core.bridge.api.handle('{"op": "gpus"}')
+regime_core.bridge.api.handle('{"op": "classify", "symptoms": {"observed": {"occupancy": 0.5}}}')
 `);
 writeFileSync(outPath, pyodide.makeMemorySnapshot());

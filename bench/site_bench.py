@@ -137,7 +137,7 @@ FENCE_URLS = {
     "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow.min.css": "tomorrow.css",
     "https://cdn.jsdelivr.net/npm/highlightjs-themes@1.0.0/tomorrow-night-blue.min.css": "tomorrow-night-blue.css",
 }
-FENCE_TASK = 'from regime_core.api import handle\nprint(handle(\'{"op": "ridge", "hardware": {"id": "h100-sxm"}}\'))'
+FENCE_TASK = 'from regime_core.bridge.api import handle\nprint(handle(\'{"op": "ridge", "hardware": {"id": "h100-sxm"}}\'))'
 
 
 def _fence_pyodide(site: Path) -> str:
@@ -206,7 +206,7 @@ def _write_snapshot_page(site: Path, tmp: Path) -> None:
         'const snapshot = new Uint8Array(await (await fetch("bench-snapshot.bin")).arrayBuffer());\n'
         f'const py = await loadPyodide({{ indexURL: new URL("./{index}", import.meta.url).href,'
         ' _loadSnapshot: snapshot });\n'
-        'py.pyimport("regime_core.api").handle(\'{"op": "ridge", "hardware": {"id": "l4"}}\');\npostMessage("ready");\n')
+        'py.pyimport("regime_core.bridge.api").handle(\'{"op": "ridge", "hardware": {"id": "l4"}}\');\npostMessage("ready");\n')
     (site / "bench-snapshot.html").write_text(
         "<!doctype html><title>snapshot</title><p>snapshot</p><script type=module>"
         "const w = new Worker('bench-snapshot-worker.js', {type: 'module'});"

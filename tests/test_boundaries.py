@@ -16,11 +16,11 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from hostile_inputs import HOSTILE
-from regime_core import work
-from regime_core.api import OPS, handle
+from regime_core.bridge.api import OPS, handle
+from regime_core.catalogue.quantity import Dim, format_quantity, number, parse
 from regime_core.errors import RegimeError
-from regime_core.quantity import Dim, format_quantity, number, parse
-from regime_core.symptoms import OBSERVED_FIELDS
+from regime_core.judgment.symptoms import OBSERVED_FIELDS
+from regime_core.model import work
 from strategies import json_values
 
 SRC = str(Path(__file__).parents[1] / "src")

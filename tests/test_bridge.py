@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from regime_core.api import OPS, handle
-from regime_core.bridge import PROTOCOL, table
+from regime_core.bridge.api import OPS, handle
+from regime_core.bridge.protocol import PROTOCOL, table
 from trace_builder import as_bytes, picket_fence
 
 README = Path(__file__).parents[1] / "README.md"

@@ -11,9 +11,9 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from conftest import PageLog, open_page
-from regime_core.levers import REGIMES, advice
-from regime_core.practice import practice
-from regime_core.practice_grade import worked_attempt
+from regime_core.catalogue.levers import REGIMES, advice
+from regime_core.practice.generate import practice
+from regime_core.practice.grade import worked_attempt
 
 UNDECIDED = "undecided: the symptoms cannot decide yet"
 

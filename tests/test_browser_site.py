@@ -111,8 +111,8 @@ def test_no_page_logs_a_console_error(page: Page, base_url: str, path: str) -> N
 
 def test_review_comment_gives_the_regime_reason_levers_and_the_casebook_page(page_as: Callable[..., Page],
                                                                              base_url: str) -> None:
-    from regime_core import drill
-    from regime_core.review import review_comment
+    from regime_core.content import drill
+    from regime_core.grading.review import review_comment
 
     page = page_as(permissions=["clipboard-read", "clipboard-write"])
     page.goto(base_url + "drill/")

@@ -9,8 +9,8 @@ from collections import Counter
 
 import pytest
 
-from regime_core import casebook, drill
-from regime_core.cli import main
+from regime_core.cli.main import main
+from regime_core.content import casebook, drill
 from regime_core.errors import RegimeError
 from regime_core.resources import load_json
 from regime_site.casebook import pages

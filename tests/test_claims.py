@@ -8,12 +8,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regime_core import claims
-from regime_core.argument import read_argument
-from regime_core.drill import incident
-from regime_core.grade import facts, grade
-from regime_core.language import normalise, with_units
-from regime_core.quantity import Dim, parse, plain_numbers
+from regime_core.catalogue.quantity import Dim, parse, plain_numbers
+from regime_core.content.drill import incident
+from regime_core.grading import claims
+from regime_core.grading.argument import read_argument
+from regime_core.grading.grade import facts, grade
+from regime_core.grading.language import normalise, with_units
 
 KEY = {
     "a1": {"regime": "compute-bound", "helps": "FP8 math", "wastes": "fusing the relu"},

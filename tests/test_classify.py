@@ -4,10 +4,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regime_core import drill
-from regime_core.classify import classify
+from regime_core.content import drill
 from regime_core.errors import RegimeError
-from regime_core.symptoms import parse_symptoms
+from regime_core.judgment.classify import classify
+from regime_core.judgment.symptoms import parse_symptoms
 from strategies import json_values
 
 # The drill's acceptance point 1.

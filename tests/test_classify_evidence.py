@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from regime_core import classify as c
-from regime_core.classify import SYNC_DECISIVE, classify
+from regime_core.catalogue.quantity import number
 from regime_core.errors import RegimeError
-from regime_core.quantity import number
-from regime_core.symptoms import parse_symptoms
+from regime_core.judgment import classify as c
+from regime_core.judgment.classify import SYNC_DECISIVE, classify
+from regime_core.judgment.symptoms import parse_symptoms
 
 L4_DECODE = {"hardware": "l4", "dtype": "bf16", "work": {"kernel": "decode", "params": "7B", "batch": 1}}
 TINY_ADD = {"hardware": {"peak_flops": "30 TFLOP/s", "bandwidth": "360 GB/s"}, "dtype": "fp32",
@@ -228,8 +228,8 @@ def test_model_card_parameter_counts_and_weight_formats() -> None:
 def test_the_readme_documents_every_symptoms_field() -> None:
     from pathlib import Path
 
-    from regime_core.symptoms import OBSERVED_FIELDS, TOP_FIELDS
-    from regime_core.work import FIELDS
+    from regime_core.judgment.symptoms import OBSERVED_FIELDS, TOP_FIELDS
+    from regime_core.model.work import FIELDS
 
     readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
     names = {*OBSERVED_FIELDS, "launches", "shrunk", "host_sync_in_loop", *TOP_FIELDS}

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from regime_core.classify import classify
 from regime_core.errors import RegimeError
-from regime_core.symptoms import Symptoms, parse_symptoms
+from regime_core.judgment.classify import classify
+from regime_core.judgment.symptoms import Symptoms, parse_symptoms
 
 
 def _verdict(raw: dict[str, object]) -> dict[str, object]:
@@ -83,7 +83,7 @@ def test_exposed_communication_most_of_the_step_is_its_own_verdict(observed: dic
 
 
 def test_a_learner_may_name_communication_and_is_told_where_it_does_not_fit() -> None:
-    from regime_core.grade import grade
+    from regime_core.grading.grade import grade
 
     entry = {"regime": "communication-bound", "evidence": "70% of peak", "helps": "FP8", "wastes": "fusing the relu"}
     check = grade({"part_a": {"a1": entry}})["items"]["a1"]["checks"]["regime"]
@@ -98,8 +98,8 @@ _NOT_ITS_WORK = {"matmul": ("prompt", "prefill"), "attention": ("prompt", "prefi
 
 
 def _verdicts() -> list[tuple[str, Symptoms]]:
-    from regime_core import casebook, drill
-    from regime_core.practice import practice
+    from regime_core.content import casebook, drill
+    from regime_core.practice.generate import practice
 
     found = [(f"drill {i.id}", i.symptoms) for i in drill.incidents()]
     found += [(f"case {c.id}", c.symptoms) for c in casebook.cases()]

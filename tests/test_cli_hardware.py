@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from regime_core import cli
+from regime_core.cli import main as cli
 
 
 def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -1,8 +1,8 @@
 import pytest
 
-from regime_core import drill
+from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.content import drill
 from regime_core.errors import RegimeError
-from regime_core.quantity import Dim, format_quantity
 
 
 def test_part_b_places_decode_and_add_below_and_matmul_above() -> None:

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from regime_core.answer_lines import read_levers, regime_named
-from regime_core.api import handle
-from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
+from regime_core.bridge.api import handle
+from regime_core.catalogue.levers import REGIMES, kind_advice, kinds, levers, recognise
 from regime_core.errors import RegimeError
-from regime_core.grade import CRITERIA, grade, grade_part_c, hint
-from regime_core.levers import REGIMES, kind_advice, kinds, levers, recognise
-from regime_core.writeup import markdown
+from regime_core.grading.answer_lines import read_levers, regime_named
+from regime_core.grading.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
+from regime_core.grading.grade import CRITERIA, grade, grade_part_c, hint
+from regime_core.grading.writeup import markdown
 from regime_site.parts import acceptance_panel, part_c_attempt
 from strategies import json_values
 
@@ -521,7 +521,7 @@ def test_every_doubt_in_levers_json_names_a_kind_the_classifier_gives() -> None:
 
 def test_every_kind_in_levers_json_belongs_to_a_regime_and_every_rule_names_one_of_them() -> None:
     assert {kind_advice(kind)[0] for kind in kinds()} == set(REGIMES)
-    source = (Path(__file__).parents[1] / "src/regime_core/classify.py").read_text(encoding="utf-8")
+    source = (Path(__file__).parents[1] / "src/regime_core/judgment/classify.py").read_text(encoding="utf-8")
     named = set(re.findall(r'(?:return|decided\.append\()\s*"(\w+)"', source))
     assert named, "no rule names a kind: the check would pass on anything"
     assert named <= set(kinds()), named - set(kinds())

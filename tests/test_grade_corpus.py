@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from regime_core.api import handle
+from regime_core.bridge.api import handle
 from regime_core.errors import RegimeError
-from regime_core.grade import grade
+from regime_core.grading.grade import grade
 from regime_site.wheel import build_wheel
 
 CORPUS = json.loads((Path(__file__).parent / "data" / "learner_corpus.json").read_text(encoding="utf-8"))

@@ -4,8 +4,9 @@ from importlib import resources
 
 import pytest
 
-from regime_core import hardware, roofline, work
+from regime_core.catalogue import hardware
 from regime_core.errors import RegimeError
+from regime_core.model import roofline, work
 
 REQUIRED_IDS = [
     "h100-sxm", "h100-pcie", "h200-sxm", "a100-40gb-sxm", "a100-80gb-sxm", "l4", "l40s", "a10", "t4",

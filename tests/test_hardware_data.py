@@ -2,7 +2,7 @@
 
 import pytest
 
-from regime_core import hardware
+from regime_core.catalogue import hardware
 from regime_core.resources import load_json
 
 CARDS = list(hardware.catalogue().values())

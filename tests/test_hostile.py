@@ -11,8 +11,8 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from hostile_inputs import HOSTILE
-from regime_core.api import handle
-from regime_core.cli import main
+from regime_core.bridge.api import handle
+from regime_core.cli.main import main
 
 # (op request builder, the field the error must name)
 API_FIELDS = [

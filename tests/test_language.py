@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from regime_core.language import added, in_context, negated, normalise, with_units
-from regime_core.quantity import Dim, quantities_in
+from regime_core.catalogue.quantity import Dim, quantities_in
+from regime_core.grading.language import added, in_context, negated, normalise, with_units
 
 
 @pytest.mark.parametrize(

@@ -17,9 +17,10 @@ from typing import Any
 
 import pytest
 
-from regime_core import hardware, work
-from regime_core.classify import LAUNCH_SCALE, SYNC_DECISIVE
-from regime_core.measured import classify_points
+from regime_core.catalogue import hardware
+from regime_core.content.measured import classify_points
+from regime_core.judgment.classify import LAUNCH_SCALE, SYNC_DECISIVE
+from regime_core.model import work
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = {"fp32": 4, "fp16": 2, "bf16": 2}

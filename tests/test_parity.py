@@ -8,8 +8,9 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from regime_core import drill, hardware
-from regime_core.api import handle
+from regime_core.bridge.api import handle
+from regime_core.catalogue import hardware
+from regime_core.content import drill
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from hostile_inputs import HOSTILE
-from regime_core.api import handle
-from regime_core.cli import main
+from regime_core.bridge.api import handle
+from regime_core.catalogue.levers import REGIMES, advice, fits, recognise
+from regime_core.cli.main import main
 from regime_core.errors import RegimeError
-from regime_core.levers import REGIMES, advice, fits, recognise
-from regime_core.practice import FAMILIES, GENERATOR_VERSION, INHERENT_TRAP, TRAPS, PracticeIncident, practice
-from regime_core.practice_grade import grade_lines, grade_practice, worked_attempt
-from regime_core.practice_text import cards
-from regime_core.symptoms import parse_symptoms
+from regime_core.judgment.symptoms import parse_symptoms
+from regime_core.practice.generate import FAMILIES, GENERATOR_VERSION, INHERENT_TRAP, TRAPS, PracticeIncident, practice
+from regime_core.practice.grade import grade_lines, grade_practice, worked_attempt
+from regime_core.practice.text import cards
 
 # The generator writes one-device incidents; communication (several devices) is not generated yet.
 GENERATED_REGIMES = ("compute", "memory", "overhead")

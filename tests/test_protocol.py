@@ -5,7 +5,7 @@ from __future__ import annotations
 from playwright.sync_api import Route, expect
 
 from conftest import PageLog, open_page
-from regime_core.bridge import PROTOCOL
+from regime_core.bridge.protocol import PROTOCOL
 
 
 def test_a_stale_page_beside_a_new_wheel_says_so_in_one_line(browser: object, base_url: str) -> None:

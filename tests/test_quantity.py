@@ -5,8 +5,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from regime_core.catalogue.quantity import Dim, format_quantity, number, parse, parse_count
 from regime_core.errors import RegimeError
-from regime_core.quantity import Dim, format_quantity, number, parse, parse_count
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from regime_core.drill import incidents
+from regime_core.content.drill import incidents
 from regime_site.plugin import PYODIDE_FILES
 from regime_site.wheel import NOT_IN_BROWSER, browser_modules, package_files
 
@@ -28,7 +28,7 @@ def test_pyodide_and_the_wheel_are_self_hosted(built_site: Path) -> None:
         assert (pyodide / name).stat().st_size > 0, name
     wheel = built_site / "assets/regime" / manifest["wheel"]
     names = zipfile.ZipFile(wheel).namelist()
-    assert "regime_core/api.pyc" in names
+    assert "regime_core/bridge/api.pyc" in names
     assert "regime_core/data/hardware.json" in names
     assert not any(n.startswith("regime_site") for n in names)
 
@@ -47,11 +47,11 @@ def test_the_served_wheel_carries_bytecode_and_no_source(built_site: Path) -> No
 
 
 def test_the_bridge_never_imports_what_the_browser_wheel_leaves_out() -> None:
-    script = "import json, sys, regime_core.api; print(json.dumps([m for m in sys.modules if m.startswith('regime_core')]))"
+    script = "import json, sys, regime_core.bridge.api; print(json.dumps([m for m in sys.modules if m.startswith('regime_core')]))"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, timeout=60)
     imported = {f"{name.replace('.', '/')}.py" for name in json.loads(out.stdout)}
     left_out = {name for name in NOT_IN_BROWSER if name.endswith(".py")}
-    assert "regime_core/api.py" in imported
+    assert "regime_core/bridge/api.py" in imported
     assert not imported & left_out
 
 

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regime_core import drill
-from regime_core.svg import LABEL_PX, TICK_PX, WIDTH, Axes, Box, Point, _axes, escape, roofline_svg, text_box
+from regime_core.content import drill
+from regime_core.judgment.svg import LABEL_PX, TICK_PX, WIDTH, Axes, Box, Point, _axes, escape, roofline_svg, text_box
 
 NS = {"svg": "http://www.w3.org/2000/svg"}
 ROOFS = {"bf16": 312e12}
@@ -104,7 +104,7 @@ def test_escape_matches_the_standard_library(text: str) -> None:
 
 def test_importing_the_core_leaves_html_entities_out() -> None:
     """html.entities is a 2,000-entry table: 30 ms of start-up in Pyodide that the core does not need."""
-    code = "import sys, regime_core.api; print('html.entities' in sys.modules)"
+    code = "import sys, regime_core.bridge.api; print('html.entities' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
 

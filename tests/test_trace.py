@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from regime_core.classify import classify
 from regime_core.errors import RegimeError
-from regime_core.symptoms import parse_symptoms
+from regime_core.judgment.classify import classify
+from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.trace import events as trace_events
 from regime_core.trace.events import read_events
 from regime_core.trace.reading import card_of, read_trace

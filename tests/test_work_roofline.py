@@ -1,8 +1,9 @@
 import pytest
 
-from regime_core import hardware, work
+from regime_core.catalogue import hardware
 from regime_core.errors import RegimeError
-from regime_core.roofline import place, ridge
+from regime_core.model import work
+from regime_core.model.roofline import place, ridge
 
 DRILL_CARD = hardware.custom("312 TFLOP/s", "2.0 TB/s")
 

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
 
-from regime_core import work
+from regime_core.model import work
 
 Tensor = Any  # a torch.Tensor, or the fake device's stand-in
 Run = Callable[[], object]

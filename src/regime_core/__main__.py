@@ -2,6 +2,6 @@
 
 import sys
 
-from regime_core.cli import main
+from regime_core.cli.main import main
 
 sys.exit(main())

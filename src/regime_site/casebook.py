@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 import re
 
-from regime_core import casebook, drill
-from regime_core.classify import Verdict
-from regime_core.levers import advice
-from regime_core.svg import for_symptoms
-from regime_core.symptoms import Symptoms
+from regime_core.catalogue.levers import advice
+from regime_core.content import casebook, drill
+from regime_core.judgment.classify import Verdict
+from regime_core.judgment.svg import for_symptoms
+from regime_core.judgment.symptoms import Symptoms
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
 from regime_site.render import CASEBOOK_FOLDER, verdict_html

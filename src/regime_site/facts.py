@@ -5,9 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from regime_core import drill, hardware
-from regime_core.quantity import Dim, format_quantity, number
-from regime_core.roofline import ridge
+from regime_core.catalogue import hardware
+from regime_core.catalogue.quantity import Dim, format_quantity, number
+from regime_core.content import drill
+from regime_core.model.roofline import ridge
 
 
 @dataclass(frozen=True)

@@ -5,8 +5,10 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from regime_core import drill, hardware, work
-from regime_core.quantity import number
+from regime_core.catalogue import hardware
+from regime_core.catalogue.quantity import number
+from regime_core.content import drill
+from regime_core.model import work
 from regime_site.markup import field as _field
 
 LABELS = {

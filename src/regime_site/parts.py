@@ -9,16 +9,18 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from regime_core import drill, hardware, work
-from regime_core.api import op_ridge, placement_view
-from regime_core.attempt import MAX_IMPORT_BYTES, MAX_TEXT
-from regime_core.grade import CRITERIA
-from regime_core.levers import advice
-from regime_core.quantity import Dim, format_quantity, number
-from regime_core.review import part_b_review
-from regime_core.roofline import place
-from regime_core.symptoms import OBSERVED_FIELDS, SHRINKABLE
-from regime_core.work import matmul
+from regime_core.bridge.api import op_ridge, placement_view
+from regime_core.catalogue import hardware
+from regime_core.catalogue.levers import advice
+from regime_core.catalogue.quantity import Dim, format_quantity, number
+from regime_core.content import drill
+from regime_core.grading.attempt import MAX_IMPORT_BYTES, MAX_TEXT
+from regime_core.grading.grade import CRITERIA
+from regime_core.grading.review import part_b_review
+from regime_core.judgment.symptoms import OBSERVED_FIELDS, SHRINKABLE
+from regime_core.model import work
+from regime_core.model.roofline import place
+from regime_core.model.work import matmul
 from regime_site.incident_explorer import LABELS
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc

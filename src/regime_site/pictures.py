@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from html import escape
 
-from regime_core import drill
-from regime_core.quantity import Dim, format_quantity
-from regime_core.roofline import place
-from regime_core.svg import Point, for_symptoms, roofline_svg
-from regime_core.symptoms import achieved
+from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.content import drill
+from regime_core.judgment.svg import Point, for_symptoms, roofline_svg
+from regime_core.judgment.symptoms import achieved
+from regime_core.model.roofline import place
 
 
 def _table(rows: list[tuple[str, str, str, str, str]]) -> str:

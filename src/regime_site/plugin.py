@@ -26,7 +26,7 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from regime_core.bridge import PROTOCOL
+from regime_core.bridge.protocol import PROTOCOL
 from regime_site.bytecode import compile_for_pyodide
 from regime_site.casebook import pages as casebook_pages
 from regime_site.stdlib import trimmed_lock, trimmed_stdlib
@@ -83,7 +83,7 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
             "pyodide": f"../pyodide/{version}/",
             "wheel": f"wheels/{digest}/{wheel_name}",
             "pyodide_version": version,
-            # The bridge's version: the worker refuses a wheel that speaks another (see regime_core.bridge).
+            # The bridge's version: the worker refuses a wheel that speaks another (see regime_core.bridge.protocol).
             "protocol": str(PROTOCOL),
             # Named by its content: which modules it holds changes with the core, the cache lasts a year.
             "stdlib": f"../pyodide/{version}/{hashlib.sha256(stdlib).hexdigest()[:16]}/python_stdlib.zip",

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from html import escape
 
-from regime_core.levers import REGIMES, advice
-from regime_core.practice import LEVEL_NAMES
-from regime_core.practice_api import MAX_LINE
-from regime_core.words import LABEL
+from regime_core.bridge.practice_ops import MAX_LINE
+from regime_core.catalogue.levers import REGIMES, advice
+from regime_core.judgment.words import LABEL
+from regime_core.practice.generate import LEVEL_NAMES
 from regime_site.markup import field as _field
 
 #: The fourth choice a generated incident allows: the symptoms cannot decide yet.

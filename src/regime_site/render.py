@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import base64
 
-from regime_core import drill
-from regime_core.classify import Verdict
-from regime_core.levers import REGIMES, advice, levers
-from regime_core.review import review_comment
-from regime_core.words import LABEL
+from regime_core.catalogue.levers import REGIMES, advice, levers
+from regime_core.content import drill
+from regime_core.grading.review import review_comment
+from regime_core.judgment.classify import Verdict
+from regime_core.judgment.words import LABEL
 from regime_site.incident_explorer import incident_explorer
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc

@@ -55,7 +55,7 @@ pyodide.globals.set("names", pyodide.toPy(job.imports));
 pyodide.globals.set("codecs", pyodide.toPy(job.codecs));
 process.stdout.write(pyodide.runPython(`
 import importlib, json, os, sys
-from regime_core.api import handle
+from regime_core.bridge.api import handle
 from regime_core.resources import load_json
 
 for name in names:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from regime_core.trace_api import MAX_PAGE_TRACE_BYTES
+from regime_core.bridge.trace_ops import MAX_PAGE_TRACE_BYTES
 from regime_site.markup import field as _field
 
 

@@ -22,8 +22,8 @@ DIST = "regime_core"
 _EPOCH = (1980, 1, 1, 0, 0, 0)
 #: What the browser never imports: the command line, and the casebook, whose pages are written at
 #: build time (tests/test_site_build.py checks that the bridge's modules import none of them).
-NOT_IN_BROWSER = ("regime_core/__main__.py", "regime_core/cli.py", "regime_core/casebook.py",
-                  "regime_core/data/casebook.json")
+NOT_IN_BROWSER = ("regime_core/__main__.py", "regime_core/cli/__init__.py", "regime_core/cli/main.py",
+                  "regime_core/cli/terminal.py", "regime_core/content/casebook.py", "regime_core/data/casebook.json")
 
 
 def _record_line(name: str, data: bytes) -> str:

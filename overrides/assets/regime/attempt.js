@@ -1,6 +1,6 @@
 // An attempt form (Part A incident, Part B or Part C) and the answer it unlocks.
 // Options come from data attributes: data-item (the stable id), data-validate (an
-// optional regime_core.api op that checks the attempt first).
+// optional regime_core.bridge.api op that checks the attempt first).
 // "Check without the answer" grades the lines as typed, saving nothing and opening nothing; when a
 // line is not passed or could not be read, "Hint" asks the core where to look for this item.
 import { clearErrors, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";

@@ -120,7 +120,7 @@ class PythonRuntime extends EventTarget {
     }
   }
 
-  /** Send one request to regime_core.api.handle; resolves to its JSON response. */
+  /** Send one request to regime_core.bridge.api.handle; resolves to its JSON response. */
   call(op, payload = {}) {
     this.start();
     if (this.state === "failed") return Promise.reject(new Error(this.reason));

@@ -183,7 +183,7 @@ async function restore(loadPyodide, indexURL, stdLibURL, snapshot, key, checksFa
     const restoring = loadPyodide({ indexURL, stdLibURL, _loadSnapshot: snapshot });
     restoring.catch(() => {});
     const pyodide = await Promise.race([restoring, checksFail, stalled]);
-    const handle = pyodide.pyimport("regime_core.api").handle;
+    const handle = pyodide.pyimport("regime_core.bridge.api").handle;
     if (!JSON.parse(handle('{"op": "gpus"}')).ok) throw new Error("the restored core does not answer");
     timings.source = "snapshot";
     return handle;
@@ -226,7 +226,7 @@ async function boot() {
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   pyodide.unpackArchive(await wheel, "wheel", { extractDir: sitePackages });
   timings.wheel = performance.now();
-  const handle = pyodide.pyimport("regime_core.api").handle;
+  const handle = pyodide.pyimport("regime_core.bridge.api").handle;
   checkProtocol(pyodide, manifest);
   timings.core = performance.now();
   timings.source = "start";
@@ -242,10 +242,10 @@ async function boot() {
   return handle;
 }
 
-// The page's scripts and the wheel must speak the same bridge (regime_core.bridge.PROTOCOL, put in the
+// The page's scripts and the wheel must speak the same bridge (regime_core.bridge.protocol.PROTOCOL, put in the
 // manifest at build time): a stale worker beside a new wheel fails here, in one line.
 function checkProtocol(pyodide, manifest) {
-  const spoken = String(pyodide.pyimport("regime_core.bridge").PROTOCOL);
+  const spoken = String(pyodide.pyimport("regime_core.bridge.protocol").PROTOCOL);
   if (manifest.protocol && spoken !== String(manifest.protocol)) {
     throw new Error(`this page expects the Python core's bridge version ${manifest.protocol}, the core speaks ${spoken}: reload the page`);
   }

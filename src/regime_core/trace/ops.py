@@ -13,8 +13,8 @@ import math
 from collections import defaultdict
 from dataclasses import dataclass
 
-from regime_core import work as wk
-from regime_core.hardware import DTYPE_BYTES
+from regime_core.catalogue.hardware import DTYPE_BYTES
+from regime_core.model import work as wk
 from regime_core.trace.events import CpuOp, Events
 
 #: Element sizes of the ``Input type`` names PyTorch records, and the dtype the core names for the math.

@@ -6,8 +6,8 @@ collectives, idle inside a host sync, or idle. Labels are the core's; the page o
 
 from __future__ import annotations
 
-from regime_core.quantity import Dim, format_quantity
-from regime_core.svg import escape
+from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.judgment.svg import escape
 from regime_core.trace.events import Events
 from regime_core.trace.timeline import Timeline, covered, union
 

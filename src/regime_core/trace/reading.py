@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from regime_core import hardware as hw
-from regime_core.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
+from regime_core.catalogue import hardware as hw
+from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
-from regime_core.quantity import Dim, format_quantity
+from regime_core.judgment.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
+from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.resources import load_json
-from regime_core.symptoms import parse_symptoms
 from regime_core.trace.events import Events, read_events
 from regime_core.trace.ops import OpTotal, op_totals
 from regime_core.trace.timeline import Timeline, timeline

@@ -1,0 +1,68 @@
+"""The bridge's trace op: a profiler trace's bytes (base64) in, its reading, its text and its strip out.
+
+The page reads the file in the browser and sends it here, inside the worker: nothing is uploaded.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Mapping
+from typing import Any
+
+from regime_core.bridge.protocol import Op
+from regime_core.catalogue.levers import advice
+from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.errors import RegimeError
+from regime_core.grading.review import trace_review
+from regime_core.trace.picture import LEGEND, caption, strip_svg
+from regime_core.trace.reading import read_trace
+from regime_core.trace.reading import text as trace_text
+
+#: The largest trace the page reads, as stored (gzipped or not): the page says so before a file is chosen.
+MAX_PAGE_TRACE_BYTES = 32 * 2**20
+#: Its base64 text, with room for the request around it.
+MAX_TRACE_REQUEST = MAX_PAGE_TRACE_BYTES * 4 // 3 + 4_096
+
+
+def op_trace(req: Mapping[str, Any]) -> dict[str, Any]:
+    """A profiler trace read in the worker: its verdict, what it measured, its strip and its text."""
+    data = req.get("data")
+    if not isinstance(data, str) or not data:
+        raise RegimeError("data", "expected the trace file's contents, base64-encoded")
+    if len(data) > MAX_TRACE_REQUEST:
+        raise RegimeError("data", f"expected a trace of at most {MAX_PAGE_TRACE_BYTES // 2**20} MB on this page;"
+                                  " the command line (regime trace) reads up to 512 MB")
+    try:
+        raw = base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise RegimeError("data", "expected the trace file's contents, base64-encoded") from None
+    step = req.get("step")
+    if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
+        raise RegimeError("step", "expected a step number such as 3")
+    reading = read_trace(raw, step if isinstance(step, int) and not isinstance(step, bool) else None)
+    out = reading.to_json()
+    return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": out["trace"],
+            "svg": strip_svg(reading.events, reading.timeline), "caption": caption(reading.timeline),
+            "legend": [{"kind": kind, "text": text} for kind, text in LEGEND], "text": trace_text(reading),
+            "ops": [_op_text(op, carded=out["trace"]["card"] is not None) for op in out["trace"]["ops"]],
+            # The page puts its own address where {url} stands.
+            "review": trace_review(reading.verdict, out["trace"], "{url}")}
+
+
+def _text(value: float | None, dim: Dim) -> str:
+    return "—" if value is None else format_quantity(value, dim)
+
+
+def _op_text(op: Mapping[str, Any], *, carded: bool) -> dict[str, Any]:
+    """One op's row as the page shows it, every number written by the core."""
+    achieved = ("—" if op["achieved_flops"] is None else
+                f"{format_quantity(op['achieved_flops'], Dim.FLOP_RATE)} · {format_quantity(op['bandwidth'], Dim.BYTE_RATE)}")
+    return {"name": op["name"], "calls": op["calls"], "shape_text": op["shape"],
+            "time_text": _text(op["time"], Dim.SECOND), "intensity_text": _text(op["intensity"], Dim.INTENSITY),
+            "achieved_text": achieved,
+            "regime_text": (advice(op["regime"]).name if op["regime"] else "not modelled" if op["intensity"] is None
+                            else "undecided" if carded else "no card to place it on")}
+
+
+OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops", "review"))]

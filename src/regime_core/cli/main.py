@@ -1,0 +1,324 @@
+"""The ``regime`` command: the core for a terminal or a review comment.
+
+Every subcommand takes ``--json``. Bad input prints one line naming the field and exits 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from regime_core.catalogue import hardware
+from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.cli import terminal
+from regime_core.content import casebook, drill
+from regime_core.errors import RegimeError
+from regime_core.grading.grade import grade
+from regime_core.grading.writeup import report
+from regime_core.judgment import svg
+from regime_core.judgment.classify import Verdict, classify
+from regime_core.judgment.symptoms import Symptoms, parse_observed, parse_symptoms
+from regime_core.model import roofline, work
+from regime_core.practice.generate import check_level, check_seed, practice
+from regime_core.practice.grade import grade_practice, grade_text, is_practice_attempt
+from regime_core.resources import dump_json_text, parse_json_text
+from regime_core.trace.events import MAX_TRACE_BYTES
+from regime_core.trace.reading import read_trace
+from regime_core.trace.reading import text as trace_text
+
+MAX_FILE_BYTES = 1_000_000
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        terminal.settle()  # --help into a closed pipe: quiet, not a traceback at exit
+        super().exit(status, message)
+
+
+def _card(args: argparse.Namespace) -> tuple[hardware.Hardware, str | None]:
+    if args.gpu is not None and (args.peak_flops is not None or args.bandwidth is not None):
+        raise RegimeError("--gpu", "give either --gpu or --peak-flops with --bandwidth, not both")
+    count = hardware.parse_count(args.count, "--count") if args.count is not None else 1
+    if args.gpu is not None:
+        card = hardware.get(args.gpu, "--gpu")
+        dtype = hardware.check_dtype(args.dtype, "--dtype") if args.dtype else None
+        if dtype:
+            card.peak(dtype, "--dtype")
+        return card.times(count), dtype
+    if args.peak_flops is None or args.bandwidth is None:
+        raise RegimeError("--gpu", "expected --gpu ID, or both --peak-flops and --bandwidth")
+    dtype = hardware.check_dtype(args.dtype, "--dtype") if args.dtype else None
+    return hardware.custom(args.peak_flops, args.bandwidth, prefix="-").times(count), dtype
+
+
+def _add_card(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--gpu", help="catalogue id or a common name such as rtx4090 (see `regime gpus`)")
+    p.add_argument("--count", help="GPUs working as one (tensor parallel): peaks and bandwidth scale, the ridge does not")
+    p.add_argument("--dtype", help="fp32, tf32, fp16, bf16, fp8, fp6, fp4 or int8")
+    p.add_argument("--peak-flops", help="peak compute, e.g. '312 TFLOP/s'")
+    p.add_argument("--bandwidth", help="memory bandwidth, e.g. '2.0 TB/s'")
+
+
+def _read_json(path: str, field: str) -> Any:
+    if path == "-":
+        return parse_json_text(terminal.read_stdin(MAX_FILE_BYTES + 1, field), field, limit=MAX_FILE_BYTES)
+    try:
+        with open(path, encoding="utf-8-sig") as handle:  # a byte-order mark, as Windows editors write, is read
+            text = handle.read(MAX_FILE_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        raise RegimeError(field, f"cannot read {path!r}: {getattr(exc, 'strerror', None) or exc}") from None
+    return parse_json_text(text, field, limit=MAX_FILE_BYTES)
+
+
+def cmd_ridge(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    card, dtype = _card(args)
+    dt = dtype or card.default_dtype()
+    peak = card.peak(dt, "--dtype")
+    r = roofline.ridge(peak, card.bandwidth.value)
+    text = (f"ridge = {format_quantity(peak, Dim.FLOP_RATE)} / {format_quantity(card.bandwidth.value, Dim.BYTE_RATE)}"
+            f" = {format_quantity(r, Dim.INTENSITY)}" + ("" if card.custom else f"  ({card.name}, {dt})"))
+    return {"ridge": r, "peak_flops": peak, "bandwidth": card.bandwidth.value, "dtype": dt, "hardware": card.id}, text
+
+
+def _placement_out(p: roofline.Placement) -> tuple[dict[str, Any], str]:
+    lines = [*p.arithmetic(), f"allowed: {p.allowed}"]
+    return p.to_json(), "\n".join(lines)
+
+
+def cmd_place(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    card, dtype = _card(args)
+    w = work.from_spec({"flops": args.flops, "bytes": args.bytes}, dtype, "--")  # names errors --flops
+    return _placement_out(roofline.place(w, card, dtype, "--dtype"))
+
+
+_KERNEL_OPTIONS = ("m", "n", "k", "shape", "ops", "inputs", "params", "active_params", "weight_dtype", "batch",
+                   "context", "kv_bytes_per_token", "tokens", "heads", "seq", "kv_seq", "head_dim", "flops", "bytes")
+
+
+def _work(args: argparse.Namespace, kind: str, dtype: str | None) -> work.Work:
+    spec: dict[str, object] = {"kernel": kind}
+    spec.update({k: getattr(args, k) for k in _KERNEL_OPTIONS if getattr(args, k, None) is not None})
+    if args.fused:
+        spec["fused"] = True
+    if args.causal:
+        spec["causal"] = True
+    return work.from_spec(spec, dtype, "--")
+
+
+def cmd_kernel(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    card, dtype = _card(args)
+    return _placement_out(roofline.place(_work(args, args.kind, dtype), card, dtype, "--dtype"))
+
+
+def cmd_plot(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    if args.symptoms is not None:
+        symptoms = parse_symptoms(_read_json(args.symptoms, "--symptoms"))
+    else:
+        if args.kind is None:
+            raise RegimeError("KIND", "expected a kernel kind, or --symptoms FILE")
+        card, dtype = _card(args)
+        observed = parse_observed({"time": args.time} if args.time else {}, "-")
+        symptoms = Symptoms(card, dtype, _work(args, args.kind, dtype), observed)
+    if symptoms.hardware is None or symptoms.work is None:
+        raise RegimeError("--symptoms", "expected a file that names both hardware and work")
+    picture = svg.for_symptoms(symptoms, title=f"Roofline of {symptoms.hardware.name} with {symptoms.work.label}",
+                               label=args.label or "")
+    return {"svg": picture}, str(picture)
+
+
+def _verdict_text(v: Verdict) -> str:
+    lines = [f"{line['label']}: " + (line["text"] if "text" in line else "; ".join(line["items"])) for line in v.lines()]
+    if v.leaning:
+        lines.insert(1, f"Leaning: {v.leaning} (a roofline side, not a verdict)")
+    return "\n".join(lines)
+
+
+def cmd_classify(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    v = classify(parse_symptoms(_read_json(args.file, "FILE")))
+    return v.to_json(), _verdict_text(v)
+
+
+def cmd_incident(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    item = drill.incident(args.id)
+    v = item.verdict()
+    text = f"{item.id.upper()}. {item.text}\n\n{_verdict_text(v)}"
+    if v.placement is not None:
+        text += "\n\nArithmetic:\n  " + "\n  ".join(v.placement.arithmetic())
+    return item.to_json(), text
+
+
+def cmd_case(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    if args.id is None:
+        rows = [f"{c.id:<52} {c.authors_regime}" for c in casebook.cases()]
+        return {"cases": [c.id for c in casebook.cases()]}, "case id (authors' reading)\n" + "\n".join(rows)
+    c = casebook.case(args.id)
+    v = c.verdict()
+    text = f"{c.title}\n{c.summary}\n\n{_verdict_text(v)}"
+    if v.placement is not None:
+        text += "\n\nArithmetic:\n  " + "\n  ".join(v.placement.arithmetic())
+    text += f"\n\nThe authors: {c.authors_regime}" + (f": \"{c.conclusion}\"" if c.conclusion else "")
+    if c.disagreement:
+        text += f"\nWhere we differ: {c.disagreement}"
+    text += f"\nSource: {c.source.title}, {c.source.url}"
+    out = {"id": c.id, "title": c.title, "authors_regime": c.authors_regime, "source": c.source.url, **v.to_json()}
+    return out, text
+
+
+def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    step = _whole(args.step, "--step") if args.step is not None else None
+    if args.file == "-":
+        data = terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE")
+    else:
+        try:
+            with open(args.file, "rb") as handle:
+                data = handle.read(MAX_TRACE_BYTES + 1)
+        except OSError as exc:
+            raise RegimeError("FILE", f"cannot read {args.file!r}: {exc.strerror or exc}") from None
+    reading = read_trace(data, step)
+    return reading.to_json(), f"{_verdict_text(reading.verdict)}\n\n{trace_text(reading)}"
+
+
+def _whole(value: str, field: str) -> int:
+    if not value.isascii() or not value.isdigit() or len(value) > 12:
+        raise RegimeError(field, f"expected a step number such as 3, got {value[:20]!r}")
+    return int(value)
+
+
+def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    raw = _read_json(args.file, "ATTEMPT")
+    if is_practice_attempt(raw):
+        practised = grade_practice(raw)
+        return practised, grade_text(practised)
+    result = grade(raw)
+    return result, report(result)
+
+
+def cmd_practice(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    seed = check_seed(args.seed, "--seed") if args.seed is not None else secrets.randbelow(1_000_000)
+    item = practice(seed, check_level(args.level, "--level"))
+    attempt = json.dumps({"practice": {"seed": item.seed, "level": item.level}, "regime": "", "evidence": "",
+                          "helps": "", "wastes": ""})
+    text = (f"{item.id} (level {item.level}; again: regime practice --seed {item.seed} --level {item.level})\n\n"
+            f"{item.statement}\n\nWrite four lines: Regime, Evidence, Lever that helps, Lever that wastes the week."
+            f"\nTo grade them, fill in {attempt}\nand run: regime grade FILE")
+    return item.to_json(), text
+
+
+def cmd_gpus(_args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    cards = hardware.catalogue().values()
+    rows = [f"{c.id:<14} {format_quantity(c.bandwidth.value, Dim.BYTE_RATE):>9}  "
+            + ", ".join(f"{d} {format_quantity(f.value, Dim.FLOP_RATE)}" for d, f in c.peaks.items())
+            + (f"  (also: {', '.join(c.aliases)})" if c.aliases else "")
+            for c in cards]
+    head = "dense peaks; bandwidth first; names ignore case, spaces and dashes; add --count N for N GPUs"
+    return {"gpus": [c.summary() for c in cards]}, head + "\n" + "\n".join(rows)
+
+
+def _add_shape(k: argparse.ArgumentParser) -> None:
+    for opt in ("m", "n", "k"):
+        k.add_argument(f"--{opt}", help=f"matmul dimension {opt}")
+    k.add_argument("--shape", help="elementwise: tensor shape, e.g. 8x4096x4096")
+    k.add_argument("--ops", help="elementwise: number of ops in the chain")
+    k.add_argument("--inputs", help="elementwise: full-size input tensors of the first op")
+    k.add_argument("--fused", action="store_true", help="elementwise/attention: fused (one read, one write)")
+    k.add_argument("--params", help="decode/prefill: parameter count, e.g. 7e9 or 7B")
+    k.add_argument("--active-params", help="decode/prefill: MoE parameters active per token, e.g. 12.9B")
+    k.add_argument("--weight-dtype", help="decode/prefill: how weights are stored (int4, nf4, q4_0, int8, ...)")
+    k.add_argument("--causal", action="store_true", help="attention: causal mask (half the scores)")
+    k.add_argument("--batch", help="decode/attention: batch size; matmul: how many matmuls")
+    k.add_argument("--context", help="decode: context length")
+    k.add_argument("--kv-bytes-per-token", help="decode: KV-cache bytes per token")
+    k.add_argument("--tokens", help="prefill: prompt tokens")
+    k.add_argument("--heads", help="attention: heads")
+    k.add_argument("--seq", help="attention: query length")
+    k.add_argument("--kv-seq", help="attention: key/value length (default: --seq)")
+    k.add_argument("--head-dim", help="attention: head dimension")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser."""
+    parser = _Parser(prog="regime", description="Read a GPU performance problem's regime from its symptoms.")
+    sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands: dict[str, tuple[Callable[[argparse.Namespace], tuple[dict[str, Any], str]], str]] = {
+        "ridge": (cmd_ridge, "ridge point of a card in FLOP/byte"),
+        "place": (cmd_place, "place FLOPs and bytes against a card's ridge"),
+        "kernel": (cmd_kernel, "FLOPs, bytes and placement of a kernel from its shape"),
+        "plot": (cmd_plot, "draw the roofline with the kernel on it, as SVG on stdout"),
+        "classify": (cmd_classify, "classify a JSON symptoms file ('-' reads stdin)"),
+        "incident": (cmd_incident, "one drill incident (A1..A8), its derived verdict and arithmetic"),
+        "case": (cmd_case, "one published case from the casebook, its derived verdict and its source"),
+        "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance"),
+        "gpus": (cmd_gpus, "the hardware catalogue"),
+        "trace": (cmd_trace, "read a profiler trace (torch.profiler / Kineto / ROCm JSON, or .json.gz; '-' reads stdin)"
+                             " into a regime"),
+        "practice": (cmd_practice, "a new incident to practise on, generated from a seed (grade it with regime grade)"),
+    }
+    subs = {}
+    for name, (func, help_text) in commands.items():
+        p = sub.add_parser(name, help=help_text, description=help_text)
+        p.add_argument("--json", action="store_true", help="print JSON")
+        p.set_defaults(func=func)
+        subs[name] = p
+    for name in ("ridge", "place", "kernel"):
+        _add_card(subs[name])
+    subs["place"].add_argument("--flops", required=True, help="FLOP count, e.g. 1.37e11")
+    subs["place"].add_argument("--bytes", required=True, help="bytes moved, e.g. '101 MB'")
+    subs["kernel"].add_argument("kind", choices=[c for c in work.KINDS if c != "raw"])
+    _add_shape(subs["kernel"])
+    plot = subs["plot"]
+    plot.add_argument("kind", nargs="?", choices=work.KINDS, help="kernel kind (raw takes --flops and --bytes)")
+    _add_card(plot)
+    _add_shape(plot)
+    plot.add_argument("--flops", help="raw: FLOP count")
+    plot.add_argument("--bytes", help="raw: bytes moved")
+    plot.add_argument("--time", help="measured time, e.g. '12 us', to mark the measured point")
+    plot.add_argument("--label", help="the point's label")
+    plot.add_argument("--symptoms", metavar="FILE", help="a symptoms file instead of the options above")
+    subs["classify"].add_argument("file", metavar="FILE")
+    subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
+    subs["case"].add_argument("id", metavar="ID", nargs="?", help="a case id; none lists them")
+    subs["grade"].add_argument("file", metavar="ATTEMPT")
+    subs["trace"].add_argument("file", metavar="FILE")
+    subs["trace"].add_argument("--step", help="read only ProfilerStep#N (default: the whole trace)")
+    subs["practice"].add_argument("--seed", help="which incident (a whole number); none draws a new one")
+    subs["practice"].add_argument("--level", default="1", help="1 (one deciding symptom) to 3 (distractors and a"
+                                  " misleading proposal)")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    prog = f"regime {args.command}"
+    try:
+        data, text = args.func(args)
+        out = _rendered(data, text, as_json=args.json)
+    except RegimeError as exc:
+        terminal.warn(f"{prog}: {exc}")
+        return 2
+    return terminal.write(out, prog)
+
+
+def _rendered(data: dict[str, Any], text: str, *, as_json: bool) -> str:
+    """What the terminal gets: JSON or text, its control characters escaped, in ASCII where it must be.
+
+    Raises:
+        RegimeError: A result JSON cannot carry (a number past what a float holds), in either form.
+
+    """
+    document = dump_json_text(data, indent=2)  # checks the numbers for the text form too
+    if as_json:
+        if not terminal.encodable(document):
+            document = dump_json_text(data, indent=2, ensure_ascii=True)
+        return terminal.escape_controls(document, json_string=True)
+    shown = terminal.escape_controls(text)
+    return shown if terminal.encodable(shown) else terminal.ascii_safe(shown)

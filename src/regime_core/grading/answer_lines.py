@@ -1,0 +1,249 @@
+"""Reading one line of a learner's answer: the shape of a check, and the regime and lever readers.
+
+The drill's grader (``grade``) and the practice grader (``practice_grade``) both judge lines with
+these, so a line reads the same in both. Every check has three outcomes: passed (``True``), not
+passed with the reason (``False``), and could not tell (``None``: the line was not understood, so the
+check says so and points at the worked answer instead of marking it wrong).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import dataclass
+from typing import Any
+
+from regime_core.catalogue.levers import (
+    REGIMES,
+    a_kernel,
+    by_id,
+    mentions,
+    phrases,
+    recognise,
+    regime_described,
+    regime_names,
+)
+from regime_core.catalogue.quantity import Dim, quantities_in
+from regime_core.grading import claims
+from regime_core.grading.language import added, in_context, negated, normalise, with_units
+from regime_core.judgment.classify import Verdict
+
+EVIDENCE_TOLERANCE = 0.10
+UNSURE = "Could not tell"
+_MAX_MENTIONS = 100  # a line naming more levers than this is read by its first hundred
+
+
+@dataclass(frozen=True)
+class Check:
+    """One thing checked: passed (True), not passed (False) or could not tell (None), and why, in one line."""
+
+    ok: bool | None
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        """As JSON: ``passed`` is true, false or null."""
+        return {"passed": self.ok, "why": self.why}
+
+
+def cap(text: str) -> str:
+    """The text with its first letter capitalised and the rest as written ("CUDA graphs", "GQA")."""
+    return text[:1].upper() + text[1:]
+
+
+def unsure(what: str) -> Check:
+    """A check that could not tell, saying what it could not read."""
+    return Check(None, f"{UNSURE}: {what}; compare with the worked answer.")
+
+
+def verdict_of(checks: list[Check]) -> bool | None:
+    """False when any check fails, None when none fails but one could not be told, else True."""
+    if any(c.ok is False for c in checks):
+        return False
+    return None if any(c.ok is None for c in checks) else True
+
+
+def regime_named(text: str) -> str | None:
+    """The one regime a learner's text names (negated names aside), or None when it names none or several."""
+    lowered = normalise(text)
+    named = []
+    for regime in REGIMES:
+        words = "|".join(re.escape(n) for n in regime_names(regime))
+        for match in re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", lowered):
+            if not negated(lowered, match.start(), match.end()) and regime not in named:
+                named.append(regime)
+    if not named:  # described rather than named: "limited by how fast the tensor cores can multiply"
+        for regime in REGIMES:
+            described = regime_described(regime)
+            found = described.search(lowered) if described else None
+            if found and not negated(lowered, found.start(), found.end()):
+                named.append(regime)
+    return named[0] if len(named) == 1 else None
+
+
+# Words of a lever that names a problem which name the problem itself, not its cure ("sync", not "non_blocking"
+# or "sync-free").
+_PROBLEM_WORDS = re.compile(r"(?:\bsync|\bsynchron|item\(\)|cpu\(\)|\bread(?:ing)?(?: it)? ?back|host read)\S*(?<!free)(?<!less)$")
+
+
+def _names_the_problem(lowered: str, start: int, end: int) -> bool:
+    """Whether the phrase at ``lowered[start:end]``, with the rest of its last word, names a host sync itself."""
+    rest = re.match(r"\S*", lowered[end:])
+    return bool(_PROBLEM_WORDS.search(lowered[start:end] + (rest.group() if rest else "")))
+
+
+@dataclass(frozen=True)
+class LeverLine:
+    """The levers a line names: offered (neither denied nor only describing the kernel), denied, and added.
+
+    ``added`` holds levers whose problem the line puts in ("add a torch.cuda.synchronize() after each step").
+    """
+
+    offered: tuple[str, ...]
+    denied: tuple[str, ...]
+    added: tuple[str, ...] = ()
+
+
+def read_levers(text: str) -> LeverLine:
+    """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
+    lowered = normalise(text)
+    offered: list[str] = []
+    denied: list[str] = []
+    adds: list[str] = []
+    for m in mentions(lowered)[:_MAX_MENTIONS]:
+        if m.lever in offered or in_context(lowered, m.start):
+            continue
+        lever = by_id(m.lever)
+        if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and added(lowered, m.start):
+            if m.lever not in adds:
+                adds.append(m.lever)
+            continue
+        target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
+        if m.lever not in target:
+            target.append(m.lever)
+    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered), tuple(a for a in adds if a not in offered))
+
+
+def helps_here(lever_id: str, kind: str) -> bool:
+    """Whether a lever can move a kernel of ``kind`` (a regime, or ``host``/``loader``)."""
+    return kind in by_id(lever_id).fits
+
+
+def deciding_lines(verdict: Verdict) -> list[str]:
+    """The classifier's own evidence and anomaly lines, normalised (occupancy never decides)."""
+    return [with_units(line) for line in [*verdict.evidence, *verdict.anomalies] if "occupancy" not in line]
+
+
+def deciding_numbers(verdict: Verdict) -> list[tuple[float, Dim]]:
+    """The numbers the classifier's own evidence rests on (occupancy never decides)."""
+    return [q for line in deciding_lines(verdict) for q in quantities_in(line)]
+
+
+@dataclass(frozen=True)
+class Contradiction:
+    """Words that say the opposite of what an incident states ("the kernels got slower"), and what it states."""
+
+    says: re.Pattern[str]
+    why: str
+
+
+def _contradicted(lowered: str, contradictions: Collection[Contradiction]) -> str:
+    for c in contradictions:
+        for found in c.says.finditer(lowered):
+            if not negated(lowered, found.start(), found.end()):
+                return c.why
+            break
+    return ""
+
+
+_GPU_UTIL = re.compile(r"\b(?:nvidia-smi|gpu[- ]?util\w*)")
+
+
+def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
+                   contradictions: Collection[Contradiction] = ()) -> Check:
+    """An evidence line judged claim by claim.
+
+    It passes when it cites a deciding fact and nothing in it contradicts the incident; a number that cannot
+    be placed is said by name.
+    """
+    if not text.strip():
+        return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
+    lowered = with_units(text)
+    judged = claims.judge(facts, claims.read(lowered))
+    if judged.wrong:
+        return Check(False, cap(judged.wrong) + ".")
+    against = _contradicted(lowered, contradictions)
+    if against:
+        return Check(False, against)
+    if judged.cites:
+        return Check(True, "Your evidence cites a number that decides the regime.")
+    words = normalise(text)
+    if any(f in words for f in phrases_stated):
+        return Check(True, "Your evidence cites what the incident states.")
+    if "occupancy" in words:
+        return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
+    if _GPU_UTIL.search(words) and regime in ("compute", "memory"):
+        return Check(False, "GPU utilisation is the share of time some kernel runs, not a share of either peak:"
+                            " cite what the incident measured against a peak.")
+    if judged.unplaced:
+        return unsure(f"{', '.join(judged.unplaced[:3])} is not among this incident's figures, nor derived from them")
+    return unsure("the evidence names no number or fact this incident gives")
+
+
+def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str]) -> Check:
+    if not text.strip():
+        return Check(False, "Name a lever that helps.")
+    line = read_levers(text)
+    if line.added and not line.offered:
+        return Check(False, f"That puts the problem in: {phrases(list(line.added))} is the cure, since the CPU then"
+                            " waits on the GPU every step.")
+    if not line.offered:
+        return unsure("I could not read a lever you offer here")
+    refused = {*recognise(verdict.waste), *refused_fix}
+    wrong = [i for i in line.offered if not helps_here(i, kind) and (i in refused or not by_id(i).fits)]
+    helpful = [i for i in line.offered if helps_here(i, kind)]
+    if wrong:
+        return Check(False, f"{cap(phrases(wrong))} cannot move this kernel: look at what sets its time.")
+    doubtful = [i for i in helpful if by_id(i).doubt(verdict.kind)]
+    if doubtful:
+        sure = [i for i in helpful if i not in doubtful]
+        why = by_id(doubtful[0]).doubt(verdict.kind)
+        if sure:
+            return unsure(f"{phrases(sure)} fits this kernel; {phrases(doubtful)} may not: {why}")
+        return unsure(f"{phrases(doubtful)} fits {a_kernel(verdict.regime or kind)} in general, but {why}")
+    if helpful and len(helpful) == len(line.offered):
+        return Check(True, f"{cap(phrases(helpful))}: fits this kernel.")
+    if helpful:
+        others = [i for i in line.offered if i not in helpful]
+        return unsure(f"{phrases(helpful)} fits, but I could not tell what {phrases(others)} would do here")
+    return Check(False, f"{cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
+
+
+def _wastes(verdict: Verdict, kind: str, text: str) -> Check:
+    if not text.strip():
+        return Check(False, "Name the lever that wastes the week.")
+    line = read_levers(text)
+    # The levers offered are the ones refused; those denied beside them explain why ("KV paging: it doesn't cut FLOPs").
+    named = list(line.offered) or list(line.denied)
+    if not named:
+        return unsure("I could not read the lever you refuse here")
+    helping = [i for i in named if helps_here(i, kind)]
+    doubtful = [i for i in helping if by_id(i).doubt(verdict.kind)]
+    if doubtful:
+        return unsure(f"{phrases(doubtful)} would help {a_kernel(verdict.regime or kind)} in general, but"
+                      f" {by_id(doubtful[0]).doubt(verdict.kind)}")
+    if len(helping) == len(named):
+        return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
+                            " is what cannot move it.")
+    if helping:
+        return unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
+    return Check(True, f"{cap(phrases(named))}: rightly refused for this kernel.")
+
+
+def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,
+                 refused_fix: Collection[str] = ()) -> dict[str, Check]:
+    """The two lever lines of an answer judged against ``kind`` (a regime, or ``host``).
+
+    ``refused_fix`` holds the lever ids of a fix the drill's acceptance refuses for this incident (none
+    for a generated one): offered as the help, it fails.
+    """
+    return {"helps": _helps(verdict, kind, helps, refused_fix), "wastes": _wastes(verdict, kind, wastes)}

@@ -1,0 +1,147 @@
+"""A learner's write-up as data: parsed and checked, never trusted.
+
+The attempt file::
+
+    {"part_a": {"a1": {"regime": "...", "evidence": "...", "helps": "...", "wastes": "..."}, ...},
+     "part_b": {"ridge": N, "kernels": {"add": {"intensity": N, "side": "below", "optimisation": "..."}, ...}},
+     "part_c": "..."}
+
+Every part is optional; what is missing is graded as not attempted.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantity_spans
+from regime_core.content import drill
+from regime_core.errors import RegimeError
+
+#: The longest text any line of an attempt may hold; the page's text boxes allow no more.
+MAX_TEXT = 10_000
+#: The largest attempt file the page imports, in bytes (so at most as many characters): far above the largest
+#: valid attempt (36 lines of MAX_TEXT characters), far below what would stall a browser tab.
+MAX_IMPORT_BYTES = 1_000_000
+PART_A_FIELDS = ("regime", "evidence", "helps", "wastes")
+KERNEL_FIELDS = ("intensity", "side", "optimisation")
+SIDES = ("below", "above")
+
+
+@dataclass(frozen=True)
+class KernelAttempt:
+    """One Part B row as the learner wrote it."""
+
+    intensity: float | None = None
+    side: str = ""
+    optimisation: str = ""
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """The whole write-up."""
+
+    part_a: dict[str, dict[str, str]] = field(default_factory=dict)
+    ridge: float | None = None
+    kernels: dict[str, KernelAttempt] = field(default_factory=dict)
+    part_c: str = ""
+
+
+def _mapping(value: object, where: str) -> Mapping[str, object]:
+    if not isinstance(value, Mapping):
+        raise RegimeError(where, f"expected an object, got {type(value).__name__}")
+    return value
+
+
+def _or_empty(value: object) -> object:
+    """A missing part (absent or null) is an empty one; anything else is checked as given."""
+    return {} if value is None else value
+
+
+def _text(value: object, where: str) -> str:
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise RegimeError(where, f"expected text, got {type(value).__name__}")
+    if len(value) > MAX_TEXT:
+        raise RegimeError(where, f"expected at most {MAX_TEXT:,} characters, got {len(value):,}")
+    return value.strip()
+
+
+def _known(data: Mapping[str, object], allowed: tuple[str, ...], where: str) -> None:
+    for key in data:
+        if key not in allowed:
+            shown = str(key)[:30]
+            raise RegimeError(f"{where}.{shown}" if where else shown, f"unknown field; expected {', '.join(allowed)}")
+
+
+# What a field's text gives when it shows its working: the result after the last "=" or "≈" ("1.68e7/5.03e7 ≈ 0.33"),
+# else an intensity it opens with ("0.33 FLOP/B (3·1.68e7·2 B = 1.01e8 bytes)", "something like 1360 FLOP/byte").
+# Either stands alone in its place (a mark, a comma or a bracket may follow): "alert(1)" or "1=1 --" states nothing.
+_RESULT = re.compile(r"=|≈|≃|~|→|->")
+_LEAD_IN = re.compile(r"^\s*(?:something like|about|around|roughly|approx\.?|approximately|circa|~|≈)?\s*", re.I)
+_ALONE = re.compile(r"\s*(?:$|[,;(.)\]])")
+
+
+def _opening(text: str, *, typed: bool) -> float | None:
+    """The number ``text`` opens with, standing alone (an intensity only, where ``typed``)."""
+    body = text[_LEAD_IN.match(text).end():]  # type: ignore[union-attr]  # the pattern matches any text
+    spans = quantity_spans(body)
+    if not spans or spans[0][2] != 0 or not _ALONE.match(body, spans[0][3]):
+        return None
+    value, dim = spans[0][0], spans[0][1]
+    return value if dim is Dim.INTENSITY or (dim is Dim.COUNT and not typed) else None
+
+
+def _stated(text: str) -> float | None:
+    """The number a Part B field's text states, where the text is more than a number; None if it states none."""
+    plain = plain_numbers(re.sub(r"[*`]", "", text))
+    parts = _RESULT.split(plain)
+    result = _opening(parts[-1], typed=False) if len(parts) > 1 else None
+    return result if result is not None else _opening(plain, typed=True)
+
+
+def _number(value: object, where: str) -> float | None:
+    if value is None or (isinstance(value, str) and not value.strip()):
+        return None
+    try:
+        return parse(value, where, Dim.INTENSITY, allow_zero=True)
+    except RegimeError:
+        stated = _stated(value) if isinstance(value, str) and len(value) <= MAX_TEXT else None
+        if stated is None:
+            raise
+        return stated
+
+
+def parse_attempt(raw: object) -> Attempt:
+    """Check an attempt object; a RegimeError names the first bad field."""
+    data = _mapping(raw, "attempt")
+    _known(data, ("part_a", "part_b", "part_c"), "")
+    ids = tuple(i.id for i in drill.incidents())
+    part_a: dict[str, dict[str, str]] = {}
+    for key, item in _mapping(_or_empty(data.get("part_a")), "part_a").items():
+        if key not in ids:
+            raise RegimeError(f"part_a.{str(key)[:30]}", f"unknown incident; expected one of {', '.join(ids)}")
+        entry = _mapping(item, f"part_a.{key}")
+        _known(entry, PART_A_FIELDS, f"part_a.{key}")
+        texts = {name: _text(entry.get(name), f"part_a.{key}.{name}") for name in PART_A_FIELDS}
+        if any(texts.values()):
+            part_a[key] = texts
+    part_b = _mapping(_or_empty(data.get("part_b")), "part_b")
+    _known(part_b, ("ridge", "kernels"), "part_b")
+    rows = tuple(r.id for r in drill.part_b())
+    kernels: dict[str, KernelAttempt] = {}
+    for key, row in _mapping(_or_empty(part_b.get("kernels")), "part_b.kernels").items():
+        where = f"part_b.kernels.{str(key)[:30]}"
+        if key not in rows:
+            raise RegimeError(where, f"unknown kernel; expected one of {', '.join(rows)}")
+        entry = _mapping(row, where)
+        _known(entry, KERNEL_FIELDS, where)
+        side = _text(entry.get("side"), f"{where}.side").lower()
+        if side and side not in SIDES:
+            raise RegimeError(f"{where}.side", "expected below or above")
+        kernels[key] = KernelAttempt(_number(entry.get("intensity"), f"{where}.intensity"), side,
+                                     _text(entry.get("optimisation"), f"{where}.optimisation"))
+    return Attempt(part_a, _number(part_b.get("ridge"), "part_b.ridge"), kernels,
+                   _text(data.get("part_c"), "part_c"))

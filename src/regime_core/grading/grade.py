@@ -1,0 +1,355 @@
+"""Grade a write-up against the drill's acceptance, with feedback that says what to look at.
+
+Every check has three outcomes: passed (``True``), not passed with the reason (``False``), and
+could not tell (``None``: the grader did not understand the line, so it says so and points at the
+worked answer instead of marking it wrong). A criterion fails only on a ``False``.
+
+Learner text is read through :mod:`regime_core.grading.language` (case, typos, shorthand, numbers in
+words, negation). Tolerances: the ridge within 5% of the derived value; intensities within 25% (a
+pencil estimate); a number in the evidence within 10% of one the classifier's own evidence uses.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from regime_core.catalogue import hardware as hw
+from regime_core.catalogue.levers import advice, mentions, phrases
+from regime_core.catalogue.quantity import Dim, format_quantity, quantities_in, same_quantity
+from regime_core.content import drill
+from regime_core.grading.answer_lines import (
+    Check,
+    Contradiction,
+    cap,
+    deciding_lines,
+    deciding_numbers,
+    evidence_check,
+    helps_here,
+    lever_checks,
+    read_levers,
+    regime_named,
+    unsure,
+    verdict_of,
+)
+from regime_core.grading.argument import read_argument
+from regime_core.grading.attempt import Attempt, parse_attempt
+from regime_core.grading.claims import Facts
+from regime_core.grading.language import normalise, with_units
+from regime_core.judgment.classify import Verdict
+from regime_core.resources import load_json
+
+RIDGE_TOLERANCE = 0.05
+INTENSITY_TOLERANCE = 0.25
+
+
+def _item(checks: dict[str, Check]) -> dict[str, Any]:
+    return {"attempted": True, "checks": {k: c.to_json() for k, c in checks.items()},
+            "passed": verdict_of(list(checks.values()))}
+
+
+# --- Part A -----------------------------------------------------------------------------------------------------------
+
+@cache
+def _grading(item_id: str) -> dict[str, Any]:
+    """The grading facts drill.json keeps for an incident, ``part_b`` or ``part_c``."""
+    data = load_json("drill.json")
+    if item_id in ("part_b", "part_c"):
+        found: dict[str, Any] = data.get(item_id, {}).get("grading", {})
+        return found
+    entry: dict[str, Any] = next((e for e in data["incidents"] if e["id"] == item_id), {})
+    return dict(entry.get("grading", {}))
+
+
+def _refused_fixes() -> dict[str, tuple[tuple[str, ...], str]]:
+    """Per incident, the fix the acceptance says to refuse (drill.json 'refused_fix'): lever ids and words."""
+    out = {}
+    for item in drill.incidents():
+        fix = _grading(item.id).get("refused_fix")
+        if fix:
+            out[item.id] = (tuple(fix["levers"]), str(fix["what"]))
+    return out
+
+
+_REFUSED_FIX = _refused_fixes()
+#: The drill's acceptance, worded so that reading it gives no answer away.
+CRITERIA = (
+    "Puts each incident of Part A in its regime.",
+    *(f"Refuses {what} as the fix for {item.upper()}." for item, (_, what) in _REFUSED_FIX.items()),
+    f"Computes the ridge of the Part B card (within {RIDGE_TOLERANCE:.0%}).",
+    "Places decode far below the ridge and the 4096 matmul far above it.",
+)
+
+
+def hint(item_id: str) -> str:
+    """The hint for an item (``a1``..``a8``, ``part_b``, ``part_c``): where to look, not what to find."""
+    text = _grading(item_id).get("hint", "")
+    return str(text) or "Read the incident again for the one measurement that decides between the two roofs."
+
+
+def _kind(incident_id: str, regime: str) -> str:
+    """The regime the levers are judged against: ``host`` where a host sync in the loop is the overhead."""
+    if regime == "overhead" and drill.incident(incident_id).symptoms.observed.host_sync_in_loop:
+        return "host"
+    return regime
+
+
+_OCCUPANCY_REGIME = re.compile(r"\boccupancy\b")
+
+
+def _kernel_side(incident_id: str) -> tuple[str | None, float | None]:
+    """Where the incident's kernel sits against the ridge, and the ridge.
+
+    Without a card: the side it takes against every card of the catalogue, when all agree (a 70B decode is
+    far below any ridge).
+    """
+    item = drill.incident(incident_id)
+    placement = item.verdict().placement
+    if placement is not None:
+        return placement.side, placement.ridge
+    work = item.symptoms.work
+    if work is None or not work.bytes:
+        return None, None
+    intensity = work.flops / work.bytes
+    ridges = [card.peak(card.default_dtype()) / card.bandwidth.value for card in hw.catalogue().values()]
+    return ("below" if intensity < min(ridges) else "above" if intensity > max(ridges) else None), None
+
+
+@cache
+def facts(incident_id: str) -> Facts:
+    """What the incident says, read as claims: the classifier's evidence and the incident's own text."""
+    item = drill.incident(incident_id)
+    side, ridge = _kernel_side(incident_id)
+    return Facts.read(deciding_lines(item.verdict()), [with_units(item.text)], side, ridge)
+
+
+@cache
+def _contradictions(incident_id: str) -> tuple[Contradiction, ...]:
+    return tuple(Contradiction(re.compile(c["says"]), c["why"]) for c in _grading(incident_id).get("contradicts", []))
+
+
+def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
+    return evidence_check(facts(incident_id), _grading(incident_id).get("facts", []), verdict.regime, text,
+                          _contradictions(incident_id))
+
+
+def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
+    """Part A, one incident: regime, evidence, the lever that helps and the one that wastes the week."""
+    if not entry:
+        return {"attempted": False, "checks": {}}
+    verdict = drill.incident(incident_id).verdict()
+    regime = verdict.regime or ""
+    kind = _kind(incident_id, regime)
+    checks: dict[str, Check] = {}
+    named = regime_named(entry.get("regime", ""))
+    if named is None and _OCCUPANCY_REGIME.search(normalise(entry.get("regime", ""))):
+        checks["regime"] = Check(False, "Occupancy is not a regime (Rule 4): name the roof that holds the kernel.")
+    elif not entry.get("regime", "").strip():
+        checks["regime"] = Check(False, "Name one regime: compute-bound, memory-bound or overhead / host-bound.")
+    elif named is None:
+        checks["regime"] = unsure("I could not read one regime here (compute-bound, memory-bound or overhead /"
+                                   " host-bound)")
+    elif named != regime:
+        checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
+    else:
+        checks["regime"] = Check(True, f"{cap(advice(regime).name)}, as the symptoms say.")
+    checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
+    checks.update(lever_checks(verdict, kind, entry.get("helps", ""), entry.get("wastes", ""),
+                               _REFUSED_FIX.get(incident_id, ((), ""))[0]))
+    return _item(checks)
+
+
+# --- Part B -----------------------------------------------------------------------------------------------------------
+
+def _close(value: float, targets: list[float], rel: float) -> bool:
+    return any(abs(value - t) <= rel * t for t in targets)
+
+
+def _optimisation(text: str, bound: str) -> Check:
+    line = read_levers(text)
+    if not text.strip():
+        return Check(False, "name the class of optimisation allowed")
+    if not line.offered:
+        return unsure("I could not read the class of optimisation")
+    wrong = [i for i in line.offered if not helps_here(i, bound)]
+    if wrong:
+        return Check(False, f"{phrases(wrong)} cannot move a kernel on its side of the ridge")
+    return Check(True, "right class")
+
+
+def grade_part_b(attempt: Attempt) -> dict[str, Any]:
+    """Part B: the ridge, and each kernel's intensity, side and allowed class of optimisation."""
+    rows = drill.part_b()
+    ridge = rows[0].placement.ridge
+    if attempt.ridge is None and not attempt.kernels:
+        return {"attempted": False, "checks": {}}
+    checks: dict[str, Check] = {}
+    ridge_text = format_quantity(ridge, Dim.INTENSITY)
+    if attempt.ridge is None:
+        checks["ridge"] = Check(False, "Compute the ridge: peak FLOP/s ÷ peak bytes/s.")
+    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
+        checks["ridge"] = Check(True, f"{ridge_text}, within {RIDGE_TOLERANCE:.0%}.")
+    else:
+        checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
+                                       f" {RIDGE_TOLERANCE:.0%}: the ridge is peak FLOP/s ÷ peak bytes/s.")
+    for row in rows:
+        given = attempt.kernels.get(row.id)
+        p = row.placement
+        derived = format_quantity(p.intensity, Dim.INTENSITY)
+        if given is None:
+            checks[row.id] = Check(False, f"{row.label}: not attempted yet.")
+            continue
+        problems = []
+        if given.intensity is None or not _close(given.intensity, [p.intensity, row.drill_intensity],
+                                                 INTENSITY_TOLERANCE):
+            problems.append(f"the intensity is off by more than {INTENSITY_TOLERANCE:.0%}: FLOPs ÷ bytes")
+        if given.side != p.side:
+            problems.append("compare its intensity with the ridge again for the side")
+        optimisation = _optimisation(given.optimisation, p.bound)
+        if optimisation.ok is False:
+            problems.append(f"{optimisation.why}")
+        if problems:
+            checks[row.id] = Check(False, f"{row.label}: " + "; ".join(problems) + ".")
+        elif optimisation.ok is None:
+            checks[row.id] = Check(None, f"{row.label}: {derived}, {p.side} the ridge; {optimisation.why}.")
+        else:
+            checks[row.id] = Check(True, f"{row.label}: {derived}, {p.side} the ridge, right class.")
+    return _item(checks)
+
+
+# --- Part C -----------------------------------------------------------------------------------------------------------
+
+def drill_numbers() -> list[tuple[float, Dim]]:
+    """Every number that appears in Part A or Part B, as written or as derived."""
+    found = [q for item in drill.incidents() for q in quantities_in(item.text)]
+    for item in drill.incidents():
+        found += deciding_numbers(item.verdict())
+    for row in drill.part_b():
+        found += [(row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT), (row.drill_intensity, Dim.INTENSITY),
+                  (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY),
+                  (row.placement.factor, Dim.COUNT)]
+    return found
+
+
+_FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b|below (?:the )?ridge|under (?:the )?ridge")
+_AGAINST_FUSION = re.compile(r"compute|\bflops?\b(?!/)|tensor core|\bmath|arithmetic|above the ridge")
+# Fusion named, or described ("collapse the chain into a single kernel", "one pass", "fold the relu into it").
+_FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor|\bmerg|\bcollaps|(?<![-\w])fold|single kernel|into one kernel"
+                           r"|\b(?:one|single) pass\b|\bglue|read (?:\w+ )?once\b")
+
+
+def _as_written(paragraph: str, lowered_clause: str) -> str:
+    """A normalised clause quoted as the learner wrote it, where it can be found; at most 160 characters."""
+    clause = lowered_clause.rstrip(" ;,.:")
+    at = paragraph.lower().find(clause[:40])
+    return (paragraph[at:at + len(clause)] if at >= 0 else clause)[:160]
+
+
+def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
+    argument = read_argument(lowered)
+    both = argument.pays_on_memory and argument.wastes_on_compute
+    if argument.turned:
+        quoted = _as_written(paragraph, argument.turned)
+        why = (f"\"{quoted}\" has fusion pay where the math sets the time, but fusion deletes bytes and launches,"
+               " not FLOPs")
+        return unsure(f"{why}: check which way your argument runs") if both else Check(False, f"{cap(why)}.")
+    if both:
+        return Check(True, "Argues both sides.")
+    if not talks:
+        return Check(False, "Argue both sides of fusion: when it pays (bytes or launches set the time), and when it"
+                            " cannot (the math does).")
+    if argument.read:
+        missing = ("when the math sets the time, and fusion cannot help" if argument.pays_on_memory else
+                   "when bytes or launches set the time, and fusion pays")
+        return Check(False, f"One side only: say also {missing}.")
+    if _FOR_FUSION.search(lowered) and _AGAINST_FUSION.search(lowered):
+        return unsure("which side of the ridge each clause puts fusion on could not be read")
+    return Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
+
+
+def grade_part_c(paragraph: str) -> dict[str, Any]:
+    """Part C: a number from Part A or B, fusion itself, and both sides of the argument."""
+    if not paragraph:
+        return {"attempted": False, "checks": {}}
+    lowered = with_units(paragraph)
+    known = drill_numbers()
+    cited = quantities_in(lowered)
+    numbers = [q for q in cited if any(same_quantity(q, k) for k in known)]
+    if numbers:
+        number = Check(True, "Uses a number from Part A or B.")
+    else:
+        number = Check(False, "Use at least one number from Part A or B, as the drill gives it or as you derived it"
+                              + (": the numbers here are not from the drill." if cited else "."))
+    talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
+    fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
+    sides = _both_sides(paragraph, lowered, talks)
+    return _item({"number": number, "fusion": fusion, "both_sides": sides})
+
+
+# --- the five criteria ------------------------------------------------------------------------------------------------
+
+def _regimes_criterion(items: dict[str, Any]) -> Check:
+    untried = [i.id.upper() for i in drill.incidents() if not items[i.id]["attempted"]]
+    wrong = [i.id.upper() for i in drill.incidents()
+             if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is False]
+    unread = [i.id.upper() for i in drill.incidents()
+              if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is None]
+    parts = ([f"look again at {', '.join(wrong)}"] if wrong else []) + \
+        ([f"not attempted yet: {', '.join(untried)}"] if untried else [])
+    if parts:
+        return Check(False, cap("; ".join(parts)) + ".")
+    if unread:
+        return unsure(f"I could not read the regime of {', '.join(unread)}")
+    return Check(True, f"All {len(items) - 2} regimes are right.")
+
+
+def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
+    entry = attempt.part_a.get(incident_id)
+    name = incident_id.upper()
+    if not entry:
+        return Check(False, f"{name} is not attempted yet.")
+    line = read_levers(entry.get("helps", ""))
+    used = [i for i in line.offered if i in _REFUSED_FIX[incident_id][0]]
+    if used:
+        return Check(False, f"{name}'s lever that helps is {phrases(used)}, which cannot move this kernel: look at"
+                            " what sets its time.")
+    if not line.offered and entry.get("helps", "").strip():
+        return unsure(f"I could not read {name}'s lever that helps")
+    return Check(True, f"{name}: {what} is not offered as the fix.")
+
+
+def _criteria(attempt: Attempt, items: dict[str, Any]) -> list[Check]:
+    ridge = drill.part_b()[0].placement.ridge
+    if attempt.ridge is None:
+        four = Check(False, "The ridge is not computed yet.")
+    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
+        four = Check(True, f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)}, within {RIDGE_TOLERANCE:.0%}.")
+    else:
+        four = Check(False, f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
+                            f" {RIDGE_TOLERANCE:.0%}: peak FLOP/s ÷ peak bytes/s.")
+    decode, matmul = attempt.kernels.get("decode"), attempt.kernels.get("matmul")
+    if not (decode and decode.side) or not (matmul and matmul.side):
+        five = Check(False, "Decode and the 4096 matmul are not placed yet.")
+    elif decode.side == "below" and matmul.side == "above":
+        five = Check(True, "Decode below and the 4096 matmul above the ridge.")
+    else:
+        five = Check(False, "Look again at which side of the ridge decode and the 4096 matmul sit: compare each"
+                            " intensity with the ridge.")
+    refusals = [_refuses(attempt, item, what) for item, (_, what) in _REFUSED_FIX.items()]
+    return [_regimes_criterion(items), *refusals, four, five]
+
+
+def grade(raw: object) -> dict[str, Any]:
+    """Grade an attempt object; a RegimeError names the first bad field."""
+    attempt = parse_attempt(raw)
+    items: dict[str, Any] = {i.id: grade_incident(i.id, attempt.part_a.get(i.id)) for i in drill.incidents()}
+    items["part_b"] = grade_part_b(attempt)
+    items["part_c"] = grade_part_c(attempt.part_c)
+    criteria = _criteria(attempt, items)
+    return {
+        "passed": verdict_of(criteria),
+        "criteria": [{"id": n, "text": text, **c.to_json()}
+                     for n, (text, c) in enumerate(zip(CRITERIA, criteria, strict=True), start=1)],
+        "items": items,
+    }

@@ -1,0 +1,188 @@
+"""Learner text read the way a reader would: shorthand, typos, numbers in words, negation.
+
+The grader never matches raw text. It first ``normalise``s it (lower case, common misspellings,
+``per cent`` → ``%``, ``seventy`` → ``70``, ``12us`` → ``12 µs``), then asks ``negated`` whether a
+phrase found in it is denied ("not KV paging", "MMA won't help") and ``in_context`` whether it only
+describes the kernel ("a kernel already on tensor cores").
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import cache, lru_cache
+
+from regime_core.catalogue.levers import vocabulary as levers_vocabulary
+
+# Misspellings too far from the word for the fuzzy match below (or too short for it).
+_TYPOS = {
+    "fusoin": "fusion", "fuison": "fusion", "fuze": "fuse", "fuzed": "fused", "fuzing": "fusing",
+    "grpahs": "graphs", "grapsh": "graphs", "graps": "graphs", "grahps": "graphs", "grpah": "graph",
+    "sycn": "sync", "synch": "sync", "snyc": "sync", "memroy": "memory", "meory": "memory", "mmeory": "memory",
+    "bonud": "bound", "boud": "bound", "kernal": "kernel", "kernals": "kernels", "regs": "registers",
+    "reg": "registers", "quantisaton": "quantisation", "quantizaton": "quantization", "pagging": "paging",
+}
+# Whole-phrase shorthand, matched on word boundaries after lower-casing.
+_SHORTHAND = (
+    (r"\bper[ -]?cent\b|\bpercent\b|\bpct\b", "%"),
+    (r"\bmicro[ -]?seconds?\b|\busecs?\b", "µs"),
+    (r"\bmilli[ -]?seconds?\b|\bmsecs?\b", "ms"),
+    (r"\bnano[ -]?seconds?\b", "ns"),
+    (r"\btokens? (?:per|a) (?:second|sec)\b|\btok/sec\b|\btokens/sec\b", "tok/s"),
+    (r"\bflops? (?:per|a) byte\b", "flop/byte"),
+    # Sizes and bandwidths spelt out or in slang after a number ("14 gigs", "2 terabytes per sec").
+    (r"(?<=\d)\s?(?:gigs?|gigabytes?)\b", " gb"), (r"(?<=\d)\s?terabytes?\b", " tb"),
+    (r"(?<=\d)\s?megabytes?\b", " mb"), (r"(?<=\d)\s?kilobytes?\b", " kb"),
+    (r"(?<![a-z])([kmgtp]i?b|bytes?)(?:/| per )(?:sec|second)\b", r"\1/s"),
+    (r"\bmicro-?opt\b", "micro-optimise"),
+    (r"\bperf\b", "performance"),
+    (r"\battn\b", "attention"),
+    (r"\bkern\b", "kernel"),
+    (r"\brm\b", "remove"),
+    (r"\bw/", "with "),
+)
+_ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1e6, "billion": 1e9}
+_NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "point", "and"])
+# "one" and "zero" start a number only inside a run ("twenty-one"): "one kernel" stays words.
+_NUMBER_RUN = re.compile(rf"\b(?:{'|'.join([*(w for w in _ONES if _ONES[w] > 1), *_TENS])})\b(?:[ -](?:{_NUMBER_WORD})\b)*")
+# Decimal prefixes written in lower case before bytes or FLOPs ("1.7tb/s", "14 gb"): a reader knows.
+_PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
+# Binary prefixes written in lower case ("1.55 tib/s", "16 kib"): kept binary.
+_BINARY_UNIT = re.compile(r"(\d)\s?([kmgtp])i(b/s|b(?![a-z]))")
+# Markdown emphasis and list marks are not words ("rewriting the **matmul** kernels", "- fuse"): dropped; an
+# underscore inside a name (pin_memory) stays.
+# A run of * or _ is emphasis where it opens a word (after a space or a mark) or closes one (before a space or a
+# mark), as CommonMark reads it; "2*70e9*8" and "x * 2" are multiplication and stay.
+_MARKDOWN = re.compile(r"(?:^|(?<=[\s(\[\"'-]))[*_]{1,3}(?=\S)|(?<=\S)[*_]{1,3}(?=$|[\s.,;:!?)\]\"'-])"
+                       r"|(?m:^)[ \t]*[-•][ \t]+|^#+[ \t]*")
+# Quotation marks around a word ("the 'faster' kernel", `pin_memory`); an apostrophe inside a word stays.
+_QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
+# A unit per step written with a slash ("47 ms/token", "14 GB/step"): the same as "per token".
+_PER_STEP = re.compile(r"(?<=[a-zµ])/(tokens?|toks?|steps?|iters?|iterations?|requests?|reqs?)\b")
+_TIMES = re.compile(r"(\d)\s?(?:x|×|times)(?![a-z])")
+
+# Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
+_BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
+                     r"instead of|rather than|skip|forget)\b")
+_AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
+                    r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
+                    r"no help|wasted|waste|theatre|theater|trivial|negligible)\b")
+_CLAUSE_END = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
+                         r"\bwhereas\b|\bthen\b|\bthus\b|\bhence\b|\bwhich\b|,")
+_NEGATION_REACH = 4  # words between a negation and the phrase it denies
+_WINDOW = 80  # characters either side of a phrase in which its negation or context is looked for
+_CONTEXT = re.compile(r"\b(?:already|currently)\b")
+# Words that put something in ("add a sync after every step"): said of a problem, they offer the problem.
+_ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inserted|introduce|introduces|introducing|"
+                     r"put in|putting in|put a|put an)\b")
+
+
+def _number_words(run: str) -> str:
+    """``sixty-two`` → ``62``, ``three point eight`` → ``3.8``, ``forty thousand`` → ``40000``."""
+    words = re.split(r"[ -]+", run.strip())
+    total, current, decimals, after_point = 0.0, 0.0, "", False
+    for word in words:
+        if word == "and":
+            continue
+        if word == "point":
+            after_point = True
+        elif after_point and word in _ONES and _ONES[word] < 10:
+            decimals += str(_ONES[word])
+        elif word in _ONES:
+            current += _ONES[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred":
+            current = (current or 1) * 100
+        elif word in _SCALES:
+            total += (current or 1) * _SCALES[word]
+            current = 0
+    value = total + current
+    return f"{value:.0f}" + (f".{decimals}" if decimals else "")
+
+
+@cache
+def _by_first_letter() -> dict[str, tuple[str, ...]]:
+    """The vocabulary grouped by first letter: a typo rarely changes the first letter, so only these compete."""
+    groups: dict[str, list[str]] = {}
+    for word in sorted(levers_vocabulary()):
+        groups.setdefault(word[0], []).append(word)
+    return {letter: tuple(words) for letter, words in groups.items()}
+
+
+@lru_cache(maxsize=4096)
+def _correct(word: str) -> str:
+    """A misspelt word of the grader's vocabulary, corrected; any other word as it is."""
+    if word in _TYPOS:
+        return _TYPOS[word]
+    vocabulary = levers_vocabulary()
+    if len(word) < 5 or word in vocabulary or f"{word}s" in vocabulary or word.removesuffix("s") in vocabulary:
+        return word  # a word of the vocabulary, or its singular or plural ("token" of "fewer tokens")
+    candidates = [w for w in _by_first_letter().get(word[0], ()) if abs(len(w) - len(word)) <= 2]
+    close = difflib.get_close_matches(word, candidates, n=1, cutoff=0.84)
+    return close[0] if close else word
+
+
+@lru_cache(maxsize=256)
+def normalise(text: str) -> str:
+    """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
+    lowered = text.lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    lowered = _QUOTES.sub("", _MARKDOWN.sub("", lowered))
+    lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
+    for pattern, replacement in _SHORTHAND:
+        lowered = re.sub(pattern, replacement, lowered)
+    lowered = _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), lowered)
+    lowered = _TIMES.sub(r"\1×", lowered)
+    lowered = re.sub(r"(\d)\s?%", r"\1%", lowered)
+    return re.sub(r"(\d)\s?us\b", r"\1 µs", lowered)
+
+
+def with_units(text: str) -> str:
+    """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
+    text = _BINARY_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}i{m[3].replace('b', 'B', 1)}",
+                            _PER_STEP.sub(r" per \1", normalise(text)))
+    return _PREFIXED_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}{m[3].replace('b', 'B', 1) if m[3][0] == 'b' else m[3]}",
+                              text)
+
+
+def _before(text: str, start: int) -> str:
+    """The words just before ``start`` in the same clause (at most ``_WINDOW`` characters: negation is near)."""
+    window = text[max(0, start - _WINDOW):start]
+    # A full stop right against the phrase joins a name ("torch.cuda.synchronize"), it does not end a clause.
+    ends = [m.end() for m in _CLAUSE_END.finditer(window) if not (m.group() == "." and m.end() == len(window))]
+    return window[ends[-1]:] if ends else window
+
+
+def _after(text: str, end: int) -> str:
+    """The words just after ``end`` in the same clause (at most ``_WINDOW`` characters)."""
+    window = text[end:end + _WINDOW]
+    found = _CLAUSE_END.search(window)
+    return window[:found.start()] if found else window
+
+
+def negated(text: str, start: int, end: int) -> bool:
+    """Whether the phrase at ``text[start:end]`` (normalised text) is denied within its clause."""
+    before = _before(text, start)
+    cues = list(_BEFORE.finditer(before))
+    if cues and len(before[cues[-1].end():].split()) <= _NEGATION_REACH:
+        return True
+    return bool(_AFTER.search(_after(text, end)))
+
+
+def in_context(text: str, start: int) -> bool:
+    """Whether the phrase at ``start`` only describes the kernel ("a kernel already on tensor cores")."""
+    return bool(_CONTEXT.search(_before(text, start)))
+
+
+def added(text: str, start: int) -> bool:
+    """Whether the phrase at ``start`` is put in ("add torch.cuda.synchronize() after each step"), not denied."""
+    before = _before(text, start)
+    cues = list(_ADDING.finditer(before))
+    if not cues or len(before[cues[-1].end():].split()) > _NEGATION_REACH:
+        return False
+    return not _BEFORE.search(before[:cues[-1].start()])

@@ -1,0 +1,57 @@
+"""The review comment: a verdict in the few lines a reviewer pastes into a pull request."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from regime_core.catalogue.levers import advice
+from regime_core.catalogue.quantity import Dim, format_quantity, number
+from regime_core.content import drill
+from regime_core.judgment.classify import Verdict
+
+
+def _sentence(text: str) -> str:
+    text = text.strip().rstrip(".")
+    return text[:1].upper() + text[1:] if text else ""
+
+
+def review_comment(verdict: Verdict, label: str, url: str) -> str:
+    """``label``'s regime, the reason with its number, the lever and the waste, and a link to why.
+
+    Example: "A6 is overhead / host-bound: timeline: 2 µs of kernel, 8 µs of gap: the GPU idles 80% of
+    the time. Helps: launch less … Wastes the week: micro-optimising the kernels … Why: <url>".
+    """
+    reason = verdict.evidence[0] if verdict.evidence else ""
+    if verdict.regime is None:
+        lean = f", leaning {verdict.leaning}" if verdict.leaning else ""
+        return (f"{label} is undecided{lean}: {reason}. Measure this next: {verdict.needs}."
+                f" Why: {url}")
+    anomaly = " (and the measurement beats a roof: the link says why)" if verdict.anomalies else ""
+    return (f"{label} is {advice(verdict.regime).name}: {reason}{anomaly}. Helps: {_sentence(verdict.lever)}."
+            f" Wastes the week: {_sentence(verdict.waste)}. Why: {url}")
+
+
+def part_b_review(url: str) -> str:
+    """Part B in the lines a reviewer pastes: the ridge and each kernel's side, with the numbers."""
+    rows = drill.part_b()
+    p = rows[0].placement
+    places = "; ".join(f"{r.label}: {format_quantity(r.placement.intensity, Dim.INTENSITY)},"
+                       f" {number(r.placement.factor)}× {r.placement.side}" for r in rows)
+    return (f"Part B: ridge = {format_quantity(p.peak_flops, Dim.FLOP_RATE)} / {format_quantity(p.bandwidth, Dim.BYTE_RATE)}"
+            f" = {format_quantity(p.ridge, Dim.INTENSITY)}. {places}. Why: {url}")
+
+
+def kernel_review(verdict: Verdict, url: str) -> str:
+    """A stretch kernel's verdict for a review, naming the kernel and the card; ``url`` reproduces it."""
+    p = verdict.placement
+    label = f"{p.work.label} on {p.hardware_name}" if p is not None else "This kernel"
+    return review_comment(verdict, label, url)
+
+
+def trace_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
+    """A profiler trace's verdict for a review, with what the trace measured; it carries no part of the trace."""
+    card = f", on {facts['card']}" if facts.get("card") else ""
+    label = (f"This profiler trace (GPU busy {facts['busy']:.1%} of a {format_quantity(facts['window'], Dim.SECOND)}"
+             f" window, {facts['kernels']:,} kernels{card})")
+    return review_comment(verdict, label, url)

@@ -1,0 +1,130 @@
+"""The words and sentences the drill's answers are written in, once.
+
+The four lines, what a verdict adds to them, and the sentences a verdict is made of that are not a
+rule's own evidence. The attempt forms, the Markdown export, the command line, the pages and the widgets all take their
+labels from here (through ``Verdict.lines()`` for a verdict), so they never drift apart. The sentences:
+anomalies (a measurement beyond a roof, with its likely causes), the roofline line and the one
+measurement that would decide an undecided case.
+"""
+
+from __future__ import annotations
+
+from regime_core.catalogue.quantity import Dim, format_quantity, number
+from regime_core.judgment.symptoms import Achieved, Symptoms
+from regime_core.model.roofline import Placement
+
+#: The drill's four lines (Part A): key in an attempt, label everywhere it is shown.
+FOUR_LINES: tuple[tuple[str, str], ...] = (
+    ("regime", "Regime"),
+    ("evidence", "Evidence"),
+    ("helps", "Lever that helps"),
+    ("wastes", "Lever that wastes the week"),
+)
+LABEL = dict(FOUR_LINES)
+UNDECIDED = "undecided — measure this next"
+NEEDS = "Measure this next"
+PROPOSAL = "The proposal"
+ANOMALY = "Anomaly"
+NOTES = "Notes from the source (shown, not used)"
+
+_f = format_quantity
+#: Why a decode or prefill can beat the bandwidth floor of its own work model.
+_TOKEN_CAUSES = ("The measurement must include batching, quantised weights (give weight_dtype), speculative"
+                 " decoding or an MoE's sparsity (give active_params: only the active experts are read)")
+
+#: A step timed with a host sync more than twice the step timed without it.
+SYNC_BEYOND_SERIAL = ("with the sync the step is more than twice the step without it: impossible for a sync, which only"
+                      " stops the CPU's and the GPU's work from overlapping (at most doubling the step, plus its round"
+                      " trip). The faster time most likely did not wait for the GPU: time both with"
+                      " torch.cuda.synchronize() (or CUDA events) around the step")
+SYNC_RETIME = ("time the step again, with torch.cuda.synchronize() (or CUDA events) around it both with and without"
+               " the sync: only then does the difference say what the sync costs")
+_SHRINK = ("run the shrink test: time it at a quarter of the size. Flat time means overhead; time that falls"
+           " about 4× means the work sets it, and intensity against the ridge says which roof")
+
+
+def roofline_line(p: Placement) -> str:
+    """Where the work sits against the ridge, and its floor."""
+    if " × " in p.hardware_name:  # several GPUs: say what was assumed (peaks and bandwidth add up)
+        return f"on {p.hardware_name} (peaks and bandwidth summed; the ridge is one card's): " + _line(p)
+    return _line(p)
+
+
+def _line(p: Placement) -> str:
+    if p.intensity == 0:
+        return (f"roofline: no FLOPs at all, pure data movement: the memory roof is the only one;"
+                f" floor {_f(p.floor_seconds, Dim.SECOND)}")
+    return (f"roofline: {_f(p.intensity, Dim.INTENSITY)} is {number(p.factor)}× {p.side} the ridge of"
+            f" {_f(p.ridge, Dim.INTENSITY)}; floor {_f(p.floor_seconds, Dim.SECOND)}")
+
+
+def percent(fraction: float) -> str:
+    """A fraction as the verdicts write it: ``0.512`` -> ``51.2%`` (three significant figures)."""
+    return f"{number(fraction * 100, 3)}%"
+
+
+def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, above_compute: float) -> list[str]:
+    """A line per measurement that beats a roof, with what must be off."""
+    o, out = s.observed, []
+    bf, ff = a.bandwidth_fraction, a.flops_fraction
+    if bf is not None and bf > above:
+        if p is not None and a.step is not None and o.tokens_per_s is not None and s.work is not None:
+            cap = s.work.tokens_per_run / p.floor_seconds
+            out.append(f"{number(o.tokens_per_s)} tok/s means {_f(a.step, Dim.SECOND)} per step, under the roofline"
+                       f" floor of {_f(p.floor_seconds, Dim.SECOND)}: {_f(s.work.bytes, Dim.BYTE)} at"
+                       f" {_f(p.bandwidth, Dim.BYTE_RATE)} caps it at {_f(cap, Dim.TOKEN_RATE)}. {_TOKEN_CAUSES}"
+                       "; either way no compute kernel will 2× it")
+        elif p is not None and a.byte_rate is not None:
+            given = f"{percent(ff)} of peak FLOP/s" if o.flops_fraction is not None and ff is not None else (
+                f"{_f(a.step, Dim.SECOND)}" if a.step is not None else "the measurement")
+            cap = p.attainable_flops / p.peak_flops
+            out.append(f"{given} at {_f(p.intensity, Dim.INTENSITY)} means moving {_f(a.byte_rate, Dim.BYTE_RATE)},"
+                       f" {number(bf)}× the card's {_f(p.bandwidth, Dim.BYTE_RATE)}: at this intensity the memory"
+                       f" roof caps it at {percent(cap)} of peak FLOP/s. The measurement or the work model is off"
+                       " (a smaller shape, data already in cache, or a misread figure?)")
+        else:
+            out.append(f"achieved bandwidth is {number(bf * 100)}% of the card's peak: impossible from DRAM. Was it"
+                       " measured against another card's peak, is the data served from a cache (L2 holds it), or"
+                       " is the byte count off?")
+    if ff is not None and ff > above_compute:
+        out.append(f"{percent(ff)} of the card's dense peak FLOP/s: impossible. Is it measured against another card's"
+                   " peak (an A100's for an H100), is the peak a 2:4-sparse figure or another dtype's, or are the"
+                   " FLOPs counted twice (a multiply-add is 2 FLOPs)?")
+    return out
+
+
+#: A single kernel this long is not launch overhead, whatever else is unknown: a launch costs microseconds.
+LONG_KERNEL = 1e-3
+_ONE_KERNEL = ("matmul", "elementwise", "attention", "raw")
+
+
+def _one_long_kernel(s: Symptoms, a: Achieved) -> bool:
+    """Whether the work is one kernel (not a whole step) timed far past what launches could cost."""
+    spec = s.work_spec or {}
+    return s.work is not None and spec.get("kernel", "raw") in _ONE_KERNEL and (a.step or 0) >= LONG_KERNEL
+
+
+def needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
+    """The one measurement that would decide an undecided case."""
+    o = s.observed
+    if a.step is None and a.flops_fraction is None and a.bandwidth_fraction is None:
+        if p is not None:
+            return (f"time one run: against the roofline floor of {_f(p.floor_seconds, Dim.SECOND)} it says whether"
+                    f" the kernel sits on a roof (then it is {p.bound}-bound) or far below both (then look for"
+                    " overhead)")
+        if o.shrink_4x_ratio is None and o.shrink_2x_ratio is None:
+            return _SHRINK
+        return "give the work (a shape, or FLOPs and bytes) and the card, so intensity can be placed against the ridge"
+    if o.graph_speedup is None and o.kernel_time is None and _one_long_kernel(s, a):
+        return (f"profile that one kernel: a launch is microseconds and cannot be most of a {_f(a.step or 0, Dim.SECOND)}"
+                " kernel, so ask which kernel ran (a fallback or a misaligned shape), what the clocks and power were"
+                " while it ran, and what Nsight Compute's speed of light says of it")
+    if o.graph_speedup is None and o.kernel_time is None:
+        return ("capture the step in a CUDA graph (or torch.compile with mode='reduce-overhead') and time it again:"
+                " a large speedup means launch overhead; or look at a timeline for gaps between kernels")
+    if o.shrink_4x_ratio is None and o.shrink_2x_ratio is None:
+        return _SHRINK
+    if s.work is None or s.hardware is None:
+        return "give the work (a shape, or FLOPs and bytes) and the card, so intensity can be placed against the ridge"
+    return ("look at a timeline (Nsight Systems or the PyTorch profiler): gaps between kernels, host waits or a"
+            " slow kernel far below its roof")
