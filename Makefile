@@ -8,7 +8,7 @@ export NO_MKDOCS_2_WARNING := 1
 # `make serve ADDR=127.0.0.1:8123` serves elsewhere.
 ADDR ?= 127.0.0.1:8000
 
-.PHONY: setup setup-site check test gpu-test serve build bench clean
+.PHONY: setup setup-site check test gpu-test serve build bench clean lock
 
 setup-site: $(VENV)/.site-installed node_modules/.installed
 setup: $(VENV)/.dev-installed node_modules/.installed
@@ -17,12 +17,15 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
 
-$(VENV)/.site-installed: requirements-site.txt pyproject.toml | $(BIN)/python
-	$(BIN)/pip install -q -r requirements-site.txt -e .
+# Installed from the lock files (every package pinned, with its hashes); `make lock` writes them from
+# the requirements-*.txt pins.
+$(VENV)/.site-installed: requirements-site.lock pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q --require-hashes -r requirements-site.lock
+	$(BIN)/pip install -q --no-deps -e .
 	touch $@
 
-$(VENV)/.dev-installed: requirements-dev.txt $(VENV)/.site-installed
-	$(BIN)/pip install -q -r requirements-dev.txt
+$(VENV)/.dev-installed: requirements-dev.lock $(VENV)/.site-installed
+	$(BIN)/pip install -q --require-hashes -r requirements-dev.lock
 	touch $@
 
 $(VENV)/.gpu-installed: requirements-gpu.txt $(VENV)/.dev-installed
@@ -57,3 +60,12 @@ clean:
 
 bench: setup
 	$(BIN)/python bench/site_bench.py
+
+# The lock files, from the pins in requirements-site.txt and requirements-dev.txt (pip-tools runs in a
+# throwaway environment: it is not one of the project's dependencies).
+LOCK_TOOL := build/lock-venv
+lock:
+	$(PYTHON) -m venv $(LOCK_TOOL)
+	$(LOCK_TOOL)/bin/pip install -q pip-tools==7.6.2
+	for f in site dev; do $(LOCK_TOOL)/bin/pip-compile -q --generate-hashes --allow-unsafe --strip-extras \
+	  --no-emit-index-url --no-emit-find-links -o requirements-$$f.lock requirements-$$f.txt; done

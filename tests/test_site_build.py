@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from regime_core.content.drill import incidents
-from regime_site.plugin import PYODIDE_FILES
+from regime_site.prebuild import PYODIDE_FILES
 from regime_site.wheel import NOT_IN_BROWSER, browser_modules, package_files
 
 ROOT = Path(__file__).resolve().parent.parent
