@@ -273,6 +273,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "form": st.fixed_dictionaries({}, optional={"hardware": cards, "work": work_specs, "observed": observations,
                                                 "dtype": values}) | values,
     "item": st.sampled_from(["a1", "a4", "a8", "part-b", "part-c", "a9"]) | values,
+    "rung": st.integers(-2, 5) | values,
     "items": st.dictionaries(st.sampled_from(["a1", "a4", "part-b", "part-c"]), values, max_size=3) | values,
     "ridge": values, "kernels": values, "text": values | values.map(json.dumps), "seed": values, "level": values,
     "missed": values, "lines": values,

@@ -4,6 +4,7 @@ links, focus and anchors below the sticky header, roofline labels, progress, Jav
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -131,23 +132,28 @@ def test_undo_is_withdrawn_once_a_new_attempt_is_saved(page: Page, base_url: str
     expect(page.locator('[data-regime-answer="a3"]')).to_be_hidden()
 
 
-def test_progress_counts_attempts_and_ticks_the_table_of_contents(page: Page, base_url: str) -> None:
+def test_progress_counts_what_is_right_and_marks_the_table_of_contents(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
     count = page.locator(".regime-progress__count")
     total = page.locator(".regime-incident[data-item], .regime-part-b, .regime-part-c").count()
-    expect(count).to_contain_text(f"0 of {total} done")
+    expect(count).to_have_text(f"0 of {total} attempted.")
     _attempt(page, "a4", "memory")
     _attempt(page, "a1", "compute")
-    expect(count).to_contain_text(f"2 of {total} done: A1, A4")
+    # Attempted is not right: both leave their levers empty, so both are to look at again, with links.
+    expect(count).to_have_text(f"0 of {total} right; look again at A1, A4; {total - 2} not attempted yet.")
+    expect(count.locator('a[href="#a4"]')).to_have_count(1)
     toc = page.locator(".md-sidebar--secondary")
-    expect(toc.locator('a.md-nav__link[href$="#a1"][data-regime-done]')).to_have_count(1)
-    expect(toc.locator('a.md-nav__link[href$="#a4"][data-regime-done]')).to_have_count(1)
-    expect(toc.locator("a.md-nav__link[data-regime-done]")).to_have_count(2)
+    expect(toc.locator('a.md-nav__link[href$="#a1"][data-regime-mark="wrong"]')).to_have_count(1)
+    expect(toc.locator('a.md-nav__link[href$="#a4"][data-regime-mark="wrong"]')).to_have_count(1)
+    expect(toc.locator("a.md-nav__link[data-regime-mark]")).to_have_count(2)
     page.reload()
-    expect(count).to_contain_text(f"2 of {total} done")
+    expect(count).to_contain_text(f"0 of {total} right; look again at A1, A4")
+    page.locator('.regime-acceptance input[type="file"]').set_input_files(str(EXAMPLES / "attempt-passing.json"))
+    expect(count).to_have_text(re.compile(rf"^{total} of {total} right: A1, A2, .*Part C\.$"))
+    expect(toc.locator('a.md-nav__link[data-regime-mark="right"]')).to_have_count(total)
     page.locator('[data-action="reset-all"]').click()
-    expect(count).to_contain_text(f"0 of {total} done")
-    expect(toc.locator("a.md-nav__link[data-regime-done]")).to_have_count(0)
+    expect(count).to_have_text(f"0 of {total} attempted.")
+    expect(toc.locator("a.md-nav__link[data-regime-mark]")).to_have_count(0)
 
 
 def test_a_stretch_link_never_shows_another_kernels_verdict(page: Page, base_url: str) -> None:

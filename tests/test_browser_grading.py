@@ -88,6 +88,25 @@ def test_a_bad_import_changes_nothing_and_says_why(page: Page, base_url: str, tm
     expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()
 
 
+def _climbs_the_hint_ladder(form: object, nudge: str, arithmetic: str) -> None:
+    """Each press of Hint says more (a nudge, the deciding symptom, the arithmetic), then the button stops."""
+    button = form.locator('[data-action="hint"]')  # type: ignore[attr-defined]
+    hint = form.locator(".regime-hint .regime-hint__rung")  # type: ignore[attr-defined]
+    button.click()
+    expect(hint).to_have_count(1)
+    expect(hint.nth(0)).to_contain_text(f"Hint 1 of 3: {nudge}")
+    expect(button).to_have_text("Another hint")
+    button.click()
+    expect(hint).to_have_count(2)
+    expect(hint.nth(1)).to_contain_text("Hint 2 of 3: The deciding symptom")
+    button.click()
+    expect(hint).to_have_count(3)
+    expect(hint.nth(2)).to_contain_text(arithmetic)
+    expect(button).to_have_text("No more hints")
+    expect(button).to_be_disabled()
+    assert len({hint.nth(i).inner_text() for i in range(3)}) == 3
+
+
 def test_a_shorthand_answer_is_never_marked_wrong_and_a_hint_leaves_the_answer_locked(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
     incident = page.locator('[data-item="a4"]')
@@ -111,10 +130,19 @@ def test_a_shorthand_answer_is_never_marked_wrong_and_a_hint_leaves_the_answer_l
     form.locator('[data-action="check"]').click()
     expect(lines.filter(has_text="✗")).to_have_count(1)
     expect(lines.filter(has_text="✗")).to_have_attribute("data-passed", "false")
-    form.locator('[data-action="hint"]').click()
-    hint = form.locator(".regime-hint")
-    expect(hint).to_contain_text("300 GB/s")
+    # Each line is labelled as its field is, never by a key.
+    expect(lines.filter(has_text="✗")).to_contain_text("Lever that helps: ✗")
+    _climbs_the_hint_ladder(form, "At batch 1", "300 GB/s")
     expect(answer).to_be_hidden()
+
+    # A wrong regime's line already gives the nudge: there, Hint starts at the deciding symptom.
+    a6 = page.locator('[data-item="a6"]')
+    a6.locator('input[value="memory"]').check()
+    a6.locator('[data-action="check"]').click()
+    expect(a6.locator(".regime-item-grade li").first).to_contain_text("Regime: ✗ Not memory-bound: Read the picket fence")
+    a6.locator('[data-action="hint"]').click()
+    expect(a6.locator(".regime-hint .regime-hint__rung")).to_have_count(1)
+    expect(a6.locator(".regime-hint .regime-hint__rung")).to_contain_text("Hint 2 of 3: The deciding symptom")
 
     panel = page.locator(".regime-acceptance")
     first = panel.locator('li[data-criterion="1"]')

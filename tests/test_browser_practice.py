@@ -61,7 +61,7 @@ def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page
     wrong_regime = next(advice(r).name for r in REGIMES if advice(r).name != regime)
     _answer(page, wrong_regime, lines)
     expect(page.locator(".regime-practice__verdict")).to_have_text("Not passing yet.")
-    expect(page.locator('.regime-practice__checks li[data-passed="false"]').first).to_contain_text("regime: ✗")
+    expect(page.locator('.regime-practice__checks li[data-passed="false"]').first).to_contain_text("Regime: ✗")
     expect(page.locator(".regime-practice__worked")).to_contain_text("Regime:")
     expect(wrong.locator(".regime-practice__confusion li")).to_have_count(1)
     expect(wrong.locator(".regime-practice__confusion li")).to_contain_text(f"→ {wrong_regime}: 1×")

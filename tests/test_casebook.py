@@ -6,6 +6,7 @@ import dataclasses
 import json
 import re
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -86,6 +87,19 @@ def test_regime_case_prints_the_verdict_and_source(capsys: pytest.CaptureFixture
     assert main(["case", "no-such-case"]) == 2
 
 
+_EDITOR = re.compile(r"\b[Tt]he core\b|\b\w+\.json\b|\b[Tt]he lead\b|[Ee]xpected regime|\bregime_core\b"
+                     r"|\b[Tt]he case needs\b|\bsibling case\b|\bthe classifier's \w+ comment\b")
+
+
+def _our_constants() -> re.Pattern[str]:
+    """Every upper-case constant the core's code defines (NEAR_ROOF, ...): names a learner never needs."""
+    names = set()
+    for path in (Path(casebook.__file__).parents[1]).rglob("*.py"):
+        names |= set(re.findall(r"^\s*([A-Z][A-Z0-9]*_[A-Z0-9_]+)\s*[:=]", path.read_text(encoding="utf-8"), re.MULTILINE))
+    return re.compile(r"\b(?:" + "|".join(sorted(names)) + r")\b")
+
+
+_CONSTANTS = _our_constants()
 _FIRST_PERSON = re.compile(r"\b(?:I|my|me|I'm|I've|mine)\b(?!/)")
 
 
@@ -96,3 +110,5 @@ def test_the_casebook_speaks_as_the_project_where_it_is_not_quoting(case: casebo
     ours = [raw["title"], raw["summary"], raw.get("disagreement", ""), *raw.get("assumptions", []),
             str(raw["symptoms"].get("notes", ""))]
     assert not [text for text in ours if _FIRST_PERSON.search(text)]
+    # Nor does it speak as the code's editor: no module or constant names, data files or notes to a lead.
+    assert not [text for text in ours if _EDITOR.search(text) or _CONSTANTS.search(text)]

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from regime_core.bridge.api import handle
 from regime_core.catalogue.levers import REGIMES, kind_advice, kinds, levers, recognise
+from regime_core.content import drill
 from regime_core.errors import RegimeError
 from regime_core.grading.answer_lines import read_levers, regime_named
 from regime_core.grading.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
-from regime_core.grading.grade import CRITERIA, grade, grade_part_c, hint
+from regime_core.grading.grade import CRITERIA, grade, grade_incident, grade_part_c, hint, hints
 from regime_core.grading.writeup import markdown
 from regime_site.parts import acceptance_panel, part_c_attempt
 from strategies import json_values
@@ -88,7 +89,7 @@ def test_feedback_is_specific() -> None:
                                            "wastes": "fusion"})
     checks = grade(attempt)["items"]["a2"]["checks"]
     assert checks["regime"]["passed"] is False
-    assert "1.7 TB/s" in checks["regime"]["why"]  # the hint points at the deciding symptom
+    assert "achieved bandwidth" in checks["regime"]["why"]  # the nudge points at the deciding measurement
     assert "memory" not in checks["regime"]["why"]  # and does not give the answer away
     assert checks["evidence"]["passed"] is None  # "it is slow" is not wrong; it is not evidence the grader can read
     assert checks["helps"]["passed"] is False
@@ -402,7 +403,7 @@ def test_an_unreadable_line_is_could_not_tell_and_fails_no_criterion() -> None:
 
 def test_part_c_on_compile_alone_passes_the_fusion_check_and_says_so() -> None:
     checks = grade_part_c("torch.compile won 3.8x on memory-bound A2 and nothing on the compute-bound matmul.")["checks"]
-    assert checks["fusion"] == {"passed": True, "why": "Talks about fusion."}
+    assert checks["fusion"] == {"passed": True, "why": "Talks about fusion.", "label": "Fusion"}
 
 
 def test_criteria_keep_their_wording_and_reveal_no_answer_before_an_attempt() -> None:
@@ -416,11 +417,32 @@ def test_criteria_keep_their_wording_and_reveal_no_answer_before_an_attempt() ->
     assert not re.search(r"\b(compute|memory|overhead)\b", whys)
 
 
-def test_hints_point_at_the_symptom_and_name_no_regime() -> None:
-    for item in [*(f"a{n}" for n in range(1, 9)), "part_b", "part_c"]:
-        text = hint(item).lower()
-        assert text
-        assert not re.search(r"(compute|memory|overhead|host)[- ]bound", text), item
+ITEMS = [*(f"a{n}" for n in range(1, 9)), "part_b", "part_c"]
+
+
+@pytest.mark.parametrize("item", ITEMS)
+def test_hints_are_a_ladder_of_three_that_names_no_regime(item: str) -> None:
+    ladder = hints(item)
+    assert len(ladder) == 3, ladder
+    assert len(set(ladder)) == 3, "a rung repeats another"
+    for text in ladder:
+        assert not re.search(r"(compute|memory|overhead|host|communication)[- ]bound", text.lower()), (item, text)
+    # The nudge is the shortest; the top rung does the arithmetic, so it carries numbers the nudge need not.
+    assert len(ladder[0]) < len(ladder[2])
+    assert len(re.findall(r"\d", ladder[2])) > len(re.findall(r"\d", ladder[0]))
+    assert [hint(item, rung) for rung in (1, 2, 3, 4)] == [*ladder, ladder[2]]
+
+
+def test_a_wrong_regime_line_gives_the_nudge_and_the_hint_button_starts_above_it() -> None:
+    """The ✗ line says where to look (rung 1) and the item says so, so Hint shows rung 2 first: no repeat."""
+    for item in (f"a{n}" for n in range(1, 9)):
+        wrong = "compute-bound" if drill.incident(item).verdict().regime != "compute" else "memory-bound"
+        graded = grade_incident(item, {"regime": wrong, "evidence": "", "helps": "", "wastes": ""})
+        assert graded["checks"]["regime"]["why"].endswith(hints(item)[0])
+        assert not any(rung in graded["checks"]["regime"]["why"] for rung in hints(item)[1:])
+        assert graded["hint_rung"] == 1
+        right = grade_incident(item, {"regime": drill.incident(item).verdict().regime or "", "evidence": "x"})
+        assert right["hint_rung"] == 0
 
 
 def _call(op: str, **fields: object) -> dict:
@@ -450,17 +472,23 @@ def test_an_import_just_under_the_limit_is_read() -> None:
     assert _call("import_attempt", text=padded)["ok"] is True
 
 
-def test_the_hint_op_answers_per_item_and_refuses_an_unknown_one_by_name() -> None:
+def test_the_hint_op_answers_per_item_and_rung_and_refuses_an_unknown_one_by_name() -> None:
     assert _call("hint", item="a8")["hint"] == hint("a8")
     assert _call("hint", item="part-b")["hint"] == hint("part_b")
+    third = _call("hint", item="a6", rung=3)
+    assert (third["hint"], third["rung"], third["rungs"]) == (hints("a6")[2], 3, 3)
     refused = _call("hint", item="a9")
     assert (refused["ok"], refused["field"]) == (False, "item")
+    for rung in (0, 4, "2", 1.5, True, None):
+        refused = _call("hint", item="a1", rung=rung)
+        assert (refused["ok"], refused["field"]) == (False, "rung"), rung
+        assert "from 1 to 3" in refused["error"]
 
 
 def test_feedback_marks_could_not_tell_as_such_never_as_a_cross() -> None:
     entry = {**PASSING["part_a"]["a1"], "helps": "ask the vendor"}
     lines = _call("grade", items={"a1": entry})["feedback"]["a1"]
-    assert "helps: ? Could not tell" in " ".join(lines)
+    assert "Lever that helps: ? Could not tell" in " ".join(lines)
     assert not any("✗" in line for line in lines)
 
 
@@ -574,3 +602,30 @@ def test_a_file_of_empty_objects_answers_nothing_and_changes_nothing() -> None:
     assert response["field"] == "file"
     partly = _call("import_attempt", text=json.dumps({"part_a": {"a1": {}, "a2": {"regime": "memory"}}}))
     assert partly["items"] == {"a2": {"regime": "memory"}}
+
+
+def test_every_feedback_line_is_labelled_as_its_field_and_speaks_as_the_project() -> None:
+    """Lines read "Lever that helps: ✗ …", never "helps: …"; the grader is "the grader", never "I"."""
+    from regime_core.grading.labels import PART_C, PRACTICE
+    from regime_core.judgment.words import LABEL
+
+    rows = {r.label[:1].upper() + r.label[1:] for r in drill.part_b()}
+    known = {*LABEL.values(), *PART_C.values(), "Ridge", *rows}
+    attempts = [PASSING, {"part_a": {i: {"regime": "compute", "evidence": "zz", "helps": "qq", "wastes": ""}
+                                     for i in (f"a{n}" for n in range(1, 9))},
+                          "part_b": {"ridge": 3, "kernels": {"add": {"intensity": 9, "side": "above", "optimisation": "x"}}},
+                          "part_c": "it depends"}]
+    seen = set()
+    for attempt in attempts:
+        items = {**attempt["part_a"], "part-b": attempt["part_b"],
+                 "part-c": {"paragraph": attempt["part_c"]}}
+        response = _call("grade", items=items)
+        for line in (line for lines in response["feedback"].values() for line in lines):
+            label = line.split(": ", 1)[0]
+            assert label in known, line
+            seen.add(label)
+            assert not re.search(r"\bI (could|can|cannot|did)\b", line), line
+    assert seen == known, f"labels never produced: {known - seen}"
+    practice = _call("practice_grade", seed=7, level=1, lines={"regime": "memory", "evidence": "x", "helps": "y",
+                                                                "wastes": "z"})
+    assert {c["label"] for c in practice["grade"]["checks"].values()} <= set(PRACTICE.values())

@@ -146,3 +146,28 @@ def test_lesson_numbers_come_from_the_core(built_site: Path) -> None:
     assert "46.7 ms" in text
     words = len(re.findall(r"\w+", (Path(__file__).parent.parent / "docs/lesson.md").read_text()))
     assert 600 <= words <= 1400
+
+
+#: The code's words, which a learner never needs: the package, its folders, data-file keys, "the core".
+_IDENTIFIERS = re.compile(r"\bregime_core\b|\bsrc/regime|\bsparse_printed\b|\b[Tt]he core\b|\bNEAR_[A-Z_]+\b")
+
+
+def _learner_text(page: str) -> str:
+    """What a learner reads on a page, answers included once opened: no scripts, no attributes, and no
+    code spans (commands and file names the learner types are code, and are allowed to be)."""
+    payloads = [base64.b64decode(p).decode("utf-8") for p in re.findall(r'data-payload="([^"]+)"', page)]
+    text = " ".join([page, *payloads])
+    text = re.sub(r"<(script|style|pre|code)\b.*?</\1>", " ", text, flags=re.DOTALL | re.IGNORECASE)
+    text = re.sub(r"<[^>]+>", " ", text)
+    return " ".join(html.unescape(text).split())
+
+
+def test_no_page_speaks_in_the_codes_identifiers(built_site: Path) -> None:
+    found = []
+    for path in sorted(built_site.rglob("index.html")):
+        for match in _IDENTIFIERS.finditer(_learner_text(path.read_text(encoding="utf-8"))):
+            found.append(f"{path.relative_to(built_site)}: …{match.group(0)}…")
+    assert not found, found
+    # The check reads what it should: an identifier outside code is found, inside code it is not.
+    assert _IDENTIFIERS.search(_learner_text("<p>read by regime_core</p>"))
+    assert not _IDENTIFIERS.search(_learner_text("<p>run <code>python -m regime_core</code></p>"))

@@ -54,7 +54,8 @@ def test_two_tabs_keep_each_others_attempts(page: Page, warm_context: WarmContex
     for tab in (page, other):  # each tab shows both, without a reload
         expect(tab.locator('[data-regime-answer="a1"]')).to_be_visible()
         expect(tab.locator('[data-regime-answer="a2"]')).to_be_visible()
-        expect(tab.locator(".regime-progress__count")).to_contain_text("done: A1, A2")
+        expect(tab.locator(".regime-progress__count")).to_contain_text("A1, A2")
+        expect(tab.locator(".md-sidebar--secondary a.md-nav__link[data-regime-mark]")).to_have_count(2)
     expect(page.locator('[data-item="a2"] textarea[name="evidence"]')).to_have_value("1.7 of 2.0 TB/s")
     page.reload()
     expect(page.locator('[data-regime-answer="a1"]')).to_be_visible()
@@ -77,7 +78,8 @@ def test_undo_of_a_start_over_keeps_the_other_tabs_later_work(page: Page, warm_c
     expect(page.locator(".regime-progress [role=status]")).to_contain_text("Restored 2 attempts: A1, A2")
     assert _stored(page)["items"].keys() == {"a1", "a2", "a3"}
     for tab in (page, other):
-        expect(tab.locator(".regime-progress__count")).to_contain_text("done: A1, A2, A3")
+        expect(tab.locator(".regime-progress__count")).to_contain_text("A1, A2, A3")
+        expect(tab.locator(".md-sidebar--secondary a.md-nav__link[data-regime-mark]")).to_have_count(3)
     other.close()
 
 
@@ -132,7 +134,7 @@ def test_items_another_version_saved_are_set_aside_and_the_rest_graded_and_expor
     expect(panel.locator(".regime-acceptance__aside")).to_have_text(
         "Saved by another version: kept, not graded: A9, A2, A3, A5.", timeout=90_000)
     expect(panel.locator(".regime-acceptance__verdict")).to_have_text("Not passing yet: see the criteria above.")
-    expect(page.locator('[data-item="a1"] .regime-item-grade li').first).to_contain_text("regime: ✓")
+    expect(page.locator('[data-item="a1"] .regime-item-grade li').first).to_contain_text("Regime: ✓")
     expect(page.locator('[data-item="a2"] .regime-item-grade li')).to_have_text(
         "Saved by another version: kept, not graded.")
     with page.expect_download() as download:

@@ -91,12 +91,17 @@ def _card_picker(selected: str) -> str:
         f'<option value="{esc(c.id)}"{" selected" if c.id == selected else ""}>{esc(c.name)}</option>'
         for c in hardware.catalogue().values())
     dtypes = "".join(f'<option value="{d}">{d}</option>' for d in hardware.DTYPES)
+    # The selected card's own figures, as the widget writes them back: the page agrees with itself
+    # before Python has started.
+    shown = op_ridge({"hardware": {"id": selected}})
     return (_field("hardware.id", "Card",
                    f'<select name="hardware.id">{options}<option value="custom">custom…</option></select>')
             + _field("hardware.peak_flops", "Peak FLOP/s",
-                     '<input name="hardware.peak_flops" placeholder="e.g. 312 TFLOP/s" maxlength="200">')
+                     f'<input name="hardware.peak_flops" value="{esc(shown["peak_text"])}" placeholder="e.g. 312 TFLOP/s"'
+                     ' maxlength="200">')
             + _field("hardware.bandwidth", "Bandwidth",
-                     '<input name="hardware.bandwidth" placeholder="e.g. 2.0 TB/s" maxlength="200">')
+                     f'<input name="hardware.bandwidth" value="{esc(shown["bandwidth_text"])}"'
+                     ' placeholder="e.g. 2.0 TB/s" maxlength="200">')
             + _field("dtype", "dtype", f'<select name="dtype"><option value="">card default</option>{dtypes}</select>'))
 
 
@@ -115,8 +120,8 @@ def ridge_explorer() -> str:
 
 
 def _part_c_answer() -> str:
-    return (f"<p>{esc(drill.part_c_model_answer())}</p><p class='regime-answer__source'>One model answer, with its"
-            " numbers from <code>regime_core</code>.</p>")
+    return (f"<p>{esc(drill.part_c_model_answer())}</p><p class='regime-answer__source'>One model answer; its"
+            " numbers are worked out from the drill's own figures, as in the answers above.</p>")
 
 
 def part_c_attempt() -> str:

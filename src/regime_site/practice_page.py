@@ -6,6 +6,7 @@ from html import escape
 
 from regime_core.bridge.practice_ops import MAX_LINE
 from regime_core.catalogue.levers import REGIMES, advice
+from regime_core.grading.labels import PRACTICE
 from regime_core.judgment.words import LABEL
 from regime_core.practice.generate import LEVEL_NAMES
 from regime_site.markup import field as _field
@@ -36,7 +37,7 @@ def practice_widget() -> str:
         f'<div class="regime-field" data-field="regime"><fieldset><legend>{escape(LABEL["regime"])}</legend>{radios}'
         '</fieldset><p class="regime-field__error" role="alert" hidden></p></div>'
         + _field("evidence", LABEL["evidence"], f'<textarea name="evidence" rows="2" maxlength="{MAX_LINE}"></textarea>')
-        + _field("helps", f"{LABEL['helps']} (undecided: the measurement to take next)",
+        + _field("helps", PRACTICE["helps"],
                  f'<input name="helps" list="regime-levers" {text}>')
         + _field("wastes", LABEL["wastes"], f'<input name="wastes" list="regime-levers" {text}>')
         + '<button type="submit" class="md-button md-button--primary">Submit</button></form>'

@@ -1,6 +1,6 @@
 // The acceptance panel: regime_core grades the saved attempts against the drill's five
 // criteria; the learner takes the write-up away as Markdown or JSON, or brings one back.
-import { h, on } from "./dom.js";
+import { h, on, withItemLinks } from "./dom.js";
 import { gradeSaved } from "./grading.js";
 import { bindStatus, python } from "./runtime.js";
 import { store } from "./store.js";
@@ -41,7 +41,8 @@ export function mount(element) {
   let latest = null;
   // Items saved by another version: kept in storage as they are, named here, and left out of the grade.
   const aside = h("p", { class: "regime-acceptance__aside", hidden: true });
-  verdict.after(aside);
+  const openLines = h("p", { class: "regime-acceptance__open", hidden: true });
+  verdict.after(openLines, aside);
   const showAside = (ids) => {
     aside.hidden = !ids.length;
     aside.textContent = ids.length
@@ -84,9 +85,21 @@ export function mount(element) {
       const markNode = li.querySelector(".regime-acceptance__mark");
       markNode.textContent = mark.text;
       markNode.setAttribute("aria-label", mark.label);
-      li.querySelector(".regime-acceptance__why").textContent = c.why;
+      li.querySelector(".regime-acceptance__why").replaceChildren(...withItemLinks(c.why));
     }
     verdict.textContent = VERDICTS[String(result.grade.passed)];
+    // The criteria can pass with a line still wrong or empty: say which, beside the verdict, with links.
+    const open = result.grade.open || [];
+    openLines.hidden = !open.length;
+    openLines.replaceChildren(...(open.length ? [
+      result.grade.passed === true ? "That is by the five criteria; lines still to look at: " : "Lines still to look at: ",
+      ...open.flatMap((entry, i) => [
+        ...(i ? ["; "] : []),
+        h("a", { href: `#${entry.anchor}` }, entry.name),
+        ` (${entry.labels.join(", ").toLowerCase()})`,
+      ]),
+      ".",
+    ] : []));
   };
 
   const soon = () => {

@@ -3,7 +3,7 @@
 // optional regime_core.bridge.api op that checks the attempt first).
 // "Check without the answer" grades the lines as typed, saving nothing and opening nothing; when a
 // line is not passed or could not be read, "Hint" asks the core where to look for this item.
-import { clearErrors, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";
+import { clearErrors, clearFieldError, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";
 import { gradeSaved } from "./grading.js";
 import { python } from "./runtime.js";
 import { hasContent, store } from "./store.js";
@@ -48,10 +48,17 @@ export function mount(element) {
   feedback.after(gradeList);
   const hintButton = form.querySelector('[data-action="hint"]');
   const hintLine = form.querySelector(".regime-hint");
+  // The hint ladder: each press asks the core for the next rung (a nudge, the deciding symptom, the
+  // arithmetic); the rungs shown stay on screen, the last one first to the eye at the bottom.
+  let rungsShown = 0;
+  const hintLabel = hintButton.textContent;
   const clearHint = () => {
     hintButton.hidden = true;
+    hintButton.disabled = false;
+    hintButton.textContent = hintLabel;
     hintLine.hidden = true;
     hintLine.replaceChildren();
+    rungsShown = 0;
   };
   // Show the core's lines for this item; offer a hint when any line is not passed or could not be told.
   const showLines = (result) => {
@@ -66,6 +73,8 @@ export function mount(element) {
     const checks = graded ? Object.values(graded.checks) : [];
     const state = (i) => (checks.length === lines.length ? { "data-passed": PASSED[String(checks[i].passed)] } : {});
     gradeList.replaceChildren(...lines.map((line, i) => h("li", state(i), line)));
+    // A ✗ line that already gives the ladder's first rung (a wrong regime) starts Hint above it.
+    if (graded && graded.hint_rung > rungsShown) rungsShown = graded.hint_rung;
     const open = graded && Object.values(graded.checks).some((check) => check.passed !== true);
     hintButton.hidden = !open;
     if (!open) hintLine.hidden = true;
@@ -90,9 +99,21 @@ export function mount(element) {
     cancelDraft();
     store.saveDraft(item, readForm(form));
   };
-  const typing = () => {
+  const typing = (event) => {
+    clearFieldError(event.target);
     cancelDraft();
     draftTimer = window.setTimeout(keepDraft, DRAFT_MS);
+  };
+  // Enter in a one-line field, or Ctrl+Enter (⌘+Enter) anywhere, checks the lines without opening the
+  // answer: only the Submit button opens it, so a stray Enter mid-word spoils nothing.
+  const keys = (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    // Buttons keep their own Enter (Submit submits); a textarea's Enter is a new line.
+    const oneLine = (event.target instanceof HTMLInputElement
+      && !["submit", "button", "reset"].includes(event.target.type)) || event.target instanceof HTMLSelectElement;
+    if (!oneLine && !event.ctrlKey && !event.metaKey) return;
+    event.preventDefault();
+    check();
   };
   const flushDraft = () => {
     if (draftTimer) keepDraft();
@@ -166,14 +187,29 @@ export function mount(element) {
 
   const showHint = async () => {
     let result;
+    hintButton.disabled = true;
+    if (python.state !== "ready") say("Starting Python for the hint…");
     try {
-      result = await python.call("hint", { item });
+      result = await python.call("hint", { item, rung: rungsShown + 1 });
     } catch {
+      hintButton.disabled = false;
       say("Hints need Python, which could not start.");
       return;
     }
-    hintLine.textContent = result.ok ? `Hint: ${result.hint}` : result.error;
+    say("");
+    if (!result.ok) {
+      hintButton.disabled = false;
+      hintLine.textContent = result.error;
+      hintLine.hidden = false;
+      return;
+    }
+    rungsShown = result.rung;
+    if (rungsShown === 1) hintLine.replaceChildren();
+    hintLine.append(h("span", { class: "regime-hint__rung" }, `Hint ${result.rung} of ${result.rungs}: ${result.hint}`));
     hintLine.hidden = false;
+    const last = result.rung >= result.rungs;
+    hintButton.textContent = last ? "No more hints" : "Another hint";
+    hintButton.disabled = last;
   };
 
   const submit = async (event) => {
@@ -211,6 +247,7 @@ export function mount(element) {
   sync();
   const offs = [
     on(form, "submit", submit),
+    on(form, "keydown", keys),
     on(form, "input", typing),
     on(form, "change", typing),
     on(window, "pagehide", flushDraft),

@@ -50,14 +50,45 @@ export function showError(root, field, message) {
   const wrapper = [...root.querySelectorAll("[data-field]")].find((el) => el.dataset.field === field);
   if (!wrapper) return false;
   const line = wrapper.querySelector(".regime-field__error");
-  // The core names the field as files and the command line spell it ("work.m: expected …");
-  // that name is shown as code, so it reads as a key rather than as part of the sentence.
+  // The core names the field as files and the command line spell it ("work.m: expected …"); here
+  // the field's own label is just above the line, so the line says only what was expected.
   const prefix = `${field}: `;
-  if (message.startsWith(prefix)) line.replaceChildren(h("code", {}, field), `: ${message.slice(prefix.length)}`);
-  else line.textContent = message;
+  const said = message.startsWith(prefix) ? message.slice(prefix.length) : message;
+  line.textContent = said.charAt(0).toUpperCase() + said.slice(1);
   line.hidden = false;
   for (const control of wrapper.querySelectorAll("input, select, textarea")) control.setAttribute("aria-invalid", "true");
   return true;
+}
+
+const ITEM_NAME = /\b(A[1-8]|Part [BC])\b/g;
+
+/** The anchor of a drill item as a line names it ("A3" → "#a3", "Part B" → "#part-b"). */
+export function itemAnchor(name) {
+  return `#${name.toLowerCase().replace(" ", "-")}`;
+}
+
+/** Text from the core as nodes, each drill item it names ("A3", "Part B") a link to that item. */
+export function withItemLinks(text) {
+  const nodes = [];
+  let last = 0;
+  for (const match of String(text).matchAll(ITEM_NAME)) {
+    nodes.push(text.slice(last, match.index), h("a", { href: itemAnchor(match[0]) }, match[0]));
+    last = match.index + match[0].length;
+  }
+  nodes.push(String(text).slice(last));
+  return nodes.filter((node) => node !== "");
+}
+
+/** Clear the error of the field that holds control (once its value changes, the error is stale). */
+export function clearFieldError(control) {
+  const wrapper = control && control.closest ? control.closest("[data-field]") : null;
+  if (!wrapper) return;
+  const line = wrapper.querySelector(".regime-field__error");
+  if (line && !line.hidden) {
+    line.textContent = "";
+    line.hidden = true;
+  }
+  for (const each of wrapper.querySelectorAll("[aria-invalid]")) each.removeAttribute("aria-invalid");
 }
 
 /** Clear every field error under root. */

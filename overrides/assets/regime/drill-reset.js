@@ -1,7 +1,8 @@
-// The drill's progress line ("3 of 10 done"), ticks in the table of contents, "Start the whole
+// The drill's progress line ("3 of 10 right; look again at A4"), ✓ / ✗ / ? in the table of contents, "Start the whole
 // drill over" with an Undo that puts back exactly what was cleared, and a fold for each open
 // answer (a page with every answer open runs to some 20,000 px).
-import { h, on } from "./dom.js";
+import { h, itemAnchor, on } from "./dom.js";
+import { gradeSaved } from "./grading.js";
 import { store } from "./store.js";
 
 /** The parts of the drill on this page that take an attempt: [{id, name}] in page order. */
@@ -60,28 +61,68 @@ export function mount(element) {
   const items = drillItems();
   let undo = null; // what the last Start over cleared, until anything else changes the drill
 
-  const tickTableOfContents = (done) => {
+  // Each item's mark, as the grade has it: right (✓), to look at again (✗), could not tell (?), or
+  // attempted (before the grade comes, or without Python); nothing when not attempted.
+  const MARK_TITLES = { right: "right", wrong: "look at it again", unsure: "the grader could not tell",
+    attempted: "attempted" };
+  const markTableOfContents = (marks) => {
     for (const item of items) {
       for (const link of document.querySelectorAll(`.md-sidebar--secondary a.md-nav__link[href$="#${item.id}"]`)) {
-        if (done.has(item.id)) {
-          link.dataset.regimeDone = "";
-          link.title = `${item.name}: attempted, answer open`;
+        const mark = marks.get(item.id);
+        if (mark) {
+          link.dataset.regimeMark = mark;
+          link.title = `${item.name}: ${MARK_TITLES[mark]}`;
         } else {
-          delete link.dataset.regimeDone;
+          delete link.dataset.regimeMark;
           link.removeAttribute("title");
         }
       }
     }
   };
 
-  const render = () => {
-    const done = new Set(items.filter((item) => store.get(item.id)?.unlocked).map((item) => item.id));
+  const itemLinks = (list) => list.flatMap((item, i) => [...(i ? [", "] : []), h("a", { href: itemAnchor(item.name) }, item.name)]);
+
+  const show = (marks) => {
+    const of = (mark) => items.filter((item) => marks.get(item.id) === mark);
+    const attempted = items.filter((item) => marks.has(item.id));
     if (count) {
-      count.textContent = done.size
-        ? `${done.size} of ${items.length} done: ${names(items.filter((item) => done.has(item.id)))}.`
-        : `0 of ${items.length} done. Your attempts stay in this browser.`;
+      if (!attempted.length) count.replaceChildren(`0 of ${items.length} attempted.`);
+      else if (of("attempted").length) {
+        count.replaceChildren(`${attempted.length} of ${items.length} attempted: `, ...itemLinks(attempted), ".");
+      } else {
+        const right = of("right");
+        const nodes = [`${right.length} of ${items.length} right`, ...(right.length ? [": ", ...itemLinks(right)] : [])];
+        if (of("wrong").length) nodes.push("; look again at ", ...itemLinks(of("wrong")));
+        if (of("unsure").length) nodes.push("; the grader could not tell ", ...itemLinks(of("unsure")));
+        const untried = items.length - attempted.length;
+        if (untried) nodes.push(`; ${untried} not attempted yet`);
+        count.replaceChildren(...nodes, ".");
+      }
     }
-    tickTableOfContents(done);
+    markTableOfContents(marks);
+  };
+
+  let generation = 0;
+  const render = async () => {
+    const mine = ++generation;
+    const saved = items.filter((item) => store.get(item.id)?.unlocked);
+    show(new Map(saved.map((item) => [item.id, "attempted"])));
+    if (!saved.length) return;
+    let result;
+    try {
+      result = await gradeSaved();
+    } catch {
+      return; // without Python, "attempted" is all that can be said
+    }
+    if (mine !== generation || !result.ok) return;
+    const state = { true: "right", false: "wrong", null: "unsure" };
+    const marks = new Map();
+    for (const item of saved) {
+      const graded = result.grade.items[item.id.replace("-", "_")];
+      if (result.set_aside && result.set_aside[item.id]) marks.set(item.id, "attempted");
+      else if (graded && graded.attempted) marks.set(item.id, state[String(graded.passed)]);
+    }
+    show(marks);
   };
 
   const say = (text, ...extra) => status.replaceChildren(text, ...extra);
@@ -131,6 +172,7 @@ export function mount(element) {
   ];
   return () => {
     offs.forEach((off) => off());
-    tickTableOfContents(new Set());
+    generation += 1;
+    markTableOfContents(new Map());
   };
 }

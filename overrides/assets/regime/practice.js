@@ -136,8 +136,8 @@ function wrongNodes(rec) {
 }
 
 function resultNodes(answer) {
-  const checks = Object.entries(answer.grade.checks).map(([name, check]) =>
-    h("li", { "data-passed": String(check.passed) }, `${name}: ${MARKS[check.passed]} ${check.why}`),
+  const checks = Object.values(answer.grade.checks).map((check) =>
+    h("li", { "data-passed": String(check.passed) }, `${check.label}: ${MARKS[check.passed]} ${check.why}`),
   );
   const verdict = answer.grade.summary;
   return [

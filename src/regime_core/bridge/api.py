@@ -20,7 +20,7 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.content import drill
 from regime_core.errors import RegimeError
 from regime_core.grading.attempt import MAX_IMPORT_BYTES, parse_attempt
-from regime_core.grading.grade import grade, hint
+from regime_core.grading.grade import grade, hints
 from regime_core.grading.review import kernel_review
 from regime_core.grading.writeup import markdown
 from regime_core.judgment import svg
@@ -87,7 +87,8 @@ def op_ridge(req: Mapping[str, Any]) -> dict[str, Any]:
     ridge_text = format_quantity(value, Dim.INTENSITY)
     return {"ridge": value, "ridge_text": ridge_text, "dtype": dtype, "peak_text": peak_text,
             "bandwidth_text": bandwidth_text,
-            "ridge_line": f"ridge = {peak_text} / {bandwidth_text} = {ridge_text} ({dtype})"}
+            # A custom card has one peak, typed for whatever math it counts: no dtype to name.
+            "ridge_line": f"ridge = {peak_text} / {bandwidth_text} = {ridge_text}" + ("" if card.custom else f" ({dtype})")}
 
 
 def op_ridge_table(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -227,7 +228,7 @@ _MARKS = {True: "✓", False: "✗", None: "?"}
 
 
 def _feedback(item: Mapping[str, Any]) -> list[str]:
-    return [f"{name.replace('_', ' ')}: {_MARKS[c['passed']]} {c['why']}" for name, c in item["checks"].items()]
+    return [f"{c['label']}: {_MARKS[c['passed']]} {c['why']}" for c in item["checks"].values()]
 
 
 def op_grade(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -242,13 +243,20 @@ def op_grade(req: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def op_hint(req: Mapping[str, Any]) -> dict[str, Any]:
-    """The hint for one saved item (``a1``..``a8``, ``part-b``, ``part-c``): where to look, never the answer."""
+    """One rung of an item's hint ladder (``a1``..``a8``, ``part-b``, ``part-c``), never the regime.
+
+    Rung 1 (the default) says where to look, 2 the deciding symptom, 3 the arithmetic to do.
+    """
     item = req.get("item")
     ids = [i.id for i in drill.incidents()]
     keys = {**{i: i for i in ids}, _SITE_PART_B: "part_b", _SITE_PART_C: "part_c"}
     if not isinstance(item, str) or item not in keys:
         raise RegimeError("item", f"expected one of {', '.join(keys)}")
-    return {"item": item, "hint": hint(keys[item])}
+    ladder = hints(keys[item])
+    rung = req.get("rung", 1)
+    if isinstance(rung, bool) or not isinstance(rung, int) or not 1 <= rung <= len(ladder):
+        raise RegimeError("rung", f"expected a whole number from 1 to {len(ladder)}")
+    return {"item": item, "hint": ladder[rung - 1], "rung": rung, "rungs": len(ladder)}
 
 
 def op_import_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -280,7 +288,7 @@ OPS = registry([
     Op("explore", ("item", "form"), op_explore, ("verdict", "svg")),
     Op("grade", ("items",), op_grade, ("attempt", "grade", "feedback", "markdown", "set_aside")),
     Op("import_attempt", ("text",), op_import_attempt, ("items",)),
-    Op("hint", ("item",), op_hint, ("item", "hint")),
+    Op("hint", ("item", "rung"), op_hint, ("item", "hint", "rung", "rungs")),
     *practice_api.OPS,
     *trace_api.OPS,
 ])

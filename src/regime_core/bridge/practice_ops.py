@@ -76,7 +76,7 @@ def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     verdict = incident.verdict()
     result = grade_lines(incident, verdict, texts)
     answered = regime_named(texts["regime"]) or ("undecided" if says_undecided(texts["regime"]) else "unclear")
-    names = {r: advice(r).name for r in REGIMES} | {"undecided": "undecided", "unclear": "a regime I could not read"}
+    names = {r: advice(r).name for r in REGIMES} | {"undecided": "undecided", "unclear": "a regime the grader could not read"}
     regime = verdict.regime or "undecided"
     return {**_shown(incident), "grade": result, "verdict": verdict.to_json(), "family": incident.family,
             "regime": regime, "regime_name": names[regime], "answered": answered, "answered_name": names[answered],

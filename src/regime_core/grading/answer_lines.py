@@ -52,7 +52,7 @@ def cap(text: str) -> str:
 
 def unsure(what: str) -> Check:
     """A check that could not tell, saying what it could not read."""
-    return Check(None, f"{UNSURE}: {what}; compare with the worked answer.")
+    return Check(None, f"{UNSURE}: {what}; compare it with the worked answer (it opens when you submit).")
 
 
 def verdict_of(checks: list[Check]) -> bool | None:
@@ -197,7 +197,7 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
         return Check(False, f"That puts the problem in: {phrases(list(line.added))} is the cure, since the CPU then"
                             " waits on the GPU every step.")
     if not line.offered:
-        return unsure("I could not read a lever you offer here")
+        return unsure("the grader could not read a lever you offer here")
     refused = {*recognise(verdict.waste), *refused_fix}
     wrong = [i for i in line.offered if not helps_here(i, kind) and (i in refused or not by_id(i).fits)]
     helpful = [i for i in line.offered if helps_here(i, kind)]
@@ -214,7 +214,7 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
         return Check(True, f"{cap(phrases(helpful))}: fits this kernel.")
     if helpful:
         others = [i for i in line.offered if i not in helpful]
-        return unsure(f"{phrases(helpful)} fits, but I could not tell what {phrases(others)} would do here")
+        return unsure(f"{phrases(helpful)} fits, but the grader could not tell what {phrases(others)} would do here")
     return Check(False, f"{cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
 
 
@@ -225,7 +225,7 @@ def _wastes(verdict: Verdict, kind: str, text: str) -> Check:
     # The levers offered are the ones refused; those denied beside them explain why ("KV paging: it doesn't cut FLOPs").
     named = list(line.offered) or list(line.denied)
     if not named:
-        return unsure("I could not read the lever you refuse here")
+        return unsure("the grader could not read the lever you refuse here")
     helping = [i for i in named if helps_here(i, kind)]
     doubtful = [i for i in helping if by_id(i).doubt(verdict.kind)]
     if doubtful:

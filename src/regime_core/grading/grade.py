@@ -36,6 +36,7 @@ from regime_core.grading.answer_lines import (
 from regime_core.grading.argument import read_argument
 from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
+from regime_core.grading.labels import labelled
 from regime_core.grading.language import normalise, with_units
 from regime_core.judgment.classify import Verdict
 from regime_core.resources import load_json
@@ -44,9 +45,14 @@ RIDGE_TOLERANCE = 0.05
 INTENSITY_TOLERANCE = 0.25
 
 
-def _item(checks: dict[str, Check]) -> dict[str, Any]:
-    return {"attempted": True, "checks": {k: c.to_json() for k, c in checks.items()},
-            "passed": verdict_of(list(checks.values()))}
+def _item(item: str, checks: dict[str, Check], hint_rung: int = 0) -> dict[str, Any]:
+    """An item's grade.
+
+    ``hint_rung``: how many rungs of its hint ladder its lines already give, so that the Hint button
+    starts above them.
+    """
+    return {"attempted": True, "checks": labelled(item, {k: c.to_json() for k, c in checks.items()}),
+            "passed": verdict_of(list(checks.values())), "hint_rung": hint_rung}
 
 
 # --- Part A -----------------------------------------------------------------------------------------------------------
@@ -82,10 +88,19 @@ CRITERIA = (
 )
 
 
-def hint(item_id: str) -> str:
-    """The hint for an item (``a1``..``a8``, ``part_b``, ``part_c``): where to look, not what to find."""
-    text = _grading(item_id).get("hint", "")
-    return str(text) or "Read the incident again for the one measurement that decides between the two roofs."
+def hints(item_id: str) -> tuple[str, ...]:
+    """The hint ladder for an item (``a1``..``a8``, ``part_b``, ``part_c``), each rung saying more.
+
+    A nudge, then the deciding symptom, then the arithmetic to do; no rung names the regime.
+    """
+    ladder = tuple(str(text) for text in _grading(item_id).get("hints", []) if text)
+    return ladder or ("Read the incident again for the one measurement that decides between the two roofs.",)
+
+
+def hint(item_id: str, rung: int = 1) -> str:
+    """Rung ``rung`` (from 1) of the item's hint ladder; past the top, the top."""
+    ladder = hints(item_id)
+    return ladder[min(max(rung, 1), len(ladder)) - 1]
 
 
 def _kind(incident_id: str, regime: str) -> str:
@@ -148,7 +163,7 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     elif not entry.get("regime", "").strip():
         checks["regime"] = Check(False, "Name one regime: compute-bound, memory-bound or overhead / host-bound.")
     elif named is None:
-        checks["regime"] = unsure("I could not read one regime here (compute-bound, memory-bound or overhead /"
+        checks["regime"] = unsure("the grader could not read one regime here (compute-bound, memory-bound or overhead /"
                                    " host-bound)")
     elif named != regime:
         checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
@@ -157,7 +172,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
     checks.update(lever_checks(verdict, kind, entry.get("helps", ""), entry.get("wastes", ""),
                                _REFUSED_FIX.get(incident_id, ((), ""))[0]))
-    return _item(checks)
+    wrong_regime = named is not None and named != regime
+    return _item(incident_id, checks, hint_rung=1 if wrong_regime else 0)
 
 
 # --- Part B -----------------------------------------------------------------------------------------------------------
@@ -171,7 +187,7 @@ def _optimisation(text: str, bound: str) -> Check:
     if not text.strip():
         return Check(False, "name the class of optimisation allowed")
     if not line.offered:
-        return unsure("I could not read the class of optimisation")
+        return unsure("the grader could not read the class of optimisation")
     wrong = [i for i in line.offered if not helps_here(i, bound)]
     if wrong:
         return Check(False, f"{phrases(wrong)} cannot move a kernel on its side of the ridge")
@@ -198,7 +214,7 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         p = row.placement
         derived = format_quantity(p.intensity, Dim.INTENSITY)
         if given is None:
-            checks[row.id] = Check(False, f"{row.label}: not attempted yet.")
+            checks[row.id] = Check(False, "Not attempted yet.")
             continue
         problems = []
         if given.intensity is None or not _close(given.intensity, [p.intensity, row.drill_intensity],
@@ -210,12 +226,12 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         if optimisation.ok is False:
             problems.append(f"{optimisation.why}")
         if problems:
-            checks[row.id] = Check(False, f"{row.label}: " + "; ".join(problems) + ".")
+            checks[row.id] = Check(False, cap("; ".join(problems)) + ".")
         elif optimisation.ok is None:
-            checks[row.id] = Check(None, f"{row.label}: {derived}, {p.side} the ridge; {optimisation.why}.")
+            checks[row.id] = Check(None, f"{cap(derived)}, {p.side} the ridge; {optimisation.why}.")
         else:
-            checks[row.id] = Check(True, f"{row.label}: {derived}, {p.side} the ridge, right class.")
-    return _item(checks)
+            checks[row.id] = Check(True, f"{cap(derived)}, {p.side} the ridge, right class.")
+    return _item("part_b", checks)
 
 
 # --- Part C -----------------------------------------------------------------------------------------------------------
@@ -284,7 +300,7 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
     sides = _both_sides(paragraph, lowered, talks)
-    return _item({"number": number, "fusion": fusion, "both_sides": sides})
+    return _item("part_c", {"number": number, "fusion": fusion, "both_sides": sides})
 
 
 # --- the five criteria ------------------------------------------------------------------------------------------------
@@ -300,7 +316,7 @@ def _regimes_criterion(items: dict[str, Any]) -> Check:
     if parts:
         return Check(False, cap("; ".join(parts)) + ".")
     if unread:
-        return unsure(f"I could not read the regime of {', '.join(unread)}")
+        return unsure(f"the grader could not read the regime of {', '.join(unread)}")
     return Check(True, f"All {len(items) - 2} regimes are right.")
 
 
@@ -315,7 +331,7 @@ def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
         return Check(False, f"{name}'s lever that helps is {phrases(used)}, which cannot move this kernel: look at"
                             " what sets its time.")
     if not line.offered and entry.get("helps", "").strip():
-        return unsure(f"I could not read {name}'s lever that helps")
+        return unsure(f"the grader could not read {name}'s lever that helps")
     return Check(True, f"{name}: {what} is not offered as the fix.")
 
 
@@ -340,6 +356,26 @@ def _criteria(attempt: Attempt, items: dict[str, Any]) -> list[Check]:
     return [_regimes_criterion(items), *refusals, four, five]
 
 
+#: How the page names each item beside its lines ("A7", "Part B"), and the anchor it links to.
+_ITEM_NAMES = {**{i.id: (i.id.upper(), i.id) for i in drill.incidents()},
+               "part_b": ("Part B", "part-b"), "part_c": ("Part C", "part-c")}
+
+
+def open_lines(items: dict[str, Any]) -> list[dict[str, Any]]:
+    """Each attempted item with lines not passed yet: its name, its anchor, those lines' labels, in page order.
+
+    A write-up can pass the five criteria with a line still wrong or empty (A7's evidence, A8's lever):
+    this is what to look at beside the verdict.
+    """
+    out = []
+    for key, (name, anchor) in _ITEM_NAMES.items():
+        item = items.get(key, {})
+        labels = [c["label"] for c in item.get("checks", {}).values() if c["passed"] is not True]
+        if item.get("attempted") and labels:
+            out.append({"item": key, "name": name, "anchor": anchor, "labels": labels, "passed": item["passed"]})
+    return out
+
+
 def grade(raw: object) -> dict[str, Any]:
     """Grade an attempt object; a RegimeError names the first bad field."""
     attempt = parse_attempt(raw)
@@ -352,4 +388,5 @@ def grade(raw: object) -> dict[str, Any]:
         "criteria": [{"id": n, "text": text, **c.to_json()}
                      for n, (text, c) in enumerate(zip(CRITERIA, criteria, strict=True), start=1)],
         "items": items,
+        "open": open_lines(items),
     }

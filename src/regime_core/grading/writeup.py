@@ -44,7 +44,7 @@ def markdown(attempt: Attempt, result: dict[str, Any]) -> str:
         out.append(f"| {row.label} | {intensity} | {k.side if k and k.side else '—'} |"
                    f" {_md(k.optimisation) if k else '—'} |")
     out += ["", "## Part C — The argument", "", _md(attempt.part_c) if attempt.part_c else "_Not attempted._", "",
-            "## Acceptance (graded by regime_core)", ""]
+            "## Acceptance (as Regime grades it)", ""]
     for criterion in result["criteria"]:
         out.append(f"{criterion['id']}. {criterion['text']} {MARKS[criterion['passed']]} {criterion['why']}")
     out += ["", f"**{VERDICTS[result['passed']]}**", ""]
@@ -58,8 +58,8 @@ def report(result: dict[str, Any]) -> str:
     """The grade for a terminal: each criterion in its own words with its verdict, then every line not passed."""
     lines = [f"{c['id']}. {c['text']} {_WORDS[c['passed']]}: {c['why']}" for c in result["criteria"]]
     for key, item in result["items"].items():
-        for name, check in item["checks"].items():
+        for check in item["checks"].values():
             if check["passed"] is not True:
-                lines.append(f"   {key.upper().replace('_', ' ')} {name}: {check['why']}")
+                lines.append(f"   {key.upper().replace('_', ' ')}, {check['label']}: {check['why']}")
     lines.append(VERDICTS[result["passed"]])
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from regime_core.grading import answer_lines
 from regime_core.grading.answer_lines import Check, cap, unsure, verdict_of
 from regime_core.grading.attempt import MAX_TEXT
 from regime_core.grading.claims import Facts
+from regime_core.grading.labels import labelled
 from regime_core.grading.language import normalise, with_units
 from regime_core.judgment.classify import LOADER_SHARE, Verdict
 from regime_core.judgment.symptoms import achieved, parse_symptoms
@@ -133,9 +134,9 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
             return Check(False, f"Not {advice(named).name} yet: {_hint(kind)}")
         if says_undecided(text):
             return Check(True, "Undecided, as the symptoms are: they cannot say which roof holds it yet.")
-        return unsure("I could not read whether you name a regime or refuse to decide")
+        return unsure("the grader could not read whether you name a regime or refuse to decide")
     if named is None:
-        return unsure("I could not read one regime here (compute-bound, memory-bound or overhead / host-bound)")
+        return unsure("the grader could not read one regime here (compute-bound, memory-bound or overhead / host-bound)")
     if named != verdict.regime:
         return Check(False, f"Not {advice(named).name}: {_hint(kind)}")
     return Check(True, f"{cap(advice(named).name)}, as the symptoms say.")
@@ -160,7 +161,7 @@ def _next_measurement(text: str) -> Check:
     if offered:
         return Check(False, f"{cap(phrases(list(offered)))} is a fix, and before a measurement decides the"
                             " regime any fix is a guess: name what to measure next.")
-    return unsure("I could not read a measurement here")
+    return unsure("the grader could not read a measurement here")
 
 
 def _premature(text: str) -> Check:
@@ -169,12 +170,12 @@ def _premature(text: str) -> Check:
     levers = answer_lines.read_levers(text)
     if _says(normalise(text), _words("premature")) or levers.offered or levers.denied:
         return Check(True, "Right: until a measurement decides the regime, any fix is a guess.")
-    return unsure("I could not read what you refuse here")
+    return unsure("the grader could not read what you refuse here")
 
 
 #: The attempt in one line, for each overall outcome (a line the grader could not read fails nothing).
 SUMMARY = {True: "Passing.", False: "Not passing yet.",
-           None: "Nothing marked wrong, but I could not read every line: compare those marked ? with the worked answer."}
+           None: "Nothing marked wrong, but the grader could not read every line: compare those marked ? with the worked answer."}
 
 
 def grade_practice(raw: object) -> dict[str, Any]:
@@ -199,7 +200,7 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
     passed = verdict_of(list(checks.values())) if attempted else False
     return {"id": incident.id, "url": incident.url, "attempted": attempted, "passed": passed,
             "summary": SUMMARY[passed],
-            "checks": {name: check.to_json() for name, check in checks.items()},
+            "checks": labelled("practice", {name: check.to_json() for name, check in checks.items()}),
             "trap": incident.trap, "worked": worked_attempt(incident, verdict)}
 
 
@@ -207,6 +208,6 @@ def grade_text(result: Mapping[str, Any]) -> str:
     """The result for a terminal: a line per check, then the verdict."""
     marks = {True: "pass", False: "FAIL", None: "could not tell"}
     out = [f"{result['id']} ({result['url']})"]
-    out += [f"  {name}: {marks[check['passed']]}: {check['why']}" for name, check in result["checks"].items()]
+    out += [f"  {check['label']}: {marks[check['passed']]}: {check['why']}" for check in result["checks"].values()]
     out.append("passing" if result["passed"] else "not passing yet")
     return "\n".join(out)
