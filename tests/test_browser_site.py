@@ -120,13 +120,18 @@ def test_review_comment_gives_the_regime_reason_levers_and_the_casebook_page(pag
     page.locator('[data-anchor="a6"] [data-action="copy-review"]').click()
     status = page.locator('[data-anchor="a6"] .regime-links__status')
     case_url = f"{base_url}casebook/a6/"
-    expected = review_comment(drill.incident("a6").verdict(), "A6", case_url)  # the core's words, exactly
+    a6 = drill.incident("a6")
+    expected = review_comment(a6.verdict(), "A6", case_url, title=a6.title, symptom=a6.text)  # the core's words
     expect(status).to_contain_text("Copied: the review comment for A6")
     expect(status).not_to_contain_text("overhead")  # nothing of the answer shows before an attempt
     expect(page.locator('[data-regime-answer="a6"]')).to_be_hidden()
     assert page.evaluate("navigator.clipboard.readText()") == expected
-    assert "Helps: " in expected
-    assert "Wastes the week: " in expected
+    # Markdown for a pull request: the incident in a sentence, the regime in bold, the symptom quoted, a short link.
+    assert expected.startswith("A6, *40,000 launches and a picket fence*, is **overhead / host-bound**.")
+    assert f"> {a6.text[:30]}" in expected
+    assert "- **Helps:** " in expected
+    assert "- **Wastes the week:** " in expected
+    assert expected.endswith(f"[Why, with the arithmetic]({case_url})")
     assert page.request.get(case_url).ok  # the link lands on the incident's own page
 
 
@@ -140,7 +145,7 @@ def test_the_stretch_review_comment_carries_the_kernel_and_a_link_that_reproduce
     stretch.locator('[data-action="copy-stretch-review"]').click()
     expect(stretch.locator(".regime-stretch__link")).to_contain_text("decode step, 7e9 params", timeout=180_000)
     copied = page.evaluate("navigator.clipboard.readText()")
-    link = copied.rsplit("Why: ", 1)[1]
+    link = re.search(r"\[Why, with the arithmetic\]\((.+)\)$", copied).group(1)  # type: ignore[union-attr]
     assert "work.kernel=decode" in link
     assert "work.params=7B" in link
     again = open_page(browser, base_url, page_log)  # a reader who follows the link, in a browser of their own
@@ -257,3 +262,20 @@ def test_without_python_the_page_says_so_and_answers_still_open(browser: object,
     page.context.close()
     assert all("404" in e or "Failed to load" in e for e in page_log.errors), page_log.errors
     assert page_log.external == []
+
+
+def test_a_casebook_page_shows_its_review_comment_and_starts_no_python(page: Page, base_url: str) -> None:
+    from regime_core.content import casebook
+
+    page.goto(base_url + "casebook/a6/")
+    assert page.locator("#regime-python-start").count() == 0  # Copy link and the comment need no Python
+    comment = page.locator(".regime-links__comment code")
+    expect(comment).to_be_hidden()  # behind the same click as the worked answer
+    page.locator("details.regime-case__answer summary").click()
+    expect(comment).to_contain_text("A6, *40,000 launches and a picket fence*, is **overhead / host-bound**.")
+    expect(comment).to_contain_text(f"[Why, with the arithmetic]({base_url}casebook/a6/)")
+    case = casebook.cases()[0]
+    page.goto(f"{base_url}casebook/{case.id}/")
+    expect(page.locator(".regime-links__comment code")).to_contain_text(f"[Why, with the arithmetic]({base_url}casebook/{case.id}/)")
+    page.locator('[data-action="copy-link"]').click()
+    expect(page.locator(".regime-links__status")).to_contain_text(f"casebook/{case.id}/#verdict")

@@ -46,8 +46,8 @@ def test_the_review_comment_carries_the_verdict_and_numbers_not_the_trace(page_a
     expect(page.locator(".regime-trace__review .regime-links__status")).to_contain_text("Copied", timeout=READY_MS)
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith("This profiler trace (GPU busy 20.0% of a 20 ms window, 2,000 kernels, on h100-sxm)")
-    assert "overhead / host-bound" in copied
-    assert copied.endswith(base_url + "trace/")
+    assert "is **overhead / host-bound**." in copied
+    assert copied.endswith(f"({base_url}trace/)")
     assert "traceEvents" not in copied
 
 

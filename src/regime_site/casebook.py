@@ -13,12 +13,13 @@ import re
 
 from regime_core.catalogue.levers import advice
 from regime_core.content import casebook, drill
+from regime_core.grading.review import review_comment
 from regime_core.judgment.classify import Verdict
 from regime_core.judgment.svg import for_symptoms
 from regime_core.judgment.symptoms import Symptoms
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
-from regime_site.render import CASEBOOK_FOLDER, verdict_html
+from regime_site.render import CASEBOOK_FOLDER, links, verdict_html
 
 _READING = {"compute": "compute-bound", "memory": "memory-bound", "overhead": "overhead / host-bound",
             "communication": "communication-bound",
@@ -66,6 +67,9 @@ def case_page(c: casebook.Case) -> str:
         f"{esc(c.summary)}\n",
         "## Verdict\n",
         verdict_html(v, figure=_figure(c.symptoms, f"case-{c.id}", c.id)),
+        # The verdict is on screen here: the comment is shown as the Markdown a reviewer pastes.
+        links("verdict", c.title, review_comment(v, c.title, "{url}", symptom=c.summary), "./", label="this case",
+              shown=True),
         "\n## The authors' reading\n",
         f"<p><strong>{esc(_READING[c.authors_regime].capitalize())}</strong>"
         + (f": <q>{esc(_unmarked(c.conclusion))}</q>" if c.conclusion else "") + "</p>",
@@ -90,6 +94,9 @@ def incident_page(incident_id: str) -> str:
     answer = verdict_html(v, figure=_figure(item.symptoms, f"case-{item.id}", label))
     if item.assumptions:
         answer += "\n<p><strong>Read into the incident:</strong></p>" + _list(item.assumptions)
+    # Behind the same click as the answer, since it holds the verdict; it links to this page.
+    answer += links("", f"{label} · {item.title}", review_comment(v, label, "{url}", title=item.title,
+                                                                  symptom=item.text), "./", label=label, shown=True)
     return "\n".join([
         _front(f"{label} · {item.title}", f"Regime drill incident {label}: {item.text}"),
         f"# {label} · {esc(item.title)}\n",

@@ -112,24 +112,28 @@ def incident(incident_id: str) -> str:
         f'<div class="regime-incident" data-regime-widget="attempt" data-item="{esc(item.id)}"'
         f' data-title="{esc(item.title)}">'
         f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>'
-        + links(item.id, item.title, review_comment(item.verdict(), item.id.upper(), "{url}"),
+        + links(item.id, item.title, review_comment(item.verdict(), item.id.upper(), "{url}", title=item.title,
+                                                     symptom=item.text),
                  f"../{casebook_page(item.id)}") + form
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
         + answer(item.id, _verdict_html(item.id)) + incident_explorer(item.id) + "</div>"
     )
 
 
-def links(anchor: str, title: str, review: str = "", case: str = "") -> str:
+def links(anchor: str, title: str, review: str = "", case: str = "", *, label: str = "", shown: bool = False) -> str:
     """Copy link, and Copy as review comment where the core writes one.
 
     ``review`` has ``{url}`` for the address and travels base64-encoded like the answers, so it is not
     read before the learner asks; ``case`` is the page the comment links to (an incident's casebook
-    page), relative to this page.
+    page), relative to this page. ``label`` names the comment in the status line ("the review comment
+    for A6"). ``shown``: the comment is also shown in full, as the Markdown it is (only where the verdict
+    is already on screen: a casebook page).
     """
     review_button = ('<button type="button" class="md-button regime-links__button" data-action="copy-review">'
                      "Copy as review comment</button> ") if review else ""
     data = (f' data-review="{encode(review)}"' if review else "") + (f' data-case="{esc(case)}"' if case else "")
+    data += f' data-label="{esc(label)}"' if label else ""
+    comment = '<pre class="regime-links__comment" hidden><code></code></pre>' if review and shown else ""
     return (f'<div class="regime-links" data-regime-widget="links" data-anchor="{esc(anchor)}" data-title="{esc(title)}"{data}>'
             '<button type="button" class="md-button regime-links__button" data-action="copy-link">Copy link</button> '
-            f'{review_button}<span class="regime-links__status" role="status" aria-live="polite"></span></div>')
-
+            f'{review_button}<span class="regime-links__status" role="status" aria-live="polite"></span>{comment}</div>')

@@ -30,9 +30,16 @@ export function mount(element) {
   const link = () => (casePath ? new URL(casePath, document.baseURI).href : permalink(anchor));
   const offs = [on(element.querySelector('[data-action="copy-link"]'), "click", () => copy(permalink(anchor), status))];
   const reviewButton = element.querySelector('[data-action="copy-review"]');
+  const shown = element.querySelector(".regime-links__comment");
+  if (shown && review) {
+    // Where the verdict is already on the page (a casebook page), the comment is shown as the Markdown it is.
+    shown.querySelector("code").textContent = decodePayload(review).replace("{url}", link());
+    shown.hidden = false;
+  }
   if (reviewButton && review) {
     // The comment holds the verdict: copied whole, but only named here, so nothing of the answer shows early.
-    const label = anchor.startsWith("part-") ? `Part ${anchor.slice(5).toUpperCase()}` : anchor.toUpperCase();
+    const label = element.dataset.label
+      || (anchor.startsWith("part-") ? `Part ${anchor.slice(5).toUpperCase()}` : anchor.toUpperCase());
     const name = `the review comment for ${label}`;
     offs.push(on(reviewButton, "click", () => copy(decodePayload(review).replace("{url}", link()), status, name,
       `The browser refused the clipboard; the comment is on ${link()}`)));

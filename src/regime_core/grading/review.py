@@ -16,20 +16,46 @@ def _sentence(text: str) -> str:
     return text[:1].upper() + text[1:] if text else ""
 
 
-def review_comment(verdict: Verdict, label: str, url: str) -> str:
-    """``label``'s regime, the reason with its number, the lever and the waste, and a link to why.
+_MARKDOWN = str.maketrans({c: f"\\{c}" for c in "\\`*_[]<>"})
 
-    Example: "A6 is overhead / host-bound: timeline: 2 µs of kernel, 8 µs of gap: the GPU idles 80% of
-    the time. Helps: launch less … Wastes the week: micro-optimising the kernels … Why: <url>".
+
+def markdown_text(text: str) -> str:
+    """Text set in Markdown as it reads: its own ``*``, ``_``, backticks and brackets escaped."""
+    return text.translate(_MARKDOWN)
+
+
+def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", symptom: str = "") -> str:
+    """``label``'s verdict as Markdown for a pull request or a chat.
+
+    The regime in bold in a sentence that names the incident, the symptom quoted, the deciding evidence,
+    the lever and the waste, and a short link.
+
+    Example::
+
+        A6, *40,000 launches and a picket fence*, is **overhead / host-bound**.
+
+        > A custom CUDA extension launches 40,000 pointwise kernels per request. ...
+
+        - **Deciding evidence:** timeline: 2 µs of kernel, 8 µs of gap: the GPU idles 80% of the time ...
+        - **Helps:** Launch less: fuse, capture the loop in a CUDA graph, or launch fewer, bigger grids.
+        - **Wastes the week:** Micro-optimising the kernels themselves: the GPU is idle between them.
+
+        [Why, with the arithmetic](https://…/casebook/a6/)
     """
-    reason = verdict.evidence[0] if verdict.evidence else ""
+    named = markdown_text(label) + (f", *{markdown_text(title)}*," if title else "")
+    reason = markdown_text(verdict.evidence[0]) if verdict.evidence else ""
     if verdict.regime is None:
-        lean = f", leaning {verdict.leaning}" if verdict.leaning else ""
-        return (f"{label} is undecided{lean}: {reason}. Measure this next: {verdict.needs}."
-                f" Why: {url}")
-    anomaly = " (and the measurement beats a roof: the link says why)" if verdict.anomalies else ""
-    return (f"{label} is {advice(verdict.regime).name}: {reason}{anomaly}. Helps: {_sentence(verdict.lever)}."
-            f" Wastes the week: {_sentence(verdict.waste)}. Why: {url}")
+        lean = f", leaning {markdown_text(verdict.leaning)}" if verdict.leaning else ""
+        head = f"{named} is **undecided**{lean}."
+        lines = [f"- **What the symptoms show:** {reason}.", f"- **Measure this next:** {markdown_text(verdict.needs)}."]
+    else:
+        head = f"{named} is **{advice(verdict.regime).name}**."
+        anomaly = " The measurement beats a roof: the link says why." if verdict.anomalies else ""
+        lines = [f"- **Deciding evidence:** {reason}.{anomaly}",
+                 f"- **Helps:** {markdown_text(_sentence(verdict.lever))}.",
+                 f"- **Wastes the week:** {markdown_text(_sentence(verdict.waste))}."]
+    quote = [f"> {markdown_text(symptom)}", ""] if symptom else []
+    return "\n".join([head, "", *quote, *lines, "", f"[Why, with the arithmetic]({url})"])
 
 
 def part_b_review(url: str) -> str:
