@@ -68,6 +68,7 @@ SAMPLES = [
     {"op": "hint", "item": "a1"},
     {"op": "trace", "data": base64.b64encode(as_bytes(picket_fence(200), zipped=True)).decode()},
     {"op": "practice", "seed": 4, "level": 1},
+    {"op": "practice_check", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
     {"op": "practice_grade", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
 ]
 

@@ -48,8 +48,17 @@ def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page
     tally, wrong = page.locator(".regime-practice__tally"), page.locator(".regime-practice__wrong")
 
     regime, lines = _right(memory, 2)
+    form = page.locator(".regime-practice__attempt")
+    form.locator(f'input[name="regime"][value="{regime}"]').check()
+    form.locator('textarea[name="evidence"]').fill(lines["evidence"])
+    form.locator('[data-action="check"]').click()  # checked without the answer: nothing of it shows, nothing counts
+    expect(page.locator(".regime-practice__verdict")).to_have_text(
+        "Checked without the answer: change a line marked ✗ and check again, or submit.")
+    expect(page.locator(".regime-practice__worked")).to_have_count(0)
+    expect(tally).to_contain_text("Nothing graded yet.")
     _answer(page, regime, lines)
-    expect(page.locator(".regime-practice__verdict")).to_have_text("Passing.")
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
+    expect(form.locator('button[type="submit"]')).to_be_disabled()  # the answer is out: this attempt is done
     expect(tally.locator('tr[data-regime="memory"] td').nth(1)).to_have_text("1")
     expect(wrong).to_contain_text("every incident so far was read right")
 
@@ -60,18 +69,19 @@ def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page
     regime, lines = _right(seed, level)
     wrong_regime = next(advice(r).name for r in REGIMES if advice(r).name != regime)
     _answer(page, wrong_regime, lines)
-    expect(page.locator(".regime-practice__verdict")).to_have_text("Not passing yet.")
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Not right yet: look again at the lines marked ✗.")
     expect(page.locator('.regime-practice__checks li[data-passed="false"]').first).to_contain_text("Regime: ✗")
     expect(page.locator(".regime-practice__worked")).to_contain_text("Regime:")
     expect(wrong.locator(".regime-practice__confusion li")).to_have_count(1)
     expect(wrong.locator(".regime-practice__confusion li")).to_contain_text(f"→ {wrong_regime}: 1×")
 
-    page.locator(".regime-practice__controls button[type=submit]").click()
+    page.locator(".regime-practice__after button", has_text="Next incident").click()  # the one below the answer
     expect(statement).not_to_have_text(practice(seed, level).statement)
+    expect(form.locator('button[type="submit"]')).to_be_enabled()
     third = _shown(page)
     expect(statement).to_have_text(practice(*third).statement)
     _answer(page, *_right(*third))
-    expect(page.locator(".regime-practice__verdict")).to_have_text("Passing.")
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
     tried = sum(int(cell) for cell in tally.locator("tbody tr td:nth-child(3)").all_inner_texts())
     right = sum(int(cell) for cell in tally.locator("tbody tr td:nth-child(2)").all_inner_texts())
     assert (tried, right) == (3, 2)
@@ -90,6 +100,9 @@ def test_an_address_of_another_generator_version_says_so(page: Page, base_url: s
     page.goto(base_url + "practice/?seed=12&level=3&v=0")
     expect(page.locator(".regime-practice__statement")).to_have_text(practice(12, 3).statement)
     expect(page.locator(".regime-practice__note")).to_contain_text("version 0 of the generator")
+    page.goto(base_url + "practice/?seed=abc&level=2")  # an address that cannot be read says so
+    expect(page.locator(".regime-practice__note")).to_contain_text("seed (“abc”) is not a whole number")
+    expect(page.locator(".regime-practice__id")).to_contain_text("Incident p")
 
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js"
@@ -102,7 +115,7 @@ def test_the_page_graded_has_no_serious_accessibility_violation(page_as: Callabl
     page.goto(base_url + "practice/?seed=4&level=3&v=1")
     expect(page.locator(".regime-practice__statement")).to_have_text(practice(4, 3).statement)
     _answer(page, *_right(4, 3))
-    expect(page.locator(".regime-practice__verdict")).to_have_text("Passing.")
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
     page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     serious = [(v["id"], [(n["target"], n.get("failureSummary")) for n in v["nodes"][:3]]) for v in result["violations"]

@@ -282,3 +282,16 @@ def test_the_page_ops_answer_hostile_fields_in_one_line(value: object) -> None:
             assert response["field"], (request, response)
             assert "internal error" not in response["error"], (request, response)
             assert "\n" not in response["error"]
+
+
+def test_practice_check_grades_without_the_answer_and_grade_gives_a_review_comment() -> None:
+    lines = {"regime": "memory-bound", "evidence": "x", "helps": "", "wastes": ""}
+    checked = json.loads(handle(json.dumps({"op": "practice_check", "seed": 7, "level": 1, "lines": lines})))
+    assert set(checked) == {"ok", "id", "checks", "passed", "summary"}  # no verdict, no worked answer, no regime
+    assert checked["summary"].startswith("Checked without the answer")
+    graded = json.loads(handle(json.dumps({"op": "practice_grade", "seed": 7, "level": 1, "lines": lines})))
+    assert graded["grade"]["checks"] == checked["checks"]
+    incident = practice(7, 1)
+    name = advice(incident.verdict().regime).name if incident.verdict().regime else "undecided"
+    assert graded["review"].startswith(f"Practice incident {incident.id} is **{name}**")
+    assert graded["review"].endswith("[Why, with the arithmetic]({url})")

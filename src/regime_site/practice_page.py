@@ -40,7 +40,8 @@ def practice_widget() -> str:
         + _field("helps", PRACTICE["helps"],
                  f'<input name="helps" list="regime-levers" {text}>')
         + _field("wastes", LABEL["wastes"], f'<input name="wastes" list="regime-levers" {text}>')
-        + '<button type="submit" class="md-button md-button--primary">Submit</button></form>'
+        + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Submit</button>'
+        ' <button type="button" class="md-button" data-action="check">Check without the answer</button></div></form>'
         '<div class="regime-practice__result" aria-live="polite"></div>'
         '<p><button type="button" class="md-button" data-action="copy-link">Copy this incident\'s address</button></p>'
         '<p class="regime-practice__link" role="status" aria-live="polite"></p>'

@@ -3,7 +3,7 @@
 // optional regime_core.bridge.api op that checks the attempt first).
 // "Check without the answer" grades the lines as typed, saving nothing and opening nothing; when a
 // line is not passed or could not be read, "Hint" asks the core where to look for this item.
-import { clearErrors, clearFieldError, decodePayload, fillForm, h, on, readForm, showError } from "./dom.js";
+import { clearErrors, clearFieldError, decodePayload, enterChecks, fillForm, h, on, readForm, showError } from "./dom.js";
 import { gradeSaved } from "./grading.js";
 import { python } from "./runtime.js";
 import { hasContent, store } from "./store.js";
@@ -104,17 +104,7 @@ export function mount(element) {
     cancelDraft();
     draftTimer = window.setTimeout(keepDraft, DRAFT_MS);
   };
-  // Enter in a one-line field, or Ctrl+Enter (⌘+Enter) anywhere, checks the lines without opening the
-  // answer: only the Submit button opens it, so a stray Enter mid-word spoils nothing.
-  const keys = (event) => {
-    if (event.key !== "Enter" || event.isComposing) return;
-    // Buttons keep their own Enter (Submit submits); a textarea's Enter is a new line.
-    const oneLine = (event.target instanceof HTMLInputElement
-      && !["submit", "button", "reset"].includes(event.target.type)) || event.target instanceof HTMLSelectElement;
-    if (!oneLine && !event.ctrlKey && !event.metaKey) return;
-    event.preventDefault();
-    check();
-  };
+  const keys = enterChecks(() => check());
   const flushDraft = () => {
     if (draftTimer) keepDraft();
   };

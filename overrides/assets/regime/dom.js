@@ -79,6 +79,22 @@ export function withItemLinks(text) {
   return nodes.filter((node) => node !== "");
 }
 
+/**
+ * A keydown handler for an attempt form: Enter in a one-line field, or Ctrl+Enter (⌘+Enter) anywhere,
+ * runs ``check`` (the lines checked, the answer left closed) instead of submitting the form, so a stray
+ * Enter mid-word spoils nothing. Buttons keep their own Enter; a textarea's Enter is a new line.
+ */
+export function enterChecks(check) {
+  return (event) => {
+    if (event.key !== "Enter" || event.isComposing) return;
+    const oneLine = (event.target instanceof HTMLInputElement
+      && !["submit", "button", "reset"].includes(event.target.type)) || event.target instanceof HTMLSelectElement;
+    if (!oneLine && !event.ctrlKey && !event.metaKey) return;
+    event.preventDefault();
+    check();
+  };
+}
+
 /** Clear the error of the field that holds control (once its value changes, the error is stale). */
 export function clearFieldError(control) {
   const wrapper = control && control.closest ? control.closest("[data-field]") : null;

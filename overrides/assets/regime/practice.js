@@ -1,6 +1,6 @@
 // Practice: one generated incident at a time, graded like Part A, with a tally kept in this browser.
 // regime_core writes the incident and grades the attempt; this widget renders and forwards.
-import { clearErrors, h, on, readForm, showError, verdictNodes } from "./dom.js";
+import { clearErrors, clearFieldError, enterChecks, h, on, readForm, showError, verdictNodes } from "./dom.js";
 import { bindStatus, python } from "./runtime.js";
 
 const KEY = "regime-practice";
@@ -135,16 +135,19 @@ function wrongNodes(rec) {
   return nodes;
 }
 
-function resultNodes(answer) {
-  const checks = Object.values(answer.grade.checks).map((check) =>
-    h("li", { "data-passed": String(check.passed) }, `${check.label}: ${MARKS[check.passed]} ${check.why}`),
-  );
-  const verdict = answer.grade.summary;
+function checkNodes(checks) {
+  return h("ul", { class: "regime-practice__checks" }, Object.values(checks).map((check) =>
+    h("li", { "data-passed": String(check.passed) }, `${check.label}: ${MARKS[check.passed]} ${check.why}`)));
+}
+
+/** The graded attempt, the worked answer, and what to do next (another incident, or share this one). */
+function resultNodes(answer, actions) {
   return [
-    h("p", { class: "regime-practice__verdict" }, verdict),
-    h("ul", { class: "regime-practice__checks" }, checks),
+    h("p", { class: "regime-practice__verdict" }, answer.grade.summary),
+    checkNodes(answer.grade.checks),
     h("h3", {}, "The worked answer"),
     h("div", { class: "regime-practice__worked" }, verdictNodes(answer.verdict)),
+    actions,
   ];
 }
 
@@ -173,8 +176,17 @@ export function mount(element) {
 
   const address = () => new URL(window.location.href).href;
 
-  const show = (incident, sharedVersion) => {
+  const submitButton = form.querySelector('button[type="submit"]');
+  const checkButton = form.querySelector('[data-action="check"]');
+  // Once the answer is shown, the attempt is done: Submit and Check wait for the next incident.
+  const answered = (done) => {
+    submitButton.disabled = done;
+    checkButton.disabled = done;
+  };
+
+  const show = (incident, sharedVersion, notice = "") => {
     current = incident;
+    answered(false);
     statement.replaceChildren(h("p", {}, incident.statement));
     idLine.textContent = `Incident ${incident.id}`;
     form.reset();
@@ -189,13 +201,14 @@ export function mount(element) {
     url.searchParams.set("v", incident.version);
     window.history.replaceState(window.history.state, "", url.href);
     const stale = sharedVersion && sharedVersion !== String(incident.version);
-    note.hidden = !stale;
-    note.textContent = stale
+    const said = stale
       ? `This address was made by version ${sharedVersion} of the generator; this site writes version ${incident.version}, so this may not be the incident that was shared.`
-      : "";
+      : notice;
+    note.hidden = !said;
+    note.textContent = said;
   };
 
-  const open = async (request, sharedVersion) => {
+  const open = async (request, sharedVersion, notice = "") => {
     let answer;
     try {
       answer = await python.call("practice", request);
@@ -207,19 +220,54 @@ export function mount(element) {
       statement.replaceChildren(h("p", {}, `This incident cannot be opened: ${answer.error}`));
       return;
     }
-    show(answer, sharedVersion);
+    show(answer, sharedVersion, notice);
   };
 
-  const next = (event) => {
+  const next = (event, notice = "") => {
     if (event) event.preventDefault();
     const level = controls.elements.level.value;
     const missed = Object.entries(rec.missed).filter(([, n]) => n > 0).map(([family]) => family).slice(0, 20);
-    open({ seed: randomSeed(), level, ...(missed.length && Math.random() < 0.5 ? { missed } : {}) });
+    open({ seed: randomSeed(), level, ...(missed.length && Math.random() < 0.5 ? { missed } : {}) }, undefined, notice);
+  };
+
+  // The lines checked without the answer: nothing counted, nothing of the verdict shown.
+  const check = async () => {
+    if (!current || submitButton.disabled) return;
+    clearErrors(form);
+    let answer;
+    try {
+      answer = await python.call("practice_check", { seed: current.seed, level: current.level, lines: readForm(form) });
+    } catch {
+      return; // the status line says why
+    }
+    if (!alive) return;
+    if (!answer.ok) {
+      if (!showError(form, answer.field, answer.error)) result.replaceChildren(h("p", {}, answer.error));
+      return;
+    }
+    result.replaceChildren(h("p", { class: "regime-practice__verdict" }, answer.summary), checkNodes(answer.checks));
+  };
+
+  const actionsFor = (answer) => {
+    const status = h("span", { class: "regime-links__status", role: "status", "aria-live": "polite" });
+    const nextButton = h("button", { type: "button", class: "md-button md-button--primary" }, "Next incident");
+    nextButton.addEventListener("click", () => next());
+    const copyButton = h("button", { type: "button", class: "md-button" }, "Copy as review comment");
+    copyButton.addEventListener("click", async () => {
+      const text = answer.review.replace("{url}", address());
+      try {
+        await navigator.clipboard.writeText(text);
+        status.textContent = `Copied: the review comment for incident ${answer.id}`;
+      } catch {
+        status.textContent = "The browser refused the clipboard; copy this incident's address instead.";
+      }
+    });
+    return h("div", { class: "regime-actions regime-practice__after" }, nextButton, " ", copyButton, " ", status);
   };
 
   const submit = async (event) => {
     event.preventDefault();
-    if (!current) return;
+    if (!current || submitButton.disabled) return;
     clearErrors(form);
     let answer;
     try {
@@ -241,7 +289,8 @@ export function mount(element) {
     } else {
       record(rec, answer);
     }
-    result.replaceChildren(...resultNodes(answer));
+    result.replaceChildren(...resultNodes(answer, actionsFor(answer)));
+    answered(true);
     renderRecord();
   };
 
@@ -266,6 +315,9 @@ export function mount(element) {
     on(controls, "submit", next),
     on(controls.elements.level, "change", next),
     on(form, "submit", submit),
+    on(form, "keydown", enterChecks(() => check())),
+    on(form, "input", (event) => clearFieldError(event.target)),
+    on(checkButton, "click", check),
     on(element.querySelector('[data-action="copy-link"]'), "click", copyLink),
     on(element.querySelector('[data-action="reset"]'), "click", reset),
     // Another tab graded or reset: show its record.
@@ -279,8 +331,11 @@ export function mount(element) {
 
   const params = new URL(window.location.href).searchParams;
   const seed = Number(params.get("seed"));
-  if (params.has("seed") && Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED) {
+  if (params.has("seed") && Number.isInteger(seed) && seed >= 0 && seed <= MAX_SEED && params.get("seed").trim()) {
     open({ seed, level: params.get("level") || "1" }, params.get("v"));
+  } else if (params.has("seed")) {
+    // A link whose seed cannot be read says so, rather than silently showing another incident.
+    next(null, `This address's seed (“${params.get("seed").slice(0, 40)}”) is not a whole number from 0 to ${MAX_SEED}: here is a new incident instead.`);
   } else {
     next();
   }

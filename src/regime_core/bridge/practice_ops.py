@@ -14,6 +14,7 @@ from regime_core.bridge.protocol import Op
 from regime_core.catalogue.levers import REGIMES, advice
 from regime_core.errors import RegimeError
 from regime_core.grading.answer_lines import regime_named
+from regime_core.grading.review import review_comment
 from regime_core.practice.generate import (
     FAMILIES,
     GENERATOR_VERSION,
@@ -22,7 +23,7 @@ from regime_core.practice.generate import (
     check_seed,
     practice,
 )
-from regime_core.practice.grade import LINES, grade_lines, says_undecided
+from regime_core.practice.grade import CHECKED, LINES, grade_lines, says_undecided
 from regime_core.practice.text import data
 
 LOOKAHEAD = 40  # seeds tried, from the one the page drew, for an incident of a kind the learner missed
@@ -61,9 +62,7 @@ def op_practice(req: Mapping[str, Any]) -> dict[str, Any]:
     return _shown(next_incident(seed, level, _missed(req.get("missed"))))
 
 
-def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
-    """Grade the four lines; return the checks, the worked answer and what the record needs."""
-    incident = practice(check_seed(req.get("seed")), check_level(req.get("level", 1)))
+def _lines(req: Mapping[str, Any]) -> dict[str, str]:
     lines = req.get("lines")
     if not isinstance(lines, Mapping):
         raise RegimeError("lines", "expected an object of the four lines")
@@ -73,6 +72,21 @@ def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
         if not isinstance(value, str) or len(value) > MAX_LINE:
             raise RegimeError(name, f"expected text of at most {MAX_LINE:,} characters")
         texts[name] = value
+    return texts
+
+
+def op_practice_check(req: Mapping[str, Any]) -> dict[str, Any]:
+    """Check the four lines without the answer: the checks and a line of advice, no verdict, nothing counted."""
+    incident = practice(check_seed(req.get("seed")), check_level(req.get("level", 1)))
+    result = grade_lines(incident, incident.verdict(), _lines(req))
+    return {"id": incident.id, "checks": result["checks"], "passed": result["passed"],
+            "summary": CHECKED[result["passed"]]}
+
+
+def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
+    """Grade the four lines; return the checks, the worked answer and what the record needs."""
+    incident = practice(check_seed(req.get("seed")), check_level(req.get("level", 1)))
+    texts = _lines(req)
     verdict = incident.verdict()
     result = grade_lines(incident, verdict, texts)
     answered = regime_named(texts["regime"]) or ("undecided" if says_undecided(texts["regime"]) else "unclear")
@@ -80,14 +94,18 @@ def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     regime = verdict.regime or "undecided"
     return {**_shown(incident), "grade": result, "verdict": verdict.to_json(), "family": incident.family,
             "regime": regime, "regime_name": names[regime], "answered": answered, "answered_name": names[answered],
-            "trap": incident.trap, "trap_name": data()["trap_names"].get(incident.trap or "", "")}
+            "trap": incident.trap, "trap_name": data()["trap_names"].get(incident.trap or "", ""),
+            # Shown once the answer is: the verdict as Markdown for a review, linking back to this incident.
+            "review": review_comment(verdict, f"Practice incident {incident.id}", "{url}",
+                                     symptom=incident.statement)}
 
 
 _SHOWN = ("id", "seed", "level", "statement", "url", "version")
 
 OPS = [
     Op("practice", ("seed", "level", "missed"), op_practice, _SHOWN),
+    Op("practice_check", ("seed", "level", "lines"), op_practice_check, ("id", "checks", "passed", "summary")),
     Op("practice_grade", ("seed", "level", "lines"), op_practice_grade,
        (*_SHOWN, "grade", "verdict", "family", "regime", "regime_name", "answered", "answered_name", "trap",
-        "trap_name")),
+        "trap_name", "review")),
 ]

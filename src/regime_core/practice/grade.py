@@ -174,8 +174,13 @@ def _premature(text: str) -> Check:
 
 
 #: The attempt in one line, for each overall outcome (a line the grader could not read fails nothing).
-SUMMARY = {True: "Passing.", False: "Not passing yet.",
+SUMMARY = {True: "Right: every line passes.", False: "Not right yet: look again at the lines marked ✗.",
            None: "Nothing marked wrong, but the grader could not read every line: compare those marked ? with the worked answer."}
+#: The same, for lines checked before the answer is shown.
+CHECKED = {True: "Every line passes. Submit to see the worked answer.",
+           False: "Checked without the answer: change a line marked ✗ and check again, or submit.",
+           None: "Nothing marked wrong, but the grader could not read every line (marked ?): submit to compare them"
+                 " with the worked answer."}
 
 
 def grade_practice(raw: object) -> dict[str, Any]:
