@@ -44,6 +44,12 @@ def test_a1_attempt_unlocks_a1_only_survives_reload_and_start_over_hides_it(page
     expect(page.locator('[data-item="a1"] textarea[name="evidence"]')).to_have_value("70% of peak")
     page.locator('[data-item="a1"] [data-action="reset"]').click()
     expect(answer).to_be_hidden()
+    # Start over can be taken back: Undo puts the attempt (and its open answer) back as it was.
+    page.locator('[data-item="a1"] .regime-feedback [data-action="undo-reset"]').click()
+    expect(answer).to_be_visible()
+    expect(page.locator('[data-item="a1"] textarea[name="evidence"]')).to_have_value("70% of peak")
+    page.locator('[data-item="a1"] [data-action="reset"]').click()
+    expect(answer).to_be_hidden()
     page.reload()
     expect(answer).to_be_hidden()
 

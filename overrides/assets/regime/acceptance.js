@@ -164,8 +164,28 @@ export function mount(element) {
       say(`${file.name}: ${result.error}. Nothing was changed.`);
       return;
     }
-    store.replaceAll(result.items);
-    say(`Imported ${file.name}: ${Object.keys(result.items).length} answered items.`);
+    const mine = Object.keys(store.state.items);
+    const replace = () => {
+      const done = store.replaceAll(result.items);
+      const undo = h("button", { type: "button", class: "md-button", "data-action": "undo-import" }, "Undo");
+      undo.addEventListener("click", () => {
+        const back = store.unimport(done);
+        say(`Import undone: ${back.length ? `your ${back.length} saved ${back.length === 1 ? "attempt is" : "attempts are"} back` : "nothing of yours to put back"}.`);
+      }, { once: true });
+      status.replaceChildren(`Imported ${file.name}: ${Object.keys(result.items).length} answered items. `, undo);
+    };
+    if (!mine.length) {
+      replace();
+      return;
+    }
+    // Saved work is never replaced without asking, and an import can be undone.
+    const yes = h("button", { type: "button", class: "md-button md-button--primary", "data-action": "confirm-import" },
+      `Replace my ${mine.length}`);
+    const no = h("button", { type: "button", class: "md-button", "data-action": "cancel-import" }, "Keep mine");
+    yes.addEventListener("click", replace, { once: true });
+    no.addEventListener("click", () => say(`Kept your saved attempts; ${file.name} was not imported.`), { once: true });
+    status.replaceChildren(`${file.name} holds ${Object.keys(result.items).length} answered items; importing it replaces`
+      + ` your ${mine.length} saved ${mine.length === 1 ? "attempt" : "attempts"}. `, yes, " ", no);
   };
 
   const offs = [

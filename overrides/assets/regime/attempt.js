@@ -230,8 +230,19 @@ export function mount(element) {
 
   const reset = () => {
     cancelDraft();
-    store.reset(item);
+    const removed = store.reset(item);
+    if (!Object.keys(removed.items).length && !Object.keys(removed.drafts).length) {
+      say("Nothing to clear here yet.");
+      return;
+    }
+    const undo = h("button", { type: "button", class: "md-button regime-feedback__undo", "data-action": "undo-reset" },
+      "Undo");
+    undo.addEventListener("click", () => {
+      store.restore(removed);
+      say("Put back as it was.");
+    }, { once: true });
     say("Cleared. The answer is hidden again.");
+    feedback.append(" ", undo);
   };
 
   sync();

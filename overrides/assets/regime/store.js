@@ -186,23 +186,42 @@ class DrillStore extends EventTarget {
     this.emit(item);
   }
 
+  /** Clear one item; returns what was removed (its raw entry and draft), for an undo with restore(). */
   reset(item) {
+    const removed = { items: {}, drafts: {} };
     this.update((items, drafts) => {
+      if (item in items) removed.items[item] = items[item];
+      if (item in drafts) removed.drafts[item] = drafts[item];
       delete items[item];
       delete drafts[item];
     });
     this.emit(item);
+    return removed;
   }
 
-  /** Replace every item with imported attempts, each unlocked. */
+  /**
+   * Replace every item with imported attempts, each unlocked. Returns what was removed and what was put
+   * in, so that unimport() can take the import back without touching anything saved since.
+   */
   replaceAll(attempts) {
     const at = new Date().toISOString();
+    let removed = {};
     this.update((items, drafts) => {
+      removed = { items: { ...items }, drafts: { ...drafts } };
       for (const id of Object.keys(items)) delete items[id];
       for (const id of Object.keys(drafts)) delete drafts[id];
       for (const [item, attempt] of Object.entries(attempts)) items[item] = { attempt, unlocked: true, at };
     });
     this.emit("*");
+    return { removed, imported: Object.keys(attempts), at };
+  }
+
+  /** Take an import back: each imported item not changed since goes, then what it replaced comes back. */
+  unimport({ removed, imported, at }) {
+    this.update((items) => {
+      for (const id of imported) if (items[id] && items[id].at === at) delete items[id];
+    });
+    return this.restore(removed);
   }
 
   /** Clear every item as stored now; returns exactly what was removed (the raw entries), for an undo. */
