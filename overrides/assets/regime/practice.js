@@ -230,22 +230,29 @@ export function mount(element) {
     open({ seed: randomSeed(), level, ...(missed.length && Math.random() < 0.5 ? { missed } : {}) }, undefined, notice);
   };
 
-  // The lines checked without the answer: nothing counted, nothing of the verdict shown.
-  const check = async () => {
-    if (!current || submitButton.disabled) return;
+  /** The four lines sent to ``op`` for the current incident; null (a field marked, or the status line
+   *  saying why) when there is no answer to show. */
+  const send = async (op) => {
+    if (!current || submitButton.disabled) return null;
     clearErrors(form);
     let answer;
     try {
-      answer = await python.call("practice_check", { seed: current.seed, level: current.level, lines: readForm(form) });
+      answer = await python.call(op, { seed: current.seed, level: current.level, lines: readForm(form) });
     } catch {
-      return; // the status line says why
+      return null; // the status line says why
     }
-    if (!alive) return;
+    if (!alive) return null;
     if (!answer.ok) {
       if (!showError(form, answer.field, answer.error)) result.replaceChildren(h("p", {}, answer.error));
-      return;
+      return null;
     }
-    result.replaceChildren(h("p", { class: "regime-practice__verdict" }, answer.summary), checkNodes(answer.checks));
+    return answer;
+  };
+
+  // The lines checked without the answer: nothing counted, nothing of the verdict shown.
+  const check = async () => {
+    const answer = await send("practice_check");
+    if (answer) result.replaceChildren(h("p", { class: "regime-practice__verdict" }, answer.summary), checkNodes(answer.checks));
   };
 
   const actionsFor = (answer) => {
@@ -267,19 +274,8 @@ export function mount(element) {
 
   const submit = async (event) => {
     event.preventDefault();
-    if (!current || submitButton.disabled) return;
-    clearErrors(form);
-    let answer;
-    try {
-      answer = await python.call("practice_grade", { seed: current.seed, level: current.level, lines: readForm(form) });
-    } catch {
-      return;
-    }
-    if (!alive) return;
-    if (!answer.ok) {
-      if (!showError(form, answer.field, answer.error)) result.replaceChildren(h("p", {}, answer.error));
-      return;
-    }
+    const answer = await send("practice_grade");
+    if (!answer) return;
     // Read what is stored now (another tab may have counted since), count this one, write it back.
     const stored = load();
     if (stored.writable) {
