@@ -323,7 +323,10 @@ def test_without_javascript_the_drill_says_so_and_offers_no_form(browser: object
 
 def test_open_answers_fold_to_their_first_line(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
+    fold_all = page.locator('[data-action="fold-all"]')
+    expect(fold_all).to_be_hidden()  # nothing open yet: nothing to fold
     _attempt(page, "a1", "compute")
+    expect(fold_all).to_be_visible()
     _attempt(page, "a2", "memory")
     height_open = page.evaluate("document.documentElement.scrollHeight")
     toggles = page.locator(".regime-fold")
@@ -342,6 +345,8 @@ def test_open_answers_fold_to_their_first_line(page: Page, base_url: str) -> Non
     expect(a1.locator("figure")).to_be_visible()
     page.locator('[data-action="reset-all"]').click()
     expect(toggles).to_have_count(0)  # nothing open, nothing to fold
+    expect(fold_all).to_be_hidden()
+    expect(page.locator('[data-action="unfold-all"]')).to_be_hidden()
 
 
 def test_a_stretch_link_without_python_says_so_rather_than_show_the_default(browser: object, base_url: str) -> None:

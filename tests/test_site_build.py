@@ -171,3 +171,15 @@ def test_no_page_speaks_in_the_codes_identifiers(built_site: Path) -> None:
     # The check reads what it should: an identifier outside code is found, inside code it is not.
     assert _IDENTIFIERS.search(_learner_text("<p>read by regime_core</p>"))
     assert not _IDENTIFIERS.search(_learner_text("<p>run <code>python -m regime_core</code></p>"))
+
+
+def test_no_figure_table_has_a_column_of_dashes(built_site: Path) -> None:
+    """A column that is empty in every row says nothing (the lesson's "measured" column once did)."""
+    empty = []
+    for path in sorted(built_site.rglob("index.html")):
+        for table in re.findall(r'<table class="regime-figure__table">(.*?)</table>', path.read_text(encoding="utf-8"), re.S):
+            heads = re.findall(r"<th>(.*?)</th>", table)
+            rows = [re.findall(r"<td>(.*?)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", table.split("</thead>")[-1])]
+            empty += [f"{path.relative_to(built_site)}: {head}" for i, head in enumerate(heads)
+                      if rows and all(len(row) > i and row[i] == "—" for row in rows)]
+    assert not empty, empty

@@ -11,9 +11,14 @@ from regime_core.judgment.symptoms import achieved
 from regime_core.model.roofline import place
 
 
+NOT_MEASURED = "—"
+
+
 def _table(rows: list[tuple[str, str, str, str, str]]) -> str:
-    head = "".join(f"<th>{h}</th>" for h in ("kernel", "intensity", "side of the ridge", "roof there", "measured"))
-    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row) + "</tr>" for row in rows)
+    # A "measured" column of dashes says nothing: it is there only when some kernel was measured.
+    width = 5 if any(row[4] != NOT_MEASURED for row in rows) else 4
+    head = "".join(f"<th>{h}</th>" for h in ("kernel", "intensity", "side of the ridge", "roof there", "measured")[:width])
+    body = "".join("<tr>" + "".join(f"<td>{escape(c)}</td>" for c in row[:width]) + "</tr>" for row in rows)
     return f'<table class="regime-figure__table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
 
 
@@ -34,7 +39,7 @@ def part_b_figure(id_prefix: str = "part-b") -> str:
                        id_prefix=id_prefix)
     table = [(r.label, format_quantity(r.placement.intensity, Dim.INTENSITY),
               f"{format_quantity(r.placement.factor, Dim.COUNT)}× {r.placement.side}",
-              format_quantity(r.placement.attainable_flops, Dim.FLOP_RATE), "—") for r in rows]
+              format_quantity(r.placement.attainable_flops, Dim.FLOP_RATE), NOT_MEASURED) for r in rows]
     return figure(svg, table, f"Part B on the drill's card: ridge {format_quantity(first.ridge, Dim.INTENSITY)}.")
 
 
@@ -48,7 +53,7 @@ def incident_figure(incident_id: str) -> str:
         return ""
     p = place(s.work, s.hardware, s.dtype)
     rate = achieved(s, p).flop_rate
-    measured = format_quantity(rate, Dim.FLOP_RATE) if rate is not None else "—"
+    measured = format_quantity(rate, Dim.FLOP_RATE) if rate is not None else NOT_MEASURED
     row = (item.id.upper(), format_quantity(p.intensity, Dim.INTENSITY),
            f"{format_quantity(p.factor, Dim.COUNT)}× {p.side}", format_quantity(p.attainable_flops, Dim.FLOP_RATE),
            measured)

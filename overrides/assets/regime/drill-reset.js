@@ -149,9 +149,17 @@ export function mount(element) {
 
   // Answers open and close as attempts are saved, imported or cleared: follow their hidden flag.
   const root = element.closest("article") || document.body;
-  const watcher = new MutationObserver(() => syncFolds(root));
+  // Fold and Unfold show only while some answer is open: with none, they would do nothing.
+  const foldButtons = [...element.querySelectorAll('[data-action="fold-all"], [data-action="unfold-all"]')];
+  const sync = () => {
+    syncFolds(root);
+    const open = Boolean(root.querySelector(".regime-answer[data-regime-answer]:not([hidden])"));
+    // Only a change is written: the observer below sees every write of "hidden", even of the same value.
+    for (const button of foldButtons) if (button.hidden === open) button.hidden = !open;
+  };
+  const watcher = new MutationObserver(sync);
   watcher.observe(root, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
-  window.setTimeout(() => syncFolds(root), 0); // after the other widgets of the page have mounted
+  window.setTimeout(sync, 0); // after the other widgets of the page have mounted
 
   render();
   const offs = [
