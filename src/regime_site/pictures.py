@@ -10,7 +10,6 @@ from regime_core.judgment.svg import Point, for_symptoms, roofline_svg
 from regime_core.judgment.symptoms import achieved
 from regime_core.model.roofline import place
 
-
 NOT_MEASURED = "—"
 
 
