@@ -24,14 +24,14 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from regime_site.prebuild import Prebuild, PrebuildError, Runtime, pages, template_runtime
+from regime_site.prebuild import CORE_DIR, PYODIDE_DIR, Prebuild, PrebuildError, Runtime, pages, template_runtime
 
 
 class RegimePluginConfig(Config):
     """Options in ``mkdocs.yml``."""
 
-    pyodide_dir = config_options.Type(str, default="node_modules/pyodide")
-    core_dir = config_options.Type(str, default="src/regime_core")
+    pyodide_dir = config_options.Type(str, default=PYODIDE_DIR)
+    core_dir = config_options.Type(str, default=CORE_DIR)
 
 
 class RegimePlugin(BasePlugin[RegimePluginConfig]):

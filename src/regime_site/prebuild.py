@@ -26,6 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
+import yaml  # type: ignore[import-untyped]
+from mkdocs.utils.yaml import get_yaml_loader
+
 from regime_core.bridge.protocol import PROTOCOL
 from regime_site.bytecode import compile_for_pyodide
 from regime_site.casebook import pages as casebook_pages
@@ -36,6 +39,9 @@ from regime_site.wheel import browser_files, browser_modules, build_wheel, packa
 #: but a trimmed ``python_stdlib.zip`` and ``pyodide-lock.json`` (see ``stdlib.py``).
 PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm")
 ROOT = Path(__file__).resolve().parents[2]
+#: Where the pinned npm package and the core's sources are, relative to the project (the plugin's defaults).
+PYODIDE_DIR = "node_modules/pyodide"
+CORE_DIR = "src/regime_core"
 
 
 class PrebuildError(Exception):
@@ -146,18 +152,31 @@ def write_folder(out: Path, root: Path = ROOT) -> Path:
     for path, markdown in pages().items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
         (docs / path).write_text(markdown, encoding="utf-8")
-    runtime = Prebuild(root / "node_modules" / "pyodide", root / "src" / "regime_core").runtime()
+    runtime = Prebuild(root / PYODIDE_DIR, root / CORE_DIR).runtime()
     runtime.write(docs)
     config = out / "mkdocs.yml"
-    # INHERIT merges mappings and replaces lists: the plugins below are the project's, less `regime`.
+    # INHERIT merges mappings and replaces lists: the plugins are the project's own, read from its
+    # config, less `regime` (JSON is YAML, one plugin a line).
+    plugins = "".join(f"  - {json.dumps(p)}\n" for p in _project_plugins(root / "mkdocs.yml") if _name(p) != "regime")
     config.write_text(
         f"INHERIT: {json.dumps(str((root / 'mkdocs.yml').resolve()))}\n"
         f"docs_dir: {json.dumps(str(docs.resolve()))}\n"
         f"theme:\n  custom_dir: {json.dumps(str((root / 'overrides').resolve()))}\n"
-        "plugins:\n  - search\n  - markdown-exec:\n      ansi: \"off\"\n      languages: [python]\n"
+        f"plugins:\n{plugins}"
         f"extra:\n  regime_runtime: {json.dumps(template_runtime(runtime.manifest))}\n",
         encoding="utf-8")
     return config
+
+
+def _project_plugins(config: Path) -> list[object]:
+    """The ``plugins`` list of a MkDocs config as written, read with MkDocs' own YAML loader (``!ENV``)."""
+    loaded = yaml.load(config.read_text(encoding="utf-8"), Loader=get_yaml_loader())
+    return list(loaded.get("plugins", []))
+
+
+def _name(plugin: object) -> str:
+    """A plugin entry's name: ``search``, or the one key of ``{"markdown-exec": {...}}``."""
+    return plugin if isinstance(plugin, str) else next(iter(plugin)) if isinstance(plugin, dict) else ""
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,6 +1,7 @@
 // Practice: one generated incident at a time, graded like Part A, with a tally kept in this browser.
 // regime_core writes the incident and grades the attempt; this widget renders and forwards.
 import { clearErrors, clearFieldError, enterChecks, h, on, readForm, showError, verdictNodes } from "./dom.js";
+import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
 const KEY = "regime-practice";
@@ -260,15 +261,8 @@ export function mount(element) {
     const nextButton = h("button", { type: "button", class: "md-button md-button--primary" }, "Next incident");
     nextButton.addEventListener("click", () => next());
     const copyButton = h("button", { type: "button", class: "md-button" }, "Copy as review comment");
-    copyButton.addEventListener("click", async () => {
-      const text = answer.review.replace("{url}", address());
-      try {
-        await navigator.clipboard.writeText(text);
-        status.textContent = `Copied: the review comment for incident ${answer.id}`;
-      } catch {
-        status.textContent = "The browser refused the clipboard; copy this incident's address instead.";
-      }
-    });
+    copyButton.addEventListener("click", () => copy(answer.review.replace("{url}", address()), status,
+      `the review comment for incident ${answer.id}`, "The browser refused the clipboard; copy this incident's address instead."));
     return h("div", { class: "regime-actions regime-practice__after" }, nextButton, " ", copyButton, " ", status);
   };
 
@@ -290,15 +284,7 @@ export function mount(element) {
     renderRecord();
   };
 
-  const copyLink = async () => {
-    const text = address();
-    try {
-      await navigator.clipboard.writeText(text);
-      linkLine.textContent = `Copied: ${text}`;
-    } catch {
-      linkLine.textContent = `Copy this: ${text}`;
-    }
-  };
+  const copyLink = () => copy(address(), linkLine);
 
   const reset = () => {
     rec = emptyRecord();

@@ -88,12 +88,15 @@ CRITERIA = (
 )
 
 
+@cache
 def hints(item_id: str) -> tuple[str, ...]:
     """The hint ladder for an item (``a1``..``a8``, ``part_b``, ``part_c``), each rung saying more.
 
-    A nudge, then the deciding symptom, then the arithmetic to do; no rung names the regime.
+    A nudge, then the deciding symptom, then the arithmetic to do; no rung names the regime. Figures the
+    core knows are placeholders in the data (``{a2.bandwidth}``, ``{part_b.matmul.ridge}``), filled here.
     """
-    ladder = tuple(str(text) for text in _grading(item_id).get("hints", []) if text)
+    ladder = tuple(drill.fill_model_answer(str(text), {}, f"{item_id}.grading.hints")
+                   for text in _grading(item_id).get("hints", []) if text)
     return ladder or ("Read the incident again for the one measurement that decides between the two roofs.",)
 
 

@@ -7,6 +7,7 @@ from here, so a line reads "Lever that helps: ✗ …" wherever it is shown.
 from __future__ import annotations
 
 from regime_core.content import drill
+from regime_core.grading.answer_lines import cap
 from regime_core.judgment.words import LABEL
 
 #: Part C's three checks, named by what they look for in the paragraph.
@@ -22,7 +23,7 @@ def check_label(item: str, name: str) -> str:
             return "Ridge"
         row = next((r for r in drill.part_b() if r.id == name), None)
         if row is not None:
-            return row.label[:1].upper() + row.label[1:]
+            return cap(row.label)
     elif item == "part_c" and name in PART_C:
         return PART_C[name]
     elif item == "practice" and name in PRACTICE:
