@@ -76,6 +76,7 @@ def _state_unlocked(page: Page, base_url: str) -> None:
     expect(editor.locator(".regime-explore__result svg")).to_have_count(1)
     expect(page.locator('.regime-acceptance__criteria li[data-passed]').first).to_be_attached()
     page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
     expect(page.locator('[data-action="undo-reset"]')).to_be_visible()
     page.locator('[data-action="undo-reset"]').click()
     expect(page.locator('[data-regime-answer="a4"]')).to_be_visible()

@@ -109,6 +109,7 @@ def test_start_over_says_what_it_cleared_and_undo_puts_back_exactly_that(page: P
 
     controls = page.locator(".regime-progress")
     controls.locator('[data-action="reset-all"]').click()
+    controls.locator('[data-action="confirm-reset"]').click()
     expect(page.locator('[data-regime-answer="a2"]')).to_be_hidden()
     expect(page.locator('[data-regime-answer="a5"]')).to_be_hidden()
     expect(controls.locator('[role="status"]')).to_contain_text("Cleared 2 attempts (A2, A5)")
@@ -127,6 +128,7 @@ def test_undo_is_withdrawn_once_a_new_attempt_is_saved(page: Page, base_url: str
     page.goto(base_url + "drill/")
     _attempt(page, "a3", "overhead")
     page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
     expect(page.locator('[data-action="undo-reset"]')).to_be_visible()
     _attempt(page, "a7", "overhead")
     expect(page.locator('[data-action="undo-reset"]')).to_have_count(0)  # undoing would lose A7
@@ -169,6 +171,7 @@ def test_progress_counts_what_is_right_and_marks_the_table_of_contents(page: Pag
     acceptance.locator('[data-action="confirm-import"]').click()
     expect(count).to_contain_text(f"{total} of {total} right")
     page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
     expect(count).to_have_text(f"0 of {total} attempted.")
     expect(toc.locator("a.md-nav__link[data-regime-mark]")).to_have_count(0)
 
@@ -344,6 +347,7 @@ def test_open_answers_fold_to_their_first_line(page: Page, base_url: str) -> Non
     page.locator('[data-action="unfold-all"]').click()
     expect(a1.locator("figure")).to_be_visible()
     page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
     expect(toggles).to_have_count(0)  # nothing open, nothing to fold
     expect(fold_all).to_be_hidden()
     expect(page.locator('[data-action="unfold-all"]')).to_be_hidden()

@@ -126,5 +126,6 @@ def test_an_open_answer_brings_its_editor_back_after_a_reload_and_start_over_hid
     expect(explorer.locator('input[name="work.batch"]')).to_have_value("1")  # the drill's numbers again
     expect(explorer.locator(".regime-explore__result")).to_be_empty()
     page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
     expect(explorer).to_be_hidden()
     expect(page.locator(".regime-explore:visible")).to_have_count(0)

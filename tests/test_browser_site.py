@@ -68,6 +68,7 @@ def test_start_over_for_the_whole_drill(page: Page, base_url: str) -> None:
     submit_incident(page, "a2", "memory")
     submit_incident(page, "a5")
     page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
     expect(page.locator('[data-regime-answer="a2"]')).to_be_hidden()
     expect(page.locator('[data-regime-answer="a5"]')).to_be_hidden()
 

@@ -123,6 +123,57 @@ def test_an_older_schema_keeps_the_attempts(page: Page, base_url: str) -> None:
     assert page.evaluate("localStorage.getItem('regime-drill:schema-0')") == older
 
 
+def test_a_newer_schema_is_shown_and_never_written(page: Page, base_url: str) -> None:
+    newer = json.dumps({"schema": 2, "items": {"a3": {"attempt": {"regime": "overhead"}, "unlocked": True}},
+                        "profiles": {"default": {"theme": "dark"}}})
+    page.add_init_script(f"localStorage.setItem('regime-drill', {json.dumps(newer)});")
+    page.goto(base_url + "drill/")
+    expect(page.locator('[data-regime-answer="a3"]')).to_be_visible()
+    expect(page.locator('[data-item="a3"] input[value="overhead"]')).to_be_checked()
+    expect(page.locator(".regime-progress [role=status]")).to_contain_text("saved by a newer version of the site")
+    _attempt(page, "a6", "overhead")  # works, in this tab only
+    expect(page.locator('[data-item="a6"] .regime-feedback')).to_contain_text("left untouched")
+    assert page.evaluate("localStorage.getItem('regime-drill')") == newer
+
+
+#: What Pyodide throws when its interpreter dies (the deep JSON that once did it is now refused before it is
+#: parsed: tests/test_nesting.py): the worker is made to throw it for one request.
+FATAL_ON_PROBE = ('if (request.includes("fatal-probe")) throw Object.assign(new Error("RangeError: Maximum call'
+                  ' stack size exceeded"), { pyodide_fatal_error: true });')
+
+
+def test_a_fatal_error_in_python_restarts_the_worker(browser: object, base_url: str, tmp_path: Path) -> None:
+    log = PageLog()
+    page = open_page(browser, base_url, log)
+    workers: list[str] = []
+
+    def worker_that_dies_on_the_probe(route: Route) -> None:
+        workers.append(route.request.url)
+        body = route.fetch().text()
+        marker = "postMessage({ id, response: handle(request) });"
+        assert marker in body
+        route.fulfill(body=body.replace(marker, FATAL_ON_PROBE + marker), content_type="text/javascript")
+
+    page.context.route("**/assets/regime/worker.js?*", worker_that_dies_on_the_probe)
+    page.goto(base_url + "drill/")
+    probe = tmp_path / "probe.json"
+    probe.write_text(json.dumps({"part_a": {"a1": {"regime": "fatal-probe"}}}))
+    acceptance = page.locator(".regime-acceptance")
+    acceptance.locator('input[type="file"]').set_input_files(str(probe))
+    expect(acceptance.locator(".regime-acceptance__status")).to_have_text(
+        "probe.json: Python stopped on this input and is being restarted; nothing was saved from this request."
+        " Nothing was changed.", timeout=120_000)
+    # A new worker answers the next request as if nothing happened.
+    form = page.locator('[data-item="a1"] form.regime-attempt')
+    form.locator('input[value="compute"]').check()
+    form.locator('[data-action="check"]').click()
+    expect(page.locator('[data-item="a1"] .regime-item-grade li').first).to_contain_text("Regime: ✓", timeout=120_000)
+    assert len(workers) == 2, workers
+    page.context.close()
+    assert log.errors == []
+    assert log.external == []
+
+
 #: Enough round trips for a leak to show: a widget left mounted on each visit would change the count
 #: every time, which the set below would catch after two.
 ROUND_TRIPS = 20

@@ -593,6 +593,20 @@ def test_an_item_another_version_saved_is_set_aside_and_the_rest_graded(item: st
     assert list(response["feedback"]) == ["a1"]
     assert item not in response["attempt"]["part_a"]
     assert response["grade"]["items"]["a1"]["attempted"] is True
+    first = response["grade"]["criteria"][0]["why"]
+    if item != "a9":  # not one of the drill's: no criterion names it
+        assert f"{item.upper()} saved by another version: kept, not graded" in first
+        assert item.upper() not in first.split(";")[0]  # not listed as "not attempted yet"
+
+
+def test_items_the_page_could_not_read_are_kept_not_untried() -> None:
+    response = _call("grade", items={}, kept=["a4", "part-b"])
+    criteria = [c["why"] for c in response["grade"]["criteria"]]
+    assert criteria[0] == ("Not attempted yet: A1, A2, A3, A5, A6, A7, A8; A4 saved by another version: kept,"
+                           " not graded.")
+    assert "A4 saved by another version: kept, not graded." in criteria
+    refused = _call("grade", items={}, kept="a4")
+    assert (refused["ok"], refused["field"]) == (False, "kept")
 
 
 def test_a_file_of_empty_objects_answers_nothing_and_changes_nothing() -> None:

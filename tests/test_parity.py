@@ -15,6 +15,13 @@ from regime_core.content import drill
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _nested(depth: int) -> object:
+    value: object = "x"
+    for _ in range(depth):
+        value = {"a1": value}
+    return value
+
+
 def _requests() -> list[object]:
     reqs: list[object] = [{"op": "gpus"}]
     reqs += [{"op": "ridge", "hardware": {"id": card_id}} for card_id in hardware.catalogue()]
@@ -32,6 +39,11 @@ def _requests() -> list[object]:
         {"op": "ridge", "hardware": {"id": "custom", "peak_flops": "1e400", "bandwidth": "2 TB/s"}},
         {"op": "nope"},
         "not an object",
+        # Nested deeper than Pyodide's WebAssembly stack goes (a fatal error there; RecursionError here): both
+        # refuse it by name before parsing, the import and the grade request alike.
+        {"op": "import_attempt", "text": '{"part_a": ' * 3000 + "{}" + "}" * 3000},
+        {"op": "import_attempt", "text": "[" * 20_000 + "]" * 20_000},
+        {"op": "grade", "items": _nested(900)},  # json.dumps itself stops near 1,000
     ]
     # Practice: the generator must write the same incident from a seed under both (random.Random seeded by text).
     reqs += [{"op": "practice", "seed": seed, "level": 1 + seed % 3} for seed in range(0, 3000, 100)]

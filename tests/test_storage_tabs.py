@@ -12,6 +12,7 @@ from playwright.sync_api import Page, Route, expect
 from conftest import PageLog, WarmContext, _watch, open_page
 
 DRILL = "regime-drill"
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
 def _attempt(page: Page, item: str, regime: str, evidence: str = "") -> None:
@@ -71,6 +72,7 @@ def test_undo_of_a_start_over_keeps_the_other_tabs_later_work(page: Page, warm_c
     _attempt(page, "a1", "compute")
     _attempt(page, "a2", "memory")
     page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
     expect(other.locator('[data-regime-answer="a1"]')).to_be_hidden()  # the other tab follows the start-over
     _attempt(other, "a3", "overhead")  # saved in the other tab after the start-over
     expect(page.locator('[data-regime-answer="a3"]')).to_be_visible()
@@ -81,6 +83,47 @@ def test_undo_of_a_start_over_keeps_the_other_tabs_later_work(page: Page, warm_c
         expect(tab.locator(".regime-progress__count")).to_contain_text("A1, A2, A3")
         expect(tab.locator(".md-sidebar--secondary a.md-nav__link[data-regime-mark]")).to_have_count(3)
     other.close()
+
+
+def test_every_undo_outlives_a_reload(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    _attempt(page, "a1", "compute")
+    _attempt(page, "a2", "memory")
+    progress = page.locator(".regime-progress")
+    before = _stored(page)
+    # The whole drill's Start over asks first; keeping changes nothing.
+    progress.locator('[data-action="reset-all"]').click()
+    expect(progress.locator('[role="status"]')).to_contain_text("Clear your 2 saved attempts (A1, A2)")
+    progress.locator('[data-action="cancel-reset"]').click()
+    expect(progress.locator('[role="status"]')).to_have_text("Nothing was cleared.")
+    assert _stored(page) == before
+    progress.locator('[data-action="reset-all"]').click()
+    progress.locator('[data-action="confirm-reset"]').click()
+    expect(page.locator('[data-regime-answer="a1"]')).to_be_hidden()
+    page.reload()
+    expect(progress.locator('[role="status"]')).to_contain_text("Cleared 2 attempts (A1, A2)")
+    progress.locator('[data-action="undo-reset"]').click()
+    expect(progress.locator('[role="status"]')).to_have_text("Restored 2 attempts: A1, A2.")
+    assert _stored(page) == before  # exactly as it was, and no undo record left behind
+    # One incident's Start over.
+    a1 = page.locator('[data-item="a1"]')
+    a1.locator('[data-action="reset"]').click()
+    expect(page.locator('[data-regime-answer="a1"]')).to_be_hidden()
+    page.reload()
+    a1.locator('.regime-feedback [data-action="undo-reset"]').click()
+    expect(page.locator('[data-regime-answer="a1"]')).to_be_visible()
+    expect(a1.locator(".regime-feedback")).to_have_text("Put back as it was.")
+    assert _stored(page) == before
+    # An import.
+    acceptance = page.locator(".regime-acceptance")
+    acceptance.locator('input[type="file"]').set_input_files(str(EXAMPLES / "attempt-passing.json"))
+    acceptance.locator('[data-action="confirm-import"]').click()
+    expect(page.locator('[data-regime-answer="a8"]')).to_be_visible()
+    page.reload()
+    acceptance.locator('[data-action="undo-import"]').click()
+    expect(acceptance.locator(".regime-acceptance__status")).to_contain_text("your 2 saved attempts are back")
+    expect(page.locator('[data-regime-answer="a8"]')).to_be_hidden()
+    assert _stored(page) == before
 
 
 #: The "Tried" column of the practice tally, summed.
@@ -134,6 +177,9 @@ def test_items_another_version_saved_are_set_aside_and_the_rest_graded_and_expor
     expect(panel.locator(".regime-acceptance__aside")).to_have_text(
         "Saved by another version: kept, not graded: A9, A2, A3, A5.", timeout=90_000)
     expect(panel.locator(".regime-acceptance__verdict")).to_have_text("Not passing yet: see the criteria above.")
+    # The first criterion tells kept items from ones never tried.
+    expect(panel.locator('li[data-criterion="1"] .regime-acceptance__why')).to_have_text(
+        "Not attempted yet: A4, A6, A7, A8; A2, A3, A5 saved by another version: kept, not graded.")
     expect(page.locator('[data-item="a1"] .regime-item-grade li').first).to_contain_text("Regime: ✓")
     expect(page.locator('[data-item="a2"] .regime-item-grade li')).to_have_text(
         "Saved by another version: kept, not graded.")

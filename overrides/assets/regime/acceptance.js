@@ -144,6 +144,16 @@ export function mount(element) {
     "import-json": () => fileInput.click(),
   };
 
+  // The Undo of the last import, from the stored record: it outlives a reload and shows in every tab.
+  const offerUndo = (text) => {
+    const undo = h("button", { type: "button", class: "md-button", "data-action": "undo-import" }, "Undo");
+    undo.addEventListener("click", () => {
+      const back = store.undo("import") || [];
+      say(`Import undone: ${back.length ? `your ${back.length} saved ${back.length === 1 ? "attempt is" : "attempts are"} back` : "nothing of yours to put back"}.`);
+    }, { once: true });
+    status.replaceChildren(text, undo);
+  };
+
   const importFile = async () => {
     const file = fileInput.files && fileInput.files[0];
     fileInput.value = "";
@@ -166,13 +176,8 @@ export function mount(element) {
     }
     const mine = Object.keys(store.state.items);
     const replace = () => {
-      const done = store.replaceAll(result.items);
-      const undo = h("button", { type: "button", class: "md-button", "data-action": "undo-import" }, "Undo");
-      undo.addEventListener("click", () => {
-        const back = store.unimport(done);
-        say(`Import undone: ${back.length ? `your ${back.length} saved ${back.length === 1 ? "attempt is" : "attempts are"} back` : "nothing of yours to put back"}.`);
-      }, { once: true });
-      status.replaceChildren(`Imported ${file.name}: ${Object.keys(result.items).length} answered items. `, undo);
+      store.replaceAll(result.items);
+      offerUndo(`Imported ${file.name}: ${Object.keys(result.items).length} answered items. `);
     };
     if (!mine.length) {
       replace();
@@ -190,7 +195,13 @@ export function mount(element) {
 
   const offs = [
     bindStatus(element.querySelector(".regime-status")),
-    on(store, "change", soon),
+    on(store, "change", (event) => {
+      soon();
+      // An attempt saved or cleared in the tab that shows the import's Undo: the learner has moved on from it.
+      const button = status.querySelector('[data-action="undo-import"]');
+      if (button && !event.detail.remote && event.detail.item !== "*") store.dropUndo("import");
+      if (button && !store.pendingUndo("import")) button.remove();
+    }),
     on(fileInput, "change", importFile),
     () => window.clearTimeout(timer),
     () => aside.remove(),
@@ -200,6 +211,7 @@ export function mount(element) {
     if (button) offs.push(on(button, "click", run));
   }
   showAside(store.unreadable);
+  if (store.pendingUndo("import")) offerUndo("Your last import can be undone. ");
   if (Object.keys(store.state.items).length) refresh();
   else python.startSoon();
   return () => offs.forEach((off) => off());

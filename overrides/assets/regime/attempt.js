@@ -127,6 +127,7 @@ export function mount(element) {
     }
     if (draft) fillForm(form, draft.attempt);
     say("");
+    offerUndo();
   };
 
   // The attempt as typed, or null (and the missing field marked) when a required field is empty.
@@ -228,6 +229,19 @@ export function mount(element) {
     showGrade();
   };
 
+  // The Undo of this item's Start over comes from the stored record, so it is still there after a reload.
+  const offerUndo = () => {
+    if (!store.pendingUndo(`reset:${item}`) || store.get(item)) return;
+    const undo = h("button", { type: "button", class: "md-button regime-feedback__undo", "data-action": "undo-reset" },
+      "Undo");
+    undo.addEventListener("click", () => {
+      store.undo(`reset:${item}`);
+      say("Put back as it was.");
+    }, { once: true });
+    say("Cleared. The answer is hidden again.");
+    feedback.append(" ", undo);
+  };
+
   const reset = () => {
     cancelDraft();
     const removed = store.reset(item);
@@ -235,14 +249,7 @@ export function mount(element) {
       say("Nothing to clear here yet.");
       return;
     }
-    const undo = h("button", { type: "button", class: "md-button regime-feedback__undo", "data-action": "undo-reset" },
-      "Undo");
-    undo.addEventListener("click", () => {
-      store.restore(removed);
-      say("Put back as it was.");
-    }, { once: true });
-    say("Cleared. The answer is hidden again.");
-    feedback.append(" ", undo);
+    offerUndo();
   };
 
   sync();

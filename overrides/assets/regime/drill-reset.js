@@ -59,7 +59,6 @@ export function mount(element) {
   const count = element.querySelector(".regime-progress__count");
   const status = element.querySelector('[role="status"]');
   const items = drillItems();
-  let undo = null; // what the last Start over cleared, until anything else changes the drill
 
   // Each item's mark, as the grade has it: right (✓), to look at again (✗), could not tell (?), or
   // attempted (before the grade comes, or without Python); nothing when not attempted.
@@ -127,25 +126,40 @@ export function mount(element) {
 
   const say = (text, ...extra) => status.replaceChildren(text, ...extra);
 
-  // Start over clears what is stored now (another tab's work included, as the button says); Undo
-  // puts back only what this start-over removed, and never over anything saved since.
+  // The Undo of the last Start over, from the stored record: it outlives a reload and shows in every tab.
+  const offerUndo = (text) => {
+    const button = h("button", { type: "button", class: "md-button regime-progress__undo", "data-action": "undo-reset" }, "Undo");
+    button.addEventListener("click", () => {
+      const back = new Set(store.undo("reset-all") || []);
+      const restored = items.filter((item) => back.has(item.id));
+      say(`Restored ${restored.length} ${restored.length === 1 ? "attempt" : "attempts"}${restored.length ? `: ${names(restored)}` : ""}.`);
+    }, { once: true });
+    say(text, " ", button);
+  };
+  const clearedText = (removed) => {
+    const cleared = items.filter((item) => item.id in removed.items);
+    return `Cleared ${cleared.length} ${cleared.length === 1 ? "attempt" : "attempts"}${cleared.length ? ` (${names(cleared)})` : ""}; every answer is hidden again.`;
+  };
+
+  // Start over asks first (in the page, not a dialog), then clears what is stored now: another tab's
+  // work included, as the question says. Undo puts back only what it removed, never over anything saved since.
   const startOver = () => {
+    const saved = items.filter((item) => store.get(item.id));
     if (!Object.keys(store.read(false).items).length) {
       say("Nothing to clear: no attempt is saved yet.");
       return;
     }
-    const saved = items.filter((item) => store.get(item.id));
-    undo = store.resetAll();
-    const button = h("button", { type: "button", class: "md-button regime-progress__undo", "data-action": "undo-reset" }, "Undo");
-    button.addEventListener("click", () => {
-      if (!undo) return;
-      const back = new Set(store.restore(undo));
-      undo = null;
-      const restored = saved.filter((item) => back.has(item.id));
-      say(`Restored ${restored.length} ${restored.length === 1 ? "attempt" : "attempts"}${restored.length ? `: ${names(restored)}` : ""}.`);
-    }, { once: true });
-    say(`Cleared ${saved.length} ${saved.length === 1 ? "attempt" : "attempts"} (${names(saved)}); every answer is hidden again.`, button);
+    const yes = h("button", { type: "button", class: "md-button md-button--primary", "data-action": "confirm-reset" },
+      saved.length === 1 ? "Clear it" : `Clear all ${saved.length}`);
+    const no = h("button", { type: "button", class: "md-button", "data-action": "cancel-reset" }, "Keep them");
+    yes.addEventListener("click", () => offerUndo(clearedText(store.resetAll())), { once: true });
+    no.addEventListener("click", () => say("Nothing was cleared."), { once: true });
+    say(`Clear your ${saved.length} saved ${saved.length === 1 ? "attempt" : "attempts"} (${names(saved)}), in every`
+      + " tab of this site, and hide every answer again? ", yes, " ", no);
   };
+  const pending = store.pendingUndo("reset-all");
+  if (pending) offerUndo(clearedText(pending.removed));
+  else if (store.problem) say(store.problem); // storage that cannot keep progress: said at the top of the drill
 
   // Answers open and close as attempts are saved, imported or cleared: follow their hidden flag.
   const root = element.closest("article") || document.body;
@@ -170,12 +184,11 @@ export function mount(element) {
     on(element.querySelector('[data-action="unfold-all"]'), "click", () => foldAll(root, false)),
     on(store, "change", (event) => {
       render();
-      // Anything this tab changed after Start over (a new attempt, an import): undoing would lose it.
-      // Another tab's work does not withdraw it: Undo never writes over an item saved since.
-      if (undo && !event.detail.remote && Object.keys(store.state.items).length) {
-        undo = null;
-        status.querySelector('[data-action="undo-reset"]')?.remove();
-      }
+      // Anything saved in the tab that shows the Undo (a new attempt, an import) withdraws it: the learner
+      // has started again. Another tab's work does not: Undo never writes over an item saved since.
+      const button = status.querySelector('[data-action="undo-reset"]');
+      if (button && !event.detail.remote && Object.keys(store.state.items).length) store.dropUndo("reset-all");
+      if (button && !store.pendingUndo("reset-all")) button.remove();
     }),
   ];
   return () => {

@@ -8,7 +8,8 @@ let cached = { version: -1, promise: null };
 export function gradeSaved() {
   if (cached.version !== store.version) {
     const items = Object.fromEntries(Object.entries(store.state.items).map(([id, entry]) => [id, entry.attempt]));
-    cached = { version: store.version, promise: python.call("grade", { items }) };
+    // Items the store could not take apart are named, so the criteria say "kept", not "not attempted".
+    cached = { version: store.version, promise: python.call("grade", { items, kept: store.unreadable }) };
   }
   return cached.promise;
 }

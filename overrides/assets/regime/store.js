@@ -6,11 +6,19 @@
 // stored text is read again, that item changed, the rest written back as it was, entries this
 // version cannot read included), and the `storage` event brings another tab's changes in, emitted
 // as a remote "change", so each tab shows the other's work.
+//
+// What a Start over or an import removed is kept in the same document (``undo``, one record per action:
+// "reset:a3", "reset-all", "import"), so its Undo outlives a reload and is seen by every tab. Undo puts
+// back only what is still missing: it never writes over anything saved since.
 const KEY = "regime-drill";
 const SCHEMA = 1;
 const ID = /^[a-z0-9-]{1,20}$/;
 const BLOCKED = "This browser blocks storage: your attempts last until you close the tab.";
 const CANT_SAVE = "Progress can't be saved in this browser (storage full or blocked); it lasts until you close the tab.";
+
+const UNDO_KEY = /^(reset:[a-z0-9-]{1,20}|reset-all|import)$/;
+const NEWER = "This progress was saved by a newer version of the site: it is shown here and left untouched."
+  + " Reload the page to get that version; what you change before then lasts until you close the tab.";
 
 function empty() {
   return { schema: SCHEMA, items: {}, drafts: {} };
@@ -49,6 +57,21 @@ function validDrafts(drafts) {
   if (!isObject(drafts)) return out;
   for (const [id, entry] of Object.entries(drafts)) {
     if (ID.test(id) && isObject(entry) && isObject(entry.attempt)) out[id] = { attempt: entry.attempt, at: String(entry.at || "") };
+  }
+  return out;
+}
+
+function validUndo(undo) {
+  const out = {};
+  if (!isObject(undo)) return out;
+  for (const [key, record] of Object.entries(undo)) {
+    if (!UNDO_KEY.test(key) || !isObject(record) || !isObject(record.removed)) continue;
+    out[key] = {
+      removed: { items: isObject(record.removed.items) ? record.removed.items : {},
+        drafts: isObject(record.removed.drafts) ? record.removed.drafts : {} },
+      imported: Array.isArray(record.imported) ? record.imported.filter((id) => typeof id === "string") : [],
+      at: String(record.at || ""),
+    };
   }
   return out;
 }
@@ -114,6 +137,12 @@ class DrillStore extends EventTarget {
       this.memory = empty();
       return this.memory;
     }
+    if (typeof parsed.schema === "number" && parsed.schema > SCHEMA) {
+      // A newer version's layout: shown as far as it fits, never written (the newer page reads it whole).
+      this.problem = NEWER;
+      this.memory = { schema: SCHEMA, items: validItems(parsed.items), drafts: validDrafts(parsed.drafts) };
+      return this.memory;
+    }
     if (parsed.schema !== SCHEMA) {
       // An older (or newer) layout: keep the original aside, carry over what still fits.
       if (!this.keepCopy(storage, `${KEY}:schema-${String(parsed.schema).slice(0, 10)}`, raw)) {
@@ -128,7 +157,7 @@ class DrillStore extends EventTarget {
 
   view(doc) {
     this.unreadable = unreadableIds(doc.items);
-    return { schema: SCHEMA, items: validItems(doc.items), drafts: validDrafts(doc.drafts) };
+    return { schema: SCHEMA, items: validItems(doc.items), drafts: validDrafts(doc.drafts), undo: validUndo(doc.undo) };
   }
 
   /** True when the copy is there (made now or before). */
@@ -141,13 +170,15 @@ class DrillStore extends EventTarget {
     }
   }
 
-  /** Read what is stored now, let `change` alter it (items and drafts), write it back, and show it. */
+  /** Read what is stored now, let `change` alter it (items, drafts, undo records), write it back, and show it. */
   update(change) {
     const doc = this.read(false);
     const items = { ...doc.items };
     const drafts = { ...doc.drafts };
-    change(items, drafts);
-    const next = { ...doc, schema: SCHEMA, items, drafts };
+    const undo = validUndo(doc.undo);
+    change(items, drafts, undo);
+    const next = { ...doc, schema: SCHEMA, items, drafts, undo };
+    if (!Object.keys(undo).length) delete next.undo; // a document without undo reads as it was before
     if (this.memory) {
       this.memory = next;
     } else {
@@ -179,64 +210,90 @@ class DrillStore extends EventTarget {
   }
 
   submit(item, attempt) {
-    this.update((items, drafts) => {
+    this.update((items, drafts, undo) => {
       items[item] = { attempt, unlocked: true, at: new Date().toISOString() };
       delete drafts[item];
+      delete undo[`reset:${item}`]; // a new attempt: the cleared one cannot come back over it
     });
     this.emit(item);
   }
 
-  /** Clear one item; returns what was removed (its raw entry and draft), for an undo with restore(). */
+  /** Clear one item; returns what was removed (its raw entry and draft). Undo with undo(`reset:${item}`). */
   reset(item) {
     const removed = { items: {}, drafts: {} };
-    this.update((items, drafts) => {
+    this.update((items, drafts, undo) => {
       if (item in items) removed.items[item] = items[item];
       if (item in drafts) removed.drafts[item] = drafts[item];
       delete items[item];
       delete drafts[item];
+      if (Object.keys(removed.items).length || Object.keys(removed.drafts).length) {
+        undo[`reset:${item}`] = { removed, at: new Date().toISOString() };
+      }
     });
     this.emit(item);
     return removed;
   }
 
+  /** The undo record of an action ("reset:a3", "reset-all", "import") as stored now, or null. */
+  pendingUndo(key) {
+    return this.state.undo[key] || null;
+  }
+
+  /** Forget an undo record (the learner has moved on); no change event. */
+  dropUndo(key) {
+    if (!this.pendingUndo(key)) return;
+    this.update((items, drafts, undo) => {
+      delete undo[key];
+    });
+  }
+
+  /** Take back the action ``key`` names, as stored now (from this tab or another, before a reload or
+   * after); returns the ids put back, or null when there is nothing to undo. */
+  undo(key) {
+    const record = validUndo(this.read(false).undo)[key];
+    if (!record) return null;
+    this.update((items, drafts, undo) => {
+      delete undo[key];
+      if (key === "import") {
+        for (const id of record.imported) if (items[id] && items[id].at === record.at) delete items[id];
+      }
+    });
+    return this.restore(record.removed);
+  }
+
   /**
-   * Replace every item with imported attempts, each unlocked. Returns what was removed and what was put
-   * in, so that unimport() can take the import back without touching anything saved since.
+   * Replace every item with imported attempts, each unlocked. Undo with undo("import"): each imported item
+   * not changed since goes, then what the import replaced comes back.
    */
   replaceAll(attempts) {
     const at = new Date().toISOString();
-    let removed = {};
-    this.update((items, drafts) => {
-      removed = { items: { ...items }, drafts: { ...drafts } };
+    this.update((items, drafts, undo) => {
+      const removed = { items: { ...items }, drafts: { ...drafts } };
       for (const id of Object.keys(items)) delete items[id];
       for (const id of Object.keys(drafts)) delete drafts[id];
       for (const [item, attempt] of Object.entries(attempts)) items[item] = { attempt, unlocked: true, at };
+      for (const key of Object.keys(undo)) delete undo[key]; // what they would put back is replaced too
+      undo.import = { removed, imported: Object.keys(attempts), at };
     });
     this.emit("*");
-    return { removed, imported: Object.keys(attempts), at };
   }
 
-  /** Take an import back: each imported item not changed since goes, then what it replaced comes back. */
-  unimport({ removed, imported, at }) {
-    this.update((items) => {
-      for (const id of imported) if (items[id] && items[id].at === at) delete items[id];
-    });
-    return this.restore(removed);
-  }
-
-  /** Clear every item as stored now; returns exactly what was removed (the raw entries), for an undo. */
+  /** Clear every item as stored now; returns exactly what was removed (the raw entries). Undo with
+   * undo("reset-all"). */
   resetAll() {
     let removed = {};
-    this.update((items, drafts) => {
+    this.update((items, drafts, undo) => {
       removed = { items: { ...items }, drafts: { ...drafts } };
       for (const id of Object.keys(items)) delete items[id];
       for (const id of Object.keys(drafts)) delete drafts[id];
+      for (const key of Object.keys(undo)) delete undo[key];
+      undo["reset-all"] = { removed, at: new Date().toISOString() };
     });
     this.emit("*");
     return removed;
   }
 
-  /** Put back what a resetAll removed, where nothing has been saved since (another tab's later work stays). */
+  /** Put back what was removed, where nothing has been saved since (another tab's later work stays). */
   restore(removed) {
     const back = [];
     this.update((items, drafts) => {

@@ -1,5 +1,6 @@
 // Web Worker that runs regime_core in Pyodide, so the page never waits for Python.
-// Protocol: {id, request} in (request is JSON text), {id, response} out; {type: "progress", loaded,
+// Protocol: {id, request} in (request is JSON text), {id, response} out ({id, response, fatal: true}
+// when the interpreter died on it); {type: "progress", loaded,
 // total} while it downloads; {type: "alive"} as it starts; {type: "ready"} or {type: "failed", reason, retry} once, after start-up. Every file comes from this site's origin.
 // The page names the runtime manifest in this worker's query; runtime.json is the same, for a worker
 // started without it.
@@ -295,12 +296,20 @@ ready.then(
   },
 );
 
+// After a fatal error (Pyodide's own word for it: the WebAssembly stack overflowed, say) the interpreter
+// is in an undefined state: nothing more is run in it, and the page is told to start a new worker.
+let fatal = false;
+const FATAL = "Python stopped on this input and is being restarted; nothing was saved from this request";
+
 addEventListener("message", async (event) => {
   const { id, request } = event.data;
   try {
     const handle = await ready;
+    if (fatal) throw Object.assign(new Error(FATAL), { pyodide_fatal_error: true });
     postMessage({ id, response: handle(request) });
   } catch (error) {
-    postMessage({ id, response: JSON.stringify({ ok: false, field: "", error: firstLine(error) }) });
+    fatal = fatal || Boolean(error && error.pyodide_fatal_error);
+    const response = JSON.stringify({ ok: false, field: "", error: fatal ? FATAL : firstLine(error) });
+    postMessage({ id, response, ...(fatal ? { fatal: true } : {}) });
   }
 });

@@ -231,11 +231,24 @@ def _feedback(item: Mapping[str, Any]) -> list[str]:
     return [f"{c['label']}: {_MARKS[c['passed']]} {c['why']}" for c in item["checks"].values()]
 
 
+def _kept(req: Mapping[str, Any], aside: Mapping[str, str]) -> set[str]:
+    """The grader's ids of the items set aside, here (``aside``) and by the page (``kept``).
+
+    ``kept`` names the ids the page could not take apart; the criteria say "kept, not graded" of them all,
+    rather than "not attempted yet".
+    """
+    kept = req.get("kept", [])
+    if not isinstance(kept, list) or not all(isinstance(k, str) for k in kept):
+        raise RegimeError("kept", "expected a list of the saved items' names")
+    site = {_SITE_PART_B: "part_b", _SITE_PART_C: "part_c"}
+    return {site.get(k, k) for k in [*kept, *aside]}
+
+
 def op_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     """Grade the saved items; return the attempt file, the grade, per-item feedback and the Markdown."""
     readable, aside = set_aside(req.get("items"))
     raw = attempt_from_items(readable)
-    result = grade(raw)
+    result = grade(raw, kept=_kept(req, aside))
     keys = {"part_b": _SITE_PART_B, "part_c": _SITE_PART_C}
     feedback = {keys.get(k, k): _feedback(v) for k, v in result["items"].items() if v["attempted"]}
     return {"attempt": raw, "grade": result, "feedback": feedback, "markdown": markdown(parse_attempt(raw), result),
@@ -286,7 +299,7 @@ OPS = registry([
     Op("kernel", (*_CARD_FIELDS, "work", "observed"), op_kernel, ("placement?", "verdict?", "svg?", "unusable?", "review")),
     Op("classify", ("symptoms",), op_classify, ("verdict",)),
     Op("explore", ("item", "form"), op_explore, ("verdict", "svg")),
-    Op("grade", ("items",), op_grade, ("attempt", "grade", "feedback", "markdown", "set_aside")),
+    Op("grade", ("items", "kept"), op_grade, ("attempt", "grade", "feedback", "markdown", "set_aside")),
     Op("import_attempt", ("text",), op_import_attempt, ("items",)),
     Op("hint", ("item", "rung"), op_hint, ("item", "hint", "rung", "rungs")),
     *practice_api.OPS,

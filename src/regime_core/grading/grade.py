@@ -12,6 +12,7 @@ pencil estimate); a number in the evidence within 10% of one the classifier's ow
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from functools import cache
 from typing import Any
 
@@ -308,14 +309,20 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
 
 # --- the five criteria ------------------------------------------------------------------------------------------------
 
-def _regimes_criterion(items: dict[str, Any]) -> Check:
-    untried = [i.id.upper() for i in drill.incidents() if not items[i.id]["attempted"]]
+#: What the criteria say of an item another version saved, which is kept and not graded.
+_KEPT = "saved by another version: kept, not graded"
+
+
+def _regimes_criterion(items: dict[str, Any], kept: frozenset[str]) -> Check:
+    untried = [i.id.upper() for i in drill.incidents() if not items[i.id]["attempted"] and i.id not in kept]
+    aside = [i.id.upper() for i in drill.incidents() if not items[i.id]["attempted"] and i.id in kept]
     wrong = [i.id.upper() for i in drill.incidents()
              if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is False]
     unread = [i.id.upper() for i in drill.incidents()
               if items[i.id]["attempted"] and items[i.id]["checks"]["regime"]["passed"] is None]
     parts = ([f"look again at {', '.join(wrong)}"] if wrong else []) + \
-        ([f"not attempted yet: {', '.join(untried)}"] if untried else [])
+        ([f"not attempted yet: {', '.join(untried)}"] if untried else []) + \
+        ([f"{', '.join(aside)} {_KEPT}"] if aside else [])
     if parts:
         return Check(False, cap("; ".join(parts)) + ".")
     if unread:
@@ -323,11 +330,11 @@ def _regimes_criterion(items: dict[str, Any]) -> Check:
     return Check(True, f"All {len(items) - 2} regimes are right.")
 
 
-def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
+def _refuses(attempt: Attempt, incident_id: str, what: str, kept: frozenset[str]) -> Check:
     entry = attempt.part_a.get(incident_id)
     name = incident_id.upper()
     if not entry:
-        return Check(False, f"{name} is not attempted yet.")
+        return Check(False, f"{name} {_KEPT}." if incident_id in kept else f"{name} is not attempted yet.")
     line = read_levers(entry.get("helps", ""))
     used = [i for i in line.offered if i in _REFUSED_FIX[incident_id][0]]
     if used:
@@ -338,7 +345,7 @@ def _refuses(attempt: Attempt, incident_id: str, what: str) -> Check:
     return Check(True, f"{name}: {what} is not offered as the fix.")
 
 
-def _criteria(attempt: Attempt, items: dict[str, Any]) -> list[Check]:
+def _criteria(attempt: Attempt, items: dict[str, Any], kept: frozenset[str]) -> list[Check]:
     ridge = drill.part_b()[0].placement.ridge
     if attempt.ridge is None:
         four = Check(False, "The ridge is not computed yet.")
@@ -355,8 +362,8 @@ def _criteria(attempt: Attempt, items: dict[str, Any]) -> list[Check]:
     else:
         five = Check(False, "Look again at which side of the ridge decode and the 4096 matmul sit: compare each"
                             " intensity with the ridge.")
-    refusals = [_refuses(attempt, item, what) for item, (_, what) in _REFUSED_FIX.items()]
-    return [_regimes_criterion(items), *refusals, four, five]
+    refusals = [_refuses(attempt, item, what, kept) for item, (_, what) in _REFUSED_FIX.items()]
+    return [_regimes_criterion(items, kept), *refusals, four, five]
 
 
 #: How the page names each item beside its lines ("A7", "Part B"), and the anchor it links to.
@@ -379,13 +386,17 @@ def open_lines(items: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-def grade(raw: object) -> dict[str, Any]:
-    """Grade an attempt object; a RegimeError names the first bad field."""
+def grade(raw: object, kept: Collection[str] = ()) -> dict[str, Any]:
+    """Grade an attempt object; a RegimeError names the first bad field.
+
+    ``kept`` names the items (``a3``, ``part_b``) that were saved by another version and set aside: the
+    criteria say so of them, rather than "not attempted yet".
+    """
     attempt = parse_attempt(raw)
     items: dict[str, Any] = {i.id: grade_incident(i.id, attempt.part_a.get(i.id)) for i in drill.incidents()}
     items["part_b"] = grade_part_b(attempt)
     items["part_c"] = grade_part_c(attempt.part_c)
-    criteria = _criteria(attempt, items)
+    criteria = _criteria(attempt, items, frozenset(kept))
     return {
         "passed": verdict_of(criteria),
         "criteria": [{"id": n, "text": text, **c.to_json()}

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from regime_core.errors import RegimeError
+from regime_core.resources import check_nesting
 from regime_core.trace.stream import Reader
 
 #: The largest trace read, uncompressed (a browser tab or a laptop holds this much JSON comfortably).
@@ -124,9 +125,11 @@ def _decompress(data: bytes) -> bytes:
 
 
 def _text(data: bytes) -> str:
-    """The trace's JSON text, unzipped where it is gzipped."""
+    """The trace's JSON text, unzipped where it is gzipped, and no deeper than the parser can go."""
+    raw = _decompress(data)
+    check_nesting(raw, _FIELD, "a JSON trace")
     try:
-        return _decompress(data).decode("utf-8-sig")
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RegimeError(_FIELD, "expected a JSON trace (UTF-8 text, or gzipped); this file is neither") from None
 
