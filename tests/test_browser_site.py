@@ -286,3 +286,33 @@ def test_a_casebook_page_shows_its_review_comment_and_starts_no_python(page: Pag
     expect(page.locator(".regime-links__comment code")).to_contain_text(f"[Why, with the arithmetic]({base_url}casebook/{case.id}/)")
     page.locator('[data-action="copy-link"]').click()
     expect(page.locator(".regime-links__status")).to_contain_text(f"casebook/{case.id}/#verdict")
+
+
+def test_the_casebook_index_hides_each_reading_until_asked_and_filters_the_cases(page: Page, base_url: str) -> None:
+    from regime_core.content import casebook
+
+    cases = casebook.cases()
+    on_h100 = [c for c in cases if all(w in f"{c.title} {c.source.publisher}".lower() for w in ("h100", "github"))]
+    assert 0 < len(on_h100) < len(cases)
+    page.goto(base_url + "casebook/")
+    index = page.locator(".regime-casebook")
+    readings = index.locator(".regime-casebook__reading")
+    expect(readings.first).to_be_hidden()
+    expect(index.locator(".regime-casebook__count")).to_have_text(
+        f"{len(cases)} cases; their readings are hidden until you choose to see them.")
+    index.locator(".regime-casebook__show").check()
+    expect(readings.first).to_be_visible()
+    index.locator(".regime-casebook__filter").fill("H100  GitHub")
+    expect(index.locator(".regime-casebook__count")).to_have_text(
+        f"{len(on_h100)} of {len(cases)} cases match “H100  GitHub”.")
+    expect(index.locator("tbody tr:visible")).to_have_count(len(on_h100))
+    index.locator(".regime-casebook__filter").fill("no such card")
+    expect(index.locator(".regime-casebook__count")).to_contain_text("No case matches “no such card”")
+    expect(index.locator("tbody tr:visible")).to_have_count(0)
+
+
+def test_search_finds_a_word_inside_code(page: Page, base_url: str) -> None:
+    page.goto(base_url + "lesson/")
+    page.locator("input.md-search__input").click()
+    page.locator("input.md-search__input").fill("item")
+    expect(page.locator(".md-search-result__item a[href*='drill/'][href$='#a7']").first).to_be_attached(timeout=90_000)

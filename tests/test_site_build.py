@@ -125,6 +125,29 @@ def test_answers_are_not_in_visible_text_or_search_index(built_site: Path, secre
     assert secret not in html.unescape(drill)
 
 
+#: Words of the widgets, which a search snippet must never show (the forms and buttons are left out of the index;
+#: the home page names "Copy as review comment" in a sentence, which stays).
+WIDGET_WORDS = ("Check without the answer", "Submit attempt", "Copy link", "Start over",
+                "Fold open answers", "Next incident", "Filter the cases")
+
+
+def test_search_snippets_hold_no_widget_words_and_no_glued_table_cells(built_site: Path) -> None:
+    index = json.loads((built_site / "search/search_index.json").read_text())
+    text = {d["location"]: html.unescape(d["title"] + " " + d["text"]) for d in index["docs"]}
+    for location, words in text.items():
+        assert not [w for w in WIDGET_WORDS if w in words], location
+    # Adjacent cells of a table are separate words: "kernel FLOPs bytes", not "kernelFLOPsbytes".
+    everything = " ".join(text.values())
+    for glued in ("kernelFLOPs", "The authorsThe classifier", "Compute-boundCompute-bound", "on GitHubFlash",
+                  "kernelintensity"):
+        assert glued not in everything
+    assert "The authors The classifier" in everything
+    # Words split at punctuation, so "item" finds the drill's `.item()`: the index's own separator says so.
+    separator = re.compile(index["config"]["separator"])
+    assert "item" in separator.split("loss.item() in the loop")
+    assert "3.35" in separator.split("3.35 TB/s")
+
+
 def test_the_attempt_forms_share_one_list_of_levers(built_site: Path) -> None:
     text = (built_site / "drill/index.html").read_text(encoding="utf-8")
     lists = re.findall(r'\blist="([^"]+)"', text)

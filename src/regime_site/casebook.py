@@ -108,14 +108,29 @@ def incident_page(incident_id: str) -> str:
     ])
 
 
+#: Above the cases' table: a filter (with JavaScript) and the choice to show each reading (CSS alone).
+_CONTROLS = (
+    '<div class="regime-casebook" data-regime-widget="casebook-filter">\n'
+    '<p class="regime-casebook__controls" data-search-exclude>'
+    '<label class="regime-casebook__search">Filter the cases <input type="search" class="regime-casebook__filter"'
+    ' autocomplete="off" spellcheck="false" placeholder="a card, a model, a source"></label> '
+    '<label class="regime-casebook__toggle"><input type="checkbox" class="regime-casebook__show"> Show each'
+    ' reading</label></p>\n'
+    '<p class="regime-casebook__count" role="status" aria-live="polite" data-search-exclude>{count} cases; their'
+    " readings are hidden until you choose to see them.</p>\n"
+)
+
+
 def index_page() -> str:
     """The casebook's contents: the drill's incidents and every published case with both readings."""
     rows = []
     for c in casebook.cases():
         v = c.verdict()
         ours = verdict_name(v) + (" (anomaly)" if v.anomalies else "")
-        rows.append(f'<tr><td><a href="{esc(c.id)}/">{esc(c.title)}</a></td><td>{esc(_READING[c.authors_regime].capitalize())}</td>'
-                    f"<td>{esc(ours)}</td><td>{esc(c.source.publisher)}</td></tr>")
+        # The readings are hidden until the learner asks (regime.css): the index is also a list to practise on.
+        rows.append(f'<tr><td><a href="{esc(c.id)}/">{esc(c.title)}</a></td>'
+                    f' <td class="regime-casebook__reading">{esc(_READING[c.authors_regime].capitalize())}</td>'
+                    f' <td class="regime-casebook__reading">{esc(ours)}</td> <td>{esc(c.source.publisher)}</td></tr>\n')
     incidents = "".join(f'<li><a href="{esc(i.id)}/">{esc(i.id.upper())} · {esc(i.title)}</a></li>'
                         for i in drill.incidents())
     return "\n".join([
@@ -126,8 +141,10 @@ def index_page() -> str:
         " sources give them. Each page has its own address: paste it into a review.\n",
         "## The drill's incidents\n", f"<ul>{incidents}</ul>\n",
         "## Published cases\n",
-        '<table><thead><tr><th>Case</th><th>The authors</th><th>The classifier</th>'
-        "<th>Source</th></tr></thead><tbody>" + "".join(rows) + "</tbody></table>\n",
+        _CONTROLS.format(count=len(rows)),
+        '<table><thead><tr><th>Case</th> <th class="regime-casebook__reading">The authors</th>'
+        ' <th class="regime-casebook__reading">The classifier</th> <th>Source</th></tr></thead><tbody>\n'
+        + "".join(rows) + "</tbody></table></div>\n",
     ])
 
 

@@ -68,9 +68,9 @@ def incident_explorer(incident_id: str) -> str:
     return (
         f'<div class="regime-explore" data-regime-widget="incident-explorer" data-item="{escape(item.id)}" hidden>'
         f'<details class="regime-explore__details"><summary>Change {escape(item.id.upper())}\'s numbers</summary>'
-        f'<form novalidate aria-label="Change {escape(item.id.upper())}\'s numbers">{fields}'
-        '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Update</button> '
-        '<button type="button" class="md-button" data-action="reset-numbers">Reset to the drill\'s numbers</button>'
+        f'<form data-search-exclude novalidate aria-label="Change {escape(item.id.upper())}\'s numbers">{fields}'
+        '<div class="regime-actions"><button data-search-exclude type="submit" class="md-button md-button--primary">Update</button> '
+        '<button data-search-exclude type="button" class="md-button" data-action="reset-numbers">Reset to the drill\'s numbers</button>'
         '</div></form><p class="regime-status" role="status" aria-live="polite"></p>'
         '<div class="regime-explore__result" aria-live="polite"></div></details></div>'
     )

@@ -42,12 +42,12 @@ def _kinds_of(name: str) -> str:
 
 def part_b_table() -> str:
     """The drill's Part B table, figures from the data file."""
-    rows = "".join(f"<tr><td>{esc(r.label)}</td><td>{esc(number(r.drill_flops))}</td>"
+    rows = "".join(f"<tr><td>{esc(r.label)}</td> <td>{esc(number(r.drill_flops))}</td>"
                    f"<td>{esc(number(r.drill_bytes))}</td></tr>" for r in drill.part_b())
     card = drill.part_b_card()
     return (f'<p>A card claims {esc(format_quantity(card.peak("bf16"), Dim.FLOP_RATE))} and'
             f' {esc(format_quantity(card.bandwidth.value, Dim.BYTE_RATE))}.</p>'
-            f'<table><thead><tr><th>kernel</th><th>FLOPs</th><th>bytes</th></tr></thead><tbody>{rows}</tbody></table>')
+            f'<table><thead><tr><th>kernel</th> <th>FLOPs</th> <th>bytes</th></tr></thead><tbody>{rows}</tbody></table>')
 
 
 def _part_b_answer() -> str:
@@ -79,7 +79,7 @@ def part_b_attempt() -> str:
     return (
         '<div class="regime-part-b" data-regime-widget="attempt" data-item="part-b" data-validate="part_b_attempt">'
         + links("part-b", "Part B — the ridge, by hand", part_b_review("{url}"))
-        + f'<form class="regime-attempt" novalidate aria-label="Your Part B attempt">{fields}{buttons()}</form>'
+        + f'<form data-search-exclude class="regime-attempt" novalidate aria-label="Your Part B attempt">{fields}{buttons()}</form>'
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
         + answer("part-b", _part_b_answer()) + "</div>"
     )
@@ -110,8 +110,8 @@ def ridge_explorer() -> str:
     static = op_ridge({"hardware": {"id": EXPLORER_DEFAULT}})["ridge_line"]  # the same line the widget shows live
     return (
         '<div class="regime-explorer" data-regime-widget="ridge-table" data-unlocked-by="part-b">'
-        f'<form class="regime-explorer__form" novalidate aria-label="Ridge explorer">{_card_picker(EXPLORER_DEFAULT)}'
-        '<div class="regime-actions"><button type="submit" class="md-button">Recompute</button></div></form>'
+        f'<form data-search-exclude class="regime-explorer__form" novalidate aria-label="Ridge explorer">{_card_picker(EXPLORER_DEFAULT)}'
+        '<div class="regime-actions"><button data-search-exclude type="submit" class="md-button">Recompute</button></div></form>'
         '<p class="regime-status" role="status" aria-live="polite"></p>'
         f'<p class="regime-explorer__ridge" aria-live="polite">{esc(static)}</p>'
         '<div class="regime-explorer__rows" aria-live="polite"><p class="regime-explorer__locked">The three kernels'
@@ -129,7 +129,7 @@ def part_c_attempt() -> str:
     return (
         '<div class="regime-part-c" data-regime-widget="attempt" data-item="part-c">'
         + links("part-c", "Part C — write the argument")
-        + '<form class="regime-attempt" novalidate aria-label="Your Part C paragraph">'
+        + '<form data-search-exclude class="regime-attempt" novalidate aria-label="Your Part C paragraph">'
         + _field("paragraph", "Your paragraph", f'<textarea name="paragraph" rows="6" maxlength="{MAX_TEXT}"></textarea>')
         + buttons() + "</form>"
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
@@ -168,7 +168,7 @@ def stretch() -> str:
     static = placement_view(p)["summary"] + f" {advice(p.bound).name.capitalize()} by the roofline."
     return (
         f'<div class="regime-stretch" data-regime-widget="stretch" data-default="{esc(json.dumps(d))}">'
-        + '<form class="regime-stretch__form" novalidate aria-label="Classify your own kernel">'
+        + '<form data-search-exclude class="regime-stretch__form" novalidate aria-label="Classify your own kernel">'
         + _card_picker(card_id)
         + _field("work.kernel", "Kernel", f'<select name="work.kernel">{kinds}</select>')
         + shape_fields
@@ -179,9 +179,9 @@ def stretch() -> str:
         + _field("observed.tokens_per_s", "Measured tokens/s (optional)",
                  '<input name="observed.tokens_per_s" placeholder="e.g. 38" maxlength="200">', "decode")
         + _more_measurements()
-        + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Classify</button> '
-        '<button type="button" class="md-button" data-action="copy-stretch-link">Copy link to this kernel</button> '
-        '<button type="button" class="md-button" data-action="copy-stretch-review">Copy as review comment</button>'
+        + '<div class="regime-actions"><button data-search-exclude type="submit" class="md-button md-button--primary">Classify</button> '
+        '<button data-search-exclude type="button" class="md-button" data-action="copy-stretch-link">Copy link to this kernel</button> '
+        '<button data-search-exclude type="button" class="md-button" data-action="copy-stretch-review">Copy as review comment</button>'
         "</div></form>"
         + '<p class="regime-stretch__link" role="status" aria-live="polite"></p>'
         + '<p class="regime-status" role="status" aria-live="polite"></p>'
@@ -196,7 +196,7 @@ def acceptance_panel() -> str:
     criteria = "".join(f'<li data-criterion="{n}"><span class="regime-acceptance__text">{esc(text)}</span>'
                        ' <span class="regime-acceptance__mark"></span> <span class="regime-acceptance__why"></span></li>'
                        for n, text in enumerate(CRITERIA, start=1))
-    buttons = "".join(f'<button type="button" class="md-button" data-action="{action}">{esc(label)}</button> '
+    buttons = "".join(f'<button data-search-exclude type="button" class="md-button" data-action="{action}">{esc(label)}</button> '
                       for action, label in (("download-md", "Download Markdown"), ("copy-md", "Copy Markdown"),
                                             ("download-json", "Download JSON"), ("import-json", "Import JSON")))
     return (

@@ -27,26 +27,26 @@ def practice_widget() -> str:
         '<p class="regime-status" role="status" aria-live="polite"></p>'
         "<noscript><p>This page needs JavaScript: the incidents are written by Python running in your browser."
         " The command line writes them too: <code>regime practice --level 2</code>.</p></noscript>"
-        '<form class="regime-practice__controls">'
+        '<form data-search-exclude class="regime-practice__controls">'
         f'<div class="regime-field"><label>Level <select name="level">{levels}</select></label></div>'
-        '<button type="submit" class="md-button">Next incident</button></form>'
+        '<button data-search-exclude type="submit" class="md-button">Next incident</button></form>'
         '<p class="regime-practice__id"></p>'
         '<blockquote class="regime-practice__statement" aria-live="polite"><p>Loading an incident…</p></blockquote>'
         '<p class="regime-practice__note" hidden></p>'
-        '<form class="regime-practice__attempt regime-attempt" novalidate aria-label="Your attempt at this incident">'
+        '<form data-search-exclude class="regime-practice__attempt regime-attempt" novalidate aria-label="Your attempt at this incident">'
         f'<div class="regime-field" data-field="regime"><fieldset><legend>{escape(LABEL["regime"])}</legend>{radios}'
         '</fieldset><p class="regime-field__error" role="alert" hidden></p></div>'
         + _field("evidence", LABEL["evidence"], f'<textarea name="evidence" rows="2" maxlength="{MAX_LINE}"></textarea>')
         + _field("helps", PRACTICE["helps"],
                  f'<input name="helps" list="regime-levers" {text}>')
         + _field("wastes", LABEL["wastes"], f'<input name="wastes" list="regime-levers" {text}>')
-        + '<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Submit</button>'
-        ' <button type="button" class="md-button" data-action="check">Check without the answer</button></div></form>'
+        + '<div class="regime-actions"><button data-search-exclude type="submit" class="md-button md-button--primary">Submit</button>'
+        ' <button data-search-exclude type="button" class="md-button" data-action="check">Check without the answer</button></div></form>'
         '<div class="regime-practice__result" aria-live="polite"></div>'
-        '<p><button type="button" class="md-button" data-action="copy-link">Copy this incident\'s address</button></p>'
+        '<p><button data-search-exclude type="button" class="md-button" data-action="copy-link">Copy this incident\'s address</button></p>'
         '<p class="regime-practice__link" role="status" aria-live="polite"></p>'
         '<h2 id="tally">Your tally</h2><div class="regime-practice__tally"><p>Nothing graded yet.</p></div>'
         '<h2 id="where-you-go-wrong">Where you go wrong</h2>'
         '<div class="regime-practice__wrong"><p>Nothing graded yet.</p></div>'
-        '<p><button type="button" class="md-button" data-action="reset">Forget my tally</button></p></div>'
+        '<p><button data-search-exclude type="button" class="md-button" data-action="reset">Forget my tally</button></p></div>'
     )

@@ -58,10 +58,10 @@ def answer(item: str, inner: str) -> str:
 
 def buttons(reset_label: str = "Start over") -> str:
     """The attempt's buttons: submit, check without the answer, a hint (shown once a line is not passed), start over."""
-    return ('<div class="regime-actions"><button type="submit" class="md-button md-button--primary">Submit attempt'
-            '</button> <button type="button" class="md-button" data-action="check">Check without the answer</button>'
-            ' <button type="button" class="md-button" data-action="hint" hidden>Hint</button>'
-            f' <button type="button" class="md-button" data-action="reset">{esc(reset_label)}</button></div>'
+    return ('<div class="regime-actions"><button data-search-exclude type="submit" class="md-button md-button--primary">Submit attempt'
+            '</button> <button data-search-exclude type="button" class="md-button" data-action="check">Check without the answer</button>'
+            ' <button data-search-exclude type="button" class="md-button" data-action="hint" hidden>Hint</button>'
+            f' <button data-search-exclude type="button" class="md-button" data-action="reset">{esc(reset_label)}</button></div>'
             '<p class="regime-hint" role="status" aria-live="polite" hidden></p>')
 
 
@@ -98,7 +98,7 @@ def incident(incident_id: str) -> str:
         f'<label class="regime-choice"><input type="radio" name="regime" value="{r}"> {esc(advice(r).name)}</label>'
         for r in REGIMES)
     form = (
-        f'<form class="regime-attempt" novalidate aria-label="Your attempt at {esc(item.id.upper())}">'
+        f'<form data-search-exclude class="regime-attempt" novalidate aria-label="Your attempt at {esc(item.id.upper())}">'
         f'<div class="regime-field" data-field="regime"><fieldset><legend>{esc(LABEL["regime"])}</legend>'
         f'{radios}</fieldset><p class="regime-field__error" role="alert" hidden></p></div>'
         + _field("evidence", LABEL["evidence"], '<textarea name="evidence" rows="2" maxlength="4000"></textarea>')
@@ -129,11 +129,11 @@ def links(anchor: str, title: str, review: str = "", case: str = "", *, label: s
     for A6"). ``shown``: the comment is also shown in full, as the Markdown it is (only where the verdict
     is already on screen: a casebook page).
     """
-    review_button = ('<button type="button" class="md-button regime-links__button" data-action="copy-review">'
+    review_button = ('<button data-search-exclude type="button" class="md-button regime-links__button" data-action="copy-review">'
                      "Copy as review comment</button> ") if review else ""
     data = (f' data-review="{encode(review)}"' if review else "") + (f' data-case="{esc(case)}"' if case else "")
     data += f' data-label="{esc(label)}"' if label else ""
     comment = '<pre class="regime-links__comment" hidden><code></code></pre>' if review and shown else ""
     return (f'<div class="regime-links" data-regime-widget="links" data-anchor="{esc(anchor)}" data-title="{esc(title)}"{data}>'
-            '<button type="button" class="md-button regime-links__button" data-action="copy-link">Copy link</button> '
+            '<button data-search-exclude type="button" class="md-button regime-links__button" data-action="copy-link">Copy link</button> '
             f'{review_button}<span class="regime-links__status" role="status" aria-live="polite"></span>{comment}</div>')

@@ -18,7 +18,7 @@ def trace_widget() -> str:
         '<p class="regime-status" role="status" aria-live="polite"></p>'
         "<noscript><p>This page needs JavaScript: the trace is read by Python running in your browser. The command"
         " line reads it too: <code>regime trace run.pt.trace.json.gz</code>.</p></noscript>"
-        '<form class="regime-trace__form regime-attempt" novalidate aria-label="Your trace">'
+        '<form data-search-exclude class="regime-trace__form regime-attempt" novalidate aria-label="Your trace">'
         + _field("guess", "Your reading first (optional): the regime, and why", guess)
         + _field("file", f"The trace: a .json or .json.gz file, up to {escape(limit)}",
                  '<input type="file" name="file" accept=".json,.gz,application/json,application/gzip">')

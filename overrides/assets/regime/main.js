@@ -2,6 +2,7 @@
 // tears the previous page's widgets down on instant navigation.
 import * as acceptance from "./acceptance.js";
 import * as attempt from "./attempt.js";
+import * as casebookFilter from "./casebook-filter.js";
 import * as drillReset from "./drill-reset.js";
 import * as incidentExplorer from "./incident-explorer.js";
 import * as links from "./links.js";
@@ -14,7 +15,7 @@ import { python } from "./runtime.js";
 // The forms show only with JavaScript (regime.css); main.html's head sets this too, before paint.
 document.documentElement.classList.add("regime-js");
 
-const COMPONENTS = { acceptance, attempt, links, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace };
+const COMPONENTS = { acceptance, attempt, "casebook-filter": casebookFilter, links, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 
