@@ -275,6 +275,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "item": st.sampled_from(["a1", "a4", "a8", "part-b", "part-c", "a9"]) | values,
     "rung": st.integers(-2, 5) | values,
     "items": st.dictionaries(st.sampled_from(["a1", "a4", "part-b", "part-c"]), values, max_size=3) | values,
+    "kept": st.lists(st.sampled_from(["a1", "a6", "part-b", "part-c", "a9", "x" * 40]), max_size=4) | values,
     "ridge": values, "kernels": values, "text": values | values.map(json.dumps), "seed": values, "level": values,
     "missed": values, "lines": values,
     # A trace: base64 of garbage, of JSON that is no trace, or of a small real one; or any value at all.

@@ -313,6 +313,9 @@ def test_the_casebook_index_hides_each_reading_until_asked_and_filters_the_cases
 
 def test_search_finds_a_word_inside_code(page: Page, base_url: str) -> None:
     page.goto(base_url + "lesson/")
-    page.locator("input.md-search__input").click()
-    page.locator("input.md-search__input").fill("item")
+    search = page.locator("input.md-search__input")
+    search.click()
+    # Material's search worker reads the index first: a query typed before it is ready finds nothing.
+    expect(page.locator(".md-search-result__meta")).not_to_have_text("Initializing search", timeout=90_000)
+    search.press_sequentially("item")
     expect(page.locator(".md-search-result__item a[href*='drill/'][href$='#a7']").first).to_be_attached(timeout=90_000)

@@ -96,7 +96,7 @@ def test_an_moe_read_as_dense_beats_the_floor_and_the_anomaly_names_moe() -> Non
     mixtral = {"hardware": "a100-80gb-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "46.7B"}}
     v = verdict(mixtral, tokens_per_s=60)
     assert v.anomalies
-    assert "active_params" in v.anomalies[0]
+    assert "give the active parameters" in v.anomalies[0]
     active = {**mixtral, "work": {**mixtral["work"], "active_params": "12.9B"}}
     assert verdict(active, tokens_per_s=60).anomalies == []
 

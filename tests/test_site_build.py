@@ -171,8 +171,19 @@ def test_lesson_numbers_come_from_the_core(built_site: Path) -> None:
     assert 600 <= words <= 1400
 
 
-#: The code's words, which a learner never needs: the package, its folders, data-file keys, "the core".
-_IDENTIFIERS = re.compile(r"\bregime_core\b|\bsrc/regime|\bsparse_printed\b|\b[Tt]he core\b|\bNEAR_[A-Z_]+\b")
+def _keys() -> str:
+    """The code's own keys a sentence could name: every symptom and work field written with an underscore."""
+    from regime_core.judgment.symptoms import OBSERVED_FIELDS
+    from regime_core.model import work
+
+    keys = {k for k in OBSERVED_FIELDS if "_" in k} | {f for fields in work.FIELDS.values() for f in fields if "_" in f}
+    return "|".join(sorted(keys | {"host_sync_in_loop", "authors_regime", "weight_dtype", "active_params"}))
+
+
+#: The code's words, which a learner never needs: the package, its folders, data-file keys, "the core", an
+#: editor's note that a field was left empty.
+_IDENTIFIERS = re.compile(r"\bregime_core\b|\bsrc/regime|\bsparse_printed\b|\b[Tt]he core\b|\bNEAR_[A-Z_]+\b"
+                          rf"|\b(?:{_keys()})\b|\bleft empty\b|\bexpected\.regime\b")
 
 
 def _learner_text(page: str) -> str:
@@ -194,6 +205,7 @@ def test_no_page_speaks_in_the_codes_identifiers(built_site: Path) -> None:
     # The check reads what it should: an identifier outside code is found, inside code it is not.
     assert _IDENTIFIERS.search(_learner_text("<p>read by regime_core</p>"))
     assert not _IDENTIFIERS.search(_learner_text("<p>run <code>python -m regime_core</code></p>"))
+    assert _IDENTIFIERS.search(_learner_text("<li>graph_speedup 1.44 as quoted</li>"))
 
 
 def test_no_figure_table_has_a_column_of_dashes(built_site: Path) -> None:

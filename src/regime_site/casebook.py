@@ -17,6 +17,7 @@ from regime_core.grading.review import review_comment
 from regime_core.judgment.classify import Verdict
 from regime_core.judgment.svg import for_symptoms
 from regime_core.judgment.symptoms import Symptoms
+from regime_site.field_names import in_words
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
 from regime_site.render import CASEBOOK_FOLDER, links, verdict_html
@@ -75,10 +76,10 @@ def case_page(c: casebook.Case) -> str:
         + (f": <q>{esc(_unmarked(c.conclusion))}</q>" if c.conclusion else "") + "</p>",
     ]
     if c.disagreement:
-        parts.append(f'<div class="admonition note"><p class="admonition-title">Where we differ</p><p>{esc(c.disagreement)}</p></div>')
+        parts.append(f'<div class="admonition note"><p class="admonition-title">Where we differ</p><p>{esc(in_words(c.disagreement))}</p></div>')
     parts += ["\n## The symptoms, as the source gives them\n", _symptoms_block(c.symptoms_raw)]
     if c.assumptions:
-        parts += ["\n<p><strong>Read into the source:</strong></p>", _list(c.assumptions)]
+        parts += ["\n<p><strong>Read into the source:</strong></p>", _list(map(in_words, c.assumptions))]
     parts += ["\n## Source\n",
               f'<p><a href="{esc(src.url)}">{esc(src.title)}</a>{esc(" — " + byline) if byline else ""}</p>',
               "<blockquote>" + "".join(f"<p>{esc(_unmarked(q))}</p>" for q in c.quoted) + "</blockquote>",
@@ -93,7 +94,7 @@ def incident_page(incident_id: str) -> str:
     label = item.id.upper()
     answer = verdict_html(v, figure=_figure(item.symptoms, f"case-{item.id}", label))
     if item.assumptions:
-        answer += "\n<p><strong>Read into the incident:</strong></p>" + _list(item.assumptions)
+        answer += "\n<p><strong>Read into the incident:</strong></p>" + _list(map(in_words, item.assumptions))
     # Behind the same click as the answer, since it holds the verdict; it links to this page.
     answer += links("", f"{label} · {item.title}", review_comment(v, label, "{url}", title=item.title,
                                                                   symptom=item.text), "./", label=label, shown=True)

@@ -105,22 +105,26 @@ def _memory_cell(size: float) -> str:
 
 
 def hardware_table() -> str:
-    """The catalogue as one Markdown comparison table: a column per dtype, bandwidth, memory, ridge, sources.
+    """The catalogue as one Markdown comparison table: card, ridge, bandwidth, memory, each dtype, sources.
 
-    Peaks are dense, in TFLOP/s (TOPS for int8); ``‡`` marks a figure computed from what the source
-    prints rather than printed by it. The ridge is at the card's default dtype (bf16, else fp16).
+    What decides a regime comes first (the ridge, the bandwidth), so it is on screen on a laptop; the card's
+    name and id share its first cell, kept from wrapping word by word (regime.css). Peaks are dense, in
+    TFLOP/s (TOPS for int8); ``‡`` marks a figure computed from what the source prints rather than printed
+    by it. The ridge is at the card's default dtype (bf16, else fp16).
     """
     dtypes = hardware.DTYPES
-    head = ["card (dense TFLOP/s; int8: TOPS)", *dtypes, "bandwidth TB/s", "memory GB", "ridge FLOP/byte", "sources"]
-    lines = ["| " + " | ".join(head) + " |",
-             "| --- | " + " | ".join("---:" for _ in (*dtypes, "bw", "mem", "ridge")) + " | --- |"]
+    head = ["card", "ridge FLOP/byte", "bandwidth TB/s", "memory GB",
+            *(f"{d} {'TOPS' if d.startswith('int') else 'TFLOP/s'}" for d in dtypes), "sources"]
+    lines = ['<div class="regime-hardware" markdown="1">', "",
+             "| " + " | ".join(head) + " |",
+             "| --- | " + " | ".join("---:" for _ in ("ridge", "bw", "mem", *dtypes)) + " | --- |"]
     for card in hardware.catalogue().values():
         dtype = card.default_dtype()
         r = ridge(card.peak(dtype), card.bandwidth.value)
         keys = sorted({fig.source for fig in card.figures()}, key=lambda s: s.key)
         sources = ", ".join(f"[{s.key}]({s.url})" for s in keys)
         memory = _memory_cell(card.memory.value) if card.memory else "—"
-        cells = [f"`{card.id}`<br>{card.name}", *(_peak_cell(card, d) for d in dtypes),
-                 f"{card.bandwidth.value / 1e12:.2f}", memory, f"{r:,.0f} ({dtype})", sources]
+        cells = [f"{card.name}<br>`{card.id}`", f"{r:,.0f} ({dtype})", f"{card.bandwidth.value / 1e12:.2f}", memory,
+                 *(_peak_cell(card, d) for d in dtypes), sources]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
+    return "\n".join([*lines, "", "</div>"])

@@ -9,23 +9,8 @@ from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import number
 from regime_core.content import drill
 from regime_core.model import work
+from regime_site.field_names import LABELS
 from regime_site.markup import field as _field
-
-LABELS = {
-    "m": "m", "n": "n", "k": "k", "shape": "Shape", "ops": "Ops in the chain", "inputs": "Full-size inputs",
-    "fused": "Fused", "params": "Parameters", "batch": "Batch", "context": "Context",
-    "kv_bytes_per_token": "KV-cache bytes per token", "tokens": "Prompt tokens", "heads": "Heads", "seq": "seq",
-    "kv_seq": "kv_seq", "head_dim": "head_dim", "flops": "FLOPs", "bytes": "Bytes",
-    "time": "Measured time", "time_before": "Time before the change", "flops_fraction": "Fraction of peak FLOP/s", "bandwidth": "Achieved bandwidth",
-    "bandwidth_fraction": "Fraction of peak bandwidth", "tokens_per_s": "Tokens/s", "kernel_time": "Kernel time",
-    "gap_time": "Gap time", "launches": "Launches", "shrink_4x_ratio": "Time ratio when shrunk 4×",
-    "fused_speedup": "Speed-up when fused", "occupancy": "Occupancy", "host_sync_in_loop": "Host sync in the loop",
-    "active_params": "Active parameters (MoE)", "weight_dtype": "Weight format", "causal": "Causal mask",
-    "time_per_token": "Time per token", "mfu": "MFU", "achieved_flops": "Achieved FLOP/s",
-    "gpu_utilization": "GPU utilisation", "sm_active": "SM active", "shrink_2x_ratio": "Time ratio when shrunk 2×",
-    "shrunk": "What was shrunk", "graph_speedup": "Speed-up with CUDA graphs", "loader_time": "Data-loader wait per step",
-}
-"""What each field is called on the page: sentence case, except names that are the code's own (m, seq)."""
 
 
 def _input(name: str, value: object) -> str:

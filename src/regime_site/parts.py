@@ -21,7 +21,7 @@ from regime_core.judgment.symptoms import OBSERVED_FIELDS, SHRINKABLE
 from regime_core.model import work
 from regime_core.model.roofline import place
 from regime_core.model.work import matmul
-from regime_site.incident_explorer import LABELS
+from regime_site.field_names import LABELS
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
 from regime_site.markup import field as _field

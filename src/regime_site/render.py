@@ -16,6 +16,7 @@ from regime_core.content import drill
 from regime_core.grading.review import review_comment
 from regime_core.judgment.classify import Verdict
 from regime_core.judgment.words import LABEL
+from regime_site.field_names import in_words
 from regime_site.incident_explorer import incident_explorer
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
@@ -75,7 +76,7 @@ def _verdict_html(incident_id: str) -> str:
     item = drill.incident(incident_id)
     parts = [verdict_html(item.verdict(), figure=incident_figure(item.id))]
     if item.assumptions:
-        parts += ["<p><strong>Read into the incident:</strong></p>", _list(list(item.assumptions))]
+        parts += ["<p><strong>Read into the incident:</strong></p>", _list(map(in_words, item.assumptions))]
     parts.append('<p class="regime-answer__source">Derived by <code>regime_core</code> from the symptoms above;'
                  f' run <code>regime incident {esc(item.id.upper())}</code> for the same.</p>')
     return "".join(parts)

@@ -151,7 +151,8 @@ export function mount(element) {
     }
     const yes = h("button", { type: "button", class: "md-button md-button--primary", "data-action": "confirm-reset" },
       saved.length === 1 ? "Clear it" : `Clear all ${saved.length}`);
-    const no = h("button", { type: "button", class: "md-button", "data-action": "cancel-reset" }, "Keep them");
+    const no = h("button", { type: "button", class: "md-button", "data-action": "cancel-reset" },
+      saved.length === 1 ? "Keep it" : "Keep them");
     yes.addEventListener("click", () => offerUndo(clearedText(store.resetAll())), { once: true });
     no.addEventListener("click", () => say("Nothing was cleared."), { once: true });
     say(`Clear your ${saved.length} saved ${saved.length === 1 ? "attempt" : "attempts"} (${names(saved)}), in every`

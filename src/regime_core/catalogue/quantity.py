@@ -12,6 +12,7 @@ import math
 import re
 import sys
 from enum import Enum
+from functools import lru_cache
 
 from regime_core.errors import RegimeError
 
@@ -286,6 +287,15 @@ _IN_TEXT = re.compile(
 )
 
 
+@lru_cache(maxsize=1024)
+def _known_unit(unit: str) -> tuple[float, Dim] | None:
+    """``_split_unit``, remembered (free text repeats its units), and None for a word that is no unit."""
+    try:
+        return _split_unit(unit)
+    except KeyError:
+        return None
+
+
 def quantity_spans(text: str) -> list[tuple[float, Dim, int, int]]:
     """Every number in free text with its unit and where it stands: ``(value, dim, start, end)``.
 
@@ -297,10 +307,11 @@ def quantity_spans(text: str) -> list[tuple[float, Dim, int, int]]:
         value = float(match["num"].replace(",", ""))
         unit = (match["unit"] or "").rstrip("/")
         end = match.end() - (len(match["unit"] or "") - len(unit))
-        try:
-            scale, dim = _split_unit(unit)
-        except KeyError:
+        known = _known_unit(unit)
+        if known is None:
             scale, dim, end = 1.0, Dim.COUNT, match.end("num")
+        else:
+            scale, dim = known
         value *= scale
         if dim is Dim.FRACTION:
             value /= 100.0

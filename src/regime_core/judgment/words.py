@@ -29,8 +29,8 @@ NOTES = "Notes from the source (shown, not used)"
 
 _f = format_quantity
 #: Why a decode or prefill can beat the bandwidth floor of its own work model.
-_TOKEN_CAUSES = ("The measurement must include batching, quantised weights (give weight_dtype), speculative"
-                 " decoding or an MoE's sparsity (give active_params: only the active experts are read)")
+_TOKEN_CAUSES = ("The measurement must include batching, quantised weights (give the weight format), speculative"
+                 " decoding or an MoE's sparsity (give the active parameters: only the active experts are read)")
 
 #: A step timed with a host sync more than twice the step timed without it.
 SYNC_BEYOND_SERIAL = ("with the sync the step is more than twice the step without it: impossible for a sync, which only"

@@ -180,7 +180,8 @@ def attention(batch: int, heads: int, seq: int, kv_seq: int, head_dim: int, *, d
         moved += 4 * size * batch * heads * seq * kv_seq
     mode = ("fused" if fused else "unfused") + (", causal" if causal else "")
     return Work(flops, moved, f"attention, batch {batch}, {heads} heads, {seq}×{kv_seq}, d={head_dim}, {dtype}, {mode}", (
-        f"FLOPs = 4 · batch · heads · seq · kv_seq · head_dim{' ÷ 2 (causal)' if causal else ''} = {number(flops)}",
+        f"FLOPs = 4 · batch · heads · query tokens · key/value tokens · head dimension{' ÷ 2 (causal)' if causal else ''}"
+        f" = {number(flops)}",
         f"bytes = Q, K, V read and O written once{'' if fused else ', plus the score matrix four times'}"
         f" = {number(moved)}",
     ), dtype)
