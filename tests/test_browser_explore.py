@@ -66,7 +66,13 @@ def test_a_stretch_link_restores_the_kernel_card_and_verdict(page: Page, base_ur
     expect(stretch.locator(".regime-stretch__link")).to_contain_text("#stretch")
     link = stretch.locator(".regime-stretch__link").inner_text().split(": ", 1)[1]
     assert "hardware.id=l4" in link
+    assert "hardware.peak_flops" not in link  # a catalogue card's peaks come with its id, not as overrides
     assert link.endswith("#stretch")
+    # Another kernel or card: the verdict on screen was the old one's, so it goes.
+    stretch.locator('select[name="work.kernel"]').select_option("matmul")
+    expect(result).to_have_text("The kernel changed: press Classify for its verdict.")
+    stretch.locator('select[name="hardware.id"]').select_option("h100-sxm")
+    expect(stretch.locator('input[name="hardware.peak_flops"]')).to_have_value("")  # not the L4's figure
 
     log = PageLog()
     fresh = open_page(browser, base_url, log)
@@ -76,6 +82,8 @@ def test_a_stretch_link_restores_the_kernel_card_and_verdict(page: Page, base_ur
     expect(again.locator(".regime-stretch__result")).to_contain_text("NVIDIA L4")
     expect(again.locator('select[name="work.kernel"]')).to_have_value("decode")
     expect(again.locator('input[name="work.params"]')).to_have_value("7e9")
+    expect(again.locator(".regime-stretch__result")).to_be_in_viewport()  # the link lands on its verdict
+    expect(again.locator('input[name="hardware.peak_flops"]')).to_have_value("121 TFLOP/s")  # the L4's, by the core
     fresh.context.close()
     assert log.errors == []
     assert log.external == []

@@ -643,3 +643,12 @@ def test_every_feedback_line_is_labelled_as_its_field_and_speaks_as_the_project(
     practice = _call("practice_grade", seed=7, level=1, lines={"regime": "memory", "evidence": "x", "helps": "y",
                                                                 "wastes": "z"})
     assert {c["label"] for c in practice["grade"]["checks"].values()} <= set(PRACTICE.values())
+
+
+def test_an_imported_regime_in_words_becomes_the_forms_choice() -> None:
+    text = json.dumps({"part_a": {"a1": {"regime": "Compute bound: tensor cores at 70%", "evidence": "70% of peak"},
+                                  "a2": {"regime": "memory-bound"}, "a3": {"regime": "no idea yet"}}})
+    items = _call("import_attempt", text=text)["items"]
+    assert (items["a1"]["regime"], items["a2"]["regime"]) == ("compute", "memory")
+    assert items["a1"]["evidence"] == "70% of peak"
+    assert items["a3"]["regime"] == "no idea yet"  # names none: kept as written, and the grader says so

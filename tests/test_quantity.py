@@ -155,3 +155,9 @@ def test_format_then_parse_round_trips_within_rounding(value: float) -> None:
     for dim in (Dim.BYTE_RATE, Dim.FLOP_RATE, Dim.SECOND, Dim.BYTE):
         text = format_quantity(value, dim)
         assert parse(text, "f", dim) == pytest.approx(value, rel=6e-3)
+
+
+@pytest.mark.parametrize(("value", "text"), [(0.00409, "0.41%"), (0.00125, "0.13%"), (0.203, "20.3%"), (0.7, "70%"),
+                                             (0.0000154, "0.0015%")])
+def test_a_share_under_one_percent_gives_two_figures(value: float, text: str) -> None:
+    assert format_quantity(value, Dim.FRACTION) == text

@@ -119,6 +119,8 @@ def test_every_undo_outlives_a_reload(page: Page, base_url: str) -> None:
     acceptance.locator('input[type="file"]').set_input_files(str(EXAMPLES / "attempt-passing.json"))
     acceptance.locator('[data-action="confirm-import"]').click()
     expect(page.locator('[data-regime-answer="a8"]')).to_be_visible()
+    # The file says "memory-bound decode" in words: the form shows it as its choice.
+    expect(page.locator('[data-item="a4"] input[value="memory"]')).to_be_checked()
     page.reload()
     acceptance.locator('[data-action="undo-import"]').click()
     expect(acceptance.locator(".regime-acceptance__status")).to_contain_text("your 2 saved attempts are back")

@@ -7,6 +7,8 @@ import { bindStatus, python } from "./runtime.js";
 // protocol 4) carry ?gpu=…&peak_flops=…&bandwidth=…: they still open, each old name read as the
 // field that replaced it. New links are written with the new names.
 const OLD_LINK_NAMES = { gpu: "hardware.id", peak_flops: "hardware.peak_flops", bandwidth: "hardware.bandwidth" };
+// The card's two figures: the core fills them in for a catalogue card; typed, they make the card custom.
+const CARD_FIGURES = ["hardware.peak_flops", "hardware.bandwidth"];
 
 export function mount(element) {
   const form = element.querySelector("form");
@@ -50,6 +52,8 @@ export function mount(element) {
     url.search = "";
     for (const control of form.elements) {
       if (!control.name || control.disabled) continue;
+      // A catalogue card's peaks come with its id: written into the link, they would read as overrides.
+      if (card.value !== "custom" && CARD_FIGURES.includes(control.name)) continue;
       const value = control.type === "checkbox" ? (control.checked ? "true" : "") : control.value.trim();
       if (value) url.searchParams.set(control.name, value);
     }
@@ -94,7 +98,8 @@ export function mount(element) {
         form.elements["hardware.bandwidth"].value = answer.placement.bandwidth_text;
       }
       render(answer);
-      if (!fromLink) {
+      // A shared link lands on its verdict, unless the reader has scrolled away while Python started.
+      if (!fromLink || !readerMoved) {
         result.focus({ preventScroll: true }); // focus alone would centre a tall result under the header
         result.scrollIntoView({ block: "start" });
       }
@@ -152,6 +157,11 @@ export function mount(element) {
   };
 
   const fromLink = applyLink();
+  // Whether the reader has scrolled or typed since the page opened (the page's own scroll to #stretch is not them).
+  let readerMoved = false;
+  const moved = () => {
+    readerMoved = true;
+  };
   // main.html marks a page opened from a stretch link; without one (or after instant navigation
   // away and back) the static default result is what the form shows.
   if (!fromLink) document.documentElement.classList.remove("regime-stretch-link");
@@ -167,10 +177,18 @@ export function mount(element) {
       syncFields();
       linkLine.textContent = ""; // a copied link names the kernel as it was
     }),
-    on(form, "change", () => {
+    on(form, "change", (event) => {
       linkLine.textContent = "";
+      // Another card: the old card's figures would be read as this one's overrides.
+      if (event.target === card && card.value !== "custom") for (const name of CARD_FIGURES) form.elements[name].value = "";
+      // The verdict on screen is another kernel's now: it goes until Classify asks for this one's.
+      if (result.dataset.state !== "pending") {
+        result.dataset.state = "stale";
+        result.replaceChildren(h("p", {}, "The kernel changed: press Classify for its verdict."));
+      }
     }),
     on(form, "focusin", () => python.startSoon()),
+    ...["wheel", "touchmove", "keydown", "pointerdown"].map((type) => on(window, type, moved, { passive: true })),
     live.stop,
   ];
   if (fromLink) live.now({ fromLink: true });

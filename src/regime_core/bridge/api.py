@@ -19,6 +19,7 @@ from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.content import drill
 from regime_core.errors import RegimeError
+from regime_core.grading.answer_lines import regime_named
 from regime_core.grading.attempt import MAX_IMPORT_BYTES, parse_attempt
 from regime_core.grading.grade import grade, hints
 from regime_core.grading.review import kernel_review
@@ -189,12 +190,25 @@ def _answers(value: object) -> bool:
     return value is not None and value is not False
 
 
+def _as_choice(entry: Any) -> Any:
+    """An incident's regime as the form's choice ("memory") where the words name one ("Memory bound, at 85%").
+
+    The page's form offers the regimes as choices: a file written by hand or by the command line says them in
+    words, which would leave every choice empty. Words that name no one regime are kept as they are (the
+    grader then says it could not read them).
+    """
+    if not isinstance(entry, Mapping) or not isinstance(entry.get("regime"), str):
+        return entry
+    named = regime_named(entry["regime"])
+    return {**entry, "regime": named} if named else dict(entry)
+
+
 def items_from_attempt(attempt: Mapping[str, Any]) -> dict[str, Any]:
     """The site's saved items from a checked attempt object (the inverse of attempt_from_items).
 
     An item with nothing written in it is left out, so it unlocks nothing.
     """
-    items: dict[str, Any] = dict(attempt.get("part_a") or {})
+    items: dict[str, Any] = {key: _as_choice(entry) for key, entry in (attempt.get("part_a") or {}).items()}
     if attempt.get("part_b"):
         items[_SITE_PART_B] = attempt["part_b"]
     if attempt.get("part_c"):

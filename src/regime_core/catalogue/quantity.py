@@ -263,7 +263,8 @@ def number(value: float, digits: int = 3) -> str:
 def format_quantity(value: float, dim: Dim, digits: int = 3) -> str:
     """Format ``value`` (base units) with a readable prefix: ``47 ms``, ``1.7 TB/s``."""
     if dim is Dim.FRACTION:
-        return f"{number(value * 100, digits)}%"
+        # Under 1% two figures say all a reader uses ("0.41% of peak", not "0.409%").
+        return f"{number(value * 100, min(digits, 2) if abs(value) < 0.01 else digits)}%"
     if dim is Dim.SECOND:
         for scale, prefix in _TIME_PREFIXES:
             if abs(value) >= scale * 0.9995:
