@@ -69,6 +69,7 @@ SAMPLES = [
     {"op": "trace", "data": base64.b64encode(as_bytes(picket_fence(200), zipped=True)).decode()},
     {"op": "practice", "seed": 4, "level": 1},
     {"op": "practice_check", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
+    {"op": "practice_hint", "seed": 4, "level": 1, "rung": 2},
     {"op": "practice_grade", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
 ]
 

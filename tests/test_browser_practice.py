@@ -121,3 +121,32 @@ def test_the_page_graded_has_no_serious_accessibility_violation(page_as: Callabl
     serious = [(v["id"], [(n["target"], n.get("failureSummary")) for n in v["nodes"][:3]]) for v in result["violations"]
                if v["impact"] in ("serious", "critical")]
     assert serious == []
+
+
+def test_hints_climb_the_incidents_ladder_from_the_rung_a_wrong_regime_already_gave(page: Page, base_url: str) -> None:
+    from regime_core.practice.grade import hints
+
+    seed, level = 4, 1
+    incident = practice(seed, level)
+    ladder = hints(incident)
+    regime, _ = _right(seed, level)
+    wrong = next(advice(r).name for r in REGIMES if advice(r).name != regime)
+    page.goto(f"{base_url}practice/?seed={seed}&level={level}&v=1")
+    form = page.locator("form.regime-practice__attempt")
+    expect(page.locator(".regime-practice__id")).to_contain_text(incident.id)
+    form.locator(f'input[name="regime"][value="{wrong}"]').check()
+    form.locator('[data-action="check"]').click()
+    hint = form.locator('[data-action="hint"]')
+    expect(hint).to_be_visible()
+    hint.click()  # the ✗ line gave the first rung: the ladder goes on from the second
+    rungs = form.locator(".regime-hint .regime-hint__rung")
+    expect(rungs).to_have_text([f"Hint 2 of 3: {ladder[1]}"])
+    expect(hint).to_have_text("Another hint")
+    hint.click()
+    expect(rungs).to_have_text([f"Hint 2 of 3: {ladder[1]}", f"Hint 3 of 3: {ladder[2]}"])
+    expect(hint).to_be_disabled()
+    expect(hint).to_have_text("No more hints")
+    form.locator('button[type="submit"]').click()  # the worked answer ends the ladder
+    expect(page.locator(".regime-practice__verdict")).to_be_visible()
+    expect(hint).to_be_hidden()
+    expect(form.locator(".regime-hint")).to_be_hidden()

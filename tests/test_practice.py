@@ -10,11 +10,20 @@ import pytest
 from hostile_inputs import HOSTILE
 from regime_core.bridge.api import handle
 from regime_core.catalogue.levers import REGIMES, advice, fits, recognise
+from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.cli.main import main
 from regime_core.errors import RegimeError
 from regime_core.judgment.symptoms import parse_symptoms
-from regime_core.practice.generate import FAMILIES, GENERATOR_VERSION, INHERENT_TRAP, TRAPS, PracticeIncident, practice
-from regime_core.practice.grade import grade_lines, grade_practice, worked_attempt
+from regime_core.practice.generate import (
+    FAMILIES,
+    GENERATOR_VERSION,
+    INHERENT_TRAP,
+    LEVELS,
+    TRAPS,
+    PracticeIncident,
+    practice,
+)
+from regime_core.practice.grade import grade_lines, grade_practice, hints, worked_attempt
 from regime_core.practice.text import cards
 
 # The generator writes one-device incidents; communication (several devices) is not generated yet.
@@ -287,7 +296,7 @@ def test_the_page_ops_answer_hostile_fields_in_one_line(value: object) -> None:
 def test_practice_check_grades_without_the_answer_and_grade_gives_a_review_comment() -> None:
     lines = {"regime": "memory-bound", "evidence": "x", "helps": "", "wastes": ""}
     checked = json.loads(handle(json.dumps({"op": "practice_check", "seed": 7, "level": 1, "lines": lines})))
-    assert set(checked) == {"ok", "id", "checks", "passed", "summary"}  # no verdict, no worked answer, no regime
+    assert set(checked) == {"ok", "id", "checks", "passed", "summary", "hint_rung"}  # no verdict, no worked answer
     assert checked["summary"].startswith("Checked without the answer")
     graded = json.loads(handle(json.dumps({"op": "practice_grade", "seed": 7, "level": 1, "lines": lines})))
     assert graded["grade"]["checks"] == checked["checks"]
@@ -295,3 +304,27 @@ def test_practice_check_grades_without_the_answer_and_grade_gives_a_review_comme
     name = advice(incident.verdict().regime).name if incident.verdict().regime else "undecided"
     assert graded["review"].startswith(f"Practice incident {incident.id} is **{name}**")
     assert graded["review"].endswith("[Why, with the arithmetic]({url})")
+
+
+@pytest.mark.parametrize("level", LEVELS)
+def test_each_incident_has_a_hint_ladder_that_never_names_its_regime(level: int) -> None:
+    for seed in range(0, 400, 7):
+        incident = practice(seed, level)
+        ladder = hints(incident)
+        verdict = incident.verdict()
+        assert len(ladder) == 3, (seed, level, ladder)
+        assert not [rung for rung in ladder if "{" in rung or "}" in rung]
+        for rung in ladder:
+            named = re.search(r"compute-bound|memory-bound|overhead-bound|host-bound|\bundecided\b", rung, re.I)
+            assert not named, (seed, level, rung)
+        if verdict.placement is not None and verdict.regime in ("compute", "memory"):  # its own arithmetic
+            assert format_quantity(verdict.placement.ridge, Dim.INTENSITY) in ladder[2]
+
+
+def test_the_practice_hint_op_climbs_the_ladder_and_refuses_a_rung_past_it() -> None:
+    first = json.loads(handle(json.dumps({"op": "practice_hint", "seed": 3, "level": 2})))
+    assert (first["ok"], first["rung"], first["rungs"]) == (True, 1, 3)
+    last = json.loads(handle(json.dumps({"op": "practice_hint", "seed": 3, "level": 2, "rung": 3})))
+    assert last["hint"].startswith("The arithmetic:")
+    past = json.loads(handle(json.dumps({"op": "practice_hint", "seed": 3, "level": 2, "rung": 4})))
+    assert (past["ok"], past["field"]) == (False, "rung")

@@ -41,7 +41,9 @@ def practice_widget() -> str:
                  f'<input name="helps" list="regime-levers" {text}>')
         + _field("wastes", LABEL["wastes"], f'<input name="wastes" list="regime-levers" {text}>')
         + '<div class="regime-actions"><button data-search-exclude type="submit" class="md-button md-button--primary">Submit</button>'
-        ' <button data-search-exclude type="button" class="md-button" data-action="check">Check without the answer</button></div></form>'
+        ' <button data-search-exclude type="button" class="md-button" data-action="check">Check without the answer</button>'
+        ' <button data-search-exclude type="button" class="md-button" data-action="hint" hidden>Hint</button></div>'
+        '<p class="regime-hint" role="status" aria-live="polite" hidden></p></form>'
         '<div class="regime-practice__result" aria-live="polite"></div>'
         '<p><button data-search-exclude type="button" class="md-button" data-action="copy-link">Copy this incident\'s address</button></p>'
         '<p class="regime-practice__link" role="status" aria-live="polite"></p>'

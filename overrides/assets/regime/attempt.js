@@ -5,6 +5,7 @@
 // line is not passed or could not be read, "Hint" asks the core where to look for this item.
 import { clearErrors, clearFieldError, decodePayload, enterChecks, fillForm, h, on, readForm, showError } from "./dom.js";
 import { gradeSaved } from "./grading.js";
+import { hintLadder } from "./hints.js";
 import { python } from "./runtime.js";
 import { hasContent, store } from "./store.js";
 
@@ -47,24 +48,13 @@ export function mount(element) {
   const gradeList = h("ul", { class: "regime-item-grade", "aria-live": "polite" });
   feedback.after(gradeList);
   const hintButton = form.querySelector('[data-action="hint"]');
-  const hintLine = form.querySelector(".regime-hint");
-  // The hint ladder: each press asks the core for the next rung (a nudge, the deciding symptom, the
-  // arithmetic); the rungs shown stay on screen, the last one first to the eye at the bottom.
-  let rungsShown = 0;
-  const hintLabel = hintButton.textContent;
-  const clearHint = () => {
-    hintButton.hidden = true;
-    hintButton.disabled = false;
-    hintButton.textContent = hintLabel;
-    hintLine.hidden = true;
-    hintLine.replaceChildren();
-    rungsShown = 0;
-  };
+  const ladder = hintLadder(hintButton, form.querySelector(".regime-hint"),
+    (rung) => python.call("hint", { item, rung }), (text) => say(text));
   // Show the core's lines for this item; offer a hint when any line is not passed or could not be told.
   const showLines = (result) => {
     if (result.ok && result.set_aside && result.set_aside[item]) {
       gradeList.replaceChildren(h("li", { "data-passed": "unknown", class: "regime-item-grade__aside" }, SET_ASIDE));
-      clearHint();
+      ladder.clear();
       return;
     }
     const lines = result.ok ? result.feedback[item] || [] : [result.error];
@@ -74,10 +64,8 @@ export function mount(element) {
     const state = (i) => (checks.length === lines.length ? { "data-passed": PASSED[String(checks[i].passed)] } : {});
     gradeList.replaceChildren(...lines.map((line, i) => h("li", state(i), line)));
     // A ✗ line that already gives the ladder's first rung (a wrong regime) starts Hint above it.
-    if (graded && graded.hint_rung > rungsShown) rungsShown = graded.hint_rung;
-    const open = graded && Object.values(graded.checks).some((check) => check.passed !== true);
-    hintButton.hidden = !open;
-    if (!open) hintLine.hidden = true;
+    ladder.offer(Boolean(graded && Object.values(graded.checks).some((check) => check.passed !== true)),
+      graded ? graded.hint_rung : 0);
   };
   const showGrade = async () => {
     let result;
@@ -123,7 +111,7 @@ export function mount(element) {
       form.reset();
       conceal();
       gradeList.replaceChildren();
-      clearHint();
+      ladder.clear();
     }
     if (draft) fillForm(form, draft.attempt);
     say("");
@@ -174,33 +162,6 @@ export function mount(element) {
     showLines(result);
     say(hintButton.hidden ? "Every line passes. Submit to see the worked answer."
       : "Checked without opening the answer: change a line and check again, ask for a hint, or submit.");
-  };
-
-  const showHint = async () => {
-    let result;
-    hintButton.disabled = true;
-    if (python.state !== "ready") say("Starting Python for the hint…");
-    try {
-      result = await python.call("hint", { item, rung: rungsShown + 1 });
-    } catch {
-      hintButton.disabled = false;
-      say("Hints need Python, which could not start.");
-      return;
-    }
-    say("");
-    if (!result.ok) {
-      hintButton.disabled = false;
-      hintLine.textContent = result.error;
-      hintLine.hidden = false;
-      return;
-    }
-    rungsShown = result.rung;
-    if (rungsShown === 1) hintLine.replaceChildren();
-    hintLine.append(h("span", { class: "regime-hint__rung" }, `Hint ${result.rung} of ${result.rungs}: ${result.hint}`));
-    hintLine.hidden = false;
-    const last = result.rung >= result.rungs;
-    hintButton.textContent = last ? "No more hints" : "Another hint";
-    hintButton.disabled = last;
   };
 
   const submit = async (event) => {
@@ -261,7 +222,7 @@ export function mount(element) {
     on(window, "pagehide", flushDraft),
     on(form.querySelector('[data-action="reset"]'), "click", reset),
     on(form.querySelector('[data-action="check"]'), "click", check),
-    on(hintButton, "click", showHint),
+    on(hintButton, "click", ladder.next),
     on(form, "focusin", () => validateOp && python.startSoon()),
     on(store, "change", (event) => {
       if (event.detail.item === "*" || event.detail.item === item) sync();

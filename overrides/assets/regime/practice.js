@@ -1,6 +1,7 @@
 // Practice: one generated incident at a time, graded like Part A, with a tally kept in this browser.
 // regime_core writes the incident and grades the attempt; this widget renders and forwards.
 import { clearErrors, clearFieldError, enterChecks, h, on, readForm, showError, verdictNodes } from "./dom.js";
+import { hintLadder } from "./hints.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
@@ -184,10 +185,16 @@ export function mount(element) {
     submitButton.disabled = done;
     checkButton.disabled = done;
   };
+  // Hints climb the incident's ladder while the lines are checked; the worked answer ends them.
+  const ladder = hintLadder(form.querySelector('[data-action="hint"]'), form.querySelector(".regime-hint"),
+    (rung) => python.call("practice_hint", { seed: current.seed, level: current.level, rung }),
+    () => {}); // while Python loads or fails, the page's status line says so
+
 
   const show = (incident, sharedVersion, notice = "") => {
     current = incident;
     answered(false);
+    ladder.clear();
     statement.replaceChildren(h("p", {}, incident.statement));
     idLine.textContent = `Incident ${incident.id}`;
     form.reset();
@@ -253,7 +260,9 @@ export function mount(element) {
   // The lines checked without the answer: nothing counted, nothing of the verdict shown.
   const check = async () => {
     const answer = await send("practice_check");
-    if (answer) result.replaceChildren(h("p", { class: "regime-practice__verdict" }, answer.summary), checkNodes(answer.checks));
+    if (!answer) return;
+    result.replaceChildren(h("p", { class: "regime-practice__verdict" }, answer.summary), checkNodes(answer.checks));
+    ladder.offer(Object.values(answer.checks).some((c) => c.passed !== true), answer.hint_rung);
   };
 
   const actionsFor = (answer) => {
@@ -281,6 +290,7 @@ export function mount(element) {
     }
     result.replaceChildren(...resultNodes(answer, actionsFor(answer)));
     answered(true);
+    ladder.clear();
     renderRecord();
   };
 
@@ -300,6 +310,7 @@ export function mount(element) {
     on(form, "keydown", enterChecks(() => check())),
     on(form, "input", (event) => clearFieldError(event.target)),
     on(checkButton, "click", check),
+    on(form.querySelector('[data-action="hint"]'), "click", () => current && ladder.next()),
     on(element.querySelector('[data-action="copy-link"]'), "click", copyLink),
     on(element.querySelector('[data-action="reset"]'), "click", reset),
     // Another tab graded or reset: show its record.

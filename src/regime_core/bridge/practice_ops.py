@@ -23,7 +23,7 @@ from regime_core.practice.generate import (
     check_seed,
     practice,
 )
-from regime_core.practice.grade import CHECKED, LINES, grade_lines, says_undecided
+from regime_core.practice.grade import CHECKED, LINES, grade_lines, hints, says_undecided
 from regime_core.practice.text import data
 
 LOOKAHEAD = 40  # seeds tried, from the one the page drew, for an incident of a kind the learner missed
@@ -80,7 +80,16 @@ def op_practice_check(req: Mapping[str, Any]) -> dict[str, Any]:
     incident = practice(check_seed(req.get("seed")), check_level(req.get("level", 1)))
     result = grade_lines(incident, incident.verdict(), _lines(req))
     return {"id": incident.id, "checks": result["checks"], "passed": result["passed"],
-            "summary": CHECKED[result["passed"]]}
+            "summary": CHECKED[result["passed"]], "hint_rung": result["hint_rung"]}
+
+
+def op_practice_hint(req: Mapping[str, Any]) -> dict[str, Any]:
+    """One rung of the incident's hint ladder (1, the default: a nudge; then the deciding symptom; then the arithmetic)."""
+    ladder = hints(practice(check_seed(req.get("seed")), check_level(req.get("level", 1))))
+    rung = req.get("rung", 1)
+    if isinstance(rung, bool) or not isinstance(rung, int) or not 1 <= rung <= len(ladder):
+        raise RegimeError("rung", f"expected a whole number from 1 to {len(ladder)}")
+    return {"hint": ladder[rung - 1], "rung": rung, "rungs": len(ladder)}
 
 
 def op_practice_grade(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -104,7 +113,9 @@ _SHOWN = ("id", "seed", "level", "statement", "url", "version")
 
 OPS = [
     Op("practice", ("seed", "level", "missed"), op_practice, _SHOWN),
-    Op("practice_check", ("seed", "level", "lines"), op_practice_check, ("id", "checks", "passed", "summary")),
+    Op("practice_check", ("seed", "level", "lines"), op_practice_check,
+       ("id", "checks", "passed", "summary", "hint_rung")),
+    Op("practice_hint", ("seed", "level", "rung"), op_practice_hint, ("hint", "rung", "rungs")),
     Op("practice_grade", ("seed", "level", "lines"), op_practice_grade,
        (*_SHOWN, "grade", "verdict", "family", "regime", "regime_name", "answered", "answered_name", "trap",
         "trap_name", "review")),

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from regime_core.catalogue.levers import advice, phrases
+from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.errors import RegimeError
 from regime_core.grading import answer_lines
 from regime_core.grading.answer_lines import Check, cap, unsure, verdict_of
@@ -121,7 +122,26 @@ def says_undecided(text: str) -> bool:
 
 
 def _hint(kind: str) -> str:
-    return str(data()["grading"]["hints"][kind])
+    return str(data()["grading"]["hints"][kind][0])
+
+
+def hints(incident: PracticeIncident) -> list[str]:
+    """The incident's hint ladder: a nudge, the deciding symptom, the arithmetic to do; never the regime.
+
+    The last rung names the incident's own work and card where it has them (its FLOPs and bytes, the peaks
+    and the ridge); a rung whose figures the incident lacks is left out, so the ladder may have two rungs.
+    """
+    verdict = incident.verdict()
+    ladder = [str(rung) for rung in data()["grading"]["hints"][kind_of(incident, verdict)]]
+    p = verdict.placement
+    if p is None:
+        return [rung for rung in ladder if "{" not in rung]
+    figures = {"arithmetic": "; ".join(p.work.steps) if p.work.steps else
+               f"{number(p.work.flops)} FLOPs over {number(p.work.bytes)} bytes",
+               "peak": format_quantity(p.peak_flops, Dim.FLOP_RATE),
+               "bandwidth": format_quantity(p.bandwidth, Dim.BYTE_RATE),
+               "ridge": format_quantity(p.ridge, Dim.INTENSITY)}
+    return [rung.format(**figures) for rung in ladder]
 
 
 def _regime(kind: str, verdict: Verdict, text: str) -> Check:
@@ -203,8 +223,10 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
         checks.update(answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"]))
     attempted = any(lines.values())
     passed = verdict_of(list(checks.values())) if attempted else False
+    # A regime named wrongly is told the ladder's first rung in its ✗ line: Hint then starts at the second.
+    named_wrongly = checks["regime"].ok is False and answer_lines.regime_named(lines["regime"]) is not None
     return {"id": incident.id, "url": incident.url, "attempted": attempted, "passed": passed,
-            "summary": SUMMARY[passed],
+            "summary": SUMMARY[passed], "hint_rung": 1 if named_wrongly else 0,
             "checks": labelled("practice", {name: check.to_json() for name, check in checks.items()}),
             "trap": incident.trap, "worked": worked_attempt(incident, verdict)}
 

@@ -1,0 +1,56 @@
+// The hint ladder of a form (a drill item, a practice incident): each press asks the core for the next
+// rung (a nudge, the deciding symptom, the arithmetic); the rungs shown stay on screen, the last at the bottom.
+import { h } from "./dom.js";
+import { python } from "./runtime.js";
+
+/**
+ * @param {HTMLButtonElement} button - the Hint button (hidden until a line is not passed)
+ * @param {HTMLElement} line - where the rungs show
+ * @param {(rung: number) => Promise<object>} ask - the core's answer for one rung ({ok, hint, rung, rungs})
+ * @param {(text: string) => void} say - the form's status line
+ */
+export function hintLadder(button, line, ask, say) {
+  const label = button.textContent;
+  let shown = 0;
+  const clear = () => {
+    button.hidden = true;
+    button.disabled = false;
+    button.textContent = label;
+    line.hidden = true;
+    line.replaceChildren();
+    shown = 0;
+  };
+  /** Offer Hint while a line is open; a ✗ line that already gave rung ``told`` starts the ladder after it. */
+  const offer = (open, told = 0) => {
+    if (told > shown) shown = told;
+    button.hidden = !open;
+    if (!open) line.hidden = true;
+  };
+  const next = async () => {
+    button.disabled = true;
+    if (python.state !== "ready") say("Starting Python for the hint…");
+    let result;
+    try {
+      result = await ask(shown + 1);
+    } catch {
+      button.disabled = false;
+      say("Hints need Python, which could not start.");
+      return;
+    }
+    say("");
+    if (!result.ok) {
+      button.disabled = false;
+      line.textContent = result.error;
+      line.hidden = false;
+      return;
+    }
+    if (!line.querySelector(".regime-hint__rung")) line.replaceChildren(); // an old error line goes
+    shown = result.rung;
+    line.append(h("span", { class: "regime-hint__rung" }, `Hint ${result.rung} of ${result.rungs}: ${result.hint}`));
+    line.hidden = false;
+    const last = result.rung >= result.rungs;
+    button.textContent = last ? "No more hints" : "Another hint";
+    button.disabled = last;
+  };
+  return { clear, offer, next };
+}
