@@ -297,14 +297,17 @@ def _known_unit(unit: str) -> tuple[float, Dim] | None:
         return None
 
 
-def quantity_spans(text: str) -> list[tuple[float, Dim, int, int]]:
+def quantity_spans(text: str, limit: int | None = None) -> list[tuple[float, Dim, int, int]]:
     """Every number in free text with its unit and where it stands: ``(value, dim, start, end)``.
 
     The text is read as written (call :func:`plain_numbers` first for hand-written scientific notation).
     A number followed by an unknown word is kept as a plain count, and its span ends at the number.
+    With ``limit``, only the first ``limit`` numbers are read (the rest of a long text is not scanned).
     """
     found: list[tuple[float, Dim, int, int]] = []
     for match in _IN_TEXT.finditer(text):
+        if limit is not None and len(found) >= limit:
+            break
         value = float(match["num"].replace(",", ""))
         unit = (match["unit"] or "").rstrip("/")
         end = match.end() - (len(match["unit"] or "") - len(unit))

@@ -10,6 +10,7 @@ the argument turned around, quoted back to the learner.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass
 
@@ -33,6 +34,9 @@ _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?
 _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue")
 _LIMITED = re.compile(r"\b(?:only|little|barely|slightly|at most|unless|except)\b")
 _WORDS = 8  # words after a condition word that say its side
+# A Part C paragraph argues a handful of conditions; past this many in one sentence (pasted noise), the rest are
+# not read, so a paragraph of 10,000 characters takes milliseconds.
+MAX_CONDITIONS = 200
 _PART = re.compile(r"[,:;]\s")
 
 
@@ -68,8 +72,8 @@ def _by_side_words(unit: str) -> list[Stance]:
     work and wastes a compute-bound week"; "a compute-bound matmul should not be touched").
     """
     text = _NEVER.sub(" ", unit)
-    words = sorted([(m.start(), m.end(), "memory") for m in _MEMORY.finditer(text)]
-                   + [(m.start(), m.end(), "compute") for m in _COMPUTE.finditer(text)])
+    words = sorted([(m.start(), m.end(), "memory") for m in itertools.islice(_MEMORY.finditer(text), MAX_CONDITIONS)]
+                   + [(m.start(), m.end(), "compute") for m in itertools.islice(_COMPUTE.finditer(text), MAX_CONDITIONS)])
     runs: list[tuple[int, int, str]] = []
     for start, end, side in words:
         if runs and runs[-1][2] == side:
@@ -91,7 +95,7 @@ def stances(lowered: str) -> list[Stance]:
     """Every condition the paragraph (normalised) argues, with its polarity and side."""
     out: list[Stance] = []
     for unit in _UNIT.split(lowered.replace("**", "")):
-        conditions = list(_CONDITION.finditer(unit))
+        conditions = list(itertools.islice(_CONDITION.finditer(unit), MAX_CONDITIONS))
         if not conditions:
             out += _by_side_words(unit)
             continue

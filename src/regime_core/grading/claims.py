@@ -12,6 +12,7 @@ number off the fact's by a slip people make (a power of ten, bits for bytes, one
 
 from __future__ import annotations
 
+import itertools
 import math
 import re
 from dataclasses import dataclass
@@ -271,9 +272,9 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
 def read(lowered: str) -> Reading:
     """A normalised line (``language.with_units``) read as claims, sums, transitions and side phrases."""
     text = plain_numbers(lowered)
-    claims = [_claim(text, v, d, s, e) for v, d, s, e in quantity_spans(text)[:MAX_CLAIMS]]
+    claims = [_claim(text, v, d, s, e) for v, d, s, e in quantity_spans(text, limit=MAX_CLAIMS)]
     sides = []
-    for found in list(_SIDE.finditer(text))[:MAX_CLAIMS]:
+    for found in itertools.islice(_SIDE.finditer(text), MAX_CLAIMS):
         side = "below" if found["word"] in _BELOW else "above"
         sides.append(_flip(side, ("above", "below")) if negated(text, found.start(), found.end()) else side)
     return Reading(tuple(claims), tuple(_sums(text, claims)), tuple(_transitions(text, claims)),
