@@ -123,6 +123,19 @@ def test_an_older_schema_keeps_the_attempts(page: Page, base_url: str) -> None:
     assert page.evaluate("localStorage.getItem('regime-drill:schema-0')") == older
 
 
+def test_unreadable_progress_that_cannot_be_copied_aside_is_never_overwritten(page: Page, base_url: str) -> None:
+    # The copy aside fails (storage full for it): the page says so, and keeps the original as it was.
+    page.add_init_script("localStorage.setItem('regime-drill', '{\"schema\": 1, \"items\": {cut short');"
+                         "const real = Storage.prototype.setItem; Storage.prototype.setItem = function (k, v) {"
+                         " if (k.startsWith('regime-drill:')) throw new DOMException('full', 'QuotaExceededError');"
+                         " return real.call(this, k, v); };")
+    page.goto(base_url + "drill/")
+    expect(page.locator(".regime-progress [role=status]")).to_contain_text("no copy of it could be kept")
+    _attempt(page, "a6", "overhead")  # works, in this tab only
+    assert page.evaluate("localStorage.getItem('regime-drill')") == '{"schema": 1, "items": {cut short'
+    assert page.evaluate("localStorage.getItem('regime-drill:unreadable')") is None
+
+
 def test_a_newer_schema_is_shown_and_never_written(page: Page, base_url: str) -> None:
     newer = json.dumps({"schema": 2, "items": {"a3": {"attempt": {"regime": "overhead"}, "unlocked": True}},
                         "profiles": {"default": {"theme": "dark"}}})
