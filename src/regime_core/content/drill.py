@@ -130,6 +130,9 @@ def part_b(card: hw.Hardware | None = None, dtype: str | None = None) -> list[Pa
 
 #: A Part B row's figures a text may quote, and how each is written.
 _ROW_FIGURES = {"intensity": Dim.INTENSITY, "ridge": Dim.INTENSITY, "factor": Dim.COUNT, "bandwidth": Dim.BYTE_RATE}
+#: What the classifier works out for an incident it places on the roofline, as a placeholder names it.
+_PLACED_FIGURES = {"floor": ("floor_seconds", Dim.SECOND), "intensity": ("intensity", Dim.INTENSITY),
+                   "ridge": ("ridge", Dim.INTENSITY), "bytes": ("", Dim.BYTE)}
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -143,7 +146,13 @@ def _quoted(ref: str, rows: Mapping[str, Placement], where: str) -> str:
         value = getattr(incident(parts[0]).symptoms.observed, parts[1])
         if value is not None:
             return format_quantity(value, OBSERVED_FIELDS[parts[1]][0])
-    raise RegimeError(where, f"{{{ref}}} names no figure: expected {{<incident>.<measurement it gives>}}"
+    elif len(parts) == 2 and parts[1] in _PLACED_FIGURES and parts[0] in {i.id for i in incidents()}:
+        placed = incident(parts[0]).verdict().placement
+        if placed is not None:
+            value = placed.work.bytes if parts[1] == "bytes" else getattr(placed, _PLACED_FIGURES[parts[1]][0])
+            return format_quantity(value, _PLACED_FIGURES[parts[1]][1])
+    raise RegimeError(where, f"{{{ref}}} names no figure: expected {{<incident>.<measurement it gives>}},"
+                             f" {{<incident>.<{'|'.join(_PLACED_FIGURES)}>}}"
                              f" or {{part_b.<row>.<{'|'.join(_ROW_FIGURES)}>}}")
 
 
