@@ -364,3 +364,14 @@ def test_a_stretch_link_without_python_says_so_rather_than_show_the_default(brow
     expect(page.locator('.regime-stretch select[name="hardware.id"]')).to_have_value("l4")  # the link's kernel, kept
     page.context.close()
     assert all("404" in e or "Failed to load" in e for e in log.errors), log.errors
+
+
+def test_the_table_of_contents_highlights_the_heading_it_lands_on(page: Page, base_url: str) -> None:
+    page.goto(base_url + "drill/")
+    toc = page.locator(".md-sidebar--secondary")
+    for anchor in ("a3", "a6", "part-b", "stretch"):
+        toc.locator(f'a.md-nav__link[href$="#{anchor}"]').first.click()
+        # Not the heading before it (the page once landed a few pixels past the line Material uses).
+        expect(toc.locator("a.md-nav__link--active")).to_have_attribute("href", re.compile(f"#{anchor}$"))
+    page.goto(base_url + "drill/#a5")
+    expect(toc.locator("a.md-nav__link--active")).to_have_attribute("href", re.compile("#a5$"))
