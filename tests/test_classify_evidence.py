@@ -101,6 +101,22 @@ def test_an_moe_read_as_dense_beats_the_floor_and_the_anomaly_names_moe() -> Non
     assert verdict(active, tokens_per_s=60).anomalies == []
 
 
+
+def test_a_rate_beyond_the_floor_asks_only_for_what_the_symptoms_do_not_give() -> None:
+    given = {"hardware": "a100-80gb-sxm", "dtype": "bf16",
+             "work": {"kernel": "decode", "params": "46.7B", "active_params": "12.9B", "weight_dtype": "int8"}}
+    note = verdict(given, tokens_per_s=300).anomalies[0]
+    assert "weight format" not in note
+    assert "active parameters" not in note
+    assert "must include batching or speculative decoding" in note
+
+
+def test_a_decode_in_its_own_dtype_names_it_once() -> None:
+    v = verdict({"hardware": "h100-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "8e9",
+                                                                   "weight_dtype": "bf16"}}, tokens_per_s=60)
+    assert v.placement.work.label == "decode step, 8e9 params, bf16, batch 1"
+
+
 @pytest.mark.parametrize(("observed", "regime"), [
     ({"kernel_time": "1 µs", "gap_time": "1 µs"}, "overhead"),  # GAP_SHARE: idle exactly half
     ({"kernel_time": "1 µs", "gap_time": "0.96 µs"}, None),

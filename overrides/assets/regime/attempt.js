@@ -15,7 +15,7 @@ const DRAFT_MS = 400; // what is typed is kept this long after the last keystrok
 export const SET_ASIDE = "Saved by another version: kept, not graded.";
 
 const REQUIRED = {
-  regime: "Choose a regime: compute-bound, memory-bound or overhead / host-bound.",
+  regime: "Choose a regime: one of those above.",
   paragraph: "Write your paragraph first.",
 };
 

@@ -16,6 +16,7 @@ from typing import Any
 from regime_core.catalogue.levers import (
     REGIMES,
     a_kernel,
+    advice,
     by_id,
     mentions,
     phrases,
@@ -60,6 +61,10 @@ def verdict_of(checks: list[Check]) -> bool | None:
     if any(c.ok is False for c in checks):
         return False
     return None if any(c.ok is None for c in checks) else True
+
+
+#: The regimes a line may name, as the forms offer them: "compute-bound, memory-bound, … or communication-bound".
+REGIME_CHOICES = ", ".join(advice(r).name for r in REGIMES[:-1]) + f" or {advice(REGIMES[-1]).name}"
 
 
 def regime_named(text: str) -> str | None:

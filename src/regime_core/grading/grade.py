@@ -21,6 +21,7 @@ from regime_core.catalogue.levers import advice, mentions, phrases
 from regime_core.catalogue.quantity import Dim, format_quantity, quantities_in, same_quantity
 from regime_core.content import drill
 from regime_core.grading.answer_lines import (
+    REGIME_CHOICES,
     Check,
     Contradiction,
     cap,
@@ -165,10 +166,9 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     if named is None and _OCCUPANCY_REGIME.search(normalise(entry.get("regime", ""))):
         checks["regime"] = Check(False, "Occupancy is not a regime (Rule 4): name the roof that holds the kernel.")
     elif not entry.get("regime", "").strip():
-        checks["regime"] = Check(False, "Name one regime: compute-bound, memory-bound or overhead / host-bound.")
+        checks["regime"] = Check(False, f"Name one regime: {REGIME_CHOICES}.")
     elif named is None:
-        checks["regime"] = unsure("the grader could not read one regime here (compute-bound, memory-bound or overhead /"
-                                   " host-bound)")
+        checks["regime"] = unsure(f"the grader could not read one regime here ({REGIME_CHOICES})")
     elif named != regime:
         checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
     else:

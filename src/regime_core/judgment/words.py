@@ -9,6 +9,8 @@ measurement that would decide an undecided case.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.judgment.symptoms import Achieved, Symptoms
 from regime_core.model.roofline import Placement
@@ -29,8 +31,14 @@ NOTES = "Notes from the source (shown, not used)"
 
 _f = format_quantity
 #: Why a decode or prefill can beat the bandwidth floor of its own work model.
-_TOKEN_CAUSES = ("The measurement must include batching, quantised weights (give the weight format), speculative"
-                 " decoding or an MoE's sparsity (give the active parameters: only the active experts are read)")
+def _token_causes(spec: Mapping[str, object] | None) -> str:
+    """What a token rate beyond the weights' floor must include; a cause the symptoms already give is not asked for."""
+    given = spec or {}
+    causes = ["batching", *([] if "weight_dtype" in given else ["quantised weights (give the weight format)"]),
+              "speculative decoding",
+              *([] if "active_params" in given else
+                ["an MoE's sparsity (give the active parameters: only the active experts are read)"])]
+    return f"The measurement must include {', '.join(causes[:-1])} or {causes[-1]}"
 
 #: A step timed with a host sync more than twice the step timed without it.
 SYNC_BEYOND_SERIAL = ("with the sync the step is more than twice the step without it: impossible for a sync, which only"
@@ -72,7 +80,7 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, a
             cap = s.work.tokens_per_run / p.floor_seconds
             out.append(f"{number(o.tokens_per_s)} tok/s means {_f(a.step, Dim.SECOND)} per step, under the roofline"
                        f" floor of {_f(p.floor_seconds, Dim.SECOND)}: {_f(s.work.bytes, Dim.BYTE)} at"
-                       f" {_f(p.bandwidth, Dim.BYTE_RATE)} caps it at {_f(cap, Dim.TOKEN_RATE)}. {_TOKEN_CAUSES}"
+                       f" {_f(p.bandwidth, Dim.BYTE_RATE)} caps it at {_f(cap, Dim.TOKEN_RATE)}. {_token_causes(s.work_spec)}"
                        "; either way no compute kernel will 2× it")
         elif p is not None and a.byte_rate is not None:
             given = f"{percent(ff)} of peak FLOP/s" if o.flops_fraction is not None and ff is not None else (

@@ -148,7 +148,7 @@ def decode(params: float | Weights, dtype: str = "bf16", batch: int = 1, context
                      f"/token = {_f(kv, Dim.BYTE)}")
     else:
         steps.append("KV-cache bytes not given: weights only (a lower bound on traffic)")
-    fmt = f", {w.format} weights" if w.format else ""
+    fmt = f", {w.format} weights" if w.format and w.format != dtype else ""  # not "bf16, bf16 weights"
     return Work(flops, weights + kv, f"decode step, {number(w.params)} params, {dtype}{fmt}, batch {batch}",
                 tuple(steps), dtype, tokens_per_run=batch, tokens_per_sequence=1)
 

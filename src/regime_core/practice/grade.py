@@ -27,7 +27,7 @@ from regime_core.catalogue.levers import advice, phrases
 from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.errors import RegimeError
 from regime_core.grading import answer_lines
-from regime_core.grading.answer_lines import Check, cap, unsure, verdict_of
+from regime_core.grading.answer_lines import REGIME_CHOICES, Check, cap, unsure, verdict_of
 from regime_core.grading.attempt import MAX_TEXT
 from regime_core.grading.claims import Facts
 from regime_core.grading.labels import labelled
@@ -146,7 +146,7 @@ def hints(incident: PracticeIncident) -> list[str]:
 
 def _regime(kind: str, verdict: Verdict, text: str) -> Check:
     if not text:
-        return Check(False, "Name one regime (compute-bound, memory-bound or overhead / host-bound), or say that"
+        return Check(False, f"Name one regime ({REGIME_CHOICES}), or say that"
                             " the symptoms cannot decide yet.")
     named = answer_lines.regime_named(text)
     if verdict.regime is None:
@@ -156,7 +156,7 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
             return Check(True, "Undecided, as the symptoms are: they cannot say which roof holds it yet.")
         return unsure("the grader could not read whether you name a regime or refuse to decide")
     if named is None:
-        return unsure("the grader could not read one regime here (compute-bound, memory-bound or overhead / host-bound)")
+        return unsure(f"the grader could not read one regime here ({REGIME_CHOICES})")
     if named != verdict.regime:
         return Check(False, f"Not {advice(named).name}: {_hint(kind)}")
     return Check(True, f"{cap(advice(named).name)}, as the symptoms say.")
