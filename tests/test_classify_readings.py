@@ -49,6 +49,17 @@ def test_one_long_kernel_is_never_sent_to_a_graph_capture(time: str) -> None:
     assert "Nsight Compute" in str(out["needs"])
 
 
+def test_a_half_millisecond_gemm_at_a_few_percent_is_one_kernel_to_profile_not_launches() -> None:
+    # Issue 25's case: 0.5 ms is some fifty launches' worth; graphs cannot be what it needs.
+    out = _verdict({"hardware": "b200", "dtype": "fp8", "work": {"kernel": "matmul", "m": 4096, "n": 4096, "k": 4096},
+                    "observed": {"time": "0.5 ms"}})
+    assert "CUDA graph" not in str(out["needs"])
+    assert "500 µs kernel" in str(out["needs"])
+    tiny = _verdict({"hardware": "h100-sxm", "dtype": "bf16", "work": {"kernel": "elementwise", "shape": "8x32x32"},
+                     "observed": {"time": "12 us"}})  # A3: launch-sized, graphs still the measurement
+    assert "Nsight Compute" not in str(tiny["needs"])
+
+
 def test_a_short_kernel_or_a_whole_step_may_still_be_sent_to_a_graph_capture() -> None:
     out = _verdict({"hardware": "a100-80gb-sxm", "dtype": "bf16", "work": {"kernel": "decode", "params": "7B"},
                     "observed": {"tokens_per_s": 25.5}})

@@ -101,8 +101,9 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, a
     return out
 
 
-#: A single kernel this long is not launch overhead, whatever else is unknown: a launch costs microseconds.
-LONG_KERNEL = 1e-3
+#: A single kernel this long is not launch overhead, whatever else is unknown: a launch costs 5-10 µs, so a kernel
+#: timed at ten launches or more (a 0.5 ms GEMM at 12% of peak) is not mostly its launch.
+LONG_KERNEL = 100e-6
 _ONE_KERNEL = ("matmul", "elementwise", "attention", "raw")
 
 
