@@ -208,6 +208,20 @@ def test_no_page_speaks_in_the_codes_identifiers(built_site: Path) -> None:
     assert _IDENTIFIERS.search(_learner_text("<li>graph_speedup 1.44 as quoted</li>"))
 
 
+#: A number in a form the core never writes: a share under 1% to three figures ("0.409%"; it writes "0.41%"), or a
+#: ratio with a prefix ("1.25k×"; it writes "1248×" in text and tables alike).
+_OTHER_FORMS = re.compile(r"(?<![\d.])0\.0*[1-9]\d{2,}%|\d(?:\.\d+)?k×")
+
+
+def test_numbers_read_in_one_form_across_text_and_tables(built_site: Path) -> None:
+    found = []
+    for path in sorted(built_site.rglob("index.html")):
+        # Quotations keep their sources' figures as printed.
+        page = re.sub(r"<(blockquote|q)\b.*?</\1>", " ", path.read_text(encoding="utf-8"), flags=re.DOTALL)
+        found += [f"{path.relative_to(built_site)}: {m.group(0)}" for m in _OTHER_FORMS.finditer(_learner_text(page))]
+    assert not found, found
+
+
 def test_no_figure_table_has_a_column_of_dashes(built_site: Path) -> None:
     """A column that is empty in every row says nothing (the lesson's "measured" column once did)."""
     empty = []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.content import drill
 from regime_core.judgment.svg import Point, for_symptoms, roofline_svg
 from regime_core.judgment.symptoms import achieved
@@ -37,7 +37,7 @@ def part_b_figure(id_prefix: str = "part-b") -> str:
                        title=f"Part B's kernels on a {card.name} card",
                        id_prefix=id_prefix)
     table = [(r.label, format_quantity(r.placement.intensity, Dim.INTENSITY),
-              f"{format_quantity(r.placement.factor, Dim.COUNT)}× {r.placement.side}",
+              f"{number(r.placement.factor)}× {r.placement.side}",
               format_quantity(r.placement.attainable_flops, Dim.FLOP_RATE), NOT_MEASURED) for r in rows]
     return figure(svg, table, f"Part B on the drill's card: ridge {format_quantity(first.ridge, Dim.INTENSITY)}.")
 
@@ -54,6 +54,6 @@ def incident_figure(incident_id: str) -> str:
     rate = achieved(s, p).flop_rate
     measured = format_quantity(rate, Dim.FLOP_RATE) if rate is not None else NOT_MEASURED
     row = (item.id.upper(), format_quantity(p.intensity, Dim.INTENSITY),
-           f"{format_quantity(p.factor, Dim.COUNT)}× {p.side}", format_quantity(p.attainable_flops, Dim.FLOP_RATE),
+           f"{number(p.factor)}× {p.side}", format_quantity(p.attainable_flops, Dim.FLOP_RATE),
            measured)
     return figure(svg, [row], f"{item.id.upper()} against a ridge of {format_quantity(p.ridge, Dim.INTENSITY)}.")

@@ -67,8 +67,8 @@ def _line(p: Placement) -> str:
 
 
 def percent(fraction: float) -> str:
-    """A fraction as the verdicts write it: ``0.512`` -> ``51.2%`` (three significant figures)."""
-    return f"{number(fraction * 100, 3)}%"
+    """A fraction as the verdicts write it: ``0.512`` -> ``51.2%``, ``0.00409`` -> ``0.41%`` (as format_quantity)."""
+    return format_quantity(fraction, Dim.FRACTION)
 
 
 def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, above_compute: float) -> list[str]:
