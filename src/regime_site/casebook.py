@@ -39,8 +39,9 @@ def _unmarked(quote: str) -> str:
     return re.sub(r"\*\*|__|`", "", quote)
 
 
-def _figure(symptoms: Symptoms, figure_id: str, label: str) -> str:
-    svg = for_symptoms(symptoms, title=f"{label} on its roofline", id_prefix=figure_id, label=label)
+def _figure(symptoms: Symptoms, figure_id: str, label: str, title: str = "") -> str:
+    """The roofline picture; its point is named ``label`` (the work's own description when empty)."""
+    svg = for_symptoms(symptoms, title=f"{title or label} on its roofline", id_prefix=figure_id, label=label)
     return f'<figure class="regime-figure">{svg}</figure>' if svg else ""
 
 
@@ -67,7 +68,8 @@ def case_page(c: casebook.Case) -> str:
         f"# {esc(c.title)}\n",
         f"{esc(c.summary)}\n",
         "## Verdict\n",
-        verdict_html(v, figure=_figure(c.symptoms, f"case-{c.id}", c.id)),
+        # The point is named by its work ("matmul 4096×7168×16384, fp8"), which wraps; the title names the case.
+        verdict_html(v, figure=_figure(c.symptoms, f"case-{c.id}", "", c.title)),
         # The verdict is on screen here: the comment is shown as the Markdown a reviewer pastes.
         links("verdict", c.title, review_comment(v, c.title, "{url}", symptom=c.summary), "./", label="this case",
               shown=True),

@@ -206,7 +206,9 @@ def _grid(ax: Axes, layout: _Layout) -> tuple[list[str], list[str]]:
 def wrap(label: str, width: int = 22) -> list[str]:
     """A kernel's label in lines of about ``width`` characters, broken at spaces (a long shape reads on two)."""
     lines: list[str] = []
-    for word in label.split(" "):
+    # A word longer than a line (a slug, a long shape) is cut into pieces that fit: never past the plot's edge.
+    words = [w[i:i + width] for w in label.split(" ") for i in range(0, max(len(w), 1), width)]
+    for word in words:
         if lines and len(lines[-1]) + 1 + len(word) <= width:
             lines[-1] += " " + word
         else:
