@@ -64,8 +64,7 @@ export function mount(element) {
     const state = (i) => (checks.length === lines.length ? { "data-passed": PASSED[String(checks[i].passed)] } : {});
     gradeList.replaceChildren(...lines.map((line, i) => h("li", state(i), line)));
     // A ✗ line that already gives the ladder's first rung (a wrong regime) starts Hint above it.
-    ladder.offer(Boolean(graded && Object.values(graded.checks).some((check) => check.passed !== true)),
-      graded ? graded.hint_rung : 0);
+    ladder.offer(graded && graded.checks, graded ? graded.hint_rung : 0);
   };
   const showGrade = async () => {
     let result;

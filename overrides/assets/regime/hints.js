@@ -20,8 +20,10 @@ export function hintLadder(button, line, ask, say) {
     line.replaceChildren();
     shown = 0;
   };
-  /** Offer Hint while a line is open; a ✗ line that already gave rung ``told`` starts the ladder after it. */
-  const offer = (open, told = 0) => {
+  /** Offer Hint while any of the core's ``checks`` is not passed; a ✗ line that already gave rung ``told``
+   * starts the ladder after it. */
+  const offer = (checks, told = 0) => {
+    const open = Object.values(checks || {}).some((check) => check.passed !== true);
     if (told > shown) shown = told;
     button.hidden = !open;
     if (!open) line.hidden = true;

@@ -262,7 +262,7 @@ export function mount(element) {
     const answer = await send("practice_check");
     if (!answer) return;
     result.replaceChildren(h("p", { class: "regime-practice__verdict" }, answer.summary), checkNodes(answer.checks));
-    ladder.offer(Object.values(answer.checks).some((c) => c.passed !== true), answer.hint_rung);
+    ladder.offer(answer.checks, answer.hint_rung);
   };
 
   const actionsFor = (answer) => {

@@ -144,7 +144,7 @@ class DrillStore extends EventTarget {
       return this.memory;
     }
     if (parsed.schema !== SCHEMA) {
-      // An older (or newer) layout: keep the original aside, carry over what still fits.
+      // An older layout (or one without a number): keep the original aside, carry over what still fits.
       if (!this.keepCopy(storage, `${KEY}:schema-${String(parsed.schema).slice(0, 10)}`, raw)) {
           this.problem = "Progress saved by another version could not be copied aside, so it is left as it was; new attempts last until you close the tab.";
         this.memory = { schema: SCHEMA, items: validItems(parsed.items), drafts: {} };
