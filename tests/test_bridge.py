@@ -99,3 +99,46 @@ def test_the_readme_documents_every_op_as_the_registry_has_it() -> None:
 def test_the_runtime_manifest_carries_the_protocol(built_site: Path) -> None:
     manifest = json.loads((built_site / "assets" / "regime" / "runtime.json").read_text(encoding="utf-8"))
     assert manifest["protocol"] == str(PROTOCOL)
+
+
+class _PageBuffer:
+    """What a page's Uint8Array is to Python under Pyodide (a JsBuffer): its length, and one copy as bytes."""
+
+    def __init__(self, data: bytes, *, claimed: int | None = None) -> None:
+        self._data = data
+        self.byteLength = len(data) if claimed is None else claimed
+        self.copies = 0
+
+    def to_bytes(self) -> bytes:
+        self.copies += 1
+        return self._data
+
+
+def test_a_file_beside_the_request_reads_as_the_same_file_inside_it() -> None:
+    data = as_bytes(picket_fence(200), zipped=True)
+    inside = json.loads(handle(json.dumps({"op": "trace", "data": base64.b64encode(data).decode()})))
+    buffer = _PageBuffer(data)
+    beside = json.loads(handle('{"op": "trace"}', buffer))
+    assert inside["ok"] is True
+    assert beside == inside
+    assert buffer.copies == 1
+    assert json.loads(handle('{"op": "trace"}', data)) == inside  # bytes, as CPython callers pass them
+
+
+@pytest.mark.parametrize(
+    ("request_", "data", "says"),
+    [('{"op": "gpus"}', b"{}", "data: expected no file beside a 'gpus' request"),
+     ('{"op": "trace", "data": "e30="}', b"{}", "data: expected the file once: beside the request, or in it"),
+     ('{"op": "trace"}', 12, "data: expected the trace file's bytes"),
+     ('{"op": "trace"}', "e30=", "data: expected the trace file's bytes"),
+     ('{"op": "trace"}', _PageBuffer(b"{}", claimed=33 * 2**20), "data: expected a trace of at most 32 MB on this page"),
+     ('{"op": "trace"}', b"", "trace: expected a JSON trace; the file is empty")],
+    ids=["op-without-files", "both", "an-int", "text", "too-large", "empty"],
+)
+def test_a_file_beside_the_request_is_refused_by_name_where_it_does_not_fit(request_: str, data: object,
+                                                                            says: str) -> None:
+    answer = json.loads(handle(request_, data))
+    assert answer["ok"] is False
+    assert answer["error"].startswith(says), answer
+    if isinstance(data, _PageBuffer):
+        assert data.copies == 0  # refused before the copy

@@ -56,8 +56,24 @@ def test_the_ops_table_shows_each_op_placed_by_the_core(page: Page, base_url: st
     path.write_bytes(as_bytes(gemm_bound(calls=5)))
     _load(page, base_url, path)
     row = page.locator(".regime-trace__ops tbody tr").first
-    expect(row).to_contain_text("aten::mm")
+    expect(row).to_contain_text("1. aten::mm")
     expect(row).to_contain_text("compute-bound")
+    # The same op, by the same number, on the card's roofline below the table.
+    figure = page.locator("figure.regime-trace__roofline")
+    expect(figure.locator("svg.roofline .roofline__point-label")).to_have_text(["1. mm"])
+    expect(figure.locator("figcaption")).to_have_text(
+        "The top op with shapes, numbered as in the table, at the FLOP/s achieved.")
+
+
+def test_without_a_card_the_page_says_why_there_is_no_roofline(page: Page, base_url: str, tmp_path: Path) -> None:
+    trace = gemm_bound(calls=3)
+    trace["deviceProperties"] = [{"id": 0, "name": "Some Future Accelerator"}]
+    path = tmp_path / "future.json"
+    path.write_bytes(as_bytes(trace))
+    _load(page, base_url, path)
+    expect(page.locator(".regime-trace__roofline-none")).to_have_text(
+        "No roofline: the trace does not name a card the catalogue holds.")
+    assert page.locator("figure.regime-trace__roofline").count() == 0
 
 
 def test_a_bad_file_is_one_line_and_the_page_keeps_working(page: Page, base_url: str, tmp_path: Path) -> None:
@@ -92,7 +108,25 @@ def test_the_page_and_the_command_line_agree(page: Page, base_url: str, tmp_path
     cli = read_trace(data).to_json()
     shown = page.locator(".regime-trace__result")
     expect(shown).to_have_attribute("data-regime", cli["regime"] or "undecided")
-    busy = json.loads(page.evaluate(
-        "(data) => window.regimeWidgets.python.call('trace', {data}).then((a) => JSON.stringify(a.trace.busy))",
+    # Everything the trace measured, through both ways a page may send a file: its bytes beside the request
+    # (what the page does) and base64 text inside it.
+    beside = json.loads(page.evaluate(
+        "(bytes) => window.regimeWidgets.python.call('trace', {}, new Uint8Array(bytes))"
+        ".then((a) => JSON.stringify(a.trace))", list(data)))
+    inside = json.loads(page.evaluate(
+        "(data) => window.regimeWidgets.python.call('trace', {data}).then((a) => JSON.stringify(a.trace))",
         base64.b64encode(data).decode()))
-    assert busy == pytest.approx(cli["trace"]["busy"], abs=1e-12)
+    assert beside == inside
+    # CPython before 3.12 adds floats plainly; Pyodide's 3.14 compensates: the last digits may differ.
+    assert _close(beside, json.loads(json.dumps(cli["trace"])))
+
+
+def _close(got: object, want: object) -> bool:
+    """Equal, floats to 12 significant digits, through lists and objects."""
+    if isinstance(want, float) and isinstance(got, int | float):
+        return got == pytest.approx(want, rel=1e-12, abs=1e-15)
+    if isinstance(want, dict) and isinstance(got, dict):
+        return got.keys() == want.keys() and all(_close(got[k], want[k]) for k in want)
+    if isinstance(want, list) and isinstance(got, list):
+        return len(got) == len(want) and all(_close(g, w) for g, w in zip(got, want, strict=True))
+    return got == want

@@ -120,12 +120,12 @@ def test_a_device_name_maps_to_the_catalogue_or_is_said_unknown(name: str, card:
 
 @pytest.mark.parametrize(
     ("data", "says"),
-    [(b"", "stops being JSON"), (b"{\"traceEvents\": [", "stops being JSON"), (b"\xff\xfe\x00", "neither"),
+    [(b"", "the file is empty"), (b" \n", "the file is empty"), (gzip.compress(b"", mtime=0), "empty once unzipped"), (b"{\"traceEvents\": [", "stops being JSON"), (b"\xff\xfe\x00", "neither"),
      (b"[1, 2]", "no GPU activity"), (b"{\"traceEvents\": 5}", "traceEvents"), (gzip.compress(b"{}", mtime=0)[:-9], "cut short"),
      (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\x03" + b"\xff" * 20, "damaged"), (b"[" * 100_000, "nested"),
      (json.dumps({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 0, "dur": 5}]}).encode(),
       "no GPU activity")],
-    ids=["empty", "cut-json", "not-utf8", "bare-list", "no-events-list", "cut-gzip", "damaged-gzip", "deep", "cpu-only"],
+    ids=["empty", "blank", "empty-gzip", "cut-json", "not-utf8", "bare-list", "no-events-list", "cut-gzip", "damaged-gzip", "deep", "cpu-only"],
 )
 def test_bad_traces_are_one_line_naming_what_is_wrong(data: bytes, says: str) -> None:
     with pytest.raises(RegimeError, match=says) as error:

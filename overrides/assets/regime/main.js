@@ -76,7 +76,7 @@ window.regimeWidgets = Object.freeze({
     state: () => python.state,
     readyAt: () => python.readyAt,
     timings: () => python.timings,
-    call: (op, payload) => python.call(op, payload),
+    call: (op, payload, bytes) => python.call(op, payload, bytes),
   }),
 });
 

@@ -140,14 +140,17 @@ class PythonRuntime extends EventTarget {
     this.start();
   }
 
-  /** Send one request to regime_core.bridge.api.handle; resolves to its JSON response. */
-  call(op, payload = {}) {
+  /** Send one request to regime_core.bridge.api.handle; resolves to its JSON response. A file's bytes
+   * (a Uint8Array) go beside the request, their buffer moved to the worker rather than copied. */
+  call(op, payload = {}, bytes = null) {
     this.start();
     if (this.state === "failed") return Promise.reject(new Error(this.reason));
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, request: JSON.stringify({ ...payload, op }) });
+      const request = JSON.stringify({ ...payload, op });
+      if (bytes) this.worker.postMessage({ id, request, bytes: bytes.buffer }, [bytes.buffer]);
+      else this.worker.postMessage({ id, request });
     });
   }
 

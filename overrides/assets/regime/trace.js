@@ -1,16 +1,8 @@
-// "Your trace": a profiler trace read by regime_core in this page's worker. The file is read here and
-// handed to Python as base64 text; it is never sent anywhere. This renders what the core answers.
+// "Your trace": a profiler trace read by regime_core in this page's worker. The file is read here and its
+// bytes handed to the worker beside the request; it is never sent anywhere. This renders what the core answers.
 import { h, on, svgNode, verdictNodes } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
-
-const CHUNK = 0x8000; // bytes per String.fromCharCode call: larger chunks overflow the call stack
-
-function base64(bytes) {
-  let text = "";
-  for (let at = 0; at < bytes.length; at += CHUNK) text += String.fromCharCode(...bytes.subarray(at, at + CHUNK));
-  return btoa(text);
-}
 
 /** Read a file with progress (the bar fills while the browser reads it). */
 function readFile(file, progress) {
@@ -28,12 +20,21 @@ function readFile(file, progress) {
 function opsTable(ops) {
   if (!ops.length) return null;
   const head = ["op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime"];
-  const rows = ops.slice(0, 10).map((op) => h("tr", {},
-    h("td", {}, h("code", {}, op.name), op.shape_text ? h("span", { class: "regime-trace__shape" }, op.shape_text) : null),
+  // Numbered as on the roofline picture below, whose points carry the same numbers.
+  const rows = ops.slice(0, 10).map((op, at) => h("tr", {},
+    h("td", {}, `${at + 1}. `, h("code", {}, op.name), op.shape_text ? h("span", { class: "regime-trace__shape" }, op.shape_text) : null),
     h("td", {}, String(op.calls)), h("td", {}, op.time_text), h("td", {}, op.intensity_text),
     h("td", {}, op.achieved_text), h("td", {}, op.regime_text)));
   return h("div", { class: "regime-trace__ops" },
     h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", {}, name)))), h("tbody", {}, rows)));
+}
+
+/** The top ops on the card's roofline (the core's SVG), or the core's line saying why there is none. */
+function opsRoofline(answer) {
+  const picture = answer.roofline ? svgNode(answer.roofline) : null;
+  const caption = h("figcaption", {}, answer.roofline_caption);
+  return picture ? h("figure", { class: "regime-figure regime-trace__roofline" }, picture, caption)
+    : h("p", { class: "regime-trace__roofline-none" }, answer.roofline_caption);
 }
 
 /** "Copy as review comment": the verdict and the trace's numbers, linking to this page (never the trace itself). */
@@ -79,6 +80,7 @@ export function mount(element) {
       h("ul", { class: "regime-trace__facts" }, answer.text.split("\n").filter((line) => !line.startsWith("  ")
         && !line.startsWith("top ops")).map((line) => h("li", {}, line))),
       ...[opsTable(answer.ops || [])].filter(Boolean),
+      opsRoofline(answer),
       reviewLine(answer.review),
     );
   };
@@ -99,7 +101,7 @@ export function mount(element) {
       const bytes = await readFile(file, progress);
       if (mine !== turn) return;
       say("Python is reading the trace…", "pending");
-      const answer = await python.call("trace", { data: base64(bytes) });
+      const answer = await python.call("trace", {}, bytes);
       if (mine !== turn) return;
       if (!answer.ok) say(answer.error, "error");
       else render(answer, guess);

@@ -1,5 +1,5 @@
 // Web Worker that runs regime_core in Pyodide, so the page never waits for Python.
-// Protocol: {id, request} in (request is JSON text), {id, response} out ({id, response, fatal: true}
+// Protocol: {id, request, bytes?} in (request is JSON text; bytes an ArrayBuffer sent beside it), {id, response} out ({id, response, fatal: true}
 // when the interpreter died on it); {type: "progress", loaded,
 // total} while it downloads; {type: "alive"} as it starts; {type: "ready"} or {type: "failed", reason, retry} once, after start-up. Every file comes from this site's origin.
 // The page names the runtime manifest in this worker's query; runtime.json is the same, for a worker
@@ -302,11 +302,12 @@ let fatal = false;
 const FATAL = "Python stopped on this input and is being restarted; nothing was saved from this request";
 
 addEventListener("message", async (event) => {
-  const { id, request } = event.data;
+  const { id, request, bytes } = event.data;
   try {
     const handle = await ready;
     if (fatal) throw Object.assign(new Error(FATAL), { pyodide_fatal_error: true });
-    postMessage({ id, response: handle(request) });
+    // A file comes beside its request, as a transferred buffer: Python copies it once, as bytes.
+    postMessage({ id, response: bytes ? handle(request, new Uint8Array(bytes)) : handle(request) });
   } catch (error) {
     fatal = fatal || Boolean(error && error.pyodide_fatal_error);
     const response = JSON.stringify({ ok: false, field: "", error: fatal ? FATAL : firstLine(error) });

@@ -321,13 +321,18 @@ OPS = registry([
 ])
 
 
-def _answer(request: object) -> dict[str, Any]:
+def _answer(request: object, data: object = None) -> dict[str, Any]:
     """The successful answer to one request; a RegimeError for bad input."""
     req = parse_json_text(request, "request", limit=MAX_REQUEST)
     if not isinstance(req, dict) or req.get("op") not in OPS:
         raise RegimeError("op", f"expected one of {', '.join(OPS)}")
     op = OPS[req["op"]]
     op.check(req)
+    if data is not None:
+        if "data" not in op.fields or "data" in req:
+            raise RegimeError("data", f"expected no file beside a '{op.name}' request" if "data" not in op.fields
+                                      else "expected the file once: beside the request, or in it, not both")
+        req = {**req, "data": trace_api.file_bytes(data)}
     return {"ok": True, **op.run(req)}
 
 
@@ -336,14 +341,16 @@ def _failure(field: str, error: str) -> str:
     return json.dumps({"ok": False, "field": field, "error": " ".join(error.splitlines())}, ensure_ascii=False)
 
 
-def handle(request: str) -> str:
+def handle(request: str, data: object = None) -> str:
     """Answer one JSON request with one JSON response; never raises.
 
+    ``data`` is a file's bytes sent beside the request, not inside it (the page hands the trace op its
+    file as a Uint8Array, which arrives as Pyodide's buffer proxy: no base64, no JSON string of it).
     The answer is serialised inside the guard, so a result JSON cannot carry (a ridge past 1.8e308) is a
     refusal by name, not a traceback.
     """
     try:
-        return dump_json_text(_answer(request))
+        return dump_json_text(_answer(request, data))
     except RegimeError as exc:
         return _failure(exc.field, str(exc))
     except Exception as exc:  # noqa: BLE001 - the browser must get one line, never a traceback

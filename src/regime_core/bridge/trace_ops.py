@@ -1,6 +1,8 @@
-"""The bridge's trace op: a profiler trace's bytes (base64) in, its reading, its text and its strip out.
+"""The bridge's trace op: a profiler trace's bytes in; its reading, text, strip and ops' roofline out.
 
-The page reads the file in the browser and sends it here, inside the worker: nothing is uploaded.
+The page reads the file in the browser and sends its bytes here, inside the worker, beside the request
+(``api.handle``'s ``data``): nothing is uploaded, and nothing is base64-encoded. A request may also carry
+them as base64 text in its ``data`` field (the parity tests under Node do).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from regime_core.catalogue.levers import advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.grading.review import trace_review
-from regime_core.trace.picture import LEGEND, caption, strip_svg
+from regime_core.trace.picture import LEGEND, caption, ops_roofline, strip_svg
 from regime_core.trace.reading import read_trace
 from regime_core.trace.reading import text as trace_text
 
@@ -25,28 +27,53 @@ MAX_PAGE_TRACE_BYTES = 32 * 2**20
 MAX_TRACE_REQUEST = MAX_PAGE_TRACE_BYTES * 4 // 3 + 4_096
 
 
+_TOO_LARGE = (f"expected a trace of at most {MAX_PAGE_TRACE_BYTES // 2**20} MB on this page; the command line"
+              " (regime trace) reads up to 512 MB")
+
+
+def file_bytes(data: object) -> bytes:
+    """A file sent beside a request: bytes, or the Uint8Array a page sends (Pyodide's buffer proxy), copied once."""
+    if isinstance(data, bytes | bytearray | memoryview):
+        raw = bytes(data)
+    else:
+        # Pyodide's JsBuffer has to_bytes(); an int has one too, of another kind, and is no file.
+        to_bytes, length = getattr(data, "to_bytes", None), getattr(data, "byteLength", None)
+        if isinstance(data, int) or not callable(to_bytes) or not isinstance(length, int):
+            raise RegimeError("data", "expected the trace file's bytes")
+        if length > MAX_PAGE_TRACE_BYTES:  # refused before the copy
+            raise RegimeError("data", _TOO_LARGE)
+        raw = to_bytes()
+    if len(raw) > MAX_PAGE_TRACE_BYTES:
+        raise RegimeError("data", _TOO_LARGE)
+    return raw
+
+
 def op_trace(req: Mapping[str, Any]) -> dict[str, Any]:
     """A profiler trace read in the worker: its verdict, what it measured, its strip and its text."""
     data = req.get("data")
-    if not isinstance(data, str) or not data:
-        raise RegimeError("data", "expected the trace file's contents, base64-encoded")
-    if len(data) > MAX_TRACE_REQUEST:
-        raise RegimeError("data", f"expected a trace of at most {MAX_PAGE_TRACE_BYTES // 2**20} MB on this page;"
-                                  " the command line (regime trace) reads up to 512 MB")
-    try:
-        raw = base64.b64decode(data, validate=True)
-    except (binascii.Error, ValueError):
-        raise RegimeError("data", "expected the trace file's contents, base64-encoded") from None
+    if isinstance(data, bytes):  # sent beside the request (api.handle's data)
+        raw = data
+    else:
+        if not isinstance(data, str) or not data:
+            raise RegimeError("data", "expected the trace file's contents, base64-encoded")
+        if len(data) > MAX_TRACE_REQUEST:
+            raise RegimeError("data", _TOO_LARGE)
+        try:
+            raw = base64.b64decode(data, validate=True)
+        except (binascii.Error, ValueError):
+            raise RegimeError("data", "expected the trace file's contents, base64-encoded") from None
     step = req.get("step")
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
     reading = read_trace(raw, step if isinstance(step, int) and not isinstance(step, bool) else None)
     out = reading.to_json()
+    roofline, roofline_caption = ops_roofline(reading)
     return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": out["trace"],
             "svg": strip_svg(reading.events, reading.timeline), "caption": caption(reading.timeline),
             "legend": [{"kind": kind, "text": text} for kind, text in LEGEND], "text": trace_text(reading),
             "ops": [_op_text(op, carded=out["trace"]["card"] is not None) for op in out["trace"]["ops"]],
             # The page puts its own address where {url} stands.
+            "roofline": roofline, "roofline_caption": roofline_caption,
             "review": trace_review(reading.verdict, out["trace"], "{url}")}
 
 
@@ -65,4 +92,5 @@ def _op_text(op: Mapping[str, Any], *, carded: bool) -> dict[str, Any]:
                             else "undecided" if carded else "no card to place it on")}
 
 
-OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops", "review"))]
+OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops",
+                                                         "roofline", "roofline_caption", "review"))]

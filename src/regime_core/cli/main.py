@@ -26,6 +26,7 @@ from regime_core.practice.generate import check_level, check_seed, practice
 from regime_core.practice.grade import grade_practice, grade_text, is_practice_attempt
 from regime_core.resources import dump_json_text, parse_json_text
 from regime_core.trace.events import MAX_TRACE_BYTES
+from regime_core.trace.picture import ops_roofline
 from regime_core.trace.reading import read_trace
 from regime_core.trace.reading import text as trace_text
 
@@ -183,6 +184,11 @@ def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         except OSError as exc:
             raise RegimeError("FILE", f"cannot read {args.file!r}: {exc.strerror or exc}") from None
     reading = read_trace(data, step)
+    if args.svg:
+        picture, said = ops_roofline(reading)
+        if not picture:
+            raise RegimeError("--svg", said.removeprefix("No roofline: "))
+        return {"svg": picture}, picture
     return reading.to_json(), f"{_verdict_text(reading.verdict)}\n\n{trace_text(reading)}"
 
 
@@ -288,6 +294,7 @@ def build_parser() -> argparse.ArgumentParser:
     subs["grade"].add_argument("file", metavar="ATTEMPT")
     subs["trace"].add_argument("file", metavar="FILE")
     subs["trace"].add_argument("--step", help="read only ProfilerStep#N (default: the whole trace)")
+    subs["trace"].add_argument("--svg", action="store_true", help="print the top ops on the card's roofline, as SVG")
     subs["practice"].add_argument("--seed", help="which incident (a whole number); none draws a new one")
     subs["practice"].add_argument("--level", default="1", help="1 (one deciding symptom) to 3 (distractors and a"
                                   " misleading proposal)")

@@ -233,7 +233,10 @@ def _point_spots(px: float, py: float, lines: list[str]) -> list[Spot]:
 def _roof_spots(kx: float, ky: float) -> list[Spot]:
     """Places for a roof's label: at its height left of the knee, then above or below its flat part."""
     right = WIDTH - RIGHT - 4
-    spots: list[Spot] = [(kx - 8, ky + 6, "end"), (right, ky - 8, "end"), (right, ky + LABEL_PX + 6, "end")]
+    spots: list[Spot] = [(kx - 8, ky + 6, "end"), (right, ky - 8, "end"), (right, ky + LABEL_PX + 6, "end"),
+                         # Just right of the knee, above or below the flat part: still on its own roof when a
+                         # kernel's label holds the right-hand end (a second roof's line runs lower).
+                         (kx + 8, ky - 8, "start"), (kx + 8, ky + LABEL_PX + 6, "start")]
     for step in range(1, 8):
         spots += [(kx - 8, ky - 8 - step * 12, "end"), (right, ky + LABEL_PX + 6 + step * 16, "end")]
     return spots
@@ -290,9 +293,12 @@ def roofline_svg(roofs: dict[str, float], bandwidth: float, points: list[Point],
     ridge_text = [f"ridge {f(ridge, Dim.INTENSITY)}"]
     rows = [TOP + LABEL_PX + 2 + k * (LABEL_PX + 4) for k in range(12)]
     spots: list[Spot] = [(rx + dx, y, anchor) for y in rows for dx, anchor in ((6, "start"), (-6, "end"))]
-    labels.append(_text("roofline__label", layout.place(spots, ridge_text), ridge_text))
-    for text, (kx, ky) in knees:
-        labels.append(_text("roofline__label", layout.place(_roof_spots(kx, ky), [text]), [text]))
+    placed = [(knee_text, _roof_spots(kx, ky)) for knee_text, (kx, ky) in knees]
+    # With one roof the ridge's label takes the top of its line. With several, the roofs' labels go first: they
+    # share one slope, so only the flat parts name them, and the ridge's label has a whole column to move down.
+    placed.insert(len(placed) if len(roofs) > 1 else 0, (ridge_text[0], spots))
+    for text, where in placed:
+        labels.append(_text("roofline__label", layout.place(where, [text]), [text]))
 
     desc = (f"Log-log roofline. Bandwidth {f(bandwidth, Dim.BYTE_RATE)}; compute roofs "
             + ", ".join(f"{d} {f(v, Dim.FLOP_RATE)}" for d, v in roofs.items())

@@ -4,7 +4,7 @@
 ``timeline`` measures what the GPU did over the window (busy share, gaps, host syncs, exposed
 collectives, steps); ``ops`` places each recorded op on the card's roofline from its shapes;
 ``reading`` turns those facts into a symptoms object and lets the classifier decide; ``picture``
-draws the GPU's timeline. Never the grader, the drill or the edges.
+draws the GPU's timeline and the top ops on the card's roofline. Never the grader, the drill or the edges.
 
 May import: errors, resources, catalogue, model, judgment.
 """

@@ -127,6 +127,8 @@ def _decompress(data: bytes) -> bytes:
 def _text(data: bytes) -> str:
     """The trace's JSON text, unzipped where it is gzipped, and no deeper than the parser can go."""
     raw = _decompress(data)
+    if not raw.strip():
+        raise RegimeError(_FIELD, "expected a JSON trace; the file is empty" + (" once unzipped" if raw is not data else ""))
     check_nesting(raw, _FIELD, "a JSON trace")
     try:
         return raw.decode("utf-8-sig")

@@ -1,4 +1,4 @@
-"""The trace's window as a strip: what the GPU did, left to right, as SVG text (like the roofline picture).
+"""The trace in pictures: its window as a strip of what the GPU did, and its top ops on the card's roofline.
 
 Each of the strip's columns is one slice of the window, shaded by what filled it: kernels, exposed
 collectives, idle inside a host sync, or idle. Labels are the core's; the page only inserts the markup.
@@ -6,9 +6,13 @@ collectives, idle inside a host sync, or idle. Labels are the core's; the page o
 
 from __future__ import annotations
 
+from typing import Any
+
+from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.quantity import Dim, format_quantity
-from regime_core.judgment.svg import escape
+from regime_core.judgment.svg import Point, escape, roofline_svg
 from regime_core.trace.events import Events
+from regime_core.trace.reading import TraceReading
 from regime_core.trace.timeline import Timeline, covered, union
 
 COLUMNS = 240
@@ -46,3 +50,52 @@ def strip_svg(events: Events, tl: Timeline) -> str:
     title = escape(caption(tl))
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="regime-strip" viewBox="0 0 {_WIDTH} {_HEIGHT}"'
             f' preserveAspectRatio="none" role="img" aria-label="{title}"><title>{title}</title>{"".join(cells)}</svg>')
+
+
+#: Ops drawn on the roofline: the table's first rows that can be placed (more and the labels crowd the picture).
+ROOFLINE_OPS = 6
+
+
+def ops_roofline(reading: TraceReading) -> tuple[str, str]:
+    """The top ops on the card's roofline, as SVG, and a line saying what it shows (or why there is none).
+
+    Each point is labelled by its row in the ops table (the reading's ``trace.ops``); an op is drawn
+    at its intensity and its achieved FLOP/s, one roof per dtype the drawn ops use. An op with no FLOPs (a
+    copy) has no place on a log axis, and an op in a dtype the card has no peak for has no roof: they are
+    said, not drawn.
+    """
+    card = hw.get(reading.facts["card"]) if reading.facts["card"] else None
+    ops: list[dict[str, Any]] = reading.facts["ops"]
+    if card is None:
+        return "", "No roofline: the trace does not name a card the catalogue holds."
+    drawn: list[Point] = []
+    roofs: dict[str, float] = {}
+    no_flops, no_peak = 0, set[str]()
+    for row, op in enumerate(ops, start=1):
+        if op["intensity"] is None:
+            continue
+        if len(drawn) == ROOFLINE_OPS:
+            break
+        dtype = op.get("dtype") or ""
+        if op["intensity"] <= 0 or not op["achieved_flops"]:
+            no_flops += 1
+        elif dtype not in card.peaks:
+            no_peak.add(dtype)
+        else:
+            roofs.setdefault(dtype, card.peaks[dtype].value)
+            drawn.append(Point(f"{row}. {op['name'].removeprefix('aten::')}", op["intensity"], op["achieved_flops"]))
+    if not drawn:
+        why = (f"the ops with shapes are in {', '.join(sorted(no_peak))}, for which the card has no peak" if no_peak
+               else "the ops with shapes do no FLOPs (copies)" if no_flops
+               else "no op with shapes is one Regime models (convolutions and custom ops are not)"
+               if any(op["shape"] for op in ops) else "no op has its shapes recorded (profile with record_shapes=True)")
+        return "", f"No roofline: {why}."
+    top = "The top op" if len(drawn) == 1 else f"The top {len(drawn)} ops"
+    said = f"{top} with shapes, numbered as in the table, at the FLOP/s achieved."
+    if no_flops:
+        said += f" Not drawn: {no_flops} without FLOPs (a copy has no place on a log axis)."
+    if no_peak:
+        said += f" Not drawn: ops in {', '.join(sorted(no_peak))}, for which the card has no peak."
+    picture = roofline_svg(roofs, card.bandwidth.value, drawn, title=f"The trace's ops on the roofline of {card.name}",
+                           id_prefix="trace-roofline")
+    return picture, said

@@ -76,7 +76,8 @@ def _window(events: Events, step: int | None) -> tuple[float, float] | None:
 def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     row: dict[str, Any] = {"name": total.name, "shape": total.shape, "calls": total.calls, "time": total.seconds,
                            "flops": None, "bytes": None, "intensity": None, "achieved_flops": None,
-                           "bandwidth": None, "regime": None, "source": total.work.source if total.work else ""}
+                           "bandwidth": None, "regime": None, "dtype": total.work.dtype if total.work else None,
+                           "source": total.work.source if total.work else ""}
     if total.work is None or total.calls == 0 or total.seconds <= 0:
         return row, None
     per_call = total.seconds / total.calls
