@@ -135,3 +135,16 @@ def test_work_already_in_fp8_is_not_offered_fp8() -> None:
     out = _verdict({"hardware": "l40s", "dtype": "fp8", "work": {"kernel": "matmul", "m": 8192, "n": 8192, "k": 8192},
                     "observed": {"flops_fraction": "70%"}})
     assert "already runs in FP8" in str(out["lever"])
+
+
+def test_a_kernel_nearer_the_memory_roof_is_not_read_as_on_the_compute_roof() -> None:
+    """An fp32 bmm from a real A100 trace: 42% of peak FLOP/s, 47% of peak bandwidth, just below the ridge."""
+    bmm = {"hardware": "a100-40gb-sxm", "dtype": "fp32", "work": {"flops": 3.816e9, "bytes": 3.457e8},
+           "observed": {"time": "470.7 us"}}
+    v = classify(parse_symptoms(bmm))
+    assert v.regime is None
+    assert v.leaning == "memory"
+    assert "41.6% of peak FLOP/s (below it, not on it) and 47.2% of peak bandwidth (below it, not on it)" in v.evidence[0]
+    # The same FLOP/s share with little traffic is still the compute roof.
+    gemm = {**bmm, "work": {"flops": 3.816e9, "bytes": 3.457e7}}
+    assert classify(parse_symptoms(gemm)).regime == "compute"

@@ -60,6 +60,7 @@ def test_the_part_c_model_answer_quotes_the_cores_figures_and_leaves_no_placehol
         ("A4 runs at {a4.bandwidth}.", {}, "part_c.model_answer.text", "{a4.bandwidth} names no figure"),
         ("{part_b.add.speed}", {}, "part_c.model_answer.text", "{part_b.add.speed} names no figure"),
         ("{a9.time}", {}, "part_c.model_answer.text", "{a9.time} names no figure"),
+        ("A1's cycle is {a1.cycle}.", {}, "part_c.model_answer.text", "{a1.cycle} names no figure"),  # no gaps given
     ],
 )
 def test_a_model_answer_whose_claim_or_figure_no_longer_holds_fails_the_build_naming_it(
@@ -68,3 +69,11 @@ def test_a_model_answer_whose_claim_or_figure_no_longer_holds_fails_the_build_na
         drill.fill_model_answer(text, claims)
     assert error.value.field == field
     assert said in str(error.value)
+
+
+def test_a_picket_fence_s_figures_are_the_core_s_sums_of_what_the_incident_gives() -> None:
+    """A6's arithmetic rung quotes its cycle, busy share and what 40,000 launches add up to, none typed by hand."""
+    o = drill.incident("a6").symptoms.observed
+    assert (o.kernel_time, o.gap_time, o.launches) == (pytest.approx(2e-6), pytest.approx(8e-6), 40_000)
+    said = drill.fill_model_answer("{a6.cycle} {a6.busy} {a6.total} {a6.gaps} {a6.kernels}", {})
+    assert said == "10 µs 20% 400 ms 320 ms 80 ms"

@@ -12,7 +12,7 @@ from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import Verdict, classify
-from regime_core.judgment.symptoms import OBSERVED_FIELDS, Symptoms, parse_symptoms
+from regime_core.judgment.symptoms import OBSERVED_FIELDS, Picket, Symptoms, parse_symptoms
 from regime_core.model import work as wk
 from regime_core.model.roofline import Placement, place
 from regime_core.resources import load_json
@@ -133,6 +133,8 @@ _ROW_FIGURES = {"intensity": Dim.INTENSITY, "ridge": Dim.INTENSITY, "factor": Di
 #: What the classifier works out for an incident it places on the roofline, as a placeholder names it.
 _PLACED_FIGURES = {"floor": ("floor_seconds", Dim.SECOND), "intensity": ("intensity", Dim.INTENSITY),
                    "ridge": ("ridge", Dim.INTENSITY), "bytes": ("", Dim.BYTE)}
+#: What a picket fence adds up to (judgment.symptoms.Picket), for an incident that gives its kernel and gap.
+_PICKET_FIGURES = ("cycle", "busy", "total", "gaps", "kernels")
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 
 
@@ -146,13 +148,19 @@ def _quoted(ref: str, rows: Mapping[str, Placement], where: str) -> str:
         value = getattr(incident(parts[0]).symptoms.observed, parts[1])
         if value is not None:
             return format_quantity(value, OBSERVED_FIELDS[parts[1]][0])
+    elif len(parts) == 2 and parts[1] in _PICKET_FIGURES and parts[0] in {i.id for i in incidents()}:
+        fence = Picket.of(incident(parts[0]).symptoms.observed)
+        if fence is not None and parts[1] in fence.figures():
+            value, dim = fence.figures()[parts[1]]
+            return format_quantity(value, dim)
     elif len(parts) == 2 and parts[1] in _PLACED_FIGURES and parts[0] in {i.id for i in incidents()}:
         placed = incident(parts[0]).verdict().placement
         if placed is not None:
             value = placed.work.bytes if parts[1] == "bytes" else getattr(placed, _PLACED_FIGURES[parts[1]][0])
             return format_quantity(value, _PLACED_FIGURES[parts[1]][1])
     raise RegimeError(where, f"{{{ref}}} names no figure: expected {{<incident>.<measurement it gives>}},"
-                             f" {{<incident>.<{'|'.join(_PLACED_FIGURES)}>}}"
+                             f" {{<incident>.<{'|'.join(_PLACED_FIGURES)}>}},"
+                             f" {{<incident>.<{'|'.join(_PICKET_FIGURES)}>}}"
                              f" or {{part_b.<row>.<{'|'.join(_ROW_FIGURES)}>}}")
 
 

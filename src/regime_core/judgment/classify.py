@@ -17,7 +17,7 @@ from typing import Any
 from regime_core.catalogue.levers import a_kernel, advice, by_id, fits, kind_advice, phrases, recognise
 from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.judgment import words
-from regime_core.judgment.symptoms import Achieved, Symptoms, achieved, placement, shrink
+from regime_core.judgment.symptoms import Achieved, Picket, Symptoms, achieved, placement, shrink
 from regime_core.model.roofline import Placement
 
 __all__ = ["Verdict", "classify"]
@@ -179,13 +179,13 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
                         f" loader: {words.percent(share)} of the time")
         if share >= LOADER_SHARE:
             decided.append("loader")
-    if o.kernel_time is not None and o.gap_time is not None:
-        share = o.gap_time / (o.kernel_time + o.gap_time)
+    if (fence := Picket.of(o)) is not None and o.kernel_time is not None and o.gap_time is not None:
+        share = fence.idle
         line = (f"timeline: {_f(o.kernel_time, Dim.SECOND)} of kernel, {_f(o.gap_time, Dim.SECOND)} of gap:"
                 f" the GPU idles {number(share * 100, 2)}% of the time")
         if o.launches:
-            total = o.launches * (o.kernel_time + o.gap_time)
-            line += f"; {o.launches:,} launches × {_f(o.kernel_time + o.gap_time, Dim.SECOND)} = {_f(total, Dim.SECOND)}"
+            line += (f"; {o.launches:,} launches × {_f(fence.cycle, Dim.SECOND)} ="
+                     f" {_f(fence.figures()['total'][0], Dim.SECOND)}")
         if share >= GAP_SHARE and o.gap_time > LAUNCH_SCALE:  # far longer than launches: the GPU waits on more
             line += (f"; gaps of {_f(o.gap_time, Dim.SECOND)} are far longer than a launch, so the GPU waits on"
                      " something else (the host, the input, a sync)")
@@ -269,7 +269,9 @@ def _roof_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str
     at_compute = ff is not None and ff >= NEAR_COMPUTE_ROOF
     at_memory = bf is not None and bf >= NEAR_ROOF
     o = s.observed
-    if at_compute and (not at_memory or (ff or 0) >= (bf or 0)):
+    # On the compute roof only where the FLOP/s share is the larger one: a kernel at 42% of peak FLOP/s and 47% of
+    # peak bandwidth sits below the ridge, nearer the memory roof, and on neither.
+    if at_compute and (bf is None or (ff or 0) >= bf):
         given = (f"{_f(o.achieved_flops, Dim.FLOP_RATE)} of {_f(a.peak_flops, Dim.FLOP_RATE)} = "
                  if o.achieved_flops is not None and a.peak_flops else "")
         name = "MFU" if o.flops_fraction is None and o.mfu is not None else "of peak FLOP/s"

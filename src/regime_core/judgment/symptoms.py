@@ -162,6 +162,40 @@ class Achieved:
     peak_flops: float | None  # the card's dense peak for the dtype, the fractions' denominator
 
 
+@dataclass(frozen=True)
+class Picket:
+    """A timeline of one kernel then one gap, repeated ``launches`` times: what its figures add up to."""
+
+    kernel: float  # seconds of kernel per cycle
+    gap: float  # seconds of gap per cycle
+    launches: int | None = None
+
+    @classmethod
+    def of(cls, o: Observed) -> Picket | None:
+        """The picket fence the measurements give, if they give its kernel and its gap."""
+        if o.kernel_time is None or o.gap_time is None:
+            return None
+        return cls(o.kernel_time, o.gap_time, o.launches)
+
+    @property
+    def cycle(self) -> float:
+        """One kernel and one gap."""
+        return self.kernel + self.gap
+
+    @property
+    def idle(self) -> float:
+        """The share of the time the GPU waits (0..1)."""
+        return self.gap / self.cycle if self.cycle > 0 else 0.0
+
+    def figures(self) -> dict[str, tuple[float, Dim]]:
+        """The figures a hint may quote, by name: each cycle, its busy share, and what the launches add up to."""
+        out = {"cycle": (self.cycle, Dim.SECOND), "busy": (1 - self.idle, Dim.FRACTION)}
+        if self.launches:
+            out |= {"total": (self.launches * self.cycle, Dim.SECOND), "gaps": (self.launches * self.gap, Dim.SECOND),
+                    "kernels": (self.launches * self.kernel, Dim.SECOND)}
+        return out
+
+
 def placement(s: Symptoms) -> Placement | None:
     """The work against the card's roofline, when both are given."""
     if s.work is None or s.hardware is None:
