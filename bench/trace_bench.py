@@ -54,10 +54,17 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--megabytes", type=float, default=100)
+    parser.add_argument("--write", metavar="FILE", help=argparse.SUPPRESS)  # the child that writes the trace
     args = parser.parse_args()
+    if args.write:
+        print(write_trace(Path(args.write), args.megabytes))
+        return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "trace.json"
-        events = write_trace(path, args.megabytes)
+        # Written by a child process: this one stays small, so the commands it starts do not inherit a large
+        # peak (Linux keeps a process's peak resident size across exec, and a fork starts at its parent's).
+        events = int(subprocess.run([sys.executable, __file__, "--write", str(path), "--megabytes", str(args.megabytes)],
+                                    capture_output=True, text=True, check=True).stdout)
         size = path.stat().st_size / 1e6
         ours = [sys.executable, "-m", "regime_core", "trace", str(path), "--json"]
         bare = [sys.executable, "-c", "import json, sys; json.load(open(sys.argv[1]))", str(path)]

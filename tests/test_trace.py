@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import subprocess
 import sys
@@ -10,14 +11,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import classify
 from regime_core.judgment.symptoms import parse_symptoms
-from regime_core.trace import events as trace_events
+from regime_core.trace import source as trace_source
 from regime_core.trace.events import read_events
 from regime_core.trace.reading import card_of, read_trace
-from regime_core.trace.timeline import timeline, union
+from regime_core.trace.timeline import coverage, timeline, union
 from trace_builder import PATTERNS, Trace, as_bytes, gemm_bound, picket_fence
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,12 +148,20 @@ def test_events_without_usable_times_are_counted_and_left_out() -> None:
     assert out["trace"]["kernels"] == 1
 
 
-def test_a_trace_past_the_size_limit_is_refused_before_it_is_parsed(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(trace_events, "MAX_TRACE_BYTES", 1000)
-    with pytest.raises(RegimeError, match="at most"):
-        read_trace(as_bytes(picket_fence()))
+def test_a_trace_past_the_size_limit_is_refused_before_it_is_parsed(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
+    monkeypatch.setattr(trace_source, "MAX_TRACE_BYTES", 1000)
+    plain = as_bytes(picket_fence())
+    with pytest.raises(RegimeError, match=f"got {len(plain) / 2**20:.0f} MB"):
+        read_trace(plain)
+    path = tmp_path / "big.json"
+    path.write_bytes(plain)
+    with path.open("rb") as handle, pytest.raises(RegimeError, match="at most"):
+        read_trace(handle)
     with pytest.raises(RegimeError, match="once unzipped"):
         read_trace(as_bytes(picket_fence(), zipped=True))
+    with pytest.raises(RegimeError, match="got more"):  # a pipe has no size to check first: it stops at the limit
+        read_trace(io.BufferedReader(io.BytesIO(plain)))  # type: ignore[arg-type]
 
 
 def test_clock_skew_between_streams_does_not_make_negative_gaps() -> None:
@@ -217,3 +228,16 @@ def test_real_traces_read_to_an_independent_busy_share(path: Path) -> None:
 
 def test_union_merges_touching_and_nested_intervals() -> None:
     assert union([(5, 6), (0, 2), (1, 3), (3, 4), (0.5, 0.6)]) == [(0, 4), (5, 6)]
+
+
+_spans = st.lists(st.tuples(st.integers(0, 200), st.integers(0, 40)).map(lambda p: (float(p[0]), float(p[0] + p[1]))),
+                  max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(intervals=_spans, windows=_spans)
+def test_coverage_in_one_sweep_is_the_overlap_window_by_window(intervals: list[tuple[float, float]],
+                                                                 windows: list[tuple[float, float]]) -> None:
+    merged, ordered = union(intervals), union(windows)  # coverage asks for ordered windows that do not overlap
+    naive = [sum(max(0.0, min(b, end) - max(a, start)) for a, b in merged) for start, end in ordered]
+    assert coverage(merged, ordered) == pytest.approx(naive)

@@ -176,14 +176,17 @@ def cmd_case(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
     if args.file == "-":
-        data = terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE")
+        reading = read_trace(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE"), step)
     else:
         try:
-            with open(args.file, "rb") as handle:
-                data = handle.read(MAX_TRACE_BYTES + 1)
+            handle = open(args.file, "rb")  # noqa: SIM115 - closed below; read a piece at a time, never whole
         except OSError as exc:
             raise RegimeError("FILE", f"cannot read {args.file!r}: {exc.strerror or exc}") from None
-    reading = read_trace(data, step)
+        try:
+            with handle:
+                reading = read_trace(handle, step)
+        except OSError as exc:
+            raise RegimeError("FILE", f"cannot read {args.file!r}: {exc.strerror or exc}") from None
     if args.svg:
         picture, said = ops_roofline(reading)
         if not picture:

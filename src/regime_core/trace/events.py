@@ -9,16 +9,17 @@ from __future__ import annotations
 
 import math
 import re
-import zlib
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from math import isfinite
+from operator import itemgetter
+from typing import Any, BinaryIO, NamedTuple
 
 from regime_core.errors import RegimeError
-from regime_core.resources import check_nesting
+from regime_core.trace.source import MAX_TRACE_BYTES, Pieces
 from regime_core.trace.stream import Reader
 
-#: The largest trace read, uncompressed (a browser tab or a laptop holds this much JSON comfortably).
-MAX_TRACE_BYTES = 512 * 2**20
+__all__ = ["MAX_TRACE_BYTES", "Events", "read_events"]
+
 _FIELD = "trace"
 _GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset", "mtia_kernel": "kernel"}
 _HOST_CATEGORIES = ("cuda_runtime", "cuda_driver", "cuda_sync", "mtia_runtime")
@@ -105,37 +106,6 @@ class Events:
     skipped: int = 0
 
 
-def _decompress(data: bytes) -> bytes:
-    """The trace's JSON bytes: as they are, or unzipped (at most ``MAX_TRACE_BYTES``, so a zip bomb stops)."""
-    limit = f"at most {MAX_TRACE_BYTES // 2**20} MB of trace"
-    if data[:2] != b"\x1f\x8b":
-        if len(data) > MAX_TRACE_BYTES:
-            raise RegimeError(_FIELD, f"expected {limit}, got {len(data) / 2**20:.0f} MB")
-        return data
-    unzip = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        out = unzip.decompress(data, MAX_TRACE_BYTES + 1)
-    except zlib.error as exc:
-        raise RegimeError(_FIELD, f"expected a gzipped trace; the file is damaged ({exc})") from None
-    if len(out) > MAX_TRACE_BYTES:
-        raise RegimeError(_FIELD, f"expected {limit} once unzipped")
-    if not unzip.eof:
-        raise RegimeError(_FIELD, "expected a whole gzipped trace; the file is cut short")
-    return out
-
-
-def _text(data: bytes) -> str:
-    """The trace's JSON text, unzipped where it is gzipped, and no deeper than the parser can go."""
-    raw = _decompress(data)
-    if not raw.strip():
-        raise RegimeError(_FIELD, "expected a JSON trace; the file is empty" + (" once unzipped" if raw is not data else ""))
-    check_nesting(raw, _FIELD, "a JSON trace")
-    try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RegimeError(_FIELD, "expected a JSON trace (UTF-8 text, or gzipped); this file is neither") from None
-
-
 def _seconds(value: object) -> float | None:
     if type(value) is float or type(value) is int:  # the common case, checked first: millions of events
         return value * 1e-6 if math.isfinite(value) else None
@@ -156,10 +126,6 @@ def _int(value: object) -> int | None:
     return None
 
 
-def _tuple(value: object) -> tuple[object, ...]:
-    return tuple(value) if isinstance(value, list) else ()
-
-
 _Kinds = tuple[str, bool, bool, int | None, bool, bool, bool]
 
 
@@ -170,17 +136,42 @@ class _Names:
     """
 
     def __init__(self) -> None:
-        self._seen: dict[str, _Kinds] = {}
+        self.seen: dict[str, _Kinds] = {}
 
-    def __call__(self, name: str) -> _Kinds:
-        found = self._seen.get(name)
-        if found is None:
-            step = STEP.match(name)
-            found = (name, bool(COLLECTIVES.search(name)), bool(LOADER.search(name)), int(step[1]) if step else None,
-                     bool(LAUNCHES.match(name)), bool(GRAPH_LAUNCHES.search(name)), bool(SYNCS.match(name)))
-            if len(self._seen) < 100_000:
-                self._seen[name] = found
+    def classify(self, name: str) -> _Kinds:
+        """The name's kinds, worked out (and remembered: look in ``seen`` first)."""
+        step = STEP.match(name)
+        found = (name, bool(COLLECTIVES.search(name)), bool(LOADER.search(name)), int(step[1]) if step else None,
+                 bool(LAUNCHES.match(name)), bool(GRAPH_LAUNCHES.search(name)), bool(SYNCS.match(name)))
+        if len(self.seen) < 100_000:
+            self.seen[name] = found
         return found
+
+
+class _Labels(dict[object, str]):
+    """Devices, streams and threads as one shared string each (a trace repeats a handful): ``labels[value]``."""
+
+    def __missing__(self, value: object) -> str:
+        text = self[value] = str(value)
+        return text
+
+
+def _items(value: object, shared: dict[tuple[object, ...], tuple[object, ...]]) -> tuple[object, ...]:
+    """A list's items as a tuple, one shared tuple for equal lists of plain values (the types an op records)."""
+    if type(value) is not list:
+        return ()
+    items = tuple(value)
+    try:
+        return shared.setdefault(items, items)
+    except TypeError:  # nested lists (shapes): kept as they are
+        return items
+
+
+def _label(labels: _Labels, value: object) -> str:
+    try:
+        return labels[value]
+    except TypeError:  # a list where a number belongs
+        return str(value)
 
 
 class _Collector:
@@ -195,39 +186,67 @@ class _Collector:
         self.loader: list[Span] = []
         self.graphs = self.skipped = 0
         self.kinds = _Names()
+        self.labels = _Labels()
+        self.type_lists: dict[tuple[object, ...], tuple[object, ...]] = {}
 
-    def add(self, event: Any) -> None:  # one branch per kind of event, in the order Kineto writes them
+    # The hot path of a trace's millions of events: one branch per kind, in the order Kineto writes them, and
+    # no call that a plain look-up can stand for.
+    def add(self, event: Any) -> None:
         """Keep one event, if it is one the reader needs."""
-        if type(event) is not dict or event.get("ph") != "X":
+        if type(event) is not dict:
             return
-        cat = event.get("cat", "")
-        cat = cat if type(cat) is str else str(cat)
-        raw_name = event.get("name", "")
-        start, duration = _seconds(event.get("ts")), _seconds(event.get("dur"))
-        if start is None or duration is None or duration < 0:
+        get = event.get
+        if get("ph") != "X":
+            return
+        ts, dur = get("ts"), get("dur")
+        if (type(ts) is float or type(ts) is int) and (type(dur) is float or type(dur) is int) and isfinite(ts) \
+                and isfinite(dur):
+            start, duration = ts * 1e-6, dur * 1e-6  # Kineto writes microseconds
+        else:
+            maybe_start, maybe_duration = _seconds(ts), _seconds(dur)
+            if maybe_start is None or maybe_duration is None:
+                self.skipped += 1
+                return
+            start, duration = maybe_start, maybe_duration
+        if duration < 0:
             self.skipped += 1
             return
-        args = event.get("args")
+        cat = get("cat", "")
+        if type(cat) is not str:
+            cat = str(cat)
+        raw_name = get("name", "")
+        if type(raw_name) is not str:
+            raw_name = str(raw_name)
+        if len(raw_name) > 500:
+            raw_name = raw_name[:500]
+        kinds = self.kinds.seen.get(raw_name) or self.kinds.classify(raw_name)
+        name, comm, loads, step, launch, graph, sync = kinds
+        args = get("args")
         if type(args) is not dict:
             args = {}
         end = start + duration
-        name, comm, loads, step, launch, graph, sync = self.kinds(raw_name[:500] if type(raw_name) is str
-                                                                   else str(raw_name)[:500])
+        labels = self.labels
         if cat in _GPU_CATEGORIES:
-            self.gpu.append(GpuSpan(name, start, end, _GPU_CATEGORIES[cat], str(args.get("device", event.get("pid", ""))),
-                                    str(args.get("stream", event.get("tid", ""))), _int(args.get("correlation")),
-                                    _int(args.get("External id")), cat == "kernel" and comm))
+            device, stream = args.get("device", get("pid", "")), args.get("stream", get("tid", ""))
+            try:
+                device, stream = labels[device], labels[stream]
+            except TypeError:  # a list where a number belongs
+                device, stream = str(device), str(stream)
+            self.gpu.append(GpuSpan(name, start, end, _GPU_CATEGORIES[cat], device, stream,
+                                    _int(args.get("correlation")), _int(args.get("External id")),
+                                    cat == "kernel" and comm))
             return
         if cat in _HOST_CATEGORIES or (cat == "cpu_op" and sync):
             if launch:
-                self.launches.append(Call(name, start, end, _int(args.get("correlation")), str(event.get("tid", ""))))
+                self.launches.append(Call(name, start, end, _int(args.get("correlation")), _label(labels, get("tid", ""))))
                 self.graphs += graph
             elif sync and cat != "cuda_sync":
                 self.syncs.append(Span(name, start, end))
         if cat == "cpu_op":
             flops = args.get("flops")
-            self.ops.append(CpuOp(name, start, end, str(event.get("tid", "")), _int(args.get("External id")),
-                                  _tuple(args.get("Input Dims")), _tuple(args.get("Input type")),
+            self.ops.append(CpuOp(name, start, end, _label(labels, get("tid", "")), _int(args.get("External id")),
+                                  _items(args.get("Input Dims"), self.type_lists),
+                                  _items(args.get("Input type"), self.type_lists),
                                   float(flops) if type(flops) is int or type(flops) is float else None))
         if step is not None and cat in ("user_annotation", "cpu_op", "python_function", ""):
             self.steps.append((step, Span(name, start, end)))
@@ -235,15 +254,20 @@ class _Collector:
             self.loader.append(Span(name, start, end))
 
 
-def _start(span: Span | GpuSpan | Call | CpuOp) -> float:
-    return span.start
+_start = itemgetter(1)  # every span's start: Span, GpuSpan, Call and CpuOp all keep it second
 
 
-def read_events(data: bytes) -> Events:
-    """Read a trace's bytes (JSON, or gzipped JSON) into :class:`Events`; a RegimeError says what is wrong."""
-    reader = Reader(_text(data))
+def read_events(source: bytes | BinaryIO) -> Events:
+    """Read a trace (JSON, or gzipped JSON; its bytes or its open file) into :class:`Events`.
+
+    A RegimeError says what is wrong. A file is read a piece at a time and never held whole.
+    """
+    pieces = Pieces(source)
+    reader = Reader(pieces)
     kept = _Collector()
     reader.read(kept.add)
+    if reader.empty:
+        raise RegimeError(_FIELD, "expected a JSON trace; the file is empty" + (" once unzipped" if pieces.zipped else ""))
     names: tuple[str, ...] = ()
     properties = reader.header.get("deviceProperties")
     if isinstance(properties, list):

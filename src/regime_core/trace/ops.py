@@ -9,6 +9,7 @@ give no model (convolutions, custom ops) keep their time and are said as not mod
 from __future__ import annotations
 
 import bisect
+import itertools
 import math
 from collections import defaultdict
 from dataclasses import dataclass
@@ -172,14 +173,20 @@ def _launching_ops(events: Events, wanted: set[int]) -> dict[int, CpuOp]:
     for op in events.ops:
         by_thread[op.thread].append(op)
     starts = {thread: [op.start for op in ops] for thread, ops in by_thread.items()}
+    # The latest end among the ops up to each one: no op at or before it can enclose a launch ending later.
+    reach = {thread: list(itertools.accumulate((op.end for op in ops), max)) for thread, ops in by_thread.items()}
     found: dict[int, CpuOp] = {}
     for call in events.launches:
         ops = by_thread.get(call.thread)
         if call.correlation not in wanted or not ops:
             continue
+        ends = reach[call.thread]
         at = bisect.bisect_right(starts[call.thread], call.start)
-        for op in reversed(ops[max(0, at - _REACH):at]):
-            if op.start <= call.start and call.end <= op.end and op.name.startswith("aten::"):
+        for index in range(at - 1, max(-1, at - 1 - _REACH), -1):
+            if ends[index] < call.end:
+                break  # nothing this early is still running
+            op = ops[index]
+            if call.end <= op.end and op.name.startswith("aten::"):
                 found[call.correlation] = op
                 break
     return found

@@ -13,7 +13,7 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.judgment.svg import Point, escape, roofline_svg
 from regime_core.trace.events import Events
 from regime_core.trace.reading import TraceReading
-from regime_core.trace.timeline import Timeline, covered, union
+from regime_core.trace.timeline import Timeline, coverage, union
 
 COLUMNS = 240
 _WIDTH, _HEIGHT = 720, 28
@@ -39,9 +39,10 @@ def strip_svg(events: Events, tl: Timeline) -> str:
     syncs = union((s.start, s.end) for s in events.syncs)
     cells = []
     column = _WIDTH / COLUMNS
+    slices = [(lo + n * width, lo + (n + 1) * width) for n in range(COLUMNS)]
+    held = {"busy": coverage(busy, slices), "comm": coverage(comm, slices), "sync": coverage(syncs, slices)}
     for n in range(COLUMNS):
-        a, b = lo + n * width, lo + (n + 1) * width
-        shares = {"busy": covered(busy, a, b), "comm": covered(comm, a, b), "sync": covered(syncs, a, b)}
+        shares = {kind: held[kind][n] for kind in held}
         kind = max(shares, key=lambda k: shares[k])
         if shares[kind] < 0.5 * width and kind != "sync":
             kind = "idle" if shares["busy"] + shares["comm"] < 0.5 * width else "busy"

@@ -12,7 +12,7 @@ import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, BinaryIO
 
 from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.quantity import Dim, format_quantity
@@ -123,9 +123,9 @@ def text(reading: TraceReading) -> str:
     return "\n".join(lines)
 
 
-def read_trace(data: bytes, step: int | None = None) -> TraceReading:
-    """Read a trace's bytes (JSON or gzipped) into a verdict; a RegimeError names what is wrong."""
-    events = read_events(data)
+def read_trace(source: bytes | BinaryIO, step: int | None = None) -> TraceReading:
+    """Read a trace (JSON or gzipped; its bytes or its open file) into a verdict; a RegimeError names what is wrong."""
+    events = read_events(source)
     if not events.gpu:
         raise RegimeError("trace", "it holds no GPU activity (a CPU-only profile?): profile again with"
                                    " activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]")

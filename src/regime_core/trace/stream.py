@@ -1,18 +1,25 @@
-"""A trace's JSON read one event at a time, so a 100 MB trace never stands in memory as a million dicts.
+"""A trace's JSON read one event at a time, from text that arrives in pieces.
 
 The top level is read key by key (``traceEvents`` may come before or after ``deviceProperties``);
 each event of ``traceEvents`` is decoded alone with the standard library's own decoder and handed
-on, and only what the reader keeps of it survives. A bare list of events reads the same way.
+on, and only what the reader keeps of it survives. A bare list of events reads the same way. The
+reader looks at a window of the text: what it has read is dropped as each piece comes, so neither the
+file nor its text ever stands whole in memory.
+
+Each window is checked for nesting before anything in it is decoded (a parser recursing into deep
+JSON overflows Pyodide's stack, a fatal error there): it starts between two values, at most two levels
+down, so its own depth may go two less than the limit.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from regime_core.errors import RegimeError
+from regime_core.resources import MAX_NESTING, too_deep
 
 _FIELD = "trace"
 _SPACE = re.compile(r"[ \t\n\r]*")
@@ -20,89 +27,186 @@ _DECODER = json.JSONDecoder()
 _BETWEEN = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")  # after an element: a comma or the array's end
 
 
-def _fail(text: str, at: int) -> RegimeError:
-    line = text.count("\n", 0, at) + 1
-    column = at - (text.rfind("\n", 0, at) + 1) + 1
-    return RegimeError(_FIELD, f"expected a JSON trace; it stops being JSON at line {line}, column {column}"
-                               " (cut short?)")
+class _Window:
+    """The part of the text not yet read, growing a piece at a time; ``line`` and ``column`` place it in the file."""
+
+    def __init__(self, pieces: Iterable[str]) -> None:
+        self._pieces = iter(pieces)
+        self.text = ""
+        self.ended = False
+        self.line, self.column = 1, 1  # where text[0] is
+
+    def more(self, at: int) -> bool:
+        """Drop ``text[:at]`` and read on until the rest at least doubles; False when the text has ended.
+
+        Doubling keeps a value longer than a piece (a header, a huge event) linear to read.
+        """
+        self._advance(at)
+        rest = self.text[at:]
+        grown, size = [rest], len(rest)
+        while not self.ended and (size < 2 * len(rest) or len(grown) == 1):
+            piece = next(self._pieces, None)
+            if piece is None:
+                self.ended = True
+            else:
+                grown.append(piece)
+                size += len(piece)
+        self.text = "".join(grown) if len(grown) > 1 else rest
+        if too_deep(self.text, MAX_NESTING - 2):
+            raise RegimeError(_FIELD, f"expected a JSON trace, not nested more than {MAX_NESTING} levels deep")
+        return len(grown) > 1
+
+    def _advance(self, at: int) -> None:
+        newlines = self.text.count("\n", 0, at)
+        if newlines:
+            self.line += newlines
+            self.column = at - self.text.rfind("\n", 0, at)
+        else:
+            self.column += at
+
+    def fail(self, at: int) -> RegimeError:
+        """'It stops being JSON' at ``at``, with its line and column in the file."""
+        newlines = self.text.count("\n", 0, at)
+        column = at - self.text.rfind("\n", 0, at) if newlines else self.column + at
+        return RegimeError(_FIELD, f"expected a JSON trace; it stops being JSON at line {self.line + newlines},"
+                                   f" column {column} (cut short?)")
+
+
+def _space_end(text: str, at: int) -> int:
+    found = _SPACE.match(text, at)
+    return found.end() if found else at
+
+
+def _short(exc: json.JSONDecodeError, text: str) -> bool:
+    """Whether the decoder stopped because the window ends (read on), not because the JSON is wrong.
+
+    A value cut by the window's edge fails within a few characters of it, or as a string left open; an
+    error further back is the file's own, and is said at once rather than after reading the rest.
+    """
+    return exc.pos >= len(text) - 64 or exc.msg.startswith("Unterminated string")
 
 
 class Reader:
-    """The text of a trace, read from its start: the other top-level keys, and the events one by one."""
+    """A trace's text, read from its start: the other top-level keys, and the events one by one."""
 
-    def __init__(self, text: str) -> None:
-        self.text = text
+    def __init__(self, pieces: Iterable[str]) -> None:
+        self._window = _Window(pieces)
         self.header: dict[str, Any] = {}
         self.saw_events = False
+        self.empty = False
 
     def _skip(self, at: int) -> int:
-        found = _SPACE.match(self.text, at)
-        return found.end() if found else at
+        """The first character at or after ``at`` that is not white space (reading on as needed); may be the end."""
+        w = self._window
+        while True:
+            at = _space_end(w.text, at)
+            if at < len(w.text) or not w.more(at):
+                return at if at < len(w.text) else len(w.text)
+            at = 0
 
     def _value(self, at: int) -> tuple[Any, int]:
-        try:
-            return _DECODER.raw_decode(self.text, at)
-        except json.JSONDecodeError as exc:
-            raise _fail(self.text, exc.pos) from None
-        except RecursionError:
-            raise RegimeError(_FIELD, "expected a JSON trace, not one nested this deep") from None
+        """The JSON value starting at ``at`` and where it ends (reading on until it is whole)."""
+        w = self._window
+        while True:
+            try:
+                value, end = _DECODER.raw_decode(w.text, at)
+            except json.JSONDecodeError as exc:
+                if not _short(exc, w.text):
+                    raise w.fail(exc.pos) from None
+                if w.more(at):
+                    at = 0
+                    continue
+                raise w.fail(exc.pos - at) from None  # the window now starts where the value did
+            except RecursionError:
+                raise RegimeError(_FIELD, "expected a JSON trace, not one nested this deep") from None
+            if end == len(w.text) and w.more(at):  # a number cut by the window's edge would read short
+                at = 0
+                continue
+            return value, end
 
     def _expect(self, at: int, char: str) -> int:
         at = self._skip(at)
-        if self.text[at:at + 1] != char:
-            raise _fail(self.text, at)
+        if self._window.text[at:at + 1] != char:
+            raise self._window.fail(at)
         return at + 1
 
     def _array(self, at: int, each: Callable[[Any], None]) -> int:
         """Hand each element of the array opening at ``at`` to ``each``; return where the array ends."""
+        w = self._window
         at = self._skip(self._expect(at, "["))
-        if self.text[at:at + 1] == "]":
+        if w.text[at:at + 1] == "]":
             return at + 1
-        text, decode, between = self.text, _DECODER.raw_decode, _BETWEEN.match
-        try:
-            while True:  # the hot loop: two calls into C per event
-                value, at = decode(text, at)
-                each(value)
-                found = between(text, at)
-                if found is None:
-                    raise _fail(text, self._skip(at))
-                at = found.end()
-                if found[1] == "]":
-                    return at
-        except json.JSONDecodeError as exc:
-            raise _fail(text, exc.pos) from None
-        except RecursionError:
-            raise RegimeError(_FIELD, "expected a JSON trace, not one nested this deep") from None
+        decode, between = _DECODER.raw_decode, _BETWEEN.match
+        while True:
+            text, length = w.text, len(w.text)
+            try:
+                while True:  # the hot loop: two calls into C per event
+                    value, end = decode(text, at)
+                    found = between(text, end)
+                    if found is None or found.end() == length:
+                        break  # the window's edge, or not JSON: settled below
+                    each(value)
+                    at = found.end()
+                    if found[1] == "]":
+                        return at
+            except json.JSONDecodeError as exc:
+                if not _short(exc, text):
+                    raise w.fail(exc.pos) from None
+                if not w.more(at):
+                    raise w.fail(exc.pos - at) from None
+                at = self._skip(0)
+                continue
+            except RecursionError:
+                raise RegimeError(_FIELD, "expected a JSON trace, not one nested this deep") from None
+            if found is None and _space_end(text, end) < length:
+                raise w.fail(_space_end(text, end))  # neither ',' nor ']' after it
+            # The value decoded, but what follows it runs to the window's edge: read on, then decode it again.
+            start, at = at, 0
+            if w.more(start):
+                continue
+            # The text has ended; the window now starts where the value did.
+            if found is None:
+                raise w.fail(self._skip(end - start))
+            each(value)
+            at = found.end() - start
+            if found[1] == "]":
+                return at
+            raise w.fail(at)  # a comma, then the end
 
     def read(self, each: Callable[[Any], None]) -> None:
         """Hand every event to ``each``, keeping the other top-level keys in ``header``."""
+        w = self._window
+        w.more(0)
         at = self._skip(0)
-        opening = self.text[at:at + 1]
+        opening = w.text[at:at + 1]
+        if not opening:
+            self.empty = True  # the caller says so: it knows whether the file was unzipped
+            return
         if opening == "[":
             self.saw_events = True
             at = self._array(at, each)
         elif opening == "{":
             at = self._skip(at + 1)
-            while self.text[at:at + 1] != "}":
+            while w.text[at:at + 1] != "}":
                 key, at = self._value(at)
                 if not isinstance(key, str):
-                    raise _fail(self.text, at)
+                    raise w.fail(at)
                 at = self._skip(self._expect(at, ":"))
-                if key == "traceEvents" and self.text[at:at + 1] == "[":
+                if key == "traceEvents" and w.text[at:at + 1] == "[":
                     self.saw_events = True
                     at = self._array(at, each)
                 else:
                     self.header[key], at = self._value(at)
                 at = self._skip(at)
-                if self.text[at:at + 1] == ",":
+                if w.text[at:at + 1] == ",":
                     at = self._skip(at + 1)
-                elif self.text[at:at + 1] != "}":
-                    raise _fail(self.text, at)
+                elif w.text[at:at + 1] != "}":
+                    raise w.fail(at)
             at += 1
         else:
-            raise _fail(self.text, at)
-        if self._skip(at) != len(self.text):
-            raise _fail(self.text, self._skip(at))
+            raise w.fail(at)
+        if self._skip(at) != len(w.text):
+            raise w.fail(self._skip(at))
         if not self.saw_events:
             raise RegimeError(_FIELD, "expected a Chrome trace: an object with a 'traceEvents' list (torch.profiler's"
                                       " export_chrome_trace writes one)")

@@ -28,16 +28,24 @@ def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
     return merged
 
 
-def covered(intervals: Sequence[tuple[float, float]], start: float, end: float) -> float:
-    """How much of ``start..end`` the merged, sorted ``intervals`` cover."""
-    total = 0.0
-    for a, b in intervals:
-        if b <= start:
-            continue
-        if a >= end:
-            break
-        total += min(b, end) - max(a, start)
-    return total
+def coverage(intervals: Sequence[tuple[float, float]], windows: Iterable[tuple[float, float]]) -> list[float]:
+    """How much of each window the merged, sorted ``intervals`` cover.
+
+    The windows come in order and do not overlap (gaps, a strip's columns), so one sweep serves them all:
+    linear in both, where asking window by window went over the intervals again each time.
+    """
+    out: list[float] = []
+    first, count = 0, len(intervals)
+    for start, end in windows:
+        while first < count and intervals[first][1] <= start:
+            first += 1  # over before this window, so before every later one
+        total, at = 0.0, first
+        while at < count and intervals[at][0] < end:
+            a, b = intervals[at]
+            total += min(b, end) - max(a, start)
+            at += 1
+        out.append(total)
+    return out
 
 
 @dataclass(frozen=True)
@@ -70,8 +78,7 @@ class Timeline:
 
 
 def _overlap(idle: Sequence[tuple[float, float]], spans: Iterable[Span | Call | CpuOp]) -> float:
-    host = union((s.start, s.end) for s in spans)
-    return sum(covered(host, a, b) for a, b in idle)
+    return sum(coverage(union((s.start, s.end) for s in spans), idle))
 
 
 def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple[float, float] | None = None) -> Timeline:
@@ -93,7 +100,7 @@ def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple
     kernels = [s for s in spans if s.kind == "kernel"]
     other = union((s.start, s.end) for s in spans if not s.comm)
     comm = union((s.start, s.end) for s in kernels if s.comm)
-    exposed = sum((b - a) - covered(other, a, b) for a, b in comm)
+    exposed = sum(b - a for a, b in comm) - sum(coverage(other, comm))
     return Timeline(window, sum(b - a for a, b in clipped), len(kernels),
                     sum(b - a for a, b in union((s.start, s.end) for s in kernels)),
                     tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,

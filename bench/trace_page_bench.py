@@ -1,0 +1,84 @@
+"""The "Your trace" page's reader under Pyodide against Pyodide's own ``json.loads`` of the same file.
+
+Writes a synthetic Kineto trace whose gzip is about 20 MB (GEMMs with recorded shapes, elementwise
+kernels and their launches, with varied times and ids so that it compresses as a real trace does, ~8×),
+then, in Node, under the Pyodide build the site ships, times the bridge's ``trace`` op on the file's bytes
+(what the page's worker runs: unzip, read, verdict, strip, roofline, review comment) against
+``json.loads(gzip.decompress(bytes))``, in turn, several times; prints the medians and the ratios.
+
+    .venv/bin/python bench/trace_page_bench.py [--runs 3] [--megabytes 20]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gzip
+import json
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from trace_builder import Trace  # the tests' trace writer: one way of writing traces
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def write_trace(path: Path, megabytes: float) -> tuple[int, int]:
+    """A deterministic trace whose gzip is about ``megabytes`` MB; returns its events and its JSON size."""
+    rng = random.Random(1)
+    t = Trace()
+    at = 100.0
+    zipped = 0.0
+    while True:
+        for _ in range(5000):
+            size = rng.choice((1024, 2048, 4096))
+            op = t.op(at - 10, 5 + rng.random(), "aten::mm", [[size, 1024], [1024, size]],
+                      ["c10::BFloat16", "c10::BFloat16"])
+            t.kernel(at, 20 + rng.random() * 5, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64", op=op)
+            t.kernel(at + 30 + rng.random(), 8 + rng.random(),
+                     "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>")
+            at += 45 + rng.random() * 10
+        if not zipped:  # the ratio of the first batch sets how many more to write
+            sample = json.dumps(t.document()).encode()
+            zipped = len(gzip.compress(sample, 6)) / len(t.events)
+        if zipped * len(t.events) >= megabytes * 1e6:
+            break
+    data = json.dumps(t.document()).encode()
+    path.write_bytes(gzip.compress(data, 6))
+    return len(t.events), len(data)
+
+
+def main() -> None:
+    """Write the trace, time both in Pyodide under Node, print the table."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--megabytes", type=float, default=20)
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "trace.pt.trace.json.gz"
+        events, unzipped = write_trace(path, args.megabytes)
+        stored = path.stat().st_size
+        out = subprocess.run(["node", "--max-old-space-size=8192", str(ROOT / "bench/trace_pyodide.mjs"),
+                              str(ROOT / "src"), str(path), str(args.runs)],
+                             cwd=ROOT, capture_output=True, text=True, check=False)
+    if out.returncode != 0:
+        raise SystemExit(f"node failed: {out.stderr[-2000:]}")
+    times = json.loads(out.stdout)
+    ours, theirs = times["ours"], times["theirs"]
+    ratio = [a / b for a, b in zip(ours, theirs, strict=True)]
+    print(f"trace: {stored / 1e6:.1f} MB gzipped ({unzipped / 1e6:.0f} MB of JSON), {events:,} events,"
+          f" {times['kernels']:,} kernels; {args.runs} runs each, in turn, in one Pyodide under Node; medians\n")
+    print("| measure | trace op | json.loads(gzip.decompress()) | ratio of medians | ratio per run, median (min–max)"
+          " | target |")
+    print("| --- | ---: | ---: | ---: | ---: | --- |")
+    print(f"| wall s | {statistics.median(ours):.2f} | {statistics.median(theirs):.2f} |"
+          f" {statistics.median(ours) / statistics.median(theirs):.2f} | {statistics.median(ratio):.2f}"
+          f" ({min(ratio):.2f}–{max(ratio):.2f}) | ≤ 2.0 |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""A trace's text in pieces, from its bytes or its open file: unzipped and decoded as it is read.
+
+Nothing here holds the whole file: a 500 MB trace passes through a few megabytes at a time, so the
+reader's memory is what it keeps of the events, not the file's bytes plus their text. The limits are
+checked as the pieces come: at most ``MAX_TRACE_BYTES`` of JSON, unzipped (a gzip bomb stops there).
+"""
+
+from __future__ import annotations
+
+import codecs
+import itertools
+import os
+import stat
+import zlib
+from collections.abc import Iterator
+from typing import BinaryIO
+
+from regime_core.errors import RegimeError
+
+#: The largest trace read, uncompressed (a browser tab or a laptop holds this much JSON comfortably).
+MAX_TRACE_BYTES = 512 * 2**20
+#: Bytes read (or unzipped) at a time: large enough that the per-piece work vanishes, small beside the file.
+PIECE = 4 * 2**20
+_FIELD = "trace"
+_LIMIT = f"at most {MAX_TRACE_BYTES // 2**20} MB of trace"
+
+
+class Pieces:
+    """The text of a trace, piece by piece (iterate it); ``zipped`` says whether it came gzipped."""
+
+    def __init__(self, source: bytes | BinaryIO) -> None:
+        self._stored: Iterator[bytes]
+        if isinstance(source, bytes):
+            view = memoryview(source)
+            size: int | None = len(source)
+            self._stored = (bytes(view[at:at + PIECE]) for at in range(0, len(view), PIECE))
+            self.zipped = source[:2] == b"\x1f\x8b"
+        else:
+            try:
+                size = os.fstat(source.fileno()).st_size if stat.S_ISREG(os.fstat(source.fileno()).st_mode) else None
+            except (OSError, ValueError, AttributeError):  # a pipe, or a file-like object without a descriptor
+                size = None
+            first = source.read(PIECE)
+            while 0 < len(first) < 2 and (further := source.read(PIECE)):  # gzip's magic is two bytes
+                first += further
+            self._stored = itertools.chain([first], iter(lambda: source.read(PIECE), b""))
+            self.zipped = first[:2] == b"\x1f\x8b"
+        if size is not None and size > MAX_TRACE_BYTES and not self.zipped:  # said before a byte is parsed
+            raise RegimeError(_FIELD, f"expected {_LIMIT}, got {size / 2**20:.0f} MB")
+
+    def _json(self) -> Iterator[bytes]:
+        """The JSON bytes: as stored, or unzipped, never more than ``MAX_TRACE_BYTES``."""
+        total = 0
+        raw = self._stored
+        if not self.zipped:
+            for piece in raw:
+                total += len(piece)
+                if total > MAX_TRACE_BYTES:
+                    raise RegimeError(_FIELD, f"expected {_LIMIT}, got more")
+                yield piece
+            return
+        unzip = zlib.decompressobj(16 + zlib.MAX_WBITS)
+        try:
+            for stored in raw:
+                pending = stored
+                while pending and not unzip.eof:
+                    out = unzip.decompress(pending, PIECE)
+                    pending = unzip.unconsumed_tail
+                    total += len(out)
+                    if total > MAX_TRACE_BYTES:
+                        raise RegimeError(_FIELD, f"expected {_LIMIT} once unzipped")
+                    yield out
+                if unzip.eof:
+                    break
+        except zlib.error as exc:
+            raise RegimeError(_FIELD, f"expected a gzipped trace; the file is damaged ({exc})") from None
+        if not unzip.eof:
+            raise RegimeError(_FIELD, "expected a whole gzipped trace; the file is cut short")
+
+    def __iter__(self) -> Iterator[str]:
+        """The JSON text, decoded as UTF-8 (a byte-order mark is skipped) piece by piece."""
+        decode = codecs.getincrementaldecoder("utf-8-sig")().decode
+        try:
+            for piece in self._json():
+                text = decode(piece)
+                if text:
+                    yield text
+            if tail := decode(b"", True):
+                yield tail
+        except UnicodeDecodeError:
+            raise RegimeError(_FIELD, "expected a JSON trace (UTF-8 text, or gzipped); this file is neither") from None
