@@ -95,6 +95,7 @@ def test_regimes_traps_and_anomalies_appear_in_sensible_proportions(generated) -
         print(f"trap {name!s:<24} {n / SEEDS:6.1%}")
     for regime in GENERATED_REGIMES:
         assert 0.15 <= regimes[regime] / SEEDS <= 0.45, regimes
+    assert 0.02 <= regimes["communication"] / SEEDS <= 0.1, regimes  # multi-GPU jobs: a few, at every level
     assert 0.05 <= regimes["undecided"] / SEEDS <= 0.25, regimes
     assert 0.05 <= anomalies / SEEDS <= 0.2
     assert set(traps) == {*TRAPS, None}

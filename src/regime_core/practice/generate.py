@@ -26,12 +26,12 @@ from typing import Any
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import Verdict, classify
 from regime_core.judgment.symptoms import parse_symptoms
-from regime_core.practice import edge, idle
+from regime_core.practice import edge, idle, interconnect
 from regime_core.practice import families as fam
 from regime_core.practice.draw import GPU_VENDORS, Draft, Family
 from regime_core.practice.text import data, fill, pct, pick
 
-GENERATOR_VERSION = 1
+GENERATOR_VERSION = 2
 LEVELS = (1, 2, 3)
 #: What each level asks of the learner, as the Practice page offers them.
 LEVEL_NAMES = {1: "one deciding symptom", 2: "the units people report, and a proposal",
@@ -39,7 +39,7 @@ LEVEL_NAMES = {1: "one deciding symptom", 2: "the units people report, and a pro
 MAX_SEED = 2**53 - 1  # the largest integer a browser's JSON keeps exactly
 #: Every trap an incident may set: the mistake it is built to catch.
 TRAPS = ("fusion_on_compute", "mma_on_memory", "occupancy_theatre", "kernel_work_on_overhead",
-         "too_good_to_be_true", "no_verdict_yet")
+         "too_good_to_be_true", "no_verdict_yet", "kernel_work_on_communication")
 FAMILIES: dict[str, Family] = {
     "matmul_compute": fam.matmul_compute, "prefill_compute": fam.prefill_compute,
     "attention_compute": fam.attention_compute, "decode_memory": fam.decode_memory,
@@ -48,13 +48,14 @@ FAMILIES: dict[str, Family] = {
     "small_decode_graphs": idle.small_decode_graphs, "host_sync": idle.host_sync, "loader_stall": idle.loader_stall,
     "tiny_tensor": idle.tiny_tensor, "matmul_too_good": edge.matmul_too_good, "decode_too_good": edge.decode_too_good,
     "elementwise_too_good": edge.elementwise_too_good, "undecided_far": edge.undecided_far,
-    "undecided_unmeasured": edge.undecided_unmeasured,
+    "undecided_unmeasured": edge.undecided_unmeasured, "collective_exposed": interconnect.collective_exposed,
 }
 #: Families whose trap is the incident itself, whatever is proposed.
 INHERENT_TRAP = {"matmul_too_good": "too_good_to_be_true", "decode_too_good": "too_good_to_be_true",
                  "elementwise_too_good": "too_good_to_be_true", "undecided_far": "no_verdict_yet",
                  "undecided_unmeasured": "no_verdict_yet"}
-#: Where a GPU-utilisation figure would contradict the story (a starved or host-stalled GPU reads low).
+#: Where a GPU-utilisation figure would contradict the story (a starved or host-stalled GPU reads low). A job
+#: waiting on collectives reads high (NCCL's kernels count as busy): its GPU-Util is the distractor it deserves.
 _NO_UTILIZATION = ("loader_stall", "host_sync")
 _ROOF_FAMILIES = ("matmul_compute", "prefill_compute", "attention_compute", "decode_memory", "gemv_memory",
                   "elementwise_memory", "attention_decode_memory")
