@@ -6,6 +6,8 @@ import re
 import subprocess
 import sys
 
+import pytest
+
 from regime_core.trace.picture import ROOFLINE_OPS, ops_roofline
 from regime_core.trace.reading import read_trace
 from trace_builder import Trace, as_bytes, bandwidth_bound, gemm_bound
@@ -72,7 +74,7 @@ def test_without_a_card_or_shapes_there_is_no_picture_and_the_line_says_why() ->
     svg, said = ops_roofline(read_trace(as_bytes(bare.document())))
     assert svg == ""
     assert said == "No roofline: no op has its shapes recorded (profile with record_shapes=True)."
-    double = Trace()
+    double = Trace(device="NVIDIA L4")  # an inference card: no FP64 figure in the catalogue
     op = double.op(90, 5, "aten::add", [[4096, 4096], [4096, 4096], []], ["double", "double", "Scalar"])
     double.kernel(100, 50, op=op)
     assert ops_roofline(read_trace(as_bytes(double.document())))[1] == (
@@ -114,3 +116,18 @@ def test_each_roof_s_label_sits_nearer_its_own_flat_part_than_any_other() -> Non
     for text, y in labels.items():
         nearest = min(flats, key=lambda flat: abs(flat - y))
         assert nearest == roof_of[text], (text, y, flats)
+
+
+@pytest.mark.parametrize(("device", "roof", "peak"), [("NVIDIA H100 80GB HBM3", "fp64-matrix", "67 TFLOP/s"),
+                                                      ("Tesla V100-SXM2-32GB", "fp64", "7.8 TFLOP/s")])
+def test_a_double_gemm_is_held_to_the_fp64_tensor_roof_where_the_card_has_one(device: str, roof: str, peak: str) -> None:
+    t = Trace(device=device)
+    op = t.op(90, 5, "aten::mm", [[4096, 4096], [4096, 4096]], ["double", "double"])
+    t.kernel(100, 5000, op=op)
+    reading = read_trace(as_bytes(t.document()))
+    (row,) = reading.facts["ops"]
+    assert row["dtype"] == "fp64-matrix"
+    assert row["bytes"] == 3 * 4096 * 4096 * 8
+    assert reading.symptoms["dtype"] == roof  # the verdict is read against the roof that bounds it
+    svg, _ = ops_roofline(reading)
+    assert f"compute roofs {roof} {peak};" in svg

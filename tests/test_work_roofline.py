@@ -66,7 +66,7 @@ def test_raising_batch_moves_decode_toward_the_ridge() -> None:
         ({"kernel": "elementwise", "shape": "8xx"}, "work.shape"),
         ({"kernel": "elementwise", "shape": [8, -1]}, "work.shape"),
         ({"kernel": "elementwise", "shape": [8], "fused": "yes"}, "work.fused"),
-        ({"kernel": "decode", "params": "7e9", "dtype": "fp64"}, "work.dtype"),
+        ({"kernel": "decode", "params": "7e9", "dtype": "fp128"}, "work.dtype"),
         ({"kernel": "matmul", "m": 1, "n": 1, "k": 1, "shape": [1]}, "work.shape"),
         ({"flops": 1, "bytes": 0}, "work.bytes"),
     ],

@@ -11,10 +11,13 @@ from regime_core.catalogue.quantity import Dim, format_quantity, parse
 from regime_core.errors import RegimeError
 from regime_core.resources import load_json
 
-DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8", "fp6", "fp4", "int8")
+#: fp64 is the vector (FMA) rate; fp64-matrix the FP64 tensor- or matrix-core rate a DGEMM reaches (as tf32 is
+#: to fp32, but one format: the instructions differ, not the numbers).
+DTYPES = ("fp32", "tf32", "fp16", "bf16", "fp8", "fp6", "fp4", "int8", "fp64", "fp64-matrix")
 #: Bytes per element of each dtype, for the work models.
 DTYPE_BYTES: dict[str, float] = {
     "fp32": 4, "tf32": 4, "fp16": 2, "bf16": 2, "fp8": 1, "fp6": 0.75, "fp4": 0.5, "int8": 1, "int4": 0.5,
+    "fp64": 8, "fp64-matrix": 8,
 }
 #: The most GPUs one card spec may stand for (``{"id": ..., "count": N}``, ``--count``).
 MAX_COUNT = 100_000
@@ -86,8 +89,22 @@ class Hardware:
             return next(iter(self.peaks.values())).value
         if dtype not in self.peaks:
             have = ", ".join(self.peaks)
-            raise RegimeError(field_name, f"{self.id} has no {dtype!r} peak; expected one of {have}")
+            why = ""
+            if dtype.startswith("fp64"):
+                why = (" (the catalogue holds only this card's vector FP64 rate: fp64)" if "fp64" in self.peaks else
+                       " (the catalogue holds FP64 rates where the vendor's text was read: data-center cards; consumer"
+                       " and inference cards run FP64 at 1/64 of FP32 or less)")
+            raise RegimeError(field_name, f"{self.id} has no {dtype!r} peak{why}; expected one of {have}")
         return self.peaks[dtype].value
+
+    def roof_dtype(self, dtype: str) -> str | None:
+        """The dtype whose peak bounds work in ``dtype`` on this card, or None.
+
+        A DGEMM (fp64-matrix) on a card without FP64 tensor or matrix cores runs on its vector units (fp64).
+        """
+        if dtype in self.peaks:
+            return dtype
+        return "fp64" if dtype == "fp64-matrix" and "fp64" in self.peaks else None
 
     def default_dtype(self) -> str:
         """The dtype used when none is given: bf16, else fp16, else the first listed."""

@@ -63,7 +63,7 @@ def _card(args: argparse.Namespace) -> tuple[hardware.Hardware, str | None]:
 def _add_card(p: argparse.ArgumentParser) -> None:
     p.add_argument("--gpu", help="catalogue id or a common name such as rtx4090 (see `regime gpus`)")
     p.add_argument("--count", help="GPUs working as one (tensor parallel): peaks and bandwidth scale, the ridge does not")
-    p.add_argument("--dtype", help="fp32, tf32, fp16, bf16, fp8, fp6, fp4 or int8")
+    p.add_argument("--dtype", help="fp32, tf32, fp16, bf16, fp8, fp6, fp4, int8, fp64 or fp64-matrix")
     p.add_argument("--peak-flops", help="peak compute, e.g. '312 TFLOP/s'")
     p.add_argument("--bandwidth", help="memory bandwidth, e.g. '2.0 TB/s'")
 

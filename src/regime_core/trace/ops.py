@@ -77,9 +77,10 @@ def _matmul(name: str, tensors: list[tuple[tuple[int, ...], int, str]]) -> OpWor
             return None
         m, k, n = a[0][-2], a[0][-1], b[0][-1]
         batch = _numel(a[0][:-2]) if len(a[0]) > 2 else 1
-    dtype = tensors[0][2]
+    # A double-precision GEMM runs on FP64 tensor or matrix cores where the card has them (cuBLAS's DGEMM does).
+    dtype = "fp64-matrix" if tensors[0][2] == "fp64" else tensors[0][2]
     if dtype not in DTYPE_BYTES or m * n * k == 0:
-        return None  # fp64 has no peak in the catalogue yet
+        return None
     modelled = wk.matmul(m, n, k, dtype, batch)
     return OpWork(modelled.flops, modelled.bytes, dtype, "shapes")
 

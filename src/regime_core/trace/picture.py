@@ -78,12 +78,13 @@ def ops_roofline(reading: TraceReading) -> tuple[str, str]:
         if len(drawn) == ROOFLINE_OPS:
             break
         dtype = op.get("dtype") or ""
+        roof = card.roof_dtype(dtype)
         if op["intensity"] <= 0 or not op["achieved_flops"]:
             no_flops += 1
-        elif dtype not in card.peaks:
+        elif roof is None:
             no_peak.add(dtype)
         else:
-            roofs.setdefault(dtype, card.peaks[dtype].value)
+            roofs.setdefault(roof, card.peaks[roof].value)
             drawn.append(Point(f"{row}. {op['name'].removeprefix('aten::')}", op["intensity"], op["achieved_flops"]))
     if not drawn:
         why = (f"the ops with shapes are in {', '.join(sorted(no_peak))}, for which the card has no peak" if no_peak

@@ -84,9 +84,10 @@ def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], d
     w = total.work
     row.update(flops=w.flops, bytes=w.bytes, intensity=w.flops / w.bytes, achieved_flops=w.flops / per_call,
                bandwidth=w.bytes / per_call)
-    if card is None or w.dtype not in card.peaks:
+    dtype = card.roof_dtype(w.dtype) if card is not None else None
+    if card is None or dtype is None:
         return row, None
-    symptoms = {"hardware": card.id, "dtype": w.dtype, "work": {"flops": w.flops, "bytes": w.bytes},
+    symptoms = {"hardware": card.id, "dtype": dtype, "work": {"flops": w.flops, "bytes": w.bytes},
                 "observed": {"time": per_call}}
     row["regime"] = classify(parse_symptoms(symptoms)).regime
     return row, symptoms
