@@ -148,3 +148,17 @@ def test_a_kernel_nearer_the_memory_roof_is_not_read_as_on_the_compute_roof() ->
     # The same FLOP/s share with little traffic is still the compute roof.
     gemm = {**bmm, "work": {"flops": 3.816e9, "bytes": 3.457e7}}
     assert classify(parse_symptoms(gemm)).regime == "compute"
+
+
+def test_a_rate_past_a_figure_the_instruction_may_beat_names_the_figure_and_the_instruction() -> None:
+    """An RTX 5090 FP8 GEMM at 2x the catalogue's FP8 (FP32-accumulate) figure: past that figure, not impossible."""
+    mx = {"hardware": "rtx-5090", "dtype": "fp8", "work": {"kernel": "matmul", "m": 8192, "n": 8192, "k": 8192},
+          "observed": {"achieved_flops": "800 TFLOP/s"}}
+    (anomaly,) = classify(parse_symptoms(mx)).anomalies
+    assert anomaly.startswith("191% of the card's dense fp8 peak (419 TFLOP/s): beyond that figure.")
+    assert "for one accumulate width: FP32 accumulate" in anomaly
+    assert "Block-scaled math (MXFP8, MXFP6, MXFP4, NVFP4 on Blackwell)" in anomaly
+    # A bf16 MFU past an H100's peak has no other instruction to blame: it is impossible, and says which peak.
+    (mfu,) = classify(parse_symptoms({"hardware": "h100-sxm", "dtype": "bf16", "observed": {"mfu": "104%"}})).anomalies
+    assert mfu.startswith("104% of the card's dense bf16 peak (990 TFLOP/s): impossible.")
+    assert "Block-scaled" not in mfu

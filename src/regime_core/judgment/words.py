@@ -95,10 +95,45 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, a
                        " measured against another card's peak, is the data served from a cache (L2 holds it), or"
                        " is the byte count off?")
     if ff is not None and ff > above_compute:
-        out.append(f"{percent(ff)} of the card's dense peak FLOP/s: impossible. Is it measured against another card's"
-                   " peak (an A100's for an H100), is the peak a 2:4-sparse figure or another dtype's, or are the"
-                   " FLOPs counted twice (a multiply-add is 2 FLOPs)?")
+        other_rates = _instruction_causes(s, p)  # then past the one figure held, not past every rate the card has
+        out.append(f"{percent(ff)} of {_which_peak(s, p, a)}: {'beyond that figure' if other_rates else 'impossible'}."
+                   " Is it measured against another card's peak (an A100's for an H100), is the peak a 2:4-sparse"
+                   " figure or another dtype's, or are the FLOPs counted twice (a multiply-add is 2 FLOPs)?"
+                   f"{other_rates}")
     return out
+
+
+#: Dtypes whose tensor-core rate depends on the instruction as well: block-scaled MX and NVFP4 formats.
+_BLOCK_SCALED = ("fp8", "fp6", "fp4")
+
+
+def _dtype(s: Symptoms, p: Placement | None) -> str | None:
+    if p is not None:
+        return p.dtype
+    if s.hardware is None or s.hardware.custom:
+        return None
+    return s.dtype or s.hardware.default_dtype()
+
+
+def _which_peak(s: Symptoms, p: Placement | None, a: Achieved) -> str:
+    """The peak a measurement is held to, named: ``the card's dense fp8 peak (330 TFLOP/s)``."""
+    dtype = _dtype(s, p)
+    if dtype is None or a.peak_flops is None:
+        return "the card's dense peak FLOP/s"
+    return f"the card's dense {dtype} peak ({_f(a.peak_flops, Dim.FLOP_RATE)})"
+
+
+def _instruction_causes(s: Symptoms, p: Placement | None) -> str:
+    """Where the one figure held per dtype may not be the rate the kernel's instructions run at, say so."""
+    dtype = _dtype(s, p)
+    figure = s.hardware.peaks.get(dtype) if s.hardware is not None and dtype is not None else None
+    said = []
+    if figure is not None and "accumulate" in figure.note:
+        said.append(f"The {dtype} figure held here is for one accumulate width: {figure.note.rstrip('.')}.")
+    if dtype in _BLOCK_SCALED:
+        said.append(f"Block-scaled math (MXFP8, MXFP6, MXFP4, NVFP4 on Blackwell) may run at another rate than the"
+                    f" one {dtype} figure held here.")
+    return " " + " ".join([*said, "Name the instruction the kernel used."]) if said else ""
 
 
 #: A single kernel this long is not launch overhead, whatever else is unknown: a launch costs 5-10 µs, so a kernel
