@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 
 from conftest import PageLog, open_page
 from regime_core.catalogue.levers import REGIMES, advice
-from regime_core.practice.generate import practice
+from regime_core.practice.generate import GENERATOR_VERSION, practice
 from regime_core.practice.grade import worked_attempt
 
 UNDECIDED = "undecided: the symptoms cannot decide yet"
@@ -42,7 +42,7 @@ def _right(seed: int, level: int) -> tuple[str, dict[str, str]]:
 def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page: Page, base_url: str,
                                                                               browser: object) -> None:
     memory = next(s for s in range(200) if practice(s, 2).regime == "memory")
-    page.goto(base_url + f"practice/?seed={memory}&level=2&v=1")
+    page.goto(base_url + f"practice/?seed={memory}&level=2&v={GENERATOR_VERSION}")
     statement = page.locator(".regime-practice__statement")
     expect(statement).to_have_text(practice(memory, 2).statement)
     tally, wrong = page.locator(".regime-practice__tally"), page.locator(".regime-practice__wrong")
@@ -112,7 +112,7 @@ AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js
 def test_the_page_graded_has_no_serious_accessibility_violation(page_as: Callable[..., Page], base_url: str,
                                                                  scheme: str) -> None:
     page = page_as(color_scheme=scheme)
-    page.goto(base_url + "practice/?seed=4&level=3&v=1")
+    page.goto(base_url + f"practice/?seed=4&level=3&v={GENERATOR_VERSION}")
     expect(page.locator(".regime-practice__statement")).to_have_text(practice(4, 3).statement)
     _answer(page, *_right(4, 3))
     expect(page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
@@ -131,7 +131,7 @@ def test_hints_climb_the_incidents_ladder_from_the_rung_a_wrong_regime_already_g
     ladder = hints(incident)
     regime, _ = _right(seed, level)
     wrong = next(advice(r).name for r in REGIMES if advice(r).name != regime)
-    page.goto(f"{base_url}practice/?seed={seed}&level={level}&v=1")
+    page.goto(f"{base_url}practice/?seed={seed}&level={level}&v={GENERATOR_VERSION}")
     form = page.locator("form.regime-practice__attempt")
     expect(page.locator(".regime-practice__id")).to_contain_text(incident.id)
     form.locator(f'input[name="regime"][value="{wrong}"]').check()
@@ -150,3 +150,13 @@ def test_hints_climb_the_incidents_ladder_from_the_rung_a_wrong_regime_already_g
     expect(page.locator(".regime-practice__verdict")).to_be_visible()
     expect(hint).to_be_hidden()
     expect(form.locator(".regime-hint")).to_be_hidden()
+
+
+def test_a_communication_bound_incident_is_counted_in_its_own_row(page: Page, base_url: str) -> None:
+    seed = next(s for s in range(400) if practice(s, 1).regime == "communication")
+    page.goto(f"{base_url}practice/?seed={seed}&level=1&v={GENERATOR_VERSION}")
+    expect(page.locator(".regime-practice__statement")).to_have_text(practice(seed, 1).statement)
+    _answer(page, *_right(seed, 1))
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
+    row = page.locator('.regime-practice__tally tr[data-regime="communication"] td')
+    expect(row).to_have_text(["communication-bound", "1", "1"])

@@ -10,6 +10,7 @@ from pathlib import Path
 from playwright.sync_api import Page, Route, expect
 
 from conftest import PageLog, WarmContext, _watch, open_page
+from regime_core.practice.generate import GENERATOR_VERSION
 
 DRILL = "regime-drill"
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
@@ -140,9 +141,9 @@ def _practice_tried(page: Page) -> int:
 
 def test_two_practice_tabs_count_both_incidents(page: Page, warm_context: WarmContext, base_url: str,
                                                 page_log: PageLog) -> None:
-    page.goto(base_url + "practice/?seed=4&level=1&v=1")
+    page.goto(base_url + f"practice/?seed=4&level=1&v={GENERATOR_VERSION}")
     other = _second_tab(warm_context, page_log)
-    other.goto(base_url + "practice/?seed=12&level=1&v=1")
+    other.goto(base_url + f"practice/?seed=12&level=1&v={GENERATOR_VERSION}")
     for tab in (page, other):
         expect(tab.locator(".regime-practice__id")).to_contain_text("Incident")
         form = tab.locator("form.regime-practice__attempt")

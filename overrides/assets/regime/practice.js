@@ -8,12 +8,9 @@ import { bindStatus, python } from "./runtime.js";
 const KEY = "regime-practice";
 const MAX_SEED = 2 ** 53 - 1;
 const MARKS = { true: "✓", false: "✗", null: "?" };
-const TALLY_ROWS = [
-  ["compute", "compute-bound"],
-  ["memory", "memory-bound"],
-  ["overhead", "overhead / host-bound"],
-  ["undecided", "undecided"],
-];
+// The tally's row order; each row's name is the core's (stored with it). A regime the core adds later still
+// gets its row, after these.
+const TALLY_ORDER = ["compute", "memory", "overhead", "communication", "undecided"];
 
 function emptyRecord() {
   return { tally: {}, confusion: {}, traps: {}, missed: {}, graded: [] };
@@ -111,9 +108,10 @@ function record(rec, answer) {
 }
 
 function tallyNodes(rec) {
-  const rows = TALLY_ROWS.filter(([key]) => rec.tally[key]).map(([key, name]) =>
-    h("tr", { "data-regime": key }, h("td", {}, name), h("td", {}, rec.tally[key].right), h("td", {}, rec.tally[key].tried)),
-  );
+  const keys = [...TALLY_ORDER.filter((key) => rec.tally[key]),
+    ...Object.keys(rec.tally).filter((key) => !TALLY_ORDER.includes(key))];
+  const rows = keys.map((key) => h("tr", { "data-regime": key },
+    h("td", {}, rec.tally[key].name || key), h("td", {}, rec.tally[key].right), h("td", {}, rec.tally[key].tried)));
   if (!rows.length) return [h("p", {}, "Nothing graded yet.")];
   const head = h("tr", {}, h("th", { scope: "col" }, "Regime"), h("th", { scope: "col" }, "Read right"), h("th", { scope: "col" }, "Tried"));
   return [h("table", {}, h("thead", {}, head), h("tbody", {}, rows))];
