@@ -47,9 +47,11 @@ def test_any_piece_size_reads_the_same_events(monkeypatch: pytest.MonkeyPatch, p
 
 
 @settings(max_examples=60, deadline=None)
-@given(cut=st.integers(min_value=1, max_value=400), piece=st.sampled_from([1, 5, 16, 333]))
-def test_a_cut_short_file_is_said_at_the_place_it_stops(cut: int, piece: int) -> None:
-    data = json.dumps(picket_fence(10), indent=1).encode()[:-cut]
+@given(cut=st.integers(min_value=1, max_value=400), piece=st.sampled_from([1, 5, 16, 333]),
+       tail=st.sampled_from(["", ', "extra": 12345']))
+def test_a_cut_short_file_is_said_at_the_place_it_stops(cut: int, piece: int, tail: str) -> None:
+    text = json.dumps(picket_fence(10), indent=1)
+    data = (text[:-1] + tail + "}").encode()[:-cut]  # a header value after the events may be what is cut
     with pytest.raises(RegimeError) as whole:
         read_events(data)
     original = trace_source.PIECE
@@ -61,6 +63,10 @@ def test_a_cut_short_file_is_said_at_the_place_it_stops(cut: int, piece: int) ->
         trace_source.PIECE = original
     assert str(pieced.value) == str(whole.value)
     assert "\n" not in str(whole.value)
+    try:  # where the standard library's parser, reading the whole text at once, says it stops
+        json.loads(data)
+    except json.JSONDecodeError as exc:
+        assert f"at line {exc.lineno}, column {exc.colno} " in str(whole.value)
 
 
 class _Counting(io.BytesIO):

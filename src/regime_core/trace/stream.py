@@ -37,24 +37,27 @@ class _Window:
         self.line, self.column = 1, 1  # where text[0] is
 
     def more(self, at: int) -> bool:
-        """Drop ``text[:at]`` and read on until the rest at least doubles; False when the text has ended.
+        """Drop ``text[:at]`` and read on until the rest at least doubles; False, changing nothing, at the end.
 
         Doubling keeps a value longer than a piece (a header, a huge event) linear to read.
         """
-        self._advance(at)
-        rest = self.text[at:]
-        grown, size = [rest], len(rest)
-        while not self.ended and (size < 2 * len(rest) or len(grown) == 1):
+        rest = len(self.text) - at
+        grown: list[str] = []
+        size = rest
+        while not self.ended and (size < 2 * rest or not grown):
             piece = next(self._pieces, None)
             if piece is None:
                 self.ended = True
             else:
                 grown.append(piece)
                 size += len(piece)
-        self.text = "".join(grown) if len(grown) > 1 else rest
+        if not grown:
+            return False
+        self._advance(at)
+        self.text = self.text[at:] + "".join(grown)
         if too_deep(self.text, MAX_NESTING - 2):
             raise RegimeError(_FIELD, f"expected a JSON trace, not nested more than {MAX_NESTING} levels deep")
-        return len(grown) > 1
+        return True
 
     def _advance(self, at: int) -> None:
         newlines = self.text.count("\n", 0, at)
@@ -101,7 +104,7 @@ class Reader:
         while True:
             at = _space_end(w.text, at)
             if at < len(w.text) or not w.more(at):
-                return at if at < len(w.text) else len(w.text)
+                return at
             at = 0
 
     def _value(self, at: int) -> tuple[Any, int]:
@@ -116,7 +119,7 @@ class Reader:
                 if w.more(at):
                     at = 0
                     continue
-                raise w.fail(exc.pos - at) from None  # the window now starts where the value did
+                raise w.fail(exc.pos) from None
             except RecursionError:
                 raise RegimeError(_FIELD, "expected a JSON trace, not one nested this deep") from None
             if end == len(w.text) and w.more(at):  # a number cut by the window's edge would read short
@@ -153,7 +156,7 @@ class Reader:
                 if not _short(exc, text):
                     raise w.fail(exc.pos) from None
                 if not w.more(at):
-                    raise w.fail(exc.pos - at) from None
+                    raise w.fail(exc.pos) from None
                 at = self._skip(0)
                 continue
             except RecursionError:
@@ -161,14 +164,13 @@ class Reader:
             if found is None and _space_end(text, end) < length:
                 raise w.fail(_space_end(text, end))  # neither ',' nor ']' after it
             # The value decoded, but what follows it runs to the window's edge: read on, then decode it again.
-            start, at = at, 0
-            if w.more(start):
+            if w.more(at):
+                at = 0
                 continue
-            # The text has ended; the window now starts where the value did.
-            if found is None:
-                raise w.fail(self._skip(end - start))
+            if found is None:  # the text has ended
+                raise w.fail(self._skip(end))
             each(value)
-            at = found.end() - start
+            at = found.end()
             if found[1] == "]":
                 return at
             raise w.fail(at)  # a comma, then the end
