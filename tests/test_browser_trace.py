@@ -130,3 +130,19 @@ def _close(got: object, want: object) -> bool:
     if isinstance(want, list) and isinstance(got, list):
         return len(got) == len(want) and all(_close(g, w) for g, w in zip(got, want, strict=True))
     return got == want
+
+
+def test_on_a_phone_each_op_reads_as_labelled_lines_without_scrolling_sideways(page_as: object, base_url: str,
+                                                                               tmp_path: Path) -> None:
+    page = page_as(viewport={"width": 390, "height": 844})  # type: ignore[operator]
+    path = tmp_path / "gemm.json"
+    path.write_bytes(as_bytes(gemm_bound(calls=5)))
+    _load(page, base_url, path)
+    ops = page.locator(".regime-trace__ops")
+    expect(ops.locator("thead")).to_be_hidden()
+    assert ops.evaluate("(box) => box.scrollWidth <= box.clientWidth")
+    cells = ops.locator("tbody tr").first.locator("td")
+    assert [cells.nth(n).get_attribute("data-label") for n in range(6)] == [
+        "op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime"]
+    assert cells.nth(5).evaluate("(td) => getComputedStyle(td, '::before').content") == '"regime: "'
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390

@@ -21,10 +21,12 @@ function opsTable(ops) {
   if (!ops.length) return null;
   const head = ["op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime"];
   // Numbered as on the roofline picture below, whose points carry the same numbers.
+  // Each cell carries its column's name: on a phone a row reads as a small card of labelled lines (regime.css).
+  const cell = (column, ...content) => h("td", { "data-label": head[column] }, ...content);
   const rows = ops.slice(0, 10).map((op, at) => h("tr", {},
-    h("td", {}, `${at + 1}. `, h("code", {}, op.name), op.shape_text ? h("span", { class: "regime-trace__shape" }, op.shape_text) : null),
-    h("td", {}, String(op.calls)), h("td", {}, op.time_text), h("td", {}, op.intensity_text),
-    h("td", {}, op.achieved_text), h("td", {}, op.regime_text)));
+    cell(0, `${at + 1}. `, h("code", {}, op.name), op.shape_text ? h("span", { class: "regime-trace__shape" }, op.shape_text) : null),
+    cell(1, String(op.calls)), cell(2, op.time_text), cell(3, op.intensity_text),
+    cell(4, op.achieved_text), cell(5, op.regime_text)));
   return h("div", { class: "regime-trace__ops" },
     h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", {}, name)))), h("tbody", {}, rows)));
 }
