@@ -150,9 +150,9 @@ def _quoted(ref: str, rows: Mapping[str, Placement], where: str) -> str:
             return format_quantity(value, OBSERVED_FIELDS[parts[1]][0])
     elif len(parts) == 2 and parts[1] in _PICKET_FIGURES and parts[0] in {i.id for i in incidents()}:
         fence = Picket.of(incident(parts[0]).symptoms.observed)
-        if fence is not None and parts[1] in fence.figures():
-            value, dim = fence.figures()[parts[1]]
-            return format_quantity(value, dim)
+        figures = fence.figures() if fence is not None else {}
+        if parts[1] in figures:
+            return format_quantity(*figures[parts[1]])
     elif len(parts) == 2 and parts[1] in _PLACED_FIGURES and parts[0] in {i.id for i in incidents()}:
         placed = incident(parts[0]).verdict().placement
         if placed is not None:

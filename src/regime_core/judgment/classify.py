@@ -179,19 +179,18 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
                         f" loader: {words.percent(share)} of the time")
         if share >= LOADER_SHARE:
             decided.append("loader")
-    if (fence := Picket.of(o)) is not None and o.kernel_time is not None and o.gap_time is not None:
+    if (fence := Picket.of(o)) is not None:
         share = fence.idle
-        line = (f"timeline: {_f(o.kernel_time, Dim.SECOND)} of kernel, {_f(o.gap_time, Dim.SECOND)} of gap:"
+        line = (f"timeline: {_f(fence.kernel, Dim.SECOND)} of kernel, {_f(fence.gap, Dim.SECOND)} of gap:"
                 f" the GPU idles {number(share * 100, 2)}% of the time")
-        if o.launches:
-            line += (f"; {o.launches:,} launches × {_f(fence.cycle, Dim.SECOND)} ="
-                     f" {_f(fence.figures()['total'][0], Dim.SECOND)}")
-        if share >= GAP_SHARE and o.gap_time > LAUNCH_SCALE:  # far longer than launches: the GPU waits on more
-            line += (f"; gaps of {_f(o.gap_time, Dim.SECOND)} are far longer than a launch, so the GPU waits on"
+        if fence.launches and fence.total is not None:
+            line += f"; {fence.launches:,} launches × {_f(fence.cycle, Dim.SECOND)} = {_f(fence.total, Dim.SECOND)}"
+        if share >= GAP_SHARE and fence.gap > LAUNCH_SCALE:  # far longer than launches: the GPU waits on more
+            line += (f"; gaps of {_f(fence.gap, Dim.SECOND)} are far longer than a launch, so the GPU waits on"
                      " something else (the host, the input, a sync)")
         evidence.append(line)
         if share >= GAP_SHARE:
-            decided.append("launch" if o.gap_time <= LAUNCH_SCALE else "idle")
+            decided.append("launch" if fence.gap <= LAUNCH_SCALE else "idle")
     if o.gpu_utilization is not None and o.gpu_utilization <= IDLE_UTILIZATION:
         evidence.append(f"GPU utilisation {words.percent(o.gpu_utilization)}: no kernel runs for"
                         f" {words.percent(1 - o.gpu_utilization)} of the time")

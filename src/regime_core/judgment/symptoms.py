@@ -187,11 +187,16 @@ class Picket:
         """The share of the time the GPU waits (0..1)."""
         return self.gap / self.cycle if self.cycle > 0 else 0.0
 
+    @property
+    def total(self) -> float | None:
+        """What all the launches take, where their number is given."""
+        return self.launches * self.cycle if self.launches else None
+
     def figures(self) -> dict[str, tuple[float, Dim]]:
         """The figures a hint may quote, by name: each cycle, its busy share, and what the launches add up to."""
         out = {"cycle": (self.cycle, Dim.SECOND), "busy": (1 - self.idle, Dim.FRACTION)}
-        if self.launches:
-            out |= {"total": (self.launches * self.cycle, Dim.SECOND), "gaps": (self.launches * self.gap, Dim.SECOND),
+        if self.launches and self.total is not None:
+            out |= {"total": (self.total, Dim.SECOND), "gaps": (self.launches * self.gap, Dim.SECOND),
                     "kernels": (self.launches * self.kernel, Dim.SECOND)}
         return out
 
