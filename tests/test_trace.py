@@ -5,6 +5,7 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import classify
 from regime_core.judgment.symptoms import parse_symptoms
+from regime_core.trace import events as events_module
 from regime_core.trace import source as trace_source
 from regime_core.trace.events import read_events
 from regime_core.trace.reading import card_of, read_trace
@@ -143,9 +145,45 @@ def test_events_without_usable_times_are_counted_and_left_out() -> None:
                  {"ph": "X", "cat": "kernel", "name": "k", "ts": "x", "dur": 1},
                  {"ph": "X", "cat": "kernel", "name": "k", "ts": 5},
                  {"ph": "X", "cat": "strange_category", "name": "k", "ts": 5, "dur": 1}, "not an event", 7]
+    t.events += [{"ph": "X", "cat": "kernel", "name": "k", "ts": 10**400, "dur": 1},  # beyond any float
+                 {"ph": "X", "cat": "kernel", "name": "k", "ts": 5, "dur": float("nan")},
+                 {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 5, "dur": 1, "args": {"flops": 10**400}}]
     out = _reading(t.document())
-    assert out["trace"]["skipped_events"] == 3
+    assert out["trace"]["skipped_events"] == 5
     assert out["trace"]["kernels"] == 1
+
+
+_ODD = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.integers(10**300, 10**400),
+                 st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(["5", "x", "1e400", "-2"]),
+                 st.lists(st.integers(0, 4), max_size=2))
+_TIME = st.one_of(st.floats(-10, 1e9, allow_nan=False), st.integers(-10, 10**9), st.integers(10**300, 10**400),
+                  st.sampled_from([math.nan, math.inf, -math.inf, 1e301, -0.0]))
+_ARGS = st.fixed_dictionaries({}, optional={
+    "correlation": st.one_of(st.integers(0, 10), _ODD), "External id": st.one_of(st.integers(0, 10), _ODD),
+    "device": _ODD, "stream": _ODD, "flops": _ODD, "Input Dims": st.just([[2, 3], [3, 4]]),
+    "Input type": st.just(["float", "float"])})
+# Events of the shape the shortcut takes, with every value that must send it the careful way.
+_WELL_FORMED = {"ph": st.just("X"), "ts": _TIME, "dur": _TIME,
+                "cat": st.sampled_from(["kernel", "cpu_op", "cuda_runtime", "gpu_memcpy", "cuda_sync", "user_annotation",
+                                        "python_function", ""]),
+                "name": st.sampled_from(["aten::mm", "cudaLaunchKernel", "ncclAllReduce", "ProfilerStep#3",
+                                         "cudaDeviceSynchronize", "aten::item", "enumerate(DataLoader)#x.__next__",
+                                         "k" * 600]),
+                "args": _ARGS}
+_ANY = {key: st.one_of(value, _ODD) for key, value in _WELL_FORMED.items()}
+
+
+@given(st.one_of(st.fixed_dictionaries(_WELL_FORMED), st.fixed_dictionaries(_ANY),
+                 st.fixed_dictionaries({}, optional=_ANY), _ODD))
+@settings(max_examples=500)
+def test_the_fast_and_the_careful_reading_of_an_event_keep_the_same(event: dict[str, Any]) -> None:
+    """``add`` takes a shortcut for well-formed events and hands the rest to ``_add``: each event, either way,
+    leaves the same things kept."""
+    fast, careful = events_module._Collector(), events_module._Collector()
+    fast.add(event)
+    careful._add(event)
+    kept = ("gpu", "launches", "syncs", "ops", "steps", "loader", "graphs", "skipped")
+    assert repr([getattr(fast, k) for k in kept]) == repr([getattr(careful, k) for k in kept])
 
 
 def test_a_trace_past_the_size_limit_is_refused_before_it_is_parsed(monkeypatch: pytest.MonkeyPatch,

@@ -10,7 +10,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from math import isfinite
 from operator import itemgetter
 from typing import Any, BinaryIO, NamedTuple
 
@@ -107,15 +106,19 @@ class Events:
 
 
 def _seconds(value: object) -> float | None:
-    if type(value) is float or type(value) is int:  # the common case, checked first: millions of events
-        return value * 1e-6 if math.isfinite(value) else None
-    if not isinstance(value, str):
+    """Microseconds (Kineto's unit) as seconds; None for what is not a finite number."""
+    if type(value) is str:
+        try:
+            value = float(value)
+        except ValueError:
+            return None
+    elif type(value) is not float and type(value) is not int:
         return None
     try:
-        number = float(value)
-    except ValueError:
+        seconds = value * 1e-6
+    except OverflowError:  # an integer beyond any float
         return None
-    return number * 1e-6 if math.isfinite(number) else None  # Kineto writes microseconds
+    return seconds if math.isfinite(seconds) else None
 
 
 def _int(value: object) -> int | None:
@@ -127,6 +130,10 @@ def _int(value: object) -> int | None:
 
 
 _Kinds = tuple[str, bool, bool, int | None, bool, bool, bool]
+_NUMBER = frozenset((int, float))
+_HUGE = 1e300  # beyond it, a time in microseconds is no time (and an integer may not convert)
+_INF = math.inf
+_new = tuple.__new__  # a named tuple made without its Python-level __new__: the hot path makes millions
 
 
 class _Names:
@@ -189,26 +196,37 @@ class _Collector:
         self.labels = _Labels()
         self.type_lists: dict[tuple[object, ...], tuple[object, ...]] = {}
 
-    # The hot path of a trace's millions of events: one branch per kind, in the order Kineto writes them, and
-    # no call that a plain look-up can stand for.
+    # The hot path of a trace's millions of events. Most events are well formed: ``add`` reads those with
+    # subscripts and type checks only; anything else, and every odd case, goes to ``_add``, which says
+    # what to keep of it. Both keep the same things from the same event.
     def add(self, event: Any) -> None:
         """Keep one event, if it is one the reader needs."""
+        try:
+            ph, ts, dur, cat, raw_name, args = (event["ph"], event["ts"], event["dur"], event["cat"], event["name"],
+                                                event["args"])
+        except (KeyError, TypeError, IndexError):
+            self._add(event)
+            return
+        if ph != "X":
+            return
+        if type(ts) not in _NUMBER or type(dur) not in _NUMBER or type(cat) is not str or type(raw_name) is not str \
+                or type(args) is not dict or len(raw_name) > 500 or ts > _HUGE or dur > _HUGE:
+            self._add(event)
+            return
+        start, duration = ts * 1e-6, dur * 1e-6
+        if not 0 <= duration < _INF or start - start != 0:  # negative, or not finite: counted as skipped there
+            self._add(event)
+            return
+        self._keep(start, start + duration, cat, raw_name, args, event)
+
+    def _add(self, event: Any) -> None:
         if type(event) is not dict:
             return
         get = event.get
         if get("ph") != "X":
             return
-        ts, dur = get("ts"), get("dur")
-        if (type(ts) is float or type(ts) is int) and (type(dur) is float or type(dur) is int) and isfinite(ts) \
-                and isfinite(dur):
-            start, duration = ts * 1e-6, dur * 1e-6  # Kineto writes microseconds
-        else:
-            maybe_start, maybe_duration = _seconds(ts), _seconds(dur)
-            if maybe_start is None or maybe_duration is None:
-                self.skipped += 1
-                return
-            start, duration = maybe_start, maybe_duration
-        if duration < 0:
+        start, duration = _seconds(get("ts")), _seconds(get("dur"))
+        if start is None or duration is None or duration < 0:
             self.skipped += 1
             return
         cat = get("cat", "")
@@ -217,37 +235,43 @@ class _Collector:
         raw_name = get("name", "")
         if type(raw_name) is not str:
             raw_name = str(raw_name)
-        if len(raw_name) > 500:
-            raw_name = raw_name[:500]
+        args = get("args")
+        self._keep(start, start + duration, cat, raw_name[:500], args if type(args) is dict else {}, event)
+
+    def _keep(self, start: float, end: float, cat: str, raw_name: str, args: dict[str, Any],  # noqa: PLR0917 (hot path: no keywords)
+              event: dict[str, Any]) -> None:
         kinds = self.kinds.seen.get(raw_name) or self.kinds.classify(raw_name)
         name, comm, loads, step, launch, graph, sync = kinds
-        args = get("args")
-        if type(args) is not dict:
-            args = {}
-        end = start + duration
         labels = self.labels
         if cat in _GPU_CATEGORIES:
-            device, stream = args.get("device", get("pid", "")), args.get("stream", get("tid", ""))
+            device, stream = args.get("device", event.get("pid", "")), args.get("stream", event.get("tid", ""))
             try:
                 device, stream = labels[device], labels[stream]
             except TypeError:  # a list where a number belongs
                 device, stream = str(device), str(stream)
-            self.gpu.append(GpuSpan(name, start, end, _GPU_CATEGORIES[cat], device, stream,
-                                    _int(args.get("correlation")), _int(args.get("External id")),
-                                    cat == "kernel" and comm))
+            correlation, external = args.get("correlation"), args.get("External id")
+            self.gpu.append(_new(GpuSpan, (name, start, end, _GPU_CATEGORIES[cat], device, stream,
+                                           correlation if type(correlation) is int else _int(correlation),
+                                           external if type(external) is int else _int(external),
+                                           cat == "kernel" and comm)))
             return
         if cat in _HOST_CATEGORIES or (cat == "cpu_op" and sync):
             if launch:
-                self.launches.append(Call(name, start, end, _int(args.get("correlation")), _label(labels, get("tid", ""))))
+                correlation = args.get("correlation")
+                self.launches.append(_new(Call, (name, start, end,
+                                                 correlation if type(correlation) is int else _int(correlation),
+                                                 _label(labels, event.get("tid", "")))))
                 self.graphs += graph
             elif sync and cat != "cuda_sync":
                 self.syncs.append(Span(name, start, end))
         if cat == "cpu_op":
-            flops = args.get("flops")
-            self.ops.append(CpuOp(name, start, end, _label(labels, get("tid", "")), _int(args.get("External id")),
-                                  _items(args.get("Input Dims"), self.type_lists),
-                                  _items(args.get("Input type"), self.type_lists),
-                                  float(flops) if type(flops) is int or type(flops) is float else None))
+            flops, external = args.get("flops"), args.get("External id")
+            self.ops.append(_new(CpuOp, (name, start, end, _label(labels, event.get("tid", "")),
+                                         external if type(external) is int else _int(external),
+                                         _items(args.get("Input Dims"), self.type_lists),
+                                         _items(args.get("Input type"), self.type_lists),
+                                         float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
+                                         else None)))
         if step is not None and cat in ("user_annotation", "cpu_op", "python_function", ""):
             self.steps.append((step, Span(name, start, end)))
         elif loads and cat in ("cpu_op", "user_annotation", "python_function"):

@@ -140,9 +140,10 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
     unmatched = {s.correlation for s in events.gpu if s.kind == "kernel" and s.correlation is not None
                  and (s.external is None or s.external not in by_external)}
     launcher = _launching_ops(events, unmatched) if unmatched else {}
+    # Keyed by the shapes' repr (one call into C per kernel); the shape as shown is made once per key below.
     seconds: dict[tuple[str, str], float] = defaultdict(float)
     calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
-    works: dict[tuple[str, str], OpWork | None] = {}
+    first: dict[tuple[str, str], CpuOp] = {}
     for span in events.gpu:
         if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
             continue
@@ -151,14 +152,18 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
             op = launcher.get(span.correlation)
         if op is None:
             continue
-        key = (op.name, str([list(d) if isinstance(d, list) else d for d in op.dims])[:200] if any(op.dims) else "")
-        seconds[key] += span.duration
+        key = (op.name, repr(op.dims) if any(op.dims) else "")
+        seconds[key] += span.end - span.start
         calls[key].add((op.thread, op.start))
-        if key not in works:
-            works[key] = work_of(op)
-    totals = [OpTotal(name, shape, len(calls[(name, shape)]), t, works[(name, shape)])
-              for (name, shape), t in seconds.items()]
+        if key not in first:
+            first[key] = op
+    totals = [OpTotal(op.name, _shape(op), len(calls[key]), seconds[key], work_of(op)) for key, op in first.items()]
     return sorted(totals, key=lambda o: -o.seconds)
+
+
+def _shape(op: CpuOp) -> str:
+    """The op's recorded shapes as the ops table shows them ("" when it recorded none)."""
+    return str([list(d) if isinstance(d, list) else d for d in op.dims])[:200] if any(op.dims) else ""
 
 
 _REACH = 64  # ops looked back at for the one enclosing a launch: nesting is shallow

@@ -98,10 +98,11 @@ def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple
     if clipped and clipped[-1][1] < hi:
         idle.append((clipped[-1][1], hi))
     kernels = [s for s in spans if s.kind == "kernel"]
-    other = union((s.start, s.end) for s in spans if not s.comm)
     comm = union((s.start, s.end) for s in kernels if s.comm)
+    # Most traces have no collective, and many nothing but kernels: their unions are the one above.
+    other = union((s.start, s.end) for s in spans if not s.comm) if comm else busy_spans
     exposed = sum(b - a for a, b in comm) - sum(coverage(other, comm))
-    return Timeline(window, sum(b - a for a, b in clipped), len(kernels),
-                    sum(b - a for a, b in union((s.start, s.end) for s in kernels)),
+    kernel_spans = busy_spans if len(kernels) == len(spans) else union((s.start, s.end) for s in kernels)
+    return Timeline(window, sum(b - a for a, b in clipped), len(kernels), sum(b - a for a, b in kernel_spans),
                     tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,
                     _overlap(idle, events.loader))
