@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import socket
 import subprocess
 import sys
+import tempfile
+import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -32,6 +37,13 @@ PAGES = ["", "lesson/", "drill/", "hardware/"]
 def pytest_configure(config: pytest.Config) -> None:
     """`make test` runs everything but ``torch``; `make gpu-test` runs those, with PyTorch installed."""
     config.addinivalue_line("markers", "torch: needs PyTorch (requirements-gpu.txt); run by `make gpu-test`")
+    if getattr(config.option, "numprocesses", None) and not hasattr(config, "workerinput"):
+        config.pluginmanager.register(SharedSite(), "regime-shared-site")  # the parallel run's controller
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Tests that need no site first: in a parallel run they go while the site is built."""
+    items.sort(key=lambda item: "built_site" in getattr(item, "fixturenames", ()))
 
 
 def _free_port() -> int:
@@ -40,26 +52,117 @@ def _free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-@pytest.fixture(scope="session")
-def site_port() -> int:
-    return _free_port()
-
-
-@pytest.fixture(scope="session")
-def built_site(tmp_path_factory: pytest.TempPathFactory, site_port: int) -> Path:
-    """`mkdocs build --strict` into a temporary folder, with site_url set to where it is served."""
-    out = tmp_path_factory.mktemp("site")
-    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{site_port}/", NO_MKDOCS_2_WARNING="1")
+def build_site(out: Path, port: int) -> str:
+    """`mkdocs build --strict` into ``out`` for http://127.0.0.1:``port``/; what went wrong, or ""."""
+    env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/", NO_MKDOCS_2_WARNING="1")
     result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(out)],
                             cwd=ROOT, env=env, capture_output=True, text=True, timeout=600, check=False)
-    assert result.returncode == 0, result.stderr[-3000:]
-    return out
+    return "" if result.returncode == 0 else f"mkdocs build failed: {result.stderr[-3000:]}"
+
+
+class SharedSite:
+    """In a parallel run, the controller builds the site once and serves it to every worker.
+
+    The build starts as the first worker is made and runs beside the tests that need no site; each
+    worker's ``built_site`` waits for it. ``folder`` then holds ``site/`` and ``url`` (or ``failed``).
+    """
+
+    def __init__(self) -> None:
+        """Nothing starts until the first worker is made."""
+        self.folder = Path(tempfile.mkdtemp(prefix="regime-site-"))
+        self.port = _free_port()
+        self._done = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def _run(self) -> None:
+        failed = build_site(self.folder / "site", self.port)
+        if failed:
+            _write(self.folder / "failed", failed)
+            return
+        with serve(self.folder / "site", self.port) as url:
+            _write(self.folder / "url", url)
+            self._done.wait()
+
+    def pytest_configure_node(self, node: Any) -> None:
+        """Start the build (once) and tell the worker where the site will be."""
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, daemon=True)
+            self._thread.start()
+        node.workerinput["regime_site"] = str(self.folder)
+        node.workerinput["regime_port"] = self.port
+
+    def pytest_unconfigure(self) -> None:
+        """Stop serving; remove the site."""
+        self._done.set()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+def _write(path: Path, text: str) -> None:
+    """Write whole or not at all: a worker polling for ``path`` never reads half of it."""
+    part = path.with_suffix(".part")
+    part.write_text(text, encoding="utf-8")
+    part.replace(path)
+
+
+def _shared(config: pytest.Config) -> tuple[Path, int] | None:
+    """The controller's site folder and port, in a worker of a parallel run."""
+    given = getattr(config, "workerinput", {})
+    return (Path(given["regime_site"]), int(given["regime_port"])) if "regime_site" in given else None
 
 
 @pytest.fixture(scope="session")
-def base_url(built_site: Path, site_port: int) -> Iterator[str]:
+def site_port(pytestconfig: pytest.Config) -> int:
+    shared = _shared(pytestconfig)
+    return shared[1] if shared else _free_port()
+
+
+@pytest.fixture(scope="session")
+def built_site(pytestconfig: pytest.Config, tmp_path_factory: pytest.TempPathFactory, site_port: int) -> Path:
+    """`mkdocs build --strict` into a temporary folder, with site_url set to where it is served (in a
+    parallel run, the controller's one build)."""
+    shared = _shared(pytestconfig)
+    if shared is None:
+        out = tmp_path_factory.mktemp("site")
+        failed = build_site(out, site_port)
+        assert not failed, failed
+        return out
+    folder = shared[0]
+    deadline = time.monotonic() + 900  # a build takes seconds when quiet, minutes on a machine this busy
+    while not (folder / "url").exists():
+        if (folder / "failed").exists():
+            pytest.fail((folder / "failed").read_text(encoding="utf-8"))
+        if time.monotonic() > deadline:
+            pytest.fail("the shared site was not built within 15 minutes")
+        time.sleep(0.2)
+    return folder / "site"
+
+
+@pytest.fixture(scope="session")
+def base_url(pytestconfig: pytest.Config, built_site: Path, site_port: int) -> Iterator[str]:
+    shared = _shared(pytestconfig)
+    if shared is not None:
+        yield (shared[0] / "url").read_text(encoding="utf-8")
+        return
     with serve(built_site, site_port) as url:
         yield url
+
+
+def until(page: object, script: str, arg: object = None, seconds: float = 90) -> None:
+    """Poll a function in the page until it returns true (wait_for_function needs eval, which the CSP forbids)."""
+    for _ in range(int(seconds * 10)):
+        if page.evaluate(script, arg):  # type: ignore[attr-defined]
+            return
+        page.wait_for_timeout(100)  # type: ignore[attr-defined]
+    raise AssertionError(f"never true: {script}")
+
+
+def settled(page: object) -> int:
+    """Wait until the page on show has its widgets mounted (instant navigation swaps the page, then mounts);
+    return how many there are."""
+    until(page, "() => window.regimeWidgets && window.regimeWidgets.settled()")
+    return int(page.evaluate("window.regimeWidgets.live()"))  # type: ignore[attr-defined]
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import PageLog, open_page
+from conftest import PageLog, open_page, until
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -235,17 +235,8 @@ def _unlock_a1_to_a5(page: Page, base_url: str) -> None:
         _attempt(page, item, regime)
 
 
-def _until(page: Page, script: str, arg: object = None, seconds: float = 90) -> None:
-    """Poll a function in the page until it returns true (wait_for_function needs eval, which the CSP forbids)."""
-    for _ in range(int(seconds * 10)):
-        if page.evaluate(script, arg):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"never true: {script}")
-
-
 def _a6_heading_in_view(page: Page) -> None:
-    _until(page, """(headerBottom) => {
+    until(page, """(headerBottom) => {
       const heading = document.getElementById("a6");  // null while instant navigation swaps the page
       const box = heading && heading.getBoundingClientRect();
       return Boolean(box) && box.top >= headerBottom - 1 && box.bottom <= window.innerHeight;
@@ -260,7 +251,7 @@ def test_a_link_to_a6_lands_on_a6_with_the_answers_above_it_open(page: Page, bas
     page.wait_for_url("**/drill/#a6")
     _a6_heading_in_view(page)
     # Python starts and grades the open attempts above A6; A6 must stay where the reader is.
-    _until(page, "() => window.regimeWidgets.python.state() === 'ready'")
+    until(page, "() => window.regimeWidgets.python.state() === 'ready'")
     expect(page.locator('.regime-incident[data-item="a5"] .regime-item-grade li').first).to_be_attached()
     _a6_heading_in_view(page)
     assert page.evaluate("window.regimeMarker") == "same document"

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import PAGES, PageLog, open_page
+from conftest import PAGES, PageLog, open_page, settled
 
 
 def submit_incident(page: Page, item: str, regime: str = "compute") -> None:
@@ -102,9 +102,7 @@ def test_instant_navigation_keeps_one_live_widget_per_mount_point(page: Page, ba
         for name in ("Lesson", "Drill", "Home", "Drill"):
             page.locator(".md-nav--primary").get_by_role("link", name=name, exact=True).first.click()
             expect(page).to_have_url(base_url + ("" if name == "Home" else name.lower() + "/"))
-            page.wait_for_timeout(150)
-            mounts = page.locator("[data-regime-widget]").count()
-            assert page.evaluate("window.regimeWidgets.live()") == mounts
+            assert settled(page) == page.locator("[data-regime-widget]").count()
     assert page.evaluate("window.regimeMarker") == "same document"
     submit_incident(page, "a4", "memory")  # widgets still work after the round trips
     expect(page.locator('[data-regime-answer="a4"]')).to_be_visible()

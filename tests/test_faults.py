@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Page, Route, expect
 
-from conftest import PageLog, WarmContext, open_page, warm_page
+from conftest import PageLog, WarmContext, open_page, settled, warm_page
 from site_server import serve
 
 SAVED_A1 = json.dumps({"schema": 1, "items": {"a1": {"attempt": {"regime": "compute", "evidence": "70%"},
@@ -36,8 +36,7 @@ def _python_fails_in_one_line(page: Page, fragment: str) -> None:
 def _still_works(page: Page) -> None:
     expect(page.locator("article h1")).to_be_visible()
     _attempt(page, "a6", "overhead")
-    mounts = page.locator("[data-regime-widget]").count()
-    assert page.evaluate("window.regimeWidgets.live()") == mounts
+    assert settled(page) == page.locator("[data-regime-widget]").count()
 
 
 FAULTS: dict[str, tuple[str, Callable[[Route], None], str]] = {
@@ -203,7 +202,7 @@ def test_instant_navigation_round_trips_keep_one_live_widget_per_mount(page: Pag
         nav.get_by_role("link", name="Drill", exact=True).first.click()
         expect(page).to_have_url(base_url + "drill/")
         expect(page.locator(".regime-stretch")).to_be_visible()
-        counts.add((page.evaluate("window.regimeWidgets.live()"), page.locator("[data-regime-widget]").count()))
+        counts.add((settled(page), page.locator("[data-regime-widget]").count()))
     assert len(counts) == 1
     live, mounts = counts.pop()
     assert live == mounts

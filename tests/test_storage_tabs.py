@@ -9,7 +9,7 @@ from pathlib import Path
 
 from playwright.sync_api import Page, Route, expect
 
-from conftest import PageLog, WarmContext, _watch, open_page
+from conftest import PageLog, WarmContext, _watch, open_page, until
 from regime_core.practice.generate import GENERATOR_VERSION
 
 DRILL = "regime-drill"
@@ -23,15 +23,6 @@ def _attempt(page: Page, item: str, regime: str, evidence: str = "") -> None:
         form.locator('textarea[name="evidence"]').fill(evidence)
     form.locator('button[type="submit"]').click()
     expect(page.locator(f'[data-regime-answer="{item}"]')).to_be_visible()
-
-
-def _until(page: Page, script: str, seconds: float = 90) -> None:
-    """Poll an expression in the page until it is true (wait_for_function needs eval, which the CSP forbids)."""
-    for _ in range(int(seconds * 10)):
-        if page.evaluate(script):
-            return
-        page.wait_for_timeout(100)
-    raise AssertionError(f"never true: {script}")
 
 
 def _stored(page: Page) -> dict:
@@ -152,7 +143,7 @@ def test_two_practice_tabs_count_both_incidents(page: Page, warm_context: WarmCo
         expect(tab.locator(".regime-practice__verdict")).to_be_visible()
     assert _practice_tried(page) == 2
     # the first tab shows the second tab's incident too, without a reload
-    _until(page, TRIED_SHOWN + " === 2")
+    until(page, TRIED_SHOWN + " === 2")
     other.close()
 
 
@@ -228,7 +219,7 @@ def test_what_is_typed_survives_a_reload_and_part_b_is_kept_before_it_is_checked
     part_b.locator('input[name="ridge"]').fill("156")
     part_b.locator('button[type="submit"]').click()  # waits on Python to check it
     expect(page.locator('[data-item="part-b"] .regime-feedback')).to_contain_text("Checking your numbers")
-    _until(page, "(JSON.parse(localStorage.getItem('regime-drill') || '{}').drafts || {}).a5 !== undefined")
+    until(page, "(JSON.parse(localStorage.getItem('regime-drill') || '{}').drafts || {}).a5 !== undefined")
     page.reload()
     expect(page.locator('[data-item="a5"] textarea[name="evidence"]')).to_have_value(
         "62% of peak FLOP/s, not yet submitted")
@@ -271,7 +262,7 @@ def _hangs_then_retry_starts(browser: object, base_url: str, pattern: str) -> No
     assert len(status.inner_text().strip().splitlines()) == 1
     page.context.unroute(pattern)
     status.get_by_role("button", name="Retry").click()
-    _until(page, "window.regimeWidgets.python.state() === 'ready'", seconds=180)
+    until(page, "window.regimeWidgets.python.state() === 'ready'", seconds=180)
     page.context.close()
     assert log.external == []
 

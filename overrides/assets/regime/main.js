@@ -18,6 +18,7 @@ document.documentElement.classList.add("regime-js");
 const COMPONENTS = { acceptance, attempt, "casebook-filter": casebookFilter, links, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
+let mountedPath = null; // the address mountedRoot was mounted at: instant navigation swaps the page first
 
 function teardownAll() {
   for (const teardown of live.values()) {
@@ -57,6 +58,7 @@ function mountPage() {
   const firstPage = mountedRoot === null;
   teardownAll();
   mountedRoot = root;
+  mountedPath = window.location.pathname;
   for (const element of root.querySelectorAll("[data-regime-widget]")) {
     const component = COMPONENTS[element.dataset.regimeWidget];
     if (!component) continue;
@@ -72,6 +74,8 @@ function mountPage() {
 // Read-only hooks for the browser tests and the benchmark: live widgets, and the runtime.
 window.regimeWidgets = Object.freeze({
   live: () => live.size,
+  // Whether the page on show is the one mounted (after instant navigation has swapped it and mounted it).
+  settled: () => mountedRoot === (document.querySelector("article") || document.body) && mountedPath === window.location.pathname,
   python: Object.freeze({
     state: () => python.state,
     readyAt: () => python.readyAt,
