@@ -8,8 +8,11 @@ regime holding most of the time, no card, or no shapes is "undecided", with what
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import gc
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, BinaryIO
@@ -126,6 +129,27 @@ def text(reading: TraceReading) -> str:
 
 def read_trace(source: bytes | BinaryIO, step: int | None = None) -> TraceReading:
     """Read a trace (JSON or gzipped; its bytes or its open file) into a verdict; a RegimeError names what is wrong."""
+    with _no_cycle_collection():
+        return _read_trace(source, step)
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """The cycle collector off while a trace is read, as it was found after.
+
+    Reading makes millions of small objects and no cycles: the collector would walk the growing heap again
+    and again for nothing (a tenth of the time in the browser). Reference counting still frees them.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
     events = read_events(source)
     if not events.gpu:
         raise RegimeError("trace", "it holds no GPU activity (a CPU-only profile?): profile again with"

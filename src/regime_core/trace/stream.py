@@ -14,6 +14,7 @@ down, so its own depth may go two less than the limit.
 from __future__ import annotations
 
 import json
+import json.scanner
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -24,6 +25,9 @@ from regime_core.resources import MAX_NESTING, too_deep
 _FIELD = "trace"
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
+# The C scanner raw_decode calls: (value, end), or StopIteration where no value starts. (typeshed asks for a
+# make_scanner where it needs only the decoder's attributes.)
+_SCAN = json.scanner.make_scanner(_DECODER)  # type: ignore[arg-type]
 _BETWEEN = re.compile(r"[ \t\n\r]*([,\]])[ \t\n\r]*")  # after an element: a comma or the array's end
 
 
@@ -139,7 +143,8 @@ class Reader:
         at = self._skip(self._expect(at, "["))
         if w.text[at:at + 1] == "]":
             return at + 1
-        decode, between = _DECODER.raw_decode, _BETWEEN.match
+        # The C scanner itself, not raw_decode's Python wrapper around it: one frame less per event.
+        decode, between = _SCAN, _BETWEEN.match
         while True:
             text, length = w.text, len(w.text)
             try:
@@ -152,11 +157,13 @@ class Reader:
                     at = found.end()
                     if found[1] == "]":
                         return at
-            except json.JSONDecodeError as exc:
-                if not _short(exc, text):
-                    raise w.fail(exc.pos) from None
+            except (json.JSONDecodeError, StopIteration) as exc:
+                error = exc if isinstance(exc, json.JSONDecodeError) else json.JSONDecodeError("Expecting value", text,
+                                                                                              exc.value)
+                if not _short(error, text):
+                    raise w.fail(error.pos) from None
                 if not w.more(at):
-                    raise w.fail(exc.pos) from None
+                    raise w.fail(error.pos) from None
                 at = self._skip(0)
                 continue
             except RecursionError:
