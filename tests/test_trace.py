@@ -157,6 +157,7 @@ _ODD = st.one_of(st.none(), st.booleans(), st.integers(-10**20, 10**20), st.inte
                  st.floats(allow_nan=True, allow_infinity=True), st.sampled_from(["5", "x", "1e400", "-2"]),
                  st.lists(st.integers(0, 4), max_size=2))
 _TIME = st.one_of(st.floats(-10, 1e9, allow_nan=False), st.integers(-10, 10**9), st.integers(10**300, 10**400),
+                  st.integers(-10**400, -10**300),
                   st.sampled_from([math.nan, math.inf, -math.inf, 1e301, -0.0]))
 _ARGS = st.fixed_dictionaries({}, optional={
     "correlation": st.one_of(st.integers(0, 10), _ODD), "External id": st.one_of(st.integers(0, 10), _ODD),

@@ -210,7 +210,7 @@ class _Collector:
         if ph != "X":
             return
         if type(ts) not in _NUMBER or type(dur) not in _NUMBER or type(cat) is not str or type(raw_name) is not str \
-                or type(args) is not dict or len(raw_name) > 500 or ts > _HUGE or dur > _HUGE:
+                or type(args) is not dict or len(raw_name) > 500 or not -_HUGE < ts < _HUGE or not -_HUGE < dur < _HUGE:
             self._add(event)
             return
         start, duration = ts * 1e-6, dur * 1e-6
