@@ -75,13 +75,16 @@ class SharedSite:
         self._thread: threading.Thread | None = None
 
     def _run(self) -> None:
-        failed = build_site(self.folder / "site", self.port)
-        if failed:
-            _write(self.folder / "failed", failed)
-            return
-        with serve(self.folder / "site", self.port) as url:
-            _write(self.folder / "url", url)
-            self._done.wait()
+        try:
+            failed = build_site(self.folder / "site", self.port)
+            if failed:
+                _write(self.folder / "failed", failed)
+                return
+            with serve(self.folder / "site", self.port) as url:
+                _write(self.folder / "url", url)
+                self._done.wait()
+        except Exception as exc:  # noqa: BLE001 (a build that times out, a port taken: the workers must hear of it)
+            _write(self.folder / "failed", f"the shared site could not be built or served: {exc!r}")
 
     def pytest_configure_node(self, node: Any) -> None:
         """Start the build (once) and tell the worker where the site will be."""
