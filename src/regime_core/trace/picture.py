@@ -33,9 +33,7 @@ def strip_svg(events: Events, tl: Timeline) -> str:
     if hi <= lo:
         return ""
     width = (hi - lo) / COLUMNS
-    gpu = [s for s in events.gpu if s.end > lo and s.start < hi]
-    busy = union((s.start, s.end) for s in gpu if not s.comm)
-    comm = union((s.start, s.end) for s in gpu if s.comm)
+    busy, comm = tl.other_spans, tl.comm_spans  # the timeline's own unions, not worked out again
     syncs = union((s.start, s.end) for s in events.syncs)
     cells = []
     column = _WIDTH / COLUMNS

@@ -7,7 +7,7 @@ memset on every stream and device (overlapping work counts once), so busy plus i
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from itertools import pairwise
 
 from regime_core.trace.events import Call, CpuOp, Events, GpuSpan, Span
@@ -60,6 +60,9 @@ class Timeline:
     sync_idle: float  # idle time that falls inside a host sync on the CPU
     comm_exposed: float  # collective kernel time not overlapped by other GPU work
     loader_idle: float  # idle time that falls inside a data-loader wait
+    # The merged intervals the strip is drawn from (not facts: kept out of comparisons and reprs).
+    other_spans: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)  # not collectives
+    comm_spans: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)  # collectives
 
     @property
     def length(self) -> float:
@@ -105,4 +108,4 @@ def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple
     kernel_spans = busy_spans if len(kernels) == len(spans) else union((s.start, s.end) for s in kernels)
     return Timeline(window, sum(b - a for a, b in clipped), len(kernels), sum(b - a for a, b in kernel_spans),
                     tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,
-                    _overlap(idle, events.loader))
+                    _overlap(idle, events.loader), other, comm)
