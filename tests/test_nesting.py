@@ -11,7 +11,7 @@ import json
 import time
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from regime_core.bridge.api import handle
@@ -47,6 +47,32 @@ def test_the_check_counts_the_depth_as_the_parser_meets_it_within_two_levels(val
         assert too_deep(json.dumps(nested))
     if depth <= MAX_NESTING - 2:
         assert not too_deep(json.dumps(nested))
+
+
+def _opened(text: str) -> int:
+    """The most brackets open at once, counted a character at a time (the text holds no string)."""
+    depth = deepest = 0
+    for char in text:
+        depth += 1 if char in "[{" else -1 if char in "]}" else 0
+        deepest = max(deepest, depth)
+    return deepest
+
+
+_NESTS = st.recursive(st.just(""), lambda inner: st.lists(inner, max_size=3).map("".join).flatmap(
+    lambda body: st.sampled_from([f"[{body}]", f"{{{body}}}", f"[{body}}}"])), max_leaves=80)
+_NOISE = st.text(alphabet="[{]}a", max_size=40)
+
+
+@given(st.lists(_NESTS | _NOISE, max_size=4).map("".join), st.integers(min_value=2, max_value=24))
+@example("[[[]]]]", 2)  # closed past where it began: what is left after peeling must not count below zero
+def test_any_run_of_brackets_is_judged_by_its_deepest_point(text: str, limit: int) -> None:
+    # Nested, unbalanced, mismatched, cut short: the check peels empty pairs a few rounds at a time, then must
+    # still bound the deepest point from both sides (limits this low meet the rounds' own bounds).
+    deepest = _opened(text)
+    if deepest > limit:
+        assert too_deep(text, limit)
+    if deepest <= limit - 2:
+        assert not too_deep(text, limit)
 
 
 @pytest.mark.parametrize("text", ["[" * 50_000 + "]" * 50_000, '{"a": ' * 3000 + "1" + "}" * 3000,

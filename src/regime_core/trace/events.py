@@ -133,6 +133,7 @@ _Kinds = tuple[str, bool, bool, int | None, bool, bool, bool]
 _NUMBER = frozenset((int, float))
 _HUGE = 1e300  # beyond it, a time in microseconds is no time (and an integer may not convert)
 _INF = math.inf
+_ABSENT = object()  # a key not there (None is a value an event may hold)
 _new = tuple.__new__  # a named tuple made without its Python-level __new__: the hot path makes millions
 
 
@@ -168,9 +169,11 @@ def _items(value: object, shared: dict[tuple[object, ...], tuple[object, ...]]) 
     if type(value) is not list:
         return ()
     items = tuple(value)
+    if items and type(items[0]) is list:  # shapes, lists of lists: kept as they are (no exception per op)
+        return items
     try:
         return shared.setdefault(items, items)
-    except TypeError:  # nested lists (shapes): kept as they are
+    except TypeError:  # nested lists further in: kept as they are
         return items
 
 
@@ -243,14 +246,19 @@ class _Collector:
         kinds = self.kinds.seen.get(raw_name) or self.kinds.classify(raw_name)
         name, comm, loads, step, launch, graph, sync = kinds
         labels = self.labels
-        if cat in _GPU_CATEGORIES:
-            device, stream = args.get("device", event.get("pid", "")), args.get("stream", event.get("tid", ""))
+        gpu_kind = _GPU_CATEGORIES.get(cat)
+        if gpu_kind is not None:
+            device, stream = args.get("device", _ABSENT), args.get("stream", _ABSENT)
+            if device is _ABSENT:  # Kineto puts them in args; other writers in pid and tid
+                device = event.get("pid", "")
+            if stream is _ABSENT:
+                stream = event.get("tid", "")
             try:
                 device, stream = labels[device], labels[stream]
             except TypeError:  # a list where a number belongs
                 device, stream = str(device), str(stream)
             correlation, external = args.get("correlation"), args.get("External id")
-            self.gpu.append(_new(GpuSpan, (name, start, end, _GPU_CATEGORIES[cat], device, stream,
+            self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream,
                                            correlation if type(correlation) is int else _int(correlation),
                                            external if type(external) is int else _int(external),
                                            cat == "kernel" and comm)))

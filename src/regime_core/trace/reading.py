@@ -169,7 +169,7 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
         if symptoms is not None and row["regime"] and row["regime"] not in chosen:
             chosen[row["regime"]] = symptoms  # the first is the op with the most GPU time in that regime
         rows.append(row)
-    kernel_time = sum(s.duration for s in events.gpu if s.kind == "kernel"
+    kernel_time = sum(s.end - s.start for s in events.gpu if s.kind == "kernel"
                       and (window is None or window[0] <= s.start < window[1]))
     unlinked = max(0.0, kernel_time - sum(t.seconds for t in totals))
     share = {regime: t / kernel_time for regime, t in by_regime.items() if kernel_time > 0 and regime != "None"}
@@ -206,7 +206,8 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
     if notes:
         verdict = dataclasses.replace(verdict, notes="; ".join([*notes, verdict.notes] if verdict.notes else notes))
     facts = {"busy": tl.busy_share, "window": tl.length, "kernels": tl.kernels,
-             "launches": sum(1 for c in events.launches if window is None or window[0] <= c.start < window[1]),
+             "launches": len(events.launches) if window is None else
+                         sum(1 for c in events.launches if window[0] <= c.start < window[1]),
              "graph_launches": events.graph_launches, "card": card.id if card else None, "device": device,
              "steps": [{"step": n, "time": s.duration} for n, s in steps],
              "syncs": {"calls": len(events.syncs), "idle": tl.sync_idle},

@@ -9,8 +9,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
+from operator import itemgetter
 
 from regime_core.trace.events import Call, CpuOp, Events, GpuSpan, Span
+
+_START, _END = itemgetter(1), itemgetter(2)  # every span keeps its start and end second and third
 
 #: A gap at most this long is launch-sized: the GPU waits for the next launch, not for something else.
 LAUNCH_GAP = 50e-6
@@ -18,14 +21,27 @@ LAUNCH_GAP = 50e-6
 
 def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
     """Intervals merged where they overlap or touch, sorted."""
+    return _merged((start, end) for start, end in sorted(spans))
+
+
+def _merged(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Intervals already in order of their starts, merged where they overlap or touch."""
     merged: list[tuple[float, float]] = []
-    for start, end in sorted(spans):
-        if merged and start <= merged[-1][1]:
-            if end > merged[-1][1]:
-                merged[-1] = (merged[-1][0], end)
+    last_start = last_end = 0.0
+    for start, end in spans:
+        if merged and start <= last_end:
+            if end > last_end:
+                last_end = end
+                merged[-1] = (last_start, end)
         else:
+            last_start, last_end = start, end
             merged.append((start, end))
     return merged
+
+
+def _union_of(spans: Sequence[Span | GpuSpan | Call | CpuOp]) -> list[tuple[float, float]]:
+    """The union of spans already sorted by their starts (as Events keeps them): no pairs made, no sort."""
+    return _merged(zip(map(_START, spans), map(_END, spans), strict=True))
 
 
 def coverage(intervals: Sequence[tuple[float, float]], windows: Iterable[tuple[float, float]]) -> list[float]:
@@ -34,6 +50,8 @@ def coverage(intervals: Sequence[tuple[float, float]], windows: Iterable[tuple[f
     The windows come in order and do not overlap (gaps, a strip's columns), so one sweep serves them all:
     linear in both, where asking window by window went over the intervals again each time.
     """
+    if not intervals:  # most traces: no sync or loader wait to lay over the gaps
+        return [0.0 for _ in windows]
     out: list[float] = []
     first, count = 0, len(intervals)
     for start, end in windows:
@@ -80,8 +98,8 @@ class Timeline:
         return sum(g <= LAUNCH_GAP for g in self.gaps)
 
 
-def _overlap(idle: Sequence[tuple[float, float]], spans: Iterable[Span | Call | CpuOp]) -> float:
-    return sum(coverage(union((s.start, s.end) for s in spans), idle))
+def _overlap(idle: Sequence[tuple[float, float]], spans: Sequence[Span | Call | CpuOp]) -> float:
+    return sum(coverage(_union_of(spans), idle), 0.0) if spans else 0.0  # seconds: a float even when no gap
 
 
 def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple[float, float] | None = None) -> Timeline:
@@ -90,7 +108,7 @@ def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple
     if window is not None:
         lo, hi = window
         spans = [s for s in spans if s.end > lo and s.start < hi]
-    busy_spans = union((s.start, s.end) for s in spans)
+    busy_spans = _union_of(spans) if gpu is None else union((s.start, s.end) for s in spans)
     if window is None:
         window = (busy_spans[0][0], busy_spans[-1][1]) if busy_spans else (0.0, 0.0)
     lo, hi = window
