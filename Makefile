@@ -40,7 +40,7 @@ check: setup
 	$(BIN)/ruff check src tests bench
 	$(BIN)/mypy src
 
-# One worker per core: each builds the site and runs its own browser (see tests/conftest.py).
+# One worker per core, each with its own browser; the site is built once for all (see tests/conftest.py).
 test: check
 	$(BIN)/python -m pytest -m "not torch" -n auto
 

@@ -206,13 +206,32 @@ def _guard(context: object, base_url: str, logs: list[PageLog]) -> None:
     context.route("**/*", route)  # type: ignore[attr-defined]
 
 
-def _watch(page: object, log: PageLog) -> None:
-    """Console errors, uncaught exceptions and dialogs go to ``log``."""
-    page.on("console", lambda m: log.errors.append(m.text) if m.type == "error" else None)  # type: ignore[attr-defined]
-    page.on("pageerror", lambda e: log.errors.append(f"uncaught: {e}"))  # type: ignore[attr-defined]
+def _watch(page: object, logs: list[PageLog]) -> None:
+    """Console errors, uncaught exceptions and dialogs go to ``logs[0]`` (the current test's log)."""
+    page.on("console", lambda m: logs[0].errors.append(m.text) if m.type == "error" else None)  # type: ignore[attr-defined]
+    page.on("pageerror", lambda e: logs[0].errors.append(f"uncaught: {e}"))  # type: ignore[attr-defined]
     # An alert, confirm or prompt means a payload ran: it fails the test like an error.
-    page.on("dialog", lambda d: (log.errors.append(f"dialog: {d.message}"), d.dismiss()))  # type: ignore[attr-defined]
+    page.on("dialog", lambda d: (logs[0].errors.append(f"dialog: {d.message}"), d.dismiss()))  # type: ignore[attr-defined]
     page.set_default_timeout(60_000)  # type: ignore[attr-defined]
+
+
+#: Page methods whose effect outlasts a navigation: a tab a test called one of them on is not handed on.
+LASTING = ("add_init_script", "route", "route_from_har", "route_web_socket", "unroute", "unroute_all", "on", "once",
+           "expose_function", "expose_binding", "set_extra_http_headers", "set_viewport_size", "emulate_media",
+           "add_locator_handler", "set_default_timeout", "set_default_navigation_timeout")
+
+
+def _note_lasting(page: object) -> None:
+    """Wrap the page's LASTING methods so that calling one marks the tab ``_regime_lasting``."""
+
+    def wrapped(original: Callable[..., object]) -> Callable[..., object]:
+        def call(*args: object, **kwargs: object) -> object:
+            page._regime_lasting = True  # type: ignore[attr-defined]
+            return original(*args, **kwargs)
+        return call
+
+    for name in LASTING:
+        setattr(page, name, wrapped(getattr(page, name)))
 
 
 def open_page(browser: object, base_url: str, log: PageLog, **context_options: object) -> object:
@@ -221,7 +240,7 @@ def open_page(browser: object, base_url: str, log: PageLog, **context_options: o
     context = browser.new_context(service_workers="block", **context_options)  # type: ignore[attr-defined]
     _guard(context, base_url, [log])
     page = context.new_page()
-    _watch(page, log)
+    _watch(page, [log])
     return page
 
 
@@ -229,15 +248,20 @@ def open_page(browser: object, base_url: str, log: PageLog, **context_options: o
 class WarmContext:
     """One browser context for every ``page``: its HTTP cache and Cache Storage (Python's memory
     snapshot) carry over, so after the first test Python is restored in well under a second instead
-    of started. ``logs[0]`` is the current test's log. A test that closes it gets a new one."""
+    of started. ``logs[0]`` is the current test's log. A test that closes it gets a new one.
+
+    A tab a test leaves as it found it (open, and no LASTING method called) waits on ``about:blank``
+    for the next test: a new tab costs a renderer process, more than the page it then loads.
+    """
 
     browser: object
     base_url: str
     logs: list[PageLog] = field(default_factory=lambda: [PageLog()])
     context: object = None
+    spare: object = None
 
     def new_page(self) -> object:
-        """A page in the context, which is made (again) when there is none or it was closed."""
+        """A new tab in the context, which is made (again) when there is none or it was closed."""
         if self.context is not None:
             try:
                 return self.context.new_page()  # type: ignore[attr-defined]
@@ -246,6 +270,37 @@ class WarmContext:
         self.context = self.browser.new_context(service_workers="block")  # type: ignore[attr-defined]
         _guard(self.context, self.base_url, self.logs)
         return self.context.new_page()  # type: ignore[attr-defined]
+
+    def take_page(self) -> object:
+        """The tab the last test left clean, or a new one; either logs to ``logs[0]``."""
+        page, self.spare = self.spare, None
+        if page is not None and not page.is_closed():  # type: ignore[attr-defined]
+            return page
+        page = self.new_page()
+        _watch(page, self.logs)
+        _note_lasting(page)
+        return page
+
+    def release(self, page: object) -> None:
+        """After a test: keep ``page`` for the next one if it is as it was handed out, else close it.
+
+        It leaves its page first (anything that page logs as it goes still counts for this test).
+        """
+        if page.is_closed():  # type: ignore[attr-defined]
+            return
+        if getattr(page, "_regime_lasting", False) or self.spare is not None:
+            page.close()  # type: ignore[attr-defined]
+            return
+        try:
+            page.goto("about:blank")  # type: ignore[attr-defined]
+            if getattr(page, "_regime_put_back", False):  # page_as's palette and width, as a new tab has them
+                page.emulate_media(color_scheme="light")  # type: ignore[attr-defined]
+                page.set_viewport_size({"width": 1280, "height": 720})  # type: ignore[attr-defined]
+                page._regime_lasting = page._regime_put_back = False  # type: ignore[attr-defined]
+        except Exception:  # noqa: BLE001 (a tab that cannot leave its page is not handed on)
+            page.close()  # type: ignore[attr-defined]
+            return
+        self.spare = page
 
 
 @pytest.fixture(scope="session")
@@ -261,11 +316,21 @@ def warm_context(browser: object, base_url: str) -> Iterator[WarmContext]:
 def warm_page(warm_context: WarmContext, base_url: str, log: PageLog) -> object:
     """A new page in the warm context, logging to ``log``, with this origin's storage emptied."""
     warm_context.logs[0] = log
-    page = warm_context.new_page()
-    _watch(page, log)
+    page = warm_context.take_page()
     page.goto(base_url + "assets/regime/runtime.json")  # this origin, no scripts: empty what the last test left
     page.evaluate("localStorage.clear(); sessionStorage.clear()")  # type: ignore[attr-defined]
     return page
+
+
+def dress(page: object, *, color_scheme: str | None = None, viewport: dict[str, int] | None = None) -> None:
+    """A palette and a width for a tab fresh from ``warm_page``; WarmContext.release puts both back, so the
+    tab still serves the next test (a LASTING call the test makes itself still keeps it from that)."""
+    if color_scheme:
+        page.emulate_media(color_scheme=color_scheme)  # type: ignore[attr-defined]
+    if viewport:
+        page.set_viewport_size(viewport)  # type: ignore[attr-defined]
+    page._regime_lasting = False  # type: ignore[attr-defined]
+    page._regime_put_back = True  # type: ignore[attr-defined]
 
 
 @pytest.fixture
@@ -280,7 +345,7 @@ def page(warm_context: WarmContext, base_url: str, page_log: PageLog) -> Iterato
     context (routes, permissions), uses ``open_page`` instead."""
     p = warm_page(warm_context, base_url, page_log)
     yield p
-    p.close()
+    warm_context.release(p)
     assert page_log.external == [], f"requests to other origins: {page_log.external}"
     assert page_log.errors == [], f"console errors: {page_log.errors}"
 
@@ -295,10 +360,7 @@ def page_as(warm_context: WarmContext, base_url: str, page_log: PageLog) -> Iter
     def open_as(*, color_scheme: str | None = None, viewport: dict[str, int] | None = None,
                 permissions: Sequence[str] = ()) -> object:
         p = warm_page(warm_context, base_url, page_log)
-        if color_scheme:
-            p.emulate_media(color_scheme=color_scheme)  # type: ignore[attr-defined]
-        if viewport:
-            p.set_viewport_size(viewport)  # type: ignore[attr-defined]
+        dress(p, color_scheme=color_scheme, viewport=viewport)
         if permissions:
             p.context.grant_permissions(list(permissions), origin=base_url.rstrip("/"))  # type: ignore[attr-defined]
         opened.append(p)
@@ -307,7 +369,7 @@ def page_as(warm_context: WarmContext, base_url: str, page_log: PageLog) -> Iter
     yield open_as
     for p in opened:
         with contextlib.suppress(Exception):  # closed by the test
-            p.close()  # type: ignore[attr-defined]
+            warm_context.release(p)
     if warm_context.context is not None:
         warm_context.context.clear_permissions()  # type: ignore[attr-defined]
     assert page_log.external == [], f"requests to other origins: {page_log.external}"
