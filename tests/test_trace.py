@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import gzip
 import io
 import json
@@ -15,12 +16,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from regime_core.bridge import trace_ops
+from regime_core.bridge.api import handle
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import classify
 from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.trace import events as events_module
 from regime_core.trace import source as trace_source
-from regime_core.trace.events import read_events
+from regime_core.trace.events import Events, GpuSpan, read_events
 from regime_core.trace.reading import card_of, read_trace
 from regime_core.trace.timeline import coverage, timeline, union
 from trace_builder import PATTERNS, Trace, as_bytes, gemm_bound, picket_fence
@@ -280,3 +283,41 @@ def test_coverage_in_one_sweep_is_the_overlap_window_by_window(intervals: list[t
     merged, ordered = union(intervals), union(windows)  # coverage asks for ordered windows that do not overlap
     naive = [sum(max(0.0, min(b, end) - max(a, start)) for a, b in merged) for start, end in ordered]
     assert coverage(merged, ordered) == pytest.approx(naive)
+
+
+@settings(max_examples=300, deadline=None)
+@given(intervals=_spans)
+def test_the_timeline_merges_spans_in_start_order_as_union_does(intervals: list[tuple[float, float]]) -> None:
+    # Events keeps spans sorted by start only: equal starts come in any order of their ends.
+    gpu = tuple(sorted((GpuSpan("k", a, b) for a, b in intervals), key=lambda s: s.start))
+    if not gpu:
+        return
+    tl = timeline(Events(gpu, (), 0, (), (), (), (), ()))
+    assert tl.other_spans == union(intervals)
+    assert tl.busy == pytest.approx(sum(b - a for a, b in union(intervals)))
+
+
+@pytest.mark.parametrize("enabled", [True, False])
+def test_the_cycle_collector_is_off_until_the_reading_is_freed_and_then_as_found(
+        enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Back on beside the millions of objects a read made while it was off, it would walk them all.
+    held: list[bool] = []
+    real = trace_ops.read_trace
+
+    def watched(*args: Any) -> Any:
+        reading = real(*args)
+        held.append(gc.isenabled())
+        return reading
+
+    monkeypatch.setattr(trace_ops, "read_trace", watched)
+    was = gc.isenabled()
+    (gc.enable if enabled else gc.disable)()
+    try:
+        read = json.loads(handle('{"op": "trace"}', as_bytes(gemm_bound())))
+        refused = json.loads(handle('{"op": "trace"}', b"{not a trace"))
+        after = gc.isenabled()
+    finally:
+        (gc.enable if was else gc.disable)()
+    assert (read["ok"], refused["ok"]) == (True, False)
+    assert held == [False]
+    assert after is enabled

@@ -18,7 +18,7 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.grading.review import trace_review
 from regime_core.trace.picture import LEGEND, caption, ops_roofline, strip_svg
-from regime_core.trace.reading import read_trace
+from regime_core.trace.reading import no_cycle_collection, read_trace
 from regime_core.trace.reading import text as trace_text
 
 #: The largest trace the page reads, as stored (gzipped or not): the page says so before a file is chosen.
@@ -50,6 +50,11 @@ def file_bytes(data: object) -> bytes:
 
 def op_trace(req: Mapping[str, Any]) -> dict[str, Any]:
     """A profiler trace read in the worker: its verdict, what it measured, its strip and its text."""
+    with no_cycle_collection():  # until the reading is freed, as _trace_answer returns (see no_cycle_collection)
+        return _trace_answer(req)
+
+
+def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
     data = req.get("data")
     if isinstance(data, bytes):  # sent beside the request (api.handle's data)
         raw = data

@@ -27,7 +27,7 @@ from regime_core.practice.grade import grade_practice, grade_text, is_practice_a
 from regime_core.resources import dump_json_text, parse_json_text
 from regime_core.trace.events import MAX_TRACE_BYTES
 from regime_core.trace.picture import ops_roofline
-from regime_core.trace.reading import read_trace
+from regime_core.trace.reading import no_cycle_collection, read_trace
 from regime_core.trace.reading import text as trace_text
 
 MAX_FILE_BYTES = 1_000_000
@@ -174,6 +174,11 @@ def cmd_case(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    with no_cycle_collection():  # until the reading is freed, as _trace returns (see no_cycle_collection)
+        return _trace(args)
+
+
+def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
     if args.file == "-":
         reading = read_trace(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE"), step)

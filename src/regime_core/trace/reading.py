@@ -129,16 +129,18 @@ def text(reading: TraceReading) -> str:
 
 def read_trace(source: bytes | BinaryIO, step: int | None = None) -> TraceReading:
     """Read a trace (JSON or gzipped; its bytes or its open file) into a verdict; a RegimeError names what is wrong."""
-    with _no_cycle_collection():
+    with no_cycle_collection():
         return _read_trace(source, step)
 
 
 @contextlib.contextmanager
-def _no_cycle_collection() -> Iterator[None]:
+def no_cycle_collection() -> Iterator[None]:
     """The cycle collector off while a trace is read, as it was found after.
 
     Reading makes millions of small objects and no cycles: the collector would walk the growing heap again
     and again for nothing (a tenth of the time in the browser). Reference counting still frees them.
+    A caller that goes on with the reading (the bridge, the CLI) holds it off until the reading is freed:
+    the collector, back on beside millions of live objects made while it was off, walks them all.
     """
     enabled = gc.isenabled()
     gc.disable()
