@@ -24,7 +24,16 @@ from mkdocs.livereload import LiveReloadServer
 from mkdocs.plugins import BasePlugin
 from mkdocs.structure.files import File, Files
 
-from regime_site.prebuild import CORE_DIR, PYODIDE_DIR, Prebuild, PrebuildError, Runtime, pages, template_runtime
+from regime_site.prebuild import (
+    CACHE_DIR,
+    CORE_DIR,
+    PYODIDE_DIR,
+    Prebuild,
+    PrebuildError,
+    Runtime,
+    pages,
+    template_runtime,
+)
 
 
 class RegimePluginConfig(Config):
@@ -49,7 +58,7 @@ class RegimePlugin(BasePlugin[RegimePluginConfig]):
         """Build the wheel and the manifest the pages name (kept while the core is unchanged)."""
         root = self._root(config)
         if self._prebuild is None:
-            self._prebuild = Prebuild(root / self.config.pyodide_dir, root / self.config.core_dir)
+            self._prebuild = Prebuild(root / self.config.pyodide_dir, root / self.config.core_dir, root / CACHE_DIR)
         try:
             self._runtime = self._prebuild.runtime()
         except PrebuildError as error:

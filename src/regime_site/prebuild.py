@@ -32,6 +32,7 @@ from mkdocs.utils.yaml import get_yaml_loader
 from regime_core.bridge.protocol import PROTOCOL
 from regime_site.bytecode import compile_for_pyodide
 from regime_site.casebook import pages as casebook_pages
+from regime_site.runtime_cache import TOOLS, Kept, RuntimeCache
 from regime_site.stdlib import trimmed_lock, trimmed_stdlib
 from regime_site.wheel import browser_files, browser_modules, build_wheel, package_files
 
@@ -42,6 +43,8 @@ ROOT = Path(__file__).resolve().parents[2]
 #: Where the pinned npm package and the core's sources are, relative to the project (the plugin's defaults).
 PYODIDE_DIR = "node_modules/pyodide"
 CORE_DIR = "src/regime_core"
+#: Where a build keeps its slowest step's output for the next build (ignored by git).
+CACHE_DIR = "build/runtime-cache"
 
 
 class PrebuildError(Exception):
@@ -79,10 +82,15 @@ class Prebuild:
     rebuilds on every edit).
     """
 
-    def __init__(self, pyodide_dir: Path, core_dir: Path) -> None:
-        """``pyodide_dir``: the npm package ``pyodide``; ``core_dir``: ``src/regime_core``."""
+    def __init__(self, pyodide_dir: Path, core_dir: Path, cache_dir: Path | None = None) -> None:
+        """Where the runtime is made from, and where it is kept between builds.
+
+        ``pyodide_dir``: the npm package ``pyodide``; ``core_dir``: ``src/regime_core``; ``cache_dir``: where
+        the bytecode and the trimmed standard library are kept between builds (see ``runtime_cache``).
+        """
         self.pyodide_dir = pyodide_dir
         self.core_dir = core_dir
+        self.cache = RuntimeCache(cache_dir) if cache_dir is not None else None
         self._bytecode: tuple[str, list[tuple[str, bytes]]] = ("", [])  # (sources' hash, .pyc files)
         self._stdlib: tuple[str, bytes, bytes] = ("", b"", b"")  # (sources' hash, python_stdlib.zip, lock file)
 
@@ -101,13 +109,18 @@ class Prebuild:
             if not (source / name).is_file():
                 raise PrebuildError(f"regime: {source / name} is missing; reinstall with `npm ci`")
         files = package_files(self.core_dir)
-        key = hashlib.sha256(repr((version, files)).encode()).hexdigest()
+        key = hashlib.sha256(repr((version, files, TOOLS)).encode()).hexdigest()
+        kept = self.cache.get(key) if self.cache is not None and self._bytecode[0] != key else None
+        if kept is not None:
+            self._bytecode, self._stdlib = (key, kept.bytecode), (key, kept.stdlib, kept.lock)
         if self._bytecode[0] != key:
             self._bytecode = (key, compile_for_pyodide(browser_modules(files), source))
         wheel_name, wheel_bytes = build_wheel(browser_files(files, self._bytecode[1]))
         if self._stdlib[0] != key:
             lock = trimmed_lock((source / "pyodide-lock.json").read_bytes())
             self._stdlib = (key, trimmed_stdlib(source, wheel_bytes, files), lock)
+            if self.cache is not None:
+                self.cache.put(key, Kept(self._bytecode[1], self._stdlib[1], lock))
         stdlib, lock = self._stdlib[1:]
         manifest = {
             "pyodide": f"../pyodide/{version}/",
@@ -152,7 +165,7 @@ def write_folder(out: Path, root: Path = ROOT) -> Path:
     for path, markdown in pages().items():
         (docs / path).parent.mkdir(parents=True, exist_ok=True)
         (docs / path).write_text(markdown, encoding="utf-8")
-    runtime = Prebuild(root / PYODIDE_DIR, root / CORE_DIR).runtime()
+    runtime = Prebuild(root / PYODIDE_DIR, root / CORE_DIR, root / CACHE_DIR).runtime()
     runtime.write(docs)
     config = out / "mkdocs.yml"
     # INHERIT merges mappings and replaces lists: the plugins are the project's own, read from its
