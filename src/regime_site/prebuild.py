@@ -32,7 +32,7 @@ from mkdocs.utils.yaml import get_yaml_loader
 from regime_core.bridge.protocol import PROTOCOL
 from regime_site.bytecode import compile_for_pyodide
 from regime_site.casebook import pages as casebook_pages
-from regime_site.runtime_cache import TOOLS, Kept, RuntimeCache
+from regime_site.runtime_cache import Kept, RuntimeCache, key_of
 from regime_site.stdlib import trimmed_lock, trimmed_stdlib
 from regime_site.wheel import browser_files, browser_modules, build_wheel, package_files
 
@@ -109,7 +109,7 @@ class Prebuild:
             if not (source / name).is_file():
                 raise PrebuildError(f"regime: {source / name} is missing; reinstall with `npm ci`")
         files = package_files(self.core_dir)
-        key = hashlib.sha256(repr((version, files, TOOLS)).encode()).hexdigest()
+        key = key_of(version, files)
         kept = self.cache.get(key) if self.cache is not None and self._bytecode[0] != key else None
         if kept is not None:
             self._bytecode, self._stdlib = (key, kept.bytecode), (key, kept.stdlib, kept.lock)

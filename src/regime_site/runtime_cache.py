@@ -10,6 +10,7 @@ entries are kept.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import os
 import zipfile
@@ -20,6 +21,11 @@ from pathlib import Path
 TOOLS = tuple((p.name, p.read_bytes()) for p in sorted(Path(__file__).parent.glob("*.py")))
 _KEEP = 8  # entries left after a write: a few cores being edited, not every one ever built
 _BYTECODE = "bytecode/"
+
+
+def key_of(pyodide_version: str, core_files: list[tuple[str, bytes]]) -> str:
+    """The key of what the runtime is made from: the Pyodide, the core's files (path, bytes), our own code."""
+    return hashlib.sha256(repr((pyodide_version, core_files, TOOLS)).encode()).hexdigest()
 
 
 @dataclass(frozen=True)
