@@ -1,6 +1,6 @@
 """The build's slowest step kept between builds: the core's bytecode and the trimmed standard library.
 
-Both come from running Pyodide in Node (~6 s of a ~10 s build). What they depend on is the pinned
+Both come from running Pyodide in Node (~6 s of an ~8 s build when quiet). What they depend on is the pinned
 Pyodide, the core's files and this package's own code, so a build keys them by a hash of all three and
 keeps one zip per key in ``build/runtime-cache/``: the next build (a second builder, a test run, a
 restarted ``mkdocs serve``) reads it instead. A key that differs in any byte misses; an unreadable entry

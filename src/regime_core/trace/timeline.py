@@ -21,7 +21,7 @@ LAUNCH_GAP = 50e-6
 
 def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
     """Intervals merged where they overlap or touch, sorted."""
-    return _merged((start, end) for start, end in sorted(spans))
+    return _merged(sorted(spans))
 
 
 def _merged(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
