@@ -314,7 +314,8 @@ def warm_context(browser: object, base_url: str) -> Iterator[WarmContext]:
 
 
 def warm_page(warm_context: WarmContext, base_url: str, log: PageLog) -> object:
-    """A new page in the warm context, logging to ``log``, with this origin's storage emptied."""
+    """A tab in the warm context (the last test's, if it left it clean), logging to ``log``, with this
+    origin's storage emptied."""
     warm_context.logs[0] = log
     page = warm_context.take_page()
     page.goto(base_url + "assets/regime/runtime.json")  # this origin, no scripts: empty what the last test left
@@ -340,7 +341,7 @@ def page_log() -> PageLog:
 
 @pytest.fixture
 def page(warm_context: WarmContext, base_url: str, page_log: PageLog) -> Iterator[object]:
-    """A new page in the shared warm context, its site storage emptied; the test fails on any console
+    """A page in the shared warm context (see warm_page), its site storage emptied; the test fails on any console
     error or attempted external request. A test about starting Python, or one that changes the
     context (routes, permissions), uses ``open_page`` instead."""
     p = warm_page(warm_context, base_url, page_log)
