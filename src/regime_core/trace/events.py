@@ -257,25 +257,20 @@ class _Collector:
                 device, stream = labels[device], labels[stream]
             except TypeError:  # a list where a number belongs
                 device, stream = str(device), str(stream)
-            correlation, external = args.get("correlation"), args.get("External id")
-            self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream,
-                                           correlation if type(correlation) is int else _int(correlation),
-                                           external if type(external) is int else _int(external),
-                                           cat == "kernel" and comm)))
+            self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream, _int(args.get("correlation")),
+                                           _int(args.get("External id")), cat == "kernel" and comm)))
             return
         if cat in _HOST_CATEGORIES or (cat == "cpu_op" and sync):
             if launch:
-                correlation = args.get("correlation")
-                self.launches.append(_new(Call, (name, start, end,
-                                                 correlation if type(correlation) is int else _int(correlation),
+                self.launches.append(_new(Call, (name, start, end, _int(args.get("correlation")),
                                                  _label(labels, event.get("tid", "")))))
                 self.graphs += graph
             elif sync and cat != "cuda_sync":
                 self.syncs.append(Span(name, start, end))
         if cat == "cpu_op":
-            flops, external = args.get("flops"), args.get("External id")
+            flops = args.get("flops")
             self.ops.append(_new(CpuOp, (name, start, end, _label(labels, event.get("tid", "")),
-                                         external if type(external) is int else _int(external),
+                                         _int(args.get("External id")),
                                          _items(args.get("Input Dims"), self.type_lists),
                                          _items(args.get("Input type"), self.type_lists),
                                          float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
