@@ -1,37 +1,92 @@
-"""Accessibility: axe-core on every page in light and dark, and a keyboard-only attempt."""
+"""Accessibility: axe-core on every page and on each widget state, in light and dark, and a keyboard-only
+attempt.
+
+Each page or state is reached once for both palettes where it can be (``Shown``, a module-scoped fixture):
+the dark test switches the palette as a learner does, with the header's toggle, on the page the light test
+looked at. Nothing on the pages reads the palette but the CSS (``[data-md-color-scheme]``), so axe sees what
+a page opened in dark shows. The scheduler sends runs of neighbouring tests to a worker, so the two tests
+of a pair mostly run one after the other; where they are split, each worker reaches the state itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import PAGES, PageLog, open_page
+from conftest import PAGES, PageLog, WarmContext, open_page, warm_page
 
 AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js"
+#: Material's name for each palette (the ``data-md-color-scheme`` it sets on the body).
+SCHEMES = {"light": "default", "dark": "slate"}
 
 
 def axe_violations(page: Page) -> list[dict]:
-    page.add_script_tag(path=str(AXE))
+    if not page.evaluate("typeof window.axe === 'object'"):
+        page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
     return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("path", PAGES)
-def test_no_serious_or_critical_violation(page_as: Callable[..., Page], base_url: str, path: str, scheme: str) -> None:
-    page = page_as(color_scheme=scheme)
-    page.goto(base_url + path)
-    expect(page.locator("article h1")).to_be_visible()
-    if path == "drill/":  # open one answer and its editor, so they are checked too
-        form = page.locator('[data-item="a2"] form.regime-attempt')
-        form.locator('input[value="memory"]').check()
-        form.locator('button[type="submit"]').click()
-        expect(page.locator('[data-regime-answer="a2"]')).to_be_visible()
-    violations = axe_violations(page)
-    summary = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+@dataclass
+class Shown:
+    """A page brought to a state once, its own log beside it (errors and other origins, since it opened)."""
+
+    page: Page
+    log: PageLog
+
+    def in_palette(self, scheme: str) -> Page:
+        """The page in ``scheme``, switched with the header's toggle when it shows the other one."""
+        body = self.page.locator("body")
+        if body.get_attribute("data-md-color-scheme") != SCHEMES[scheme]:
+            self.page.get_by_title(f"Switch to {scheme} mode").click()
+            expect(body).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
+        return self.page
+
+    def serious_violations(self, scheme: str) -> list[tuple[str, str, list[object]]]:
+        """axe's serious and critical findings in ``scheme``, after checking the page logged nothing wrong."""
+        violations = axe_violations(self.in_palette(scheme))
+        assert self.log.external == [], f"requests to other origins: {self.log.external}"
+        assert self.log.errors == [], f"console errors: {self.log.errors}"
+        return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+
+
+@contextlib.contextmanager
+def _held(warm_context: WarmContext, base_url: str) -> Iterator[Shown]:
+    """A tab of the warm context (Python restored, not started), held for the pair, then handed on (the palette
+    the toggle chose lives in the page and in local storage, which the next test's ``warm_page`` empties)."""
+    log = PageLog()
+    page = warm_page(warm_context, base_url, log)
+    yield Shown(page, log)
+    warm_context.release(page)
+
+
+def _open_answer(page: Page) -> None:
+    """Open one answer and its editor on the drill, so they are checked too."""
+    form = page.locator('[data-item="a2"] form.regime-attempt')
+    form.locator('input[value="memory"]').check()
+    form.locator('button[type="submit"]').click()
+    expect(page.locator('[data-regime-answer="a2"]')).to_be_visible()
+
+
+@pytest.fixture(scope="module")
+def site_page(request: pytest.FixtureRequest, warm_context: WarmContext, base_url: str) -> Iterator[Shown]:
+    with _held(warm_context, base_url) as shown:
+        shown.page.goto(base_url + request.param)
+        expect(shown.page.locator("article h1")).to_be_visible()
+        if request.param == "drill/":
+            _open_answer(shown.page)
+        yield shown
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+@pytest.mark.parametrize("site_page", PAGES, indirect=True)
+def test_no_serious_or_critical_violation(site_page: Shown, scheme: str) -> None:
+    summary = site_page.serious_violations(scheme)
     assert summary == [], summary
 
 
@@ -100,16 +155,25 @@ STATES = {"error": _state_error, "unlocked": _state_unlocked, "loading": _state_
 COLD_STATES = ("loading", "failed")
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-@pytest.mark.parametrize("state", list(STATES))
-def test_widget_states_have_no_serious_violation(browser: object, page_as: Callable[..., Page], base_url: str,
-                                                 state: str, scheme: str) -> None:
-    """axe on what a learner sees after acting, not only on a fresh page (where no error shows yet)."""
-    cold = state in COLD_STATES
-    page = open_page(browser, base_url, PageLog(), color_scheme=scheme) if cold else page_as(color_scheme=scheme)
-    STATES[state](page, base_url)
-    violations = axe_violations(page)
-    if cold:
+@pytest.fixture(scope="module")
+def widget_state(request: pytest.FixtureRequest, browser: object, warm_context: WarmContext,
+                 base_url: str) -> Iterator[Shown]:
+    if request.param in COLD_STATES:
+        log = PageLog()
+        page = open_page(browser, base_url, log)
+        STATES[request.param](page, base_url)
+        yield Shown(page, log)
         page.context.close()
-    summary = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+        return
+    with _held(warm_context, base_url) as shown:
+        STATES[request.param](shown.page, base_url)
+        yield shown
+
+
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+@pytest.mark.parametrize("widget_state", list(STATES), indirect=True)
+def test_widget_states_have_no_serious_violation(widget_state: Shown, scheme: str) -> None:
+    """axe on what a learner sees after acting, not only on a fresh page (where no error shows yet)."""
+    summary = widget_state.serious_violations(scheme)
     assert summary == [], summary
+
