@@ -19,12 +19,13 @@ from hypothesis import strategies as st
 from regime_core.bridge import trace_ops
 from regime_core.bridge.api import handle
 from regime_core.errors import RegimeError
+from regime_core.grading.review import trace_review
 from regime_core.judgment.classify import classify
 from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.trace import events as events_module
 from regime_core.trace import source as trace_source
 from regime_core.trace.events import Events, GpuSpan, read_events
-from regime_core.trace.reading import card_of, read_trace
+from regime_core.trace.reading import card_of, read_trace, text
 from regime_core.trace.timeline import coverage, timeline, union
 from trace_builder import PATTERNS, Trace, as_bytes, gemm_bound, picket_fence
 
@@ -106,6 +107,15 @@ def test_a_step_is_read_alone() -> None:
     assert out["trace"]["busy"] == pytest.approx(0.8, abs=0.01)
     with pytest.raises(RegimeError, match=r"ProfilerStep#99.*7, 8, 9"):
         read_trace(as_bytes(t.document()), step=99)
+
+
+def test_the_facts_count_in_words_that_agree_with_the_number() -> None:
+    one = Trace()
+    one.kernel(100, 50)
+    reading = read_trace(as_bytes(one.document()))
+    assert "1 kernel, 1 launch (0 graph launches)" in text(reading)
+    assert "(GPU busy 100.0% of a 50 µs window, 1 kernel, on h100-sxm)" in trace_review(reading.verdict, reading.facts, "u")
+    assert "2,000 kernels, 2,000 launches (0 graph launches)" in text(read_trace(as_bytes(picket_fence())))
 
 
 def test_rocm_names_and_gzip_read_the_same() -> None:

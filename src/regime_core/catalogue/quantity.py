@@ -281,6 +281,11 @@ def format_quantity(value: float, dim: Dim, digits: int = 3) -> str:
     return f"{number(value, digits)} {dim.value}"
 
 
+def counted(count: int, noun: str, plural: str = "") -> str:
+    """``count`` things, the noun agreeing with it: ``1 kernel``, ``2,000 kernels``, ``1 launch``."""
+    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+
+
 _IN_TEXT = re.compile(
     r"(?<![\w.])(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|\.\d+)"
     r"(?:[ \u00a0]?(?P<unit>%|[A-Za-zµμ][A-Za-zµμ/]*))?",

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regime_core.catalogue.levers import advice
-from regime_core.catalogue.quantity import Dim, format_quantity, number
+from regime_core.catalogue.quantity import Dim, counted, format_quantity, number
 from regime_core.content import drill
 from regime_core.judgment.classify import Verdict
 
@@ -79,5 +79,5 @@ def trace_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
     """A profiler trace's verdict for a review, with what the trace measured; it carries no part of the trace."""
     card = f", on {facts['card']}" if facts.get("card") else ""
     label = (f"This profiler trace (GPU busy {facts['busy']:.1%} of a {format_quantity(facts['window'], Dim.SECOND)}"
-             f" window, {facts['kernels']:,} kernels{card})")
+             f" window, {counted(facts['kernels'], 'kernel')}{card})")
     return review_comment(verdict, label, url)

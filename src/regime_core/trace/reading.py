@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any, BinaryIO
 
 from regime_core.catalogue import hardware as hw
-from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.catalogue.quantity import Dim, counted, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
 from regime_core.judgment.symptoms import parse_symptoms
@@ -110,8 +110,9 @@ def _idle_symptoms(tl: Timeline, steps: int) -> dict[str, Any]:
 def text(reading: TraceReading) -> str:
     """The trace's facts in a few lines, for a terminal, under the verdict."""
     f = reading.facts
-    lines = [f"GPU busy {f['busy']:.1%} of a {_f(f['window'], Dim.SECOND)} window: {f['kernels']:,} kernels,"
-             f" {f['launches']:,} launches ({f['graph_launches']:,} graph launches); card: "
+    lines = [f"GPU busy {f['busy']:.1%} of a {_f(f['window'], Dim.SECOND)} window: {counted(f['kernels'], 'kernel')},"
+             f" {counted(f['launches'], 'launch', 'launches')} ({counted(f['graph_launches'], 'graph launch', 'graph launches')});"
+             " card: "
              + (f["card"] or (f"unknown ('{f['device']}')" if f["device"] else "not named in the trace")),
              f"gaps: {f['gaps']['count']:,}, {f['gaps']['launch_sized']:,} launch-sized (≤ 50 µs); host syncs:"
              f" {f['syncs']['calls']:,}, holding {_f(f['syncs']['idle'], Dim.SECOND)} of idle; exposed collectives:"
