@@ -1,68 +1,23 @@
 """Accessibility: axe-core on every page and on each widget state, in light and dark, and a keyboard-only
 attempt.
 
-Each page or state is reached once for both palettes where it can be (``Shown``, a module-scoped fixture):
-the dark test switches the palette as a learner does, with the header's toggle, on the page the light test
-looked at. Nothing on the pages reads the palette but the CSS (``[data-md-color-scheme]``), so axe sees what
-a page opened in dark shows. The scheduler sends runs of neighbouring tests to a worker, so the two tests
+Each page or state is reached once for both palettes where it can be (``accessibility.Shown``, a
+module-scoped fixture): the dark test switches the palette with the header's toggle on the page the light
+test looked at. The scheduler sends runs of neighbouring tests to a worker, so the two tests
 of a pair mostly run one after the other; where they are split, each worker reaches the state itself.
+(xdist's ``--dist loadgroup`` cannot pin a pair: under pytest 9 the group name it appends to a test's id
+no longer reaches the id, so it groups nothing; tried with xdist 3.8.0 and pytest 9.2.0.)
 """
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import PAGES, PageLog, WarmContext, open_page, warm_page
-
-AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js"
-#: Material's name for each palette (the ``data-md-color-scheme`` it sets on the body).
-SCHEMES = {"light": "default", "dark": "slate"}
-
-
-def axe_violations(page: Page) -> list[dict]:
-    if not page.evaluate("typeof window.axe === 'object'"):
-        page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [v for v in result["violations"] if v["impact"] in ("serious", "critical")]
-
-
-@dataclass
-class Shown:
-    """A page brought to a state once, its own log beside it (errors and other origins, since it opened)."""
-
-    page: Page
-    log: PageLog
-
-    def in_palette(self, scheme: str) -> Page:
-        """The page in ``scheme``, switched with the header's toggle when it shows the other one."""
-        body = self.page.locator("body")
-        if body.get_attribute("data-md-color-scheme") != SCHEMES[scheme]:
-            self.page.get_by_title(f"Switch to {scheme} mode").click()
-            expect(body).to_have_attribute("data-md-color-scheme", SCHEMES[scheme])
-        return self.page
-
-    def serious_violations(self, scheme: str) -> list[tuple[str, str, list[object]]]:
-        """axe's serious and critical findings in ``scheme``, after checking the page logged nothing wrong."""
-        violations = axe_violations(self.in_palette(scheme))
-        assert self.log.external == [], f"requests to other origins: {self.log.external}"
-        assert self.log.errors == [], f"console errors: {self.log.errors}"
-        return [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
-
-
-@contextlib.contextmanager
-def _held(warm_context: WarmContext, base_url: str) -> Iterator[Shown]:
-    """A tab of the warm context (Python restored, not started), held for the pair, then handed on (the palette
-    the toggle chose lives in the page and in local storage, which the next test's ``warm_page`` empties)."""
-    log = PageLog()
-    page = warm_page(warm_context, base_url, log)
-    yield Shown(page, log)
-    warm_context.release(page)
+from accessibility import SCHEMES, Shown, held
+from conftest import PAGES, PageLog, WarmContext, open_page
 
 
 def _open_answer(page: Page) -> None:
@@ -75,7 +30,7 @@ def _open_answer(page: Page) -> None:
 
 @pytest.fixture(scope="module")
 def site_page(request: pytest.FixtureRequest, warm_context: WarmContext, base_url: str) -> Iterator[Shown]:
-    with _held(warm_context, base_url) as shown:
+    with held(warm_context, base_url) as shown:
         shown.page.goto(base_url + request.param)
         expect(shown.page.locator("article h1")).to_be_visible()
         if request.param == "drill/":
@@ -165,7 +120,7 @@ def widget_state(request: pytest.FixtureRequest, browser: object, warm_context: 
         yield Shown(page, log)
         page.context.close()
         return
-    with _held(warm_context, base_url) as shown:
+    with held(warm_context, base_url) as shown:
         STATES[request.param](shown.page, base_url)
         yield shown
 

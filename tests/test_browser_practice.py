@@ -3,14 +3,14 @@ learner goes wrong follow; an incident's address opens the same incident in a fr
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
+from collections.abc import Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
 from playwright.sync_api import Page, expect
 
-from conftest import PageLog, open_page
+from accessibility import SCHEMES, Shown, held
+from conftest import PageLog, WarmContext, open_page
 from regime_core.catalogue.levers import REGIMES, advice
 from regime_core.practice.generate import GENERATOR_VERSION, practice
 from regime_core.practice.grade import worked_attempt
@@ -105,22 +105,21 @@ def test_an_address_of_another_generator_version_says_so(page: Page, base_url: s
     expect(page.locator(".regime-practice__id")).to_contain_text("Incident p")
 
 
-AXE = Path(__file__).resolve().parent.parent / "node_modules/axe-core/axe.min.js"
+@pytest.fixture(scope="module")
+def graded_practice(warm_context: WarmContext, base_url: str) -> Iterator[Shown]:
+    """A practice incident answered right, looked at in both palettes (see accessibility.Shown)."""
+    with held(warm_context, base_url) as shown:
+        shown.page.goto(base_url + f"practice/?seed=4&level=3&v={GENERATOR_VERSION}")
+        expect(shown.page.locator(".regime-practice__statement")).to_have_text(practice(4, 3).statement)
+        _answer(shown.page, *_right(4, 3))
+        expect(shown.page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
+        yield shown
 
 
-@pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_the_page_graded_has_no_serious_accessibility_violation(page_as: Callable[..., Page], base_url: str,
-                                                                 scheme: str) -> None:
-    page = page_as(color_scheme=scheme)
-    page.goto(base_url + f"practice/?seed=4&level=3&v={GENERATOR_VERSION}")
-    expect(page.locator(".regime-practice__statement")).to_have_text(practice(4, 3).statement)
-    _answer(page, *_right(4, 3))
-    expect(page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
-    page.add_script_tag(path=str(AXE))
-    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    serious = [(v["id"], [(n["target"], n.get("failureSummary")) for n in v["nodes"][:3]]) for v in result["violations"]
-               if v["impact"] in ("serious", "critical")]
-    assert serious == []
+@pytest.mark.parametrize("scheme", list(SCHEMES))
+def test_the_page_graded_has_no_serious_accessibility_violation(graded_practice: Shown, scheme: str) -> None:
+    summary = graded_practice.serious_violations(scheme)
+    assert summary == [], summary
 
 
 def test_hints_climb_the_incidents_ladder_from_the_rung_a_wrong_regime_already_gave(page: Page, base_url: str) -> None:
