@@ -234,8 +234,7 @@ def test_stretch_classifies_a_kernel_in_pyodide(page: Page, base_url: str) -> No
     expect(stretch.locator('[data-field="work.params"] .regime-field__error')).to_have_text(re.compile(r"^Expected"))
 
 
-def test_bad_saved_progress_never_breaks_the_page(browser: object, base_url: str, page_log: PageLog) -> None:
-    page = open_page(browser, base_url, page_log)
+def test_bad_saved_progress_never_breaks_the_page(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
     page.evaluate("localStorage.setItem('regime-drill', '{not json')")
     page.reload()
@@ -243,8 +242,6 @@ def test_bad_saved_progress_never_breaks_the_page(browser: object, base_url: str
     expect(page.locator('[data-regime-answer="a7"]')).to_be_visible()
     expect(page.locator('[data-item="a7"] .regime-feedback')).to_contain_text("could not be read")
     assert page.evaluate("localStorage.getItem('regime-drill:unreadable')") == "{not json"
-    page.context.close()
-    assert page_log.errors == []
 
 
 def test_without_python_the_page_says_so_and_answers_still_open(browser: object, base_url: str,
