@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from regime_core.catalogue.quantity import Dim, format_quantity, number, parse, parse_count
+from regime_core.catalogue.quantity import Dim, counted, format_quantity, number, parse, parse_count
 from regime_core.errors import RegimeError
 
 
@@ -161,3 +161,10 @@ def test_format_then_parse_round_trips_within_rounding(value: float) -> None:
                                              (0.0000154, "0.0015%")])
 def test_a_share_under_one_percent_gives_two_figures(value: float, text: str) -> None:
     assert format_quantity(value, Dim.FRACTION) == text
+
+
+@pytest.mark.parametrize(("count", "noun", "text"), [(1, "kernel", "1 kernel"), (0, "kernel", "0 kernels"),
+                                                     (2000, "kernel", "2,000 kernels"), (1, "launch", "1 launch"),
+                                                     (3, "graph launch", "3 graph launches"), (2, "host sync", "2 host syncs")])
+def test_a_count_and_its_noun_agree(count: int, noun: str, text: str) -> None:
+    assert counted(count, noun) == text

@@ -281,9 +281,11 @@ def format_quantity(value: float, dim: Dim, digits: int = 3) -> str:
     return f"{number(value, digits)} {dim.value}"
 
 
-def counted(count: int, noun: str, plural: str = "") -> str:
-    """``count`` things, the noun agreeing with it: ``1 kernel``, ``2,000 kernels``, ``1 launch``."""
-    return f"{count:,} {noun if count == 1 else plural or noun + 's'}"
+def counted(count: int, noun: str) -> str:
+    """``count`` things, the noun agreeing with it: ``1 kernel``, ``2,000 kernels``, ``0 launches``."""
+    if count == 1:
+        return f"1 {noun}"
+    return f"{count:,} {noun}{'es' if noun.endswith(('s', 'x', 'ch', 'sh')) else 's'}"
 
 
 _IN_TEXT = re.compile(

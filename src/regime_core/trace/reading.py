@@ -111,8 +111,7 @@ def text(reading: TraceReading) -> str:
     """The trace's facts in a few lines, for a terminal, under the verdict."""
     f = reading.facts
     lines = [f"GPU busy {f['busy']:.1%} of a {_f(f['window'], Dim.SECOND)} window: {counted(f['kernels'], 'kernel')},"
-             f" {counted(f['launches'], 'launch', 'launches')} ({counted(f['graph_launches'], 'graph launch', 'graph launches')});"
-             " card: "
+             f" {counted(f['launches'], 'launch')} ({counted(f['graph_launches'], 'graph launch')}); card: "
              + (f["card"] or (f"unknown ('{f['device']}')" if f["device"] else "not named in the trace")),
              f"gaps: {f['gaps']['count']:,}, {f['gaps']['launch_sized']:,} launch-sized (≤ 50 µs); host syncs:"
              f" {f['syncs']['calls']:,}, holding {_f(f['syncs']['idle'], Dim.SECOND)} of idle; exposed collectives:"
