@@ -11,13 +11,33 @@ no longer reaches the id, so it groups nothing; tried with xdist 3.8.0 and pytes
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from accessibility import SCHEMES, Shown, held
 from conftest import PAGES, PageLog, WarmContext, open_page
+
+ROOT = Path(__file__).resolve().parent.parent
+#: What a script or template would use to read the palette, and so draw differently in a page opened in dark.
+READS_PALETTE = re.compile(r"prefers-color-scheme|matchMedia|mdColorScheme|data-md-color-scheme|__palette")
+
+
+def test_only_css_keyed_on_materials_palette_follows_it() -> None:
+    """The premise of checking dark on a page switched with the header's toggle: no script or template of
+    ours reads the palette, and no style of ours (the CSS, the pictures the core draws) asks the browser's
+    preference, which the toggle does not change; styles follow Material's ``data-md-color-scheme``."""
+    scripts = sorted([*(ROOT / "overrides").rglob("*.js"), *(ROOT / "overrides").rglob("*.html")])
+    styles = sorted([*(ROOT / "overrides").rglob("*.css"), *(ROOT / "src").rglob("*.py")])
+    assert scripts, "no scripts found to read"
+    assert styles, "no styles found to read"
+    found = [(path.name, m[0]) for path in scripts for m in READS_PALETTE.finditer(path.read_text(encoding="utf-8"))]
+    found += [(path.name, "prefers-color-scheme") for path in styles
+              if "prefers-color-scheme" in path.read_text(encoding="utf-8")]
+    assert found == [], found
 
 
 def _open_answer(page: Page) -> None:
