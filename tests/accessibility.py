@@ -22,6 +22,7 @@ SCHEMES = {"light": "default", "dark": "slate"}
 
 
 def axe_violations(page: Page) -> list[dict]:
+    """axe-core's serious and critical violations on the page as it is (axe added once per page)."""
     if not page.evaluate("typeof window.axe === 'object'"):
         page.add_script_tag(path=str(AXE))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
@@ -30,7 +31,11 @@ def axe_violations(page: Page) -> list[dict]:
 
 @dataclass
 class Shown:
-    """A page brought to a state once, its own log beside it (errors and other origins, since it opened)."""
+    """A page brought to a state once, and the log of what it did wrong (console errors, other origins).
+
+    A warm tab logs to the warm context's current log: this one until another test takes a warm tab, which
+    a pair run one after the other never lets happen between its two tests.
+    """
 
     page: Page
     log: PageLog
