@@ -87,6 +87,24 @@ def test_the_trace_s_own_flop_count_is_used_and_said() -> None:
     assert (row["flops"], row["source"]) == (4e9, "flops")
 
 
+def test_equal_shapes_are_kept_once_and_each_shape_is_its_own_row() -> None:
+    """Ops recording equal shapes share one tuple (a trace repeats a few shapes call after call); the ops table
+    still has a row per shape, and a list of shapes (aten::cat's, one level deeper) is kept as recorded."""
+    t = Trace()
+    for n, size in enumerate((1024, 2048, 1024, 2048, 1024)):
+        op = t.op(100 * n, 5, "aten::mm", [[size, 64], [64, size]], ["float", "float"])
+        t.kernel(100 * n + 10, 20 + size / 1024, op=op)
+    cat = t.op(600, 5, "aten::cat", [[[2, 3], [2, 3]], []], ["TensorList", "Scalar"])
+    t.kernel(610, 5, op=cat)
+    events = read_events(as_bytes(t.document()))
+    small, large, *_ = (op.dims for op in events.ops)
+    assert [op.dims is small for op in events.ops[:5]] == [True, False, True, False, True]
+    assert [op.dims is large for op in events.ops[:5]] == [False, True, False, True, False]
+    assert events.ops[5].dims == ([[2, 3], [2, 3]], [])
+    rows = {(op["shape"], op["calls"]) for op in _reading(t.document())["trace"]["ops"]}
+    assert rows == {("[[1024, 64], [64, 1024]]", 3), ("[[2048, 64], [64, 2048]]", 2), ("[[[2, 3], [2, 3]], []]", 1)}
+
+
 def test_busy_is_the_union_over_streams_and_devices() -> None:
     t = Trace()
     t.kernel(0, 100, stream=7)

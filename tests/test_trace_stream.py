@@ -7,6 +7,7 @@ import gc
 import gzip
 import io
 import json
+import random
 import tracemalloc
 from pathlib import Path
 from typing import Any
@@ -17,6 +18,7 @@ from hypothesis import strategies as st
 
 from regime_core.errors import RegimeError
 from regime_core.trace import source as trace_source
+from regime_core.trace import stream as trace_stream
 from regime_core.trace.events import read_events
 from regime_core.trace.reading import read_trace
 from trace_builder import PATTERNS, Trace, as_bytes, picket_fence
@@ -148,6 +150,57 @@ def test_a_reading_is_freed_by_reference_counting_alone(monkeypatch: pytest.Monk
     finally:
         gc.enable()
     assert left == 0
+
+
+_TRAPS = ("},", "}, {", "}],", "\"},\"", "\\},", "{", "]", ",", " ")
+
+
+def _trapped_trace(seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A trace whose names, args and later keys are full of '},': a batch cut at a wrong one is not JSON."""
+    rng = random.Random(seed)
+    t = Trace()
+    for n in range(1500):
+        trapped = rng.random() < 0.05  # as in a kernel's name (...{lambda(float)#1}, 4>): now and then
+        name = "".join(rng.choice(_TRAPS) if trapped and rng.random() < 0.5 else "k" for _ in range(rng.randrange(12)))
+        if n % 500 == 250:  # a name longer than a stretch, all '},': a stretch ends inside it
+            name = "}, {" * 5000
+        t.kernel(100 + 20 * n, 5, name or "kernel")
+        if rng.random() < 0.05:  # an op whose args nest objects ('},' inside an event) and lists
+            op = t.op(100 + 20 * n - 10, 4, "aten::mm", [[64, 32], [32, 64]], ["float", "float"])
+            op["args"]["nested"] = {"a": {"b": {}}, "c": [{}, {"d": name}], "e": name}
+    document = t.document() | {"after": {"x": {"y": {}}, "z": [{}, {}]}}  # '},' past the array's end too
+    return document, t.events
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("piece", [65536, 2**20, trace_source.PIECE])
+def test_events_decoded_many_at_a_time_are_the_events_decoded_one_by_one(monkeypatch: pytest.MonkeyPatch,
+                                                                         seed: int, piece: int) -> None:
+    """Whole events are decoded a stretch at a time, cut at a '},'; cut where that is not an event's end, the
+    stretch is read event by event: the events kept are the same either way."""
+    document, events = _trapped_trace(seed)
+    data = json.dumps(document, indent=rng_indent if (rng_indent := seed % 2 + 1) > 1 else None).encode()
+    monkeypatch.setattr(trace_source, "PIECE", piece)
+    whole = trace_stream._whole_elements
+    batches: list[int] = []  # events decoded in each stretch; -1 for a stretch refused (cut at no event's end)
+
+    def counted(text: str, at: int) -> tuple[list[Any] | None, int] | None:
+        found = whole(text, at)
+        if found is not None:
+            batches.append(-1 if found[0] is None else len(found[0]))
+        return found
+
+    monkeypatch.setattr(trace_stream, "_whole_elements", counted)
+    handed: list[Any] = []
+    reader = trace_stream.Reader(trace_source.Pieces(data))
+    reader.read(handed.append)
+    assert handed == events  # every event, once, in order, as json decodes it
+    assert reader.header["after"] == document["after"]
+    assert sum(n for n in batches if n > 0) > len(events) / 2  # most of them a stretch at a time
+    assert -1 in batches  # and some stretches refused: a cut inside a string or an event
+    batched = read_events(data)
+    monkeypatch.setattr(trace_stream, "_whole_elements", lambda _text, _at: None)
+    assert read_events(data) == batched
 
 
 def test_lists_and_objects_where_numbers_belong_are_read_as_text() -> None:

@@ -164,13 +164,27 @@ class _Labels(dict[object, str]):
         return text
 
 
+_SHARED_SHAPES = 100_000  # a trace of ever new shapes (dynamic ones) keeps its own copies past this many
+
+
 def _items(value: object, shared: dict[tuple[object, ...], tuple[object, ...]]) -> tuple[object, ...]:
-    """A list's items as a tuple, one shared tuple for equal lists of plain values (the types an op records)."""
+    """A list's items as a tuple; equal lists (an op's types, or its shapes, equal as numbers) share one tuple.
+
+    A trace records the same few shapes and types call after call: one copy of each is kept, and
+    :func:`regime_core.trace.ops.op_totals` writes each shape's text once.
+    """
     if type(value) is not list:
         return ()
     items = tuple(value)
-    if items and type(items[0]) is list:  # shapes, lists of lists: kept as they are (no exception per op)
-        return items
+    if items and type(items[0]) is list:  # shapes: a list of lists, shared by their values as tuples
+        try:
+            key = tuple(map(tuple, items))
+            found = shared.get(key)
+        except TypeError:  # a list of tensors' shapes, nested one deeper (aten::cat's): kept as it is
+            return items
+        if found is None and len(shared) < _SHARED_SHAPES:
+            shared[key] = items
+        return found or items
     try:
         return shared.setdefault(items, items)
     except TypeError:  # nested lists further in: kept as they are

@@ -144,6 +144,7 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
     seconds: dict[tuple[str, str], float] = defaultdict(float)
     calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
     first: dict[tuple[str, str], CpuOp] = {}
+    shapes: dict[int, str] = {}
     for span in events.gpu:
         if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
             continue
@@ -152,7 +153,10 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
             op = launcher.get(span.correlation)
         if op is None:
             continue
-        key = (op.name, repr(op.dims) if any(op.dims) else "")
+        shape = shapes.get(id(op.dims))  # equal shapes are one tuple (events shares them): its repr made once
+        if shape is None:
+            shape = shapes[id(op.dims)] = repr(op.dims) if any(op.dims) else ""
+        key = (op.name, shape)
         seconds[key] += span.end - span.start
         calls[key].add((op.thread, op.start))
         if key not in first:
