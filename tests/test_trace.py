@@ -243,6 +243,18 @@ def test_clock_skew_between_streams_does_not_make_negative_gaps() -> None:
     assert tl.busy + sum(tl.gaps) == pytest.approx(tl.length)
 
 
+@pytest.mark.parametrize("step", [None, 1])
+def test_a_kernel_that_lasted_no_time_does_not_split_a_gap(step: int | None) -> None:
+    t = Trace()
+    t.host(0, 1000, "ProfilerStep#1", cat="user_annotation")
+    for start, duration in ((0, 100), (300, 0), (600, 100), (800, 0), (800, 50), (1000, 0)):
+        t.kernel(start, duration)
+    events = read_events(as_bytes(t.document()))
+    tl = timeline(events, window=None if step is None else events.steps[0][1][1:])
+    assert tl.gaps == pytest.approx((500e-6, 100e-6, 150e-6))  # none split at 300 µs or ended at 800
+    assert tl.kernels == (6 if step is None else 5)  # the step's window ends as the last kernel starts
+
+
 def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([sys.executable, "-m", "regime_core", "trace", *args], input=stdin, capture_output=True,
                           timeout=120, check=False)

@@ -102,28 +102,57 @@ def _overlap(idle: Sequence[tuple[float, float]], spans: Sequence[Span | Call | 
     return sum(coverage(_union_of(spans), idle), 0.0) if spans else 0.0  # seconds: a float even when no gap
 
 
-def timeline(events: Events, gpu: Sequence[GpuSpan] | None = None, window: tuple[float, float] | None = None) -> Timeline:
-    """The timeline of ``gpu`` (default: every GPU span), over ``window`` (default: first to last GPU activity)."""
-    spans = list(events.gpu if gpu is None else gpu)
+def _gpu_union(spans: Sequence[GpuSpan]) -> tuple[list[tuple[float, float]], int, bool, bool]:
+    """GPU spans sorted by start, in one pass: their union, kernels, whether a collective ran, whether any is empty.
+
+    An empty span (one that lasted no time) may stand alone in the union, where it would split a gap in
+    two. One pass, not one per fact: a trace has hundreds of thousands of spans, and in the browser a pass
+    over them costs about as much as the work done in it.
+    """
+    merged: list[tuple[float, float]] = []
+    kernels = 0
+    comm = empty = False
+    last_start = last_end = 0.0
+    for _, start, end, kind, _, _, _, _, collective in spans:
+        if kind == "kernel":
+            kernels += 1
+            comm = comm or collective
+        if end == start:
+            empty = True
+        if merged and start <= last_end:
+            if end > last_end:
+                last_end = end
+                merged[-1] = (last_start, end)
+        else:
+            last_start, last_end = start, end
+            merged.append((start, end))
+    return merged, kernels, comm, empty
+
+
+def timeline(events: Events, window: tuple[float, float] | None = None) -> Timeline:
+    """The timeline of every GPU span, over ``window`` (default: first to last GPU activity)."""
+    spans = events.gpu
     if window is not None:
         lo, hi = window
-        spans = [s for s in spans if s.end > lo and s.start < hi]
-    busy_spans = _union_of(spans) if gpu is None else union((s.start, s.end) for s in spans)
+        spans = tuple(s for s in spans if s.end > lo and s.start < hi)
+    busy_spans, kernels, comm_ran, empty = _gpu_union(spans)
     if window is None:
         window = (busy_spans[0][0], busy_spans[-1][1]) if busy_spans else (0.0, 0.0)
+        clipped = [s for s in busy_spans if s[1] > s[0]] if empty else busy_spans  # all inside the window
+    else:
+        lo, hi = window
+        clipped = [(max(a, lo), min(b, hi)) for a, b in busy_spans if min(b, hi) > max(a, lo)]
     lo, hi = window
-    clipped = [(max(a, lo), min(b, hi)) for a, b in busy_spans if min(b, hi) > max(a, lo)]
     idle = [(a[1], b[0]) for a, b in pairwise(clipped) if b[0] > a[1]]
     if clipped and clipped[0][0] > lo:
         idle.insert(0, (lo, clipped[0][0]))
     if clipped and clipped[-1][1] < hi:
         idle.append((clipped[-1][1], hi))
-    kernels = [s for s in spans if s.kind == "kernel"]
-    comm = union((s.start, s.end) for s in kernels if s.comm)
+    comm = union((s.start, s.end) for s in spans if s.kind == "kernel" and s.comm) if comm_ran else []
     # Most traces have no collective, and many nothing but kernels: their unions are the one above.
     other = union((s.start, s.end) for s in spans if not s.comm) if comm else busy_spans
     exposed = sum(b - a for a, b in comm) - sum(coverage(other, comm))
-    kernel_spans = busy_spans if len(kernels) == len(spans) else union((s.start, s.end) for s in kernels)
-    return Timeline(window, sum(b - a for a, b in clipped), len(kernels), sum(b - a for a, b in kernel_spans),
+    kernel_spans = busy_spans if kernels == len(spans) else union((s.start, s.end) for s in spans if s.kind == "kernel")
+    return Timeline(window, sum(b - a for a, b in clipped), kernels, sum(b - a for a, b in kernel_spans),
                     tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,
                     _overlap(idle, events.loader), other, comm)
