@@ -45,7 +45,7 @@ def test_the_review_comment_carries_the_verdict_and_numbers_not_the_trace(page_a
     page.locator('[data-action="copy-review"]').click()
     expect(page.locator(".regime-trace__review .regime-links__status")).to_contain_text("Copied", timeout=READY_MS)
     copied = page.evaluate("navigator.clipboard.readText()")
-    assert copied.startswith("This profiler trace (GPU busy 20.0% of a 20 ms window, 2,000 kernels, on h100-sxm)")
+    assert copied.startswith("This profiler trace (GPU busy 20.0% of a 20 ms window, 2,000 kernels, on NVIDIA H100 SXM5 80 GB)")
     assert "is **overhead / host-bound**." in copied
     assert copied.endswith(f"({base_url}trace/)")
     assert "traceEvents" not in copied
@@ -57,6 +57,7 @@ def test_the_ops_table_shows_each_op_placed_by_the_core(page: Page, base_url: st
     _load(page, base_url, path)
     row = page.locator(".regime-trace__ops tbody tr").first
     expect(row).to_contain_text("1. aten::mm")
+    assert row.locator("code").inner_html() == "aten::<wbr>mm"  # breaks after '::' and '_' only, never mid-word
     expect(row).to_contain_text("compute-bound")
     # The same op, by the same number, on the card's roofline below the table.
     figure = page.locator("figure.regime-trace__roofline")

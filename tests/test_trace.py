@@ -132,8 +132,19 @@ def test_the_facts_count_in_words_that_agree_with_the_number() -> None:
     one.kernel(100, 50)
     reading = read_trace(as_bytes(one.document()))
     assert "1 kernel, 1 launch (0 graph launches)" in text(reading)
-    assert "(GPU busy 100.0% of a 50 µs window, 1 kernel, on h100-sxm)" in trace_review(reading.verdict, reading.facts, "u")
+    assert "(GPU busy 100.0% of a 50 µs window, 1 kernel, on NVIDIA H100 SXM5 80 GB)" in trace_review(reading.verdict, reading.facts, "u")
     assert "2,000 kernels, 2,000 launches (0 graph launches)" in text(read_trace(as_bytes(picket_fence())))
+
+
+@pytest.mark.parametrize(("device", "says"), [
+    ("NVIDIA H100 80GB HBM3", "card: NVIDIA H100 SXM5 80 GB (the trace's 'NVIDIA H100 80GB HBM3')"),
+    ("AMD Instinct MI300X VF", "card: AMD Instinct MI300X 192 GB (the trace's 'AMD Instinct MI300X VF')"),
+    ("Mystery GPU", "card: unknown ('Mystery GPU')"),
+    ("", "card: not named in the trace")])
+def test_the_card_is_said_by_its_name_beside_the_trace_s_own(device: str, says: str) -> None:
+    t = Trace(device)
+    t.kernel(100, 50)
+    assert says in text(read_trace(as_bytes(t.document())))
 
 
 def test_rocm_names_and_gzip_read_the_same() -> None:

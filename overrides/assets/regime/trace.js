@@ -17,6 +17,11 @@ function readFile(file, progress) {
   });
 }
 
+/** An op's name with a line-break opportunity after each "::" and "_": aten::cudnn_ | convolution, never mid-word. */
+function breakable(name) {
+  return name.split(/(?<=::|_)/).flatMap((part, at) => (at ? [h("wbr"), part] : [part]));
+}
+
 function opsTable(ops) {
   if (!ops.length) return null;
   const head = ["op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime"];
@@ -24,7 +29,7 @@ function opsTable(ops) {
   // Each cell carries its column's name: on a phone a row reads as a small card of labelled lines (regime.css).
   const cell = (column, ...content) => h("td", { "data-label": head[column] }, ...content);
   const rows = ops.slice(0, 10).map((op, at) => h("tr", {},
-    cell(0, `${at + 1}. `, h("code", {}, op.name), op.shape_text ? h("span", { class: "regime-trace__shape" }, op.shape_text) : null),
+    cell(0, `${at + 1}. `, h("code", {}, breakable(op.name)), op.shape_text ? h("span", { class: "regime-trace__shape" }, op.shape_text) : null),
     cell(1, String(op.calls)), cell(2, op.time_text), cell(3, op.intensity_text),
     cell(4, op.achieved_text), cell(5, op.regime_text)));
   return h("div", { class: "regime-trace__ops" },

@@ -77,7 +77,7 @@ def kernel_review(verdict: Verdict, url: str) -> str:
 
 def trace_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
     """A profiler trace's verdict for a review, with what the trace measured; it carries no part of the trace."""
-    card = f", on {facts['card']}" if facts.get("card") else ""
+    card = f", on {facts['card_name']}" if facts.get("card_name") else ""
     label = (f"This profiler trace (GPU busy {facts['busy']:.1%} of a {format_quantity(facts['window'], Dim.SECOND)}"
              f" window, {counted(facts['kernels'], 'kernel')}{card})")
     return review_comment(verdict, label, url)

@@ -107,12 +107,20 @@ def _idle_symptoms(tl: Timeline, steps: int) -> dict[str, Any]:
     return {"observed": observed}
 
 
+def _card_text(facts: dict[str, Any]) -> str:
+    """The card by its name, and the trace's own name for it (the learner sees what was read as what)."""
+    name, device = facts["card_name"], facts["device"]
+    if name is None:
+        return f"unknown ('{device}')" if device else "not named in the trace"
+    return f"{name} (the trace's '{device}')"
+
+
 def text(reading: TraceReading) -> str:
     """The trace's facts in a few lines, for a terminal, under the verdict."""
     f = reading.facts
     lines = [f"GPU busy {f['busy']:.1%} of a {_f(f['window'], Dim.SECOND)} window: {counted(f['kernels'], 'kernel')},"
              f" {counted(f['launches'], 'launch')} ({counted(f['graph_launches'], 'graph launch')}); card: "
-             + (f["card"] or (f"unknown ('{f['device']}')" if f["device"] else "not named in the trace")),
+             + _card_text(f),
              f"gaps: {f['gaps']['count']:,}, {f['gaps']['launch_sized']:,} launch-sized (≤ 50 µs); host syncs:"
              f" {f['syncs']['calls']:,}, holding {_f(f['syncs']['idle'], Dim.SECOND)} of idle; exposed collectives:"
              f" {f['comm_share']:.1%} of the window; data loader: {f['loader_share']:.1%}",
@@ -210,7 +218,8 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
     facts = {"busy": tl.busy_share, "window": tl.length, "kernels": tl.kernels,
              "launches": len(events.launches) if window is None else
                          sum(1 for c in events.launches if window[0] <= c.start < window[1]),
-             "graph_launches": events.graph_launches, "card": card.id if card else None, "device": device,
+             "graph_launches": events.graph_launches, "card": card.id if card else None,
+             "card_name": card.name if card else None, "device": device,
              "steps": [{"step": n, "time": s.duration} for n, s in steps],
              "syncs": {"calls": len(events.syncs), "idle": tl.sync_idle},
              "gaps": {"count": len(tl.gaps), "launch_sized": tl.launch_gaps,
