@@ -173,9 +173,15 @@ def test_a_device_name_maps_to_the_catalogue_or_is_said_unknown(name: str, card:
      (json.dumps({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "aten::mm", "ts": 0, "dur": 5}]}).encode(),
       "no GPU activity"),
      (json.dumps({"schema": "1.0.1", "pid": 7, "nodes": [{"name": "aten::mm", "id": 5, "input_shapes": [[2, 3]]}],
-                  "finish_ts": 9}).encode(), "a PyTorch execution trace .* the profiler's own trace")],
+                  "finish_ts": 9}).encode(), "a PyTorch execution trace .* the profiler's own trace"),
+     (json.dumps({"traceEvents": [{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "ts": 0, "dur": 5,
+                                   "args": {"correlation": 9}}] * 2}).encode(),
+      "records 2 kernel launches on the host but no GPU activity"),
+     (json.dumps({"traceEvents": [{"ph": "X", "cat": "cuda_profiler_range", "name": "gemm", "ts": 0, "dur": 900,
+                                   "args": {"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum": 4}}]}).encode(),
+      "CUPTI range-profiler counters for 1 kernel, not the kernels' times")],
     ids=["empty", "blank", "empty-gzip", "cut-json", "not-utf8", "bare-list", "no-events-list", "cut-gzip", "damaged-gzip", "deep", "cpu-only",
-         "execution-trace"],
+         "execution-trace", "launches-only", "range-profiler"],
 )
 def test_bad_traces_are_one_line_naming_what_is_wrong(data: bytes, says: str) -> None:
     with pytest.raises(RegimeError, match=says) as error:
@@ -318,7 +324,7 @@ def test_real_traces_read_to_an_independent_busy_share(path: Path) -> None:
             read_trace(data)
         return
     if not read_events(data).gpu:
-        with pytest.raises(RegimeError, match="no GPU activity"):
+        with pytest.raises(RegimeError, match=r"no GPU activity|range-profiler counters"):
             read_trace(data)
         return
     out = read_trace(data).to_json()

@@ -103,6 +103,7 @@ class Events:
     loader: tuple[Span, ...]
     device_names: tuple[str, ...]
     skipped: int = 0
+    profiled_kernels: int = 0  # CUPTI range-profiler records: a kernel's counters, from a replay of it alone
 
 
 def _seconds(value: object) -> float | None:
@@ -208,7 +209,7 @@ class _Collector:
         self.ops: list[CpuOp] = []
         self.steps: list[tuple[int, Span]] = []
         self.loader: list[Span] = []
-        self.graphs = self.skipped = 0
+        self.graphs = self.skipped = self.profiled = 0
         self.kinds = _Names()
         self.labels = _Labels()
         self.type_lists: dict[tuple[object, ...], tuple[object, ...]] = {}
@@ -274,6 +275,9 @@ class _Collector:
             self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream, _int(args.get("correlation")),
                                            _int(args.get("External id")), cat == "kernel" and comm)))
             return
+        if cat == "cuda_profiler_range":
+            self.profiled += 1
+            return
         if cat in _HOST_CATEGORIES or (cat == "cpu_op" and sync):
             if launch:
                 self.launches.append(_new(Call, (name, start, end, _int(args.get("correlation")),
@@ -316,4 +320,4 @@ def read_events(source: bytes | BinaryIO) -> Events:
     return Events(tuple(sorted(kept.gpu, key=_start)), tuple(sorted(kept.launches, key=_start)), kept.graphs,
                   tuple(sorted(kept.syncs, key=_start)), tuple(sorted(kept.ops, key=_start)),
                   tuple(sorted(kept.steps, key=lambda s: s[1].start)), tuple(sorted(kept.loader, key=_start)),
-                  names, kept.skipped)
+                  names, kept.skipped, kept.profiled)

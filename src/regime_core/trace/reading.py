@@ -159,11 +159,23 @@ def no_cycle_collection() -> Iterator[None]:
             gc.enable()
 
 
+def _why_no_gpu(events: Events) -> str:
+    """Why a trace holds no GPU activity, as far as it shows, and how to profile again."""
+    again = "profile again with activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]"
+    if events.profiled_kernels:
+        return (f"it holds CUPTI range-profiler counters for {counted(events.profiled_kernels, 'kernel')}, not the"
+                " kernels' times: each kernel was replayed alone to be counted; " + again +
+                " and without the experimental profiler_metrics")
+    if events.launches:
+        return (f"it records {counted(len(events.launches), 'kernel launch')} on the host but no GPU activity (the"
+                " GPU's side was not profiled): " + again)
+    return "it holds no GPU activity (a CPU-only profile?): " + again
+
+
 def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
     events = read_events(source)
     if not events.gpu:
-        raise RegimeError("trace", "it holds no GPU activity (a CPU-only profile?): profile again with"
-                                   " activities=[ProfilerActivity.CPU, ProfilerActivity.CUDA]")
+        raise RegimeError("trace", _why_no_gpu(events))
     window = _window(events, step)
     tl = timeline(events, window=window)
     if tl.length <= 0 or not tl.kernels:
