@@ -6,7 +6,7 @@ memset on every stream and device (overlapping work counts once), so busy plus i
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
 from operator import itemgetter
@@ -109,23 +109,21 @@ def _gpu_union(spans: Sequence[GpuSpan]) -> tuple[list[tuple[float, float]], int
     two. One pass, not one per fact: a trace has hundreds of thousands of spans, and in the browser a pass
     over them costs about as much as the work done in it.
     """
-    merged: list[tuple[float, float]] = []
     kernels = 0
     comm = empty = False
-    last_start = last_end = 0.0
-    for _, start, end, kind, _, _, _, _, collective in spans:
-        if kind == "kernel":
-            kernels += 1
-            comm = comm or collective
-        if end == start:
-            empty = True
-        if merged and start <= last_end:
-            if end > last_end:
-                last_end = end
-                merged[-1] = (last_start, end)
-        else:
-            last_start, last_end = start, end
-            merged.append((start, end))
+
+    def intervals() -> Iterator[tuple[float, float]]:
+        nonlocal kernels, comm, empty
+        counted, collective_ran, zero = 0, False, False  # locals in the loop: cheaper than the enclosing names
+        for _, start, end, kind, _, _, _, _, collective in spans:
+            if kind == "kernel":
+                counted += 1
+                collective_ran = collective_ran or collective
+            zero = zero or end == start
+            yield start, end
+        kernels, comm, empty = counted, collective_ran, zero
+
+    merged = _merged(intervals())
     return merged, kernels, comm, empty
 
 
