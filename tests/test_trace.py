@@ -319,7 +319,7 @@ def _independent_busy(path: Path) -> float:
 @pytest.mark.parametrize("path", HTA, ids=[p.name[:40] for p in HTA])
 def test_real_traces_read_to_an_independent_busy_share(path: Path) -> None:
     data = path.read_bytes()
-    if b'"nodes"' in gzip.decompress(data)[:4096]:  # an execution trace (HTA reads them beside a profiler trace)
+    if b'"nodes"' in gzip.GzipFile(fileobj=io.BytesIO(data)).read(4096):  # an execution trace (HTA reads one beside)
         with pytest.raises(RegimeError, match="execution trace"):
             read_trace(data)
         return
