@@ -274,11 +274,11 @@ class Reader:
             raise w.fail(at)
         if self._skip(at) != len(w.text):
             raise w.fail(self._skip(at))
-        if not self.saw_events and "nodes" in self.header and "schema" in self.header:
-            raise RegimeError(_FIELD, "expected torch.profiler's trace; this is a PyTorch execution trace"
-                                      " (ExecutionTraceObserver's nodes), which holds no GPU times: read the profiler's"
-                                      " own trace (export_chrome_trace, or the .pt.trace.json that"
-                                      " tensorboard_trace_handler writes)")
         if not self.saw_events:
+            if "nodes" in self.header and "schema" in self.header:
+                raise RegimeError(_FIELD, "expected torch.profiler's trace; this is a PyTorch execution trace"
+                                          " (ExecutionTraceObserver's nodes), which holds no GPU times: read the"
+                                          " profiler's own trace (export_chrome_trace, or the .pt.trace.json that"
+                                          " tensorboard_trace_handler writes)")
             raise RegimeError(_FIELD, "expected a Chrome trace: an object with a 'traceEvents' list (torch.profiler's"
                                       " export_chrome_trace writes one)")

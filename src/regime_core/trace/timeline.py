@@ -137,8 +137,7 @@ def timeline(events: Events, window: tuple[float, float] | None = None) -> Timel
     if window is None:
         window = (busy_spans[0][0], busy_spans[-1][1]) if busy_spans else (0.0, 0.0)
         clipped = [s for s in busy_spans if s[1] > s[0]] if empty else busy_spans  # all inside the window
-    else:
-        lo, hi = window
+    else:  # lo and hi are the window's, from above
         clipped = [(max(a, lo), min(b, hi)) for a, b in busy_spans if min(b, hi) > max(a, lo)]
     lo, hi = window
     idle = [(a[1], b[0]) for a, b in pairwise(clipped) if b[0] > a[1]]
