@@ -105,6 +105,29 @@ def test_equal_shapes_are_kept_once_and_each_shape_is_its_own_row() -> None:
     assert rows == {("[[1024, 64], [64, 1024]]", 3), ("[[2048, 64], [64, 2048]]", 2), ("[[[2, 3], [2, 3]], []]", 1)}
 
 
+
+def _launched_inside(op: dict[str, Any], *, older: bool) -> bytes:
+    """A trace whose one kernel is launched while ``op`` runs, linked to no recorded op by its External id: as
+    older Kineto traces write it (the External id is the launch's correlation id) or with an id of its own."""
+    t = Trace()
+    t.events.append(op)
+    t.kernel(op["ts"] + 3, 50)
+    launch, kernel = t.events[-2:]
+    if older:
+        for event in (launch, kernel):
+            event["args"]["External id"] = event["args"]["correlation"]
+    return as_bytes(t.document())
+
+
+@pytest.mark.parametrize("older", [True, False])
+def test_a_kernel_is_found_its_op_by_when_it_was_launched_only_in_an_older_trace(older: bool) -> None:
+    """An older trace links a kernel to its op by time alone; a kernel with an External id of its own names its op,
+    and where that op was not recorded, the op around the launch is not its op (its shapes are not the work)."""
+    op = {"ph": "X", "cat": "cpu_op", "name": "aten::mm", "pid": 1, "tid": 1, "ts": 0, "dur": 10,
+          "args": {"External id": 999, "Input Dims": [[64, 64], [64, 64]], "Input type": ["float", "float"]}}
+    rows = read_trace(_launched_inside(op, older=older)).to_json()["trace"]["ops"]
+    assert [(row["name"], row["calls"]) for row in rows] == ([("aten::mm", 1)] if older else [])
+
 def test_busy_is_the_union_over_streams_and_devices() -> None:
     t = Trace()
     t.kernel(0, 100, stream=7)

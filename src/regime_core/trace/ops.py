@@ -137,32 +137,59 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
     for recorded in events.ops:
         if recorded.external is not None:
             by_external[recorded.external] = recorded
-    unmatched = {s.correlation for s in events.gpu if s.kind == "kernel" and s.correlation is not None
-                 and (s.external is None or s.external not in by_external)}
-    launcher = _launching_ops(events, unmatched) if unmatched else {}
-    # Keyed by the shapes' repr (one call into C per kernel); the shape as shown is made once per key below.
-    seconds: dict[tuple[str, str], float] = defaultdict(float)
-    calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
-    first: dict[tuple[str, str], CpuOp] = {}
-    shapes: dict[int, str] = {}
-    for span in events.gpu:
-        if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
-            continue
-        op: CpuOp | None = by_external.get(span.external) if span.external is not None else None
-        if op is None and span.correlation is not None:
-            op = launcher.get(span.correlation)
-        if op is None:
-            continue
-        shape = shapes.get(id(op.dims))  # equal shapes are one tuple (events shares them): its repr made once
-        if shape is None:
-            shape = shapes[id(op.dims)] = repr(op.dims) if any(op.dims) else ""
-        key = (op.name, shape)
-        seconds[key] += span.end - span.start
-        calls[key].add((op.thread, op.start))
-        if key not in first:
-            first[key] = op
-    totals = [OpTotal(op.name, _shape(op), len(calls[key]), seconds[key], work_of(op)) for key, op in first.items()]
+    tally = _Tally()
+    older = tally.add(events, window, by_external, {})
+    if older:  # an older trace: its kernels' ops are found by when they were launched, then counted again
+        launcher = _launching_ops(events, older)
+        if launcher:
+            tally = _Tally()
+            tally.add(events, window, by_external, launcher)
+    totals = [OpTotal(op.name, _shape(op), len(tally.calls[key]), tally.seconds[key], work_of(op))
+              for key, op in tally.first.items()]
     return sorted(totals, key=lambda o: -o.seconds)
+
+
+class _Tally:
+    """GPU seconds and calls per (op name, shape), and the first op of each."""
+
+    def __init__(self) -> None:
+        self.seconds: dict[tuple[str, str], float] = defaultdict(float)
+        self.calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
+        self.first: dict[tuple[str, str], CpuOp] = {}
+
+    def add(self, events: Events, window: tuple[float, float] | None, by_external: dict[int, CpuOp],
+            launcher: dict[int, CpuOp]) -> set[int]:
+        """Count each kernel in ``window`` for its op; return the correlation ids of the kernels linked older-style.
+
+        Older traces give a kernel its launch's correlation id as its External id (or none): its op is found by
+        when the launch was made (``launcher``). A kernel with an External id of its own names its op; where
+        that op was not recorded, an op found by time would be one enclosing it, whose shapes are not the work.
+        """
+        seconds, calls, first = self.seconds, self.calls, self.first
+        older: set[int] = set()
+        # Keyed by the shapes' repr (one call into C per kernel); the shape as shown is made once per key.
+        shapes: dict[int, str] = {}
+        for span in events.gpu:
+            if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
+                continue
+            external, correlation = span.external, span.correlation
+            op: CpuOp | None = by_external.get(external) if external is not None else None
+            if op is None and correlation is not None and (external is None or external == correlation):
+                op = launcher.get(correlation)
+                if op is None:
+                    older.add(correlation)
+                    continue
+            if op is None:
+                continue
+            shape = shapes.get(id(op.dims))  # equal shapes are one tuple (events shares them): its repr made once
+            if shape is None:
+                shape = shapes[id(op.dims)] = repr(op.dims) if any(op.dims) else ""
+            key = (op.name, shape)
+            seconds[key] += span.end - span.start
+            calls[key].add((op.thread, op.start))
+            if key not in first:
+                first[key] = op
+        return older
 
 
 def _shape(op: CpuOp) -> str:
