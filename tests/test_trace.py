@@ -119,6 +119,15 @@ def _launched_inside(op: dict[str, Any], *, older: bool) -> bytes:
     return as_bytes(t.document())
 
 
+def test_kernels_no_recorded_op_launched_count_as_undecided_gpu_time() -> None:
+    """The time share is of all kernel time: a kernel no op claims is time whose regime the trace cannot say."""
+    t = Trace()
+    op = t.op(0, 5, "aten::mm", [[8192, 8192], [8192, 8192]], ["c10::BFloat16", "c10::BFloat16"])
+    t.kernel(10, 1500, op=op)  # 1.1 TFLOP in 1.5 ms: 74% of the H100's dense peak, compute
+    t.kernel(1600, 500)  # launched by no op the trace recorded
+    assert _reading(t.document())["trace"]["time_share"] == pytest.approx({"compute": 0.75, "undecided": 0.25})
+
+
 @pytest.mark.parametrize("older", [True, False])
 def test_a_kernel_is_found_its_op_by_when_it_was_launched_only_in_an_older_trace(older: bool) -> None:
     """An older trace links a kernel to its op by time alone; a kernel with an External id of its own names its op,

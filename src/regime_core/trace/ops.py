@@ -127,11 +127,11 @@ class OpTotal:
     work: OpWork | None
 
 
-def op_totals(events: Events, window: tuple[float, float] | None = None) -> list[OpTotal]:
-    """GPU time per (op, shape), most time first; kernels reach their op through ``External id``.
+def op_totals(events: Events, window: tuple[float, float] | None = None) -> tuple[list[OpTotal], float]:
+    """GPU time per (op, shape), most time first; and the GPU time of every kernel in the window, an op's or not.
 
-    A kernel counts for the innermost op that launched it (the op with its External id), so nested ops
-    (``aten::linear`` over ``aten::addmm``) are not counted twice.
+    Kernels reach their op through ``External id``. A kernel counts for the innermost op that launched it (the
+    op with its External id), so nested ops (``aten::linear`` over ``aten::addmm``) are not counted twice.
     """
     by_external: dict[int, CpuOp] = {}
     for recorded in events.ops:
@@ -146,7 +146,8 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> list
             tally.add(events, window, by_external, launcher)
     totals = [OpTotal(op.name, _shape(op), len(tally.calls[key]), tally.seconds[key], work_of(op))
               for key, op in tally.first.items()]
-    return sorted(totals, key=lambda o: -o.seconds)
+    # Summed as the kernels come (sum() of a list: the same float as summing them in a pass of their own).
+    return sorted(totals, key=lambda o: -o.seconds), sum(tally.kernels)
 
 
 class _Tally:
@@ -156,6 +157,7 @@ class _Tally:
         self.seconds: dict[tuple[str, str], float] = defaultdict(float)
         self.calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
         self.first: dict[tuple[str, str], CpuOp] = {}
+        self.kernels: list[float] = []  # every kernel's time in the window, in order
 
     def add(self, events: Events, window: tuple[float, float] | None, by_external: dict[int, CpuOp],
             launcher: dict[int, CpuOp]) -> set[int]:
@@ -165,13 +167,15 @@ class _Tally:
         when the launch was made (``launcher``). A kernel with an External id of its own names its op; where
         that op was not recorded, an op found by time would be one enclosing it, whose shapes are not the work.
         """
-        seconds, calls, first = self.seconds, self.calls, self.first
+        seconds, calls, first, kernels = self.seconds, self.calls, self.first, self.kernels.append
         older: set[int] = set()
         # Keyed by the shapes' repr (one call into C per kernel); the shape as shown is made once per key.
         shapes: dict[int, str] = {}
         for span in events.gpu:
             if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
                 continue
+            took = span.end - span.start
+            kernels(took)
             external, correlation = span.external, span.correlation
             op: CpuOp | None = by_external.get(external) if external is not None else None
             if op is None and correlation is not None and (external is None or external == correlation):
@@ -185,7 +189,7 @@ class _Tally:
             if shape is None:
                 shape = shapes[id(op.dims)] = repr(op.dims) if any(op.dims) else ""
             key = (op.name, shape)
-            seconds[key] += span.end - span.start
+            seconds[key] += took
             calls[key].add((op.thread, op.start))
             if key not in first:
                 first[key] = op

@@ -181,7 +181,7 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
     if tl.length <= 0 or not tl.kernels:
         raise RegimeError("trace" if step is None else "--step", "no GPU kernel ran in the window read")
     card, device = card_of(events.device_names)
-    totals = op_totals(events, window)
+    totals, kernel_time = op_totals(events, window)
     rows: list[dict[str, Any]] = []
     by_regime: dict[str, float] = defaultdict(float)
     chosen: dict[str, dict[str, Any]] = {}
@@ -191,8 +191,6 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
         if symptoms is not None and row["regime"] and row["regime"] not in chosen:
             chosen[row["regime"]] = symptoms  # the first is the op with the most GPU time in that regime
         rows.append(row)
-    kernel_time = sum(s.end - s.start for s in events.gpu if s.kind == "kernel"
-                      and (window is None or window[0] <= s.start < window[1]))
     unlinked = max(0.0, kernel_time - sum(t.seconds for t in totals))
     share = {regime: t / kernel_time for regime, t in by_regime.items() if kernel_time > 0 and regime != "None"}
     share["undecided"] = (by_regime.get("None", 0.0) + unlinked) / kernel_time if kernel_time > 0 else 1.0

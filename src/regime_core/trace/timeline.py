@@ -60,7 +60,7 @@ def coverage(intervals: Sequence[tuple[float, float]], windows: Iterable[tuple[f
         total, at = 0.0, first
         while at < count and intervals[at][0] < end:
             a, b = intervals[at]
-            total += min(b, end) - max(a, start)
+            total += (b if b < end else end) - (a if a > start else start)  # min and max, without two calls each
             at += 1
         out.append(total)
     return out
@@ -73,7 +73,6 @@ class Timeline:
     window: tuple[float, float]
     busy: float  # seconds some GPU work ran
     kernels: int
-    kernel_seconds: float  # union of kernels alone
     gaps: tuple[float, ...]  # idle stretches between GPU work, in order
     sync_idle: float  # idle time that falls inside a host sync on the CPU
     comm_exposed: float  # collective kernel time not overlapped by other GPU work
@@ -149,7 +148,6 @@ def timeline(events: Events, window: tuple[float, float] | None = None) -> Timel
     # Most traces have no collective, and many nothing but kernels: their unions are the one above.
     other = union((s.start, s.end) for s in spans if not s.comm) if comm else busy_spans
     exposed = sum(b - a for a, b in comm) - sum(coverage(other, comm))
-    kernel_spans = busy_spans if kernels == len(spans) else union((s.start, s.end) for s in spans if s.kind == "kernel")
-    return Timeline(window, sum(b - a for a, b in clipped), kernels, sum(b - a for a, b in kernel_spans),
+    return Timeline(window, sum(b - a for a, b in clipped), kernels,
                     tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,
                     _overlap(idle, events.loader), other, comm)
