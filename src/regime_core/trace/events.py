@@ -256,6 +256,18 @@ class _Collector:
         args = get("args")
         self._keep(start, start + duration, cat, raw_name[:500], args if type(args) is dict else {}, event)
 
+    def _gpu(self, name: str, start: float, end: float, kind: str, comm: bool, args: dict[str, Any],  # noqa: PLR0917
+             event: dict[str, Any]) -> None:
+        """A GPU span whose args are not all there, or hold a list where a number belongs."""
+        device, stream = args.get("device", _ABSENT), args.get("stream", _ABSENT)
+        if device is _ABSENT:  # Kineto puts them in args; other writers in pid and tid
+            device = event.get("pid", "")
+        if stream is _ABSENT:
+            stream = event.get("tid", "")
+        labels = self.labels
+        self.gpu.append(_new(GpuSpan, (name, start, end, kind, _label(labels, device), _label(labels, stream),
+                                       _int(args.get("correlation")), _int(args.get("External id")), comm)))
+
     def _keep(self, start: float, end: float, cat: str, raw_name: str, args: dict[str, Any],  # noqa: PLR0917 (hot path: no keywords)
               event: dict[str, Any]) -> None:
         kinds = self.kinds.seen.get(raw_name) or self.kinds.classify(raw_name)
@@ -263,25 +275,29 @@ class _Collector:
         labels = self.labels
         gpu_kind = _GPU_CATEGORIES.get(cat)
         if gpu_kind is not None:
-            device, stream = args.get("device", _ABSENT), args.get("stream", _ABSENT)
-            if device is _ABSENT:  # Kineto puts them in args; other writers in pid and tid
-                device = event.get("pid", "")
-            if stream is _ABSENT:
-                stream = event.get("tid", "")
-            try:
-                device, stream = labels[device], labels[stream]
-            except TypeError:  # a list where a number belongs
-                device, stream = str(device), str(stream)
-            self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream, _int(args.get("correlation")),
-                                           _int(args.get("External id")), cat == "kernel" and comm)))
+            try:  # as Kineto writes them: subscripts, not four calls to get
+                device, stream, correlation, external = (labels[args["device"]], labels[args["stream"]],
+                                                         args["correlation"], args["External id"])
+            except (KeyError, TypeError):
+                self._gpu(name, start, end, gpu_kind, cat == "kernel" and comm, args, event)
+                return
+            self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream,
+                                           correlation if type(correlation) is int else _int(correlation),
+                                           external if type(external) is int else _int(external),
+                                           cat == "kernel" and comm)))
             return
         if cat == "cuda_profiler_range":
             self.profiled += 1
             return
         if cat in _HOST_CATEGORIES or (cat == "cpu_op" and sync):
             if launch:
-                self.launches.append(_new(Call, (name, start, end, _int(args.get("correlation")),
-                                                 _label(labels, event.get("tid", "")))))
+                try:  # as Kineto writes them (subscripts, as for the GPU's spans)
+                    correlation, thread = args["correlation"], labels[event["tid"]]
+                except (KeyError, TypeError):
+                    correlation, thread = args.get("correlation"), _label(labels, event.get("tid", ""))
+                self.launches.append(_new(Call, (name, start, end,
+                                                 correlation if type(correlation) is int else _int(correlation),
+                                                 thread)))
                 self.graphs += graph
             elif sync and cat != "cuda_sync":
                 self.syncs.append(Span(name, start, end))
