@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Request, expect
 
 from conftest import PAGES, PageLog, open_page, settled
 
@@ -304,6 +304,33 @@ def test_the_casebook_index_hides_each_reading_until_asked_and_filters_the_cases
     index.locator(".regime-casebook__filter").fill("no such card")
     expect(index.locator(".regime-casebook__count")).to_contain_text("No case matches “no such card”")
     expect(index.locator("tbody tr:visible")).to_have_count(0)
+
+
+def test_the_search_index_is_built_at_the_first_search_not_on_every_load(page: Page, base_url: str) -> None:
+    # Material's worker (lunr) builds the index of the whole site when it gets it: ours keeps it until a query.
+    loaded: list[str] = []
+
+    def note(request: Request) -> None:
+        if "/workers/search." in request.url:
+            loaded.append(request.url)
+
+    page.context.on("request", note)
+    try:
+        page.goto(base_url + "lesson/")
+        search = page.locator("input.md-search__input")
+        search.click()
+        expect(page.locator(".md-search-result__meta")).to_have_text("Type to start searching")
+        page.wait_for_load_state("networkidle")
+        assert loaded == [], f"Material's search worker loaded before any search: {loaded}"
+        search.press_sequentially("ridge")
+        expect(page.locator(".md-search-result__meta")).to_contain_text("matching documents")
+        expect(page.locator(".md-search-result__item a[href*='lesson/']").first).to_be_attached()
+        assert len(loaded) == 1, loaded
+        search.press("Control+a")
+        search.press_sequentially("zzzqqq")
+        expect(page.locator(".md-search-result__meta")).to_have_text("No matching documents")
+    finally:
+        page.context.remove_listener("request", note)
 
 
 def test_search_finds_a_word_inside_code(page: Page, base_url: str) -> None:
