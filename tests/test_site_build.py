@@ -117,6 +117,20 @@ def test_every_item_has_an_encoded_answer(built_site: Path) -> None:
     assert "156 FLOP/byte" in answers["part-b"]
 
 
+#: One table cell's end, then only tags, then the next cell: search's index would read their texts as one word.
+GLUED_CELLS = re.compile(r"</t[dh]>(?:<[^>]+>)*<t[dh][ >]")
+
+
+def test_no_table_glues_one_cells_text_to_the_next(built_site: Path) -> None:
+    glued = [f"{page.relative_to(built_site)}: {m.group(0)}" for page in built_site.rglob("*.html")
+             for m in GLUED_CELLS.finditer(page.read_text(encoding="utf-8"))]
+    assert glued == []
+    index = json.loads((built_site / "search/search_index.json").read_text(encoding="utf-8"))
+    part_b = next(doc["text"] for doc in index["docs"] if doc["location"] == "drill/#part-b")
+    assert "bytes elementwise add" in part_b
+    assert " 1.68e7 5.03e7 " in part_b  # the elementwise add's FLOPs, then its bytes
+
+
 @pytest.mark.parametrize("secret", ["156 FLOP/byte", "1365 FLOP/byte", "46.7 ms", "21.4 tok/s", "Lever that helps:"])
 def test_answers_are_not_in_visible_text_or_search_index(built_site: Path, secret: str) -> None:
     assert secret not in _visible_text(built_site / "drill/index.html")

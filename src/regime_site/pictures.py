@@ -17,8 +17,8 @@ def _table(rows: list[tuple[str, str, str, str, str]]) -> str:
     # A "measured" column of dashes says nothing: it is there only when some kernel was measured.
     width = 5 if any(row[4] != NOT_MEASURED for row in rows) else 4
     head = " ".join(f"<th>{h}</th>" for h in ("kernel", "intensity", "side of the ridge", "roof there", "measured")[:width])
-    body = "".join("<tr>" + " ".join(f"<td>{escape(c)}</td>" for c in row[:width]) + "</tr>" for row in rows)
-    return f'<table class="regime-figure__table"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    body = "\n".join("<tr>" + " ".join(f"<td>{escape(c)}</td>" for c in row[:width]) + "</tr>" for row in rows)
+    return f'<table class="regime-figure__table"><thead><tr>{head}</tr></thead>\n<tbody>{body}</tbody></table>'
 
 
 def figure(svg: str, rows: list[tuple[str, str, str, str, str]], caption: str) -> str:
