@@ -17,9 +17,7 @@ import argparse
 import os
 import platform
 import shutil
-import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -29,7 +27,7 @@ from playwright.sync_api import sync_playwright
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
-from conftest import CHROMIUM, CHROMIUM_ARGS  # noqa: E402
+from conftest import CHROMIUM, CHROMIUM_ARGS, build_site, free_port  # noqa: E402
 from site_server import serve  # noqa: E402
 
 LAZY, EAGER = "workers/regime-search.js?worker=search.", "workers/search."
@@ -87,12 +85,9 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         lazy, eager = Path(tmp) / "lazy", Path(tmp) / "eager"
-        with socket.socket() as sock:  # the build's site_url: any free port will do, pages link relatively
-            sock.bind(("127.0.0.1", 0))
-            port = sock.getsockname()[1]
-        env = dict(os.environ, SITE_URL=f"http://127.0.0.1:{port}/", NO_MKDOCS_2_WARNING="1")
-        subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(lazy)], cwd=ROOT,
-                       env=env, check=True)
+        failed = build_site(lazy, free_port())  # the tests' build; pages link relatively, so any port will do
+        if failed:
+            raise SystemExit(failed)
         eager_copy(lazy, eager)
         rows = []
         for path in args.pages:

@@ -42,6 +42,8 @@ PAGES = ["", "lesson/", "drill/", "hardware/"]
 #: a route turns off the browser's HTTP cache and costs a round trip to the test per request: ~0.3 CPU-s of
 #: a 1.4 CPU-s drill load.)
 NOWHERE = {"server": "http://127.0.0.1:9", "bypass": "127.0.0.1,localhost"}
+#: What a page fetches over the network (data: and blob: URLs are not requests to an origin).
+NETWORK_SCHEMES = ("http", "https", "ws", "wss")
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -56,7 +58,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: "built_site" in getattr(item, "fixturenames", ()))
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A port on 127.0.0.1 that nothing listens on now."""
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
@@ -80,7 +83,7 @@ class SharedSite:
     def __init__(self) -> None:
         """Nothing starts until the first worker is made."""
         self.folder = Path(tempfile.mkdtemp(prefix="regime-site-"))
-        self.port = _free_port()
+        self.port = free_port()
         self._done = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -128,7 +131,7 @@ def _shared(config: pytest.Config) -> tuple[Path, int] | None:
 @pytest.fixture(scope="session")
 def site_port(pytestconfig: pytest.Config) -> int:
     shared = _shared(pytestconfig)
-    return shared[1] if shared else _free_port()
+    return shared[1] if shared else free_port()
 
 
 @pytest.fixture(scope="session")
@@ -212,9 +215,6 @@ def _guard(context: object, base_url: str, logs: list[PageLog]) -> None:
             logs[0].external.append(url)
 
     context.on("request", note)  # type: ignore[attr-defined]
-
-
-NETWORK_SCHEMES = ("http", "https", "ws", "wss")
 
 
 def _icon(message: object) -> bool:
