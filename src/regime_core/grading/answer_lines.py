@@ -24,7 +24,7 @@ from regime_core.catalogue.levers import (
     regime_described,
     regime_names,
 )
-from regime_core.catalogue.quantity import Dim, quantities_in
+from regime_core.catalogue.quantity import Dim, plain_numbers, quantities_in
 from regime_core.grading import claims
 from regime_core.grading.language import added, in_context, negated, normalise, with_units
 from regime_core.judgment.classify import Verdict
@@ -40,10 +40,14 @@ class Check:
 
     ok: bool | None
     why: str
+    claims: tuple[claims.Mark, ...] = ()  # an evidence line's claims as read, each with its mark
 
     def to_json(self) -> dict[str, Any]:
-        """As JSON: ``passed`` is true, false or null."""
-        return {"passed": self.ok, "why": self.why}
+        """As JSON: ``passed`` is true, false or null; ``claims`` (an evidence line's) each with its own."""
+        out: dict[str, Any] = {"passed": self.ok, "why": self.why}
+        if self.claims:
+            out["claims"] = [m.to_json() for m in self.claims]
+        return out
 
 
 def cap(text: str) -> str:
@@ -163,32 +167,58 @@ def _contradicted(lowered: str, contradictions: Collection[Contradiction]) -> st
 _GPU_UTIL = re.compile(r"\b(?:nvidia-smi|gpu[- ]?util\w*)")
 
 
+_SHOWN_MARKS = {True: "✓", False: "✗", None: "not checked:"}
+
+
+def _as_written(text: str, lowered: str) -> str:
+    """A clause of the normalised line quoted as the learner wrote it, where it can be found."""
+    at = text.lower().find(lowered[:30])
+    return text[at:at + len(lowered)].strip() if at >= 0 else lowered
+
+
+def claims_said(marks: Collection[claims.Mark], text: str) -> str:
+    """The claims of a line with their marks, in the learner's words: ``✓ "70% of peak" (decides the regime)``."""
+    parts = []
+    for mark in list(marks)[:6]:
+        quoted = f"“{_as_written(text, mark.written)}”"
+        parts.append(f"not checked: {quoted}" if mark.ok is None else f"{_SHOWN_MARKS[mark.ok]} {quoted} ({mark.why})")
+    return "; ".join(parts)
+
+
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
                    contradictions: Collection[Contradiction] = ()) -> Check:
     """An evidence line judged claim by claim.
 
-    It passes when it cites a deciding fact and nothing in it contradicts the incident; a number that cannot
-    be placed is said by name.
+    It passes only when it cites a deciding fact, every claim in it is accounted for and none contradicts the
+    incident; a claim that could not be checked makes it "could not tell", named.
     """
     if not text.strip():
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
     lowered = with_units(text)
-    judged = claims.judge(facts, claims.read(lowered))
+    judged = claims.judge(facts, claims.read(lowered), plain_numbers(lowered))
+    marks = judged.marks
     if judged.wrong:
-        return Check(False, cap(judged.wrong) + ".")
+        return Check(False, cap(judged.wrong) + ".", marks)
     against = _contradicted(lowered, contradictions)
     if against:
-        return Check(False, against)
-    if judged.cites:
-        return Check(True, "Your evidence cites a number that decides the regime.")
+        return Check(False, against, marks)
+    unchecked = judged.unchecked
     words = normalise(text)
-    if any(f in words for f in phrases_stated):
-        return Check(True, "Your evidence cites what the incident states.")
+    cites = judged.cites or any(f in words for f in phrases_stated)
+    if cites and unchecked:
+        checked = [m for m in marks if m.ok]
+        said = claims_said([*checked, *unchecked], text)
+        return Check(None, f"{UNSURE}: {said}; compare it with the worked answer (it opens when you submit).", marks)
+    if judged.cites:
+        said = claims_said([m for m in marks if m.ok and m.why == "decides the regime"] or marks, text)
+        return Check(True, f"Your evidence cites a number that decides the regime: {said}.", marks)
+    if cites:
+        return Check(True, "Your evidence cites what the incident states.", marks)
     if "occupancy" in words:
-        return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.")
+        return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.", marks)
     if _GPU_UTIL.search(words) and regime in ("compute", "memory"):
         return Check(False, "GPU utilisation is the share of time some kernel runs, not a share of either peak:"
-                            " cite what the incident measured against a peak.")
+                            " cite what the incident measured against a peak.", marks)
     if judged.unplaced:
         return unsure(f"{', '.join(judged.unplaced[:3])} is not among this incident's figures, nor derived from them")
     return unsure("the evidence names no number or fact this incident gives")

@@ -18,6 +18,7 @@ import re
 from dataclasses import dataclass
 
 from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantity_spans
+from regime_core.grading import derived as dv
 from regime_core.grading.language import negated
 
 #: How close a learner's number must be to a fact's to be that fact (a pencil rounds).
@@ -47,12 +48,29 @@ _SPEED = re.compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|quicker|improv
 #: How far a speed multiplier may be from the incident's own before it is another figure ("about 2×" for 1.75×).
 SPEED_MATCH = 0.25
 _BELOW = ("below", "under", "beneath", "lower than", "left of")
+_SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
+_CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
+                     r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
+                     r"|gains?|grew|added|adds|increment)\b")
+_BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
+                    r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
+                    r"|(?P<lt>[<≤])|(?P<gt>[>≥]))\s*(?:~|≈|about|roughly|around)?\s*$")
+_HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof))\b")
+_ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
+_RULE = re.compile(r"\brules?\s*#?\s*$")
+_SHRINK = re.compile(r"\bshr[iu]nk")
+_HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
+_AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
+_COMPLETE = re.compile(r"\b(?:would|could|at)\b")
 # A clause about what would or could be, not what is ("int8 would halve it to 23 ms").
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|goal|needs? to|should|halv\w*|doubl\w*"
                            r"|instead|best case|ideal\w*|theoretical\w*|int8|int4|fp8|quantis\w*|quantiz\w*)\b")
 # An operator may follow a word that names what the number counts ("40,000 launches × 10 µs").
-_OPERATOR = re.compile(r"\s?(?:[a-z]+\s?)?(?P<op>/|÷|×|\*|·|\bover\b|\bdivided by\b|\btimes\b)\s?")
-_RELATION = re.compile(r"\s?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b|\bcomes to\b)\s?")
+# "2 µs on / 8 µs off" names two spans, it divides nothing.
+_OPERATOR = re.compile(r"\s?(?:(?!(?:on|off|busy|idle|kernel|gap|compute|work)\b)[a-z]+\s?)?"
+                       r"(?P<op>/|÷|×|\*|·|\bover\b|\bdivided by\b|\btimes\b|\bat\b)\s?")
+_RELATION = re.compile(r"\s?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
+                       r"|\bcomes to\b|\bmeans\b)\s?(?:[~≈]\s?)?")
 _ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b)\s?")
 _POWER = re.compile(r"(?:\^|\*\*)(\d)|([²³⁴])")
 _SUPER = {"²": 2, "³": 3, "⁴": 4}
@@ -74,6 +92,10 @@ class Claim:
     multiplier: bool = False  # written "3.8×"
     metric: str | None = None  # "occupancy" or "gpu_util": a share that is neither roof's
     speed: bool = False  # a multiplier said of speed ("3.8× faster", "a 6× slowdown")
+    spare: bool = False  # a share of a roof said of what is left ("15% of the bandwidth unused")
+    change: bool = False  # a percent said of a change ("+75%", "a 44% speed-up")
+    bound: str | None = None  # "<" or ">": said as a bound ("well under 1 µs", "at least 2×")
+    at_peak: bool = False  # a time said of the roof's 100% ("at 100% of peak it would take 112 ms")
 
     def busy(self) -> float | None:
         """The share of the time the GPU works, where the claim is one ("idles 80%" is busy 20%)."""
@@ -99,6 +121,7 @@ class Sum:
     #: denominator alone (what "1.37e11 FLOP over 3 × 4096² × 2 ≈ 1e8 bytes" gives).
     over_all: float | None = None
     denominator: float | None = None
+    operands: tuple[int, ...] = ()  # where each operand starts in the line
 
 
 @dataclass(frozen=True)
@@ -174,8 +197,20 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
             if negated(text, found.start(), found.end()):
                 side = _flip(side, ("above", "below"))
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi))
+    spare = dim is Dim.FRACTION and roof is not None and bool(_SPARE.search(before + " " + after))
+    change = dim is Dim.FRACTION and (text[max(0, start - 2):start].strip() in ("+", "-", "−")
+                                      or bool(_CHANGE.search(before + " " + after)))
+    bound = None
+    if dim not in (Dim.COUNT, Dim.INTENSITY) or (dim is Dim.COUNT and multiplier):
+        found = _BOUND.search(text[max(lo, start - 24):start])
+        if found:
+            bound = "<" if found["below"] or found["lt"] else ">"
+    hypothetical = bool(_HYPOTHETICAL.search(text, lo, hi))
+    clause = text[lo:hi]
+    at_peak = (dim is Dim.SECOND and hypothetical and bool(_AT_PEAK.search(clause.replace(text[start:end], "")))
+               and bool(_COMPLETE.search(clause)))
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
-                 bool(_HYPOTHETICAL.search(text, lo, hi)), multiplier, metric, speed)
+                 hypothetical, multiplier, metric, speed, spare, change, bound, at_peak)
 
 
 def _power(text: str, claim: Claim) -> tuple[float, int]:
@@ -194,6 +229,47 @@ _RESULT_DIM = {
 }
 
 
+@dataclass
+class _Chain:
+    """Arithmetic being read left to right: its value so far, unit, text, operands, and where reading stands."""
+
+    value: float
+    dim: Dim
+    written: str
+    units: list[Dim]
+    starts: list[int]
+    at: int
+    numerator: float  # for the reading a / (b × c)
+    denominator: float | None = None
+    operators: int = 0
+    last: int = -1  # where the last operand starts
+
+
+def _extend(text: str, chain: _Chain, by_start: dict[int, Claim]) -> None:
+    """Read operators and operands after the chain for as long as they follow one another."""
+    while True:
+        op = _OPERATOR.match(text, chain.at)
+        nxt = by_start.get(op.end()) if op else None
+        if op is None or nxt is None or (op["op"] == "at" and (chain.dim, nxt.dim) not in _AT_PAIRS):
+            return
+        chain.last = nxt.start
+        operand, chain.at = _power(text, nxt)
+        sym = "/" if op["op"] == "at" and (chain.dim, nxt.dim) in _FLOOR_PAIRS else _op(op["op"])
+        chain.dim = _RESULT_DIM.get((chain.dim, sym, nxt.dim), chain.dim if nxt.dim is Dim.COUNT else
+                                    nxt.dim if chain.dim is Dim.COUNT and sym != "/" else Dim.COUNT)
+        chain.value = _apply(chain.value, sym, operand)
+        if chain.denominator is not None:
+            chain.denominator *= operand
+        elif sym == "/":
+            chain.denominator = operand
+        else:
+            chain.numerator *= operand
+        chain.written += f" {op['op'].strip()} {text[nxt.start:chain.at]}"
+        chain.starts.append(nxt.start)
+        chain.units.append(nxt.dim)
+        chain.operators += 1
+
+
 def _sums(text: str, claims: list[Claim]) -> list[Sum]:
     """Arithmetic chains ``a op b [op c] (=|≈) r``; a chain opening with an operator goes on from the last result."""
     out: list[Sum] = []
@@ -206,46 +282,48 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         value, at = _power(text, claim)
         dim, written, units = claim.dim, text[claim.start:at], [claim.dim]
         lead = _OPERATOR.search(text, max(0, claim.start - 4), claim.start)
-        led = bool(previous is not None and lead and lead.end() == claim.start
+        led = bool(previous is not None and lead and lead.end() == claim.start and lead["op"] != "at"
                    and not text[lead.start() - 1:lead.start()].isdigit())
         if led and previous is not None and lead is not None:
             pvalue, pdim, pwritten = previous
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
-        operators = 0
-        numerator, denominator = value, None  # for the reading a / (b × c)
-        j = i
-        while True:
-            op = _OPERATOR.match(text, at)
-            nxt = by_start.get(op.end()) if op else None
-            if op is None or nxt is None:
-                break
-            j = index[nxt.start]
-            operand, at = _power(text, nxt)
-            dim = _RESULT_DIM.get((dim, _op(op["op"]), nxt.dim), dim if nxt.dim is Dim.COUNT else
-                                  nxt.dim if dim is Dim.COUNT and _op(op["op"]) != "/" else Dim.COUNT)
-            value = _apply(value, op["op"], operand)
-            if denominator is not None:
-                denominator *= operand
-            elif _op(op["op"]) == "/":
-                denominator = operand
-            else:
-                numerator *= operand
-            written += f" {op['op'].strip()} {text[nxt.start:at]}"
-            units.append(nxt.dim)
-            operators += 1
+        chain = _Chain(value, dim, written, units, [claim.start], at, value)
+        _extend(text, chain, by_start)
+        value, dim, written, units, at, operators = (chain.value, chain.dim, chain.written, chain.units, chain.at,
+                                                     chain.operators)
+        numerator, denominator, starts = chain.numerator, chain.denominator, chain.starts
+        j = index[chain.last] if chain.last >= 0 else i
         relation = _RELATION.match(text, at)
         result = by_start.get(relation.end()) if relation else None
+        conversion = _conversion(claim, result) if result is not None and not operators and not led else None
+        if conversion is not None and result is not None:
+            out.append(conversion)
+            previous = (result.value, result.dim, text[result.start:result.end])
+            i = index[result.start]
+            continue
         if result is not None and (operators or led):
             if math.isfinite(value):
                 over_all = numerator / denominator if denominator else None
                 out.append(Sum(written, value, result, result.dim if result.dim is not Dim.COUNT else dim,
-                               Dim.COUNT in units, over_all, denominator))
+                               Dim.COUNT in units, over_all, denominator, tuple(starts)))
                 previous = (result.value, out[-1].dim, text[result.start:result.end])
             i = index[result.start]
             continue
         previous = (value, dim, written) if operators else previous
         i = j + 1
     return out
+
+
+# "14 GB at 300 GB/s" divides; "40,000 launches at 10 µs" multiplies; "at" between other figures is no operator.
+_FLOOR_PAIRS = {(Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE)}
+_AT_PAIRS = {*_FLOOR_PAIRS, (Dim.COUNT, Dim.SECOND)}
+
+
+def _conversion(claim: Claim, result: Claim) -> Sum | None:
+    """Read "38 tok/s is 26 ms a token": a rate and its time per token are each other's reciprocal."""
+    if {claim.dim, result.dim} != {Dim.TOKEN_RATE, Dim.SECOND} or not claim.value:
+        return None
+    return Sum(f"1 ÷ {claim.shown()}", 1 / claim.value, result, result.dim, operands=(claim.start,))
 
 
 def _op(op: str) -> str:
@@ -269,10 +347,36 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
     return out
 
 
+# A bare number joined to the next by one of these takes its unit: "8 → 14 ms", "1.7 of 2.0 TB/s", "2-3 µs".
+_SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?")
+_NUMERAL = re.compile(r"[\d.,]+(?:e[+-]?\d+)?")
+
+
+def _shared_units(text: str, spans: list[tuple[float, Dim, int, int]]) -> list[tuple[float, Dim, int, int]]:
+    # An exponent ("4096^3", "10**2") is part of the number before it, not a claim of its own.
+    out = [span for span in spans if not (text[max(0, span[2] - 1):span[2]] == "^" or text[max(0, span[2] - 2):span[2]] == "**")]
+    for n in range(len(out) - 2, -1, -1):
+        value, dim, start, end = out[n]
+        nvalue, ndim, nstart, _ = out[n + 1]
+        if dim is not Dim.COUNT or ndim is Dim.COUNT or text[end:end + 1] in ("×", "x"):
+            continue
+        joined = _SHARED_UNIT.fullmatch(text, end, nstart)
+        numeral = _NUMERAL.match(text, nstart)
+        if not joined or not numeral:
+            continue
+        try:
+            written = float(numeral.group().replace(",", ""))
+        except ValueError:
+            continue
+        if written > 0:
+            out[n] = (value * nvalue / written, ndim, start, end)
+    return out
+
+
 def read(lowered: str) -> Reading:
     """A normalised line (``language.with_units``) read as claims, sums, transitions and side phrases."""
     text = plain_numbers(lowered)
-    claims = [_claim(text, v, d, s, e) for v, d, s, e in quantity_spans(text, limit=MAX_CLAIMS)]
+    claims = [_claim(text, v, d, s, e) for v, d, s, e in _shared_units(text, quantity_spans(text, limit=MAX_CLAIMS))]
     sides = []
     for found in itertools.islice(_SIDE.finditer(text), MAX_CLAIMS):
         side = "below" if found["word"] in _BELOW else "above"
@@ -285,6 +389,8 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
     """Whether two claims carry the same number (a plain count matches any unit with that value)."""
     if a.dim is not b.dim and Dim.COUNT not in (a.dim, b.dim):
         return False
+    if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
+        return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
     return math.isclose(a.value, b.value, rel_tol=rel)
 
 
@@ -319,7 +425,8 @@ class Facts:
     """What an incident says, as claims read by the same reader: the verdict's evidence and the incident's text.
 
     ``deciding`` are the claims of the classifier's evidence (a learner citing one cites what decides);
-    ``known`` adds the incident's own figures; ``side`` is where the kernel sits against the ridge.
+    ``known`` adds the incident's own figures; ``side`` is where the kernel sits against the ridge;
+    ``derived`` what one step of arithmetic takes the figures to; ``datasheet`` the named card's figures.
     """
 
     deciding: tuple[Claim, ...]
@@ -327,29 +434,62 @@ class Facts:
     transitions: tuple[tuple[Claim, Claim], ...] = ()
     side: str | None = None
     ridge: float | None = None
+    derived: tuple[dv.Derived, ...] = ()
+    datasheet: tuple[dv.Derived, ...] = ()
+    #: The figures of the incidents this one names as its context (A3 is "the same chain" as A2's): a learner may
+    #: quote them to contrast, and they are checked, but they never decide.
+    context: tuple[Claim, ...] = ()
 
     @classmethod
     def read(cls, deciding_lines: list[str], other_lines: list[str], side: str | None = None,
-             ridge: float | None = None) -> Facts:
+             ridge: float | None = None, *, datasheet: tuple[dv.Derived, ...] = (),
+             context_lines: list[str] | None = None) -> Facts:
         """Facts from the classifier's evidence lines and the incident's own text (normalised)."""
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
         deciding = tuple(c for r in decided for c in r.claims)
         known = deciding + tuple(c for r in others for c in r.claims)  # a sum's result is one of its line's claims
         transitions = tuple(t for r in [*decided, *others] for t in r.transitions)
-        return cls(deciding, known, transitions, side, ridge)
+        figures = [dv.Figure(c.value, c.dim, c.roof, c in deciding) for c in known
+                   if not c.metric and not (c.dim is Dim.COUNT and not c.multiplier and c.value < 2)]
+        figures += [dv.Figure(d.value, d.dim, None, False, True) for d in datasheet]
+        context = tuple(c for line in context_lines or [] for c in read(line).claims)
+        return cls(deciding, known, transitions, side, ridge, dv.derive(figures), datasheet, context)
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One claim of a line as the grader read it, with the learner's words and what was found.
+
+    ``ok``: checked and right (True), checked and wrong (False), or not checked (None).
+    """
+
+    written: str
+    ok: bool | None
+    why: str
+
+    def to_json(self) -> dict[str, object]:
+        """As JSON: ``claim`` (the learner's words), ``passed`` and ``why``."""
+        return {"claim": self.written, "passed": self.ok, "why": self.why}
 
 
 @dataclass(frozen=True)
 class Judgement:
     """What a line's claims come to.
 
-    The first one the incident contradicts (""), whether one decides, and the numbers that could not be placed.
+    The first one the incident contradicts (""), whether one decides, the numbers that could not be placed, and
+    each claim's mark.
     """
 
     wrong: str
     cites: bool
     unplaced: tuple[str, ...]
+    marks: tuple[Mark, ...] = ()
+
+    @property
+    def unchecked(self) -> tuple[Mark, ...]:
+        """The claims the grader could not check."""
+        return tuple(m for m in self.marks if m.ok is None)
 
 
 def _sum_wrong(s: Sum) -> str:
@@ -366,58 +506,257 @@ def _sum_wrong(s: Sum) -> str:
     return f"{s.written} is {show(s.computed, dim)}, not {s.given.shown()}" + (f" ({why})" if why else "")
 
 
+def _roof_name(roof: str | None) -> str:
+    return "peak FLOP/s" if roof == "flops" else "peak bandwidth"
+
+
+def _shares_close(a: float, b: float) -> bool:
+    """Two shares of the time are one when within 3 points or 10% of each other (20% is not 25%)."""
+    return math.isclose(a, b, rel_tol=MATCH, abs_tol=0.03)
+
+
 def _attribute_wrong(claim: Claim, matches: list[Claim], facts: Facts) -> str:
     roofs = {m.roof for m in matches if m.roof}
     if claim.roof and roofs and claim.roof not in roofs:
-        fact_roof = "peak FLOP/s" if "flops" in roofs else "peak bandwidth"
-        return f"{claim.shown()} is of {fact_roof}, not of {'peak FLOP/s' if claim.roof == 'flops' else 'bandwidth'}"
+        return f"{claim.shown()} is of {_roof_name(next(iter(roofs)))}, not of {'peak FLOP/s' if claim.roof == 'flops' else 'bandwidth'}"
+    if matches and not claim.metric and (claim.roof or claim.share) and all(m.metric for m in matches):
+        what = "occupancy" if matches[0].metric == "occupancy" else "GPU utilisation"
+        said = _roof_name(claim.roof) if claim.roof else f"the time ({claim.share})"
+        return f"{claim.shown()} is the {what}, not a share of {said}: {what} decides no roof"
     busy = [f.busy() for f in facts.known if f.share and not f.hypothetical]
     claimed = claim.busy()
-    if claimed is not None and busy and not any(math.isclose(b or 0, claimed, abs_tol=MATCH) for b in busy):
+    if claimed is not None and busy and not any(_shares_close(b or 0, claimed) for b in busy):
         fact = busy[0] or 0
         return (f"the GPU is busy {show(fact, Dim.FRACTION)} of the time and idle {show(1 - fact, Dim.FRACTION)},"
                 f" not {claim.share} {claim.shown()}")
+    if claimed is not None and not busy and roofs and not claim.hypothetical and not claim.metric:
+        return (f"{claim.shown()} is a share of {_roof_name(next(iter(roofs)))}, not of the time: it says nothing of"
+                f" how long the GPU is {claim.share}")
+    if claim.spare and roofs and not claim.hypothetical:
+        used = next(m for m in matches if m.roof)
+        return (f"{claim.shown()} is the share of {_roof_name(used.roof)} used; what is left is"
+                f" {show(1 - used.value, Dim.FRACTION)}")
     if claim.side and facts.side and claim.side != facts.side and not (facts.ridge and math.isclose(
             claim.value, facts.ridge, rel_tol=MATCH)):
         return f"{claim.shown()} is {facts.side} the ridge, not {claim.side} it"
     return ""
 
 
-def judge(facts: Facts, reading: Reading) -> Judgement:
-    """Each claim of a learner's line against the incident's facts and the core's arithmetic."""
-    for s in reading.sums:
-        wrong = _sum_wrong(s)
-        if wrong:
-            return Judgement(wrong, False, ())
-    cites, unplaced = False, []
-    speeds = [f for f in facts.known if f.speed]
-    for claim in reading.claims:
-        matches = [f for f in facts.known if same(claim, f)]
-        wrong = _attribute_wrong(claim, matches, facts)
-        if wrong:
-            return Judgement(wrong, False, ())
-        if claim.metric:
-            continue  # occupancy and GPU-Util decide no roof
-        if claim.share and any(f.share and math.isclose(claim.busy() or 0, f.busy() or 0, abs_tol=MATCH)
-                               for f in facts.deciding):
-            cites = True
-        if claim.speed and speeds and not claim.hypothetical and not any(
-                math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in reading.claims if c.speed):
-            return Judgement(f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×", False, ())
-        if matches:
-            cites = cites or any(same(claim, f) for f in facts.deciding)
+def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
+    """The derived figures a claim may be, by its unit and by the role its words give it."""
+    pool = [*facts.derived, *facts.datasheet]
+    out = []
+    for d in pool:
+        if d.dim is not claim.dim and not (claim.multiplier and d.dim is Dim.COUNT):
             continue
-        if claim.dim in _SLIP_DIMS and not claim.hypothetical:
+        if claim.dim is Dim.FRACTION:
+            if claim.change and d.role != dv.CHANGE:
+                continue
+            if claim.spare and d.role != dv.SPARE:
+                continue
+            if claim.share and d.role not in (dv.RATIO, dv.SPARE):
+                continue
+        if claim.at_peak and d.role != dv.AT_PEAK:
+            continue
+        if claim.multiplier and d.role not in (dv.RATIO, dv.HEADROOM):
+            continue
+        if math.isclose(claim.value, abs(d.value), rel_tol=MATCH):
+            out.append(d)
+    return out
+
+
+def _fraction_misread(claim: Claim, facts: Facts) -> str:
+    """A percent said of a change that is a ratio ("180 → 80 ms is a 44% speed-up"; "8 → 14 ms, +175%")."""
+    if not claim.change:
+        return ""
+    for d in facts.derived:
+        if d.role == dv.RATIO and d.dim is Dim.COUNT and math.isclose(claim.value, d.value, rel_tol=MATCH / 2):
+            change = d.value - 1
+            return (f"{d.how} is {number_shown(d.value)}× the time: a change of {'+' if change > 0 else '−'}"
+                    f"{show(abs(change), Dim.FRACTION)}, not {claim.shown()}")
+        if d.role == dv.RATIO and d.dim is Dim.FRACTION and math.isclose(claim.value, d.value, rel_tol=MATCH / 2):
+            return (f"{d.how} is {show(d.value, Dim.FRACTION)} of the whole, not a change of {claim.shown()}")
+    return ""
+
+
+def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
+    """A multiplier said of the room left to a roof that is not 1 ÷ the share ("70% of peak: 3.3× headroom")."""
+    if not claim.multiplier or claim.bound:
+        return ""
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    if not _HEADROOM.search(text, lo, hi):
+        return ""
+    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
+    if not rooms:
+        return ""
+    return f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×, not {claim.shown()}×"
+
+
+_SCALINGS = ((re.compile(r"\bhalv\w*|\bhalf\b"), 0.5, "half"), (re.compile(r"\bdoubl\w*|\btwice\b"), 2.0, "twice"),
+             (re.compile(r"\bquarter\w*"), 0.25, "a quarter of"))
+
+
+def _scaled(claim: Claim, facts: Facts, text: str) -> str:
+    """A what-if that halves or doubles a figure and states the result ("int8 would halve it to 23 ms")."""
+    if not claim.hypothetical or claim.dim is Dim.COUNT:
+        return ""
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    for pattern, factor, name in _SCALINGS:
+        if pattern.search(text, lo, hi):
             for fact in facts.known:
-                if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
-                    return Judgement(f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}",
-                                     False, ())
-        if claim.dim is not Dim.COUNT:
+                if fact.dim is claim.dim and math.isclose(claim.value, fact.value * factor, rel_tol=MATCH):
+                    return f"{name} {show(fact.value, fact.dim)}"
+    return ""
+
+
+def number_shown(value: float) -> str:
+    """A multiplier as the core prints it (2.25, 1.75, 400)."""
+    return format_quantity(value, Dim.COUNT)
+
+
+def _clause(text: str, claim: Claim) -> str:
+    """The number with the words that say what it is: two before it and three after, within its clause."""
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    before = _words(text[lo:claim.start], 2, last=True)
+    after = _words(text[claim.end:hi], 3, last=False)
+    return " ".join(w for w in (before, text[claim.start:claim.end], after) if w).strip(" ,;:.")[:120]
+
+
+def _slipped(claim: Claim, facts: Facts) -> str:
+    if claim.dim not in _SLIP_DIMS or claim.hypothetical or claim.bound:
+        return ""
+    for fact in facts.known:
+        if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
+            return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
+    for d in (*facts.datasheet, *facts.derived):
+        if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM) and (
+                why := slip(claim.value, d.value, claim.dim)):
+            source = "the card's datasheet" if d.role == dv.DATASHEET else d.how
+            return f"{claim.shown()} is off {source}, {show(d.value, d.dim)}, by {why}"
+    return ""
+
+
+def _bounded(claim: Claim, facts: Facts) -> bool:
+    """Whether a bound ("well under 1 µs") holds of one of the incident's figures in its unit."""
+    values = [f.value for f in facts.known if f.dim is claim.dim] + [d.value for d in facts.derived if d.dim is claim.dim]
+    return any((v < claim.value) if claim.bound == "<" else (v > claim.value) for v in values)
+
+
+@dataclass(frozen=True)
+class _Line:
+    """A learner's line as the accounting needs it: its text, its claims, and where its checked sums stand."""
+
+    text: str
+    claims: tuple[Claim, ...]
+    summed: frozenset[int]  # where each operand of a right sum starts
+    results: frozenset[int]  # where each right sum's result starts
+
+
+def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
+    """One claim's mark, and whether it cites a deciding figure."""
+    text, summed, results, line = at.text, at.summed, at.results, at.claims
+    shown = _clause(text, claim)
+    matches = [f for f in facts.known if same(claim, f)]
+    wrong = _attribute_wrong(claim, matches, facts)
+    if not wrong and not _derived_for(claim, facts):
+        wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
+    if wrong:
+        return Mark(shown, False, wrong), False
+    speeds = [f for f in facts.known if f.speed]
+    if claim.speed and speeds and not claim.hypothetical and not claim.bound and not any(
+            math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in line if c.speed
+    ) and not _derived_for(claim, facts):
+        return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×"), False
+    if claim.at_peak:
+        at_peak = [d for d in facts.derived if d.role == dv.AT_PEAK]
+        if at_peak and not _derived_for(claim, facts):
+            d = min(at_peak, key=lambda d: abs(math.log(d.value / claim.value)))
+            return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)},"
+                                      f" not {claim.shown()}"), False
+    lo, _ = _clause_bounds(text, claim.start, claim.end)
+    if claim.dim is Dim.COUNT and _RULE.search(text, max(lo, claim.start - 8), claim.start):
+        return Mark(shown, True, "the drill's rule"), False
+    if claim.value == 4 and claim.multiplier and _SHRINK.search(text, lo, claim.start + 40):
+        return Mark(shown, True, "Rule 3's shrink test"), False
+    if claim.speed and any(math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH) for f in speeds) and _HEDGE.search(
+            text, max(lo, claim.start - 12), claim.start):
+        return Mark(shown, True, f"about the incident's {speeds[0].shown()}×"), False
+    if claim.metric:
+        what = "occupancy" if claim.metric == "occupancy" else "GPU utilisation"
+        return Mark(shown, True, f"{what}, which decides no roof"), False
+    if claim.share and any(f.share and _shares_close(claim.busy() or 0, f.busy() or 0) for f in facts.deciding):
+        return Mark(shown, True, f"{claim.shown()} {claim.share}: the timeline's own share"), True
+    if matches and not claim.change and not claim.spare:
+        cites = any(same(claim, f) for f in facts.deciding)
+        return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
+    found = _derived_for(claim, facts)
+    if found:
+        d = found[0]
+        cites = any(x.deciding for x in found)
+        source = "the card's datasheet" if d.role == dv.DATASHEET else d.how
+        return Mark(shown, True, f"{source} = {show(abs(d.value), d.dim)}"), cites and claim.dim is not Dim.COUNT
+    if matches:
+        cites = any(same(claim, f) for f in facts.deciding)
+        return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
+    if any(same(claim, c) for c in facts.context):
+        return Mark(shown, True, "the figure of the incident this one is set beside"), False
+    slipped = _slipped(claim, facts)
+    if slipped:
+        return Mark(shown, False, slipped), False
+    if claim.start in results:
+        return Mark(shown, True, "your arithmetic, checked"), False
+    scaled = _scaled(claim, facts, text)
+    if scaled:
+        return Mark(shown, True, scaled), False
+    if claim.dim is Dim.FRACTION and claim.value == 1 and claim.hypothetical:
+        return Mark(shown, True, "the roof itself, as a what-if"), False
+    if claim.bound and _bounded(claim, facts):
+        return Mark(shown, True, f"a bound that holds ({claim.bound} {claim.shown()})"), False
+    if claim.dim is Dim.COUNT and (claim.start in summed or (claim.value < 2 and not claim.multiplier) or (
+            claim.value <= 16 and claim.value.is_integer() and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2),
+                                                                                         claim.end + 2))):
+        return Mark(shown, True, "a count in your arithmetic"), False
+    return Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them"), False
+
+
+def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
+    """Each claim of a learner's line against the incident's facts and the core's arithmetic.
+
+    A claim is accounted for when its number is an incident figure in the role its words give it, or follows
+    from the figures by arithmetic checked here; one checked and false makes the line wrong; one left over is
+    named as not checked.
+    """
+    marks: list[Mark] = []
+    wrong = ""
+    summed: set[int] = set()
+    results: set[int] = set()
+    for s in reading.sums:
+        why = _sum_wrong(s)
+        if why:
+            marks.append(Mark(f"{s.written} = {s.given.shown()}", False, why))
+            wrong = wrong or why
+        else:
+            summed.update(s.operands)
+            results.add(s.given.start)
+    cites = False
+    unplaced = []
+    at = _Line(text, reading.claims, frozenset(summed), frozenset(results))
+    for claim in reading.claims:
+        mark, cited = _account(claim, facts, at)
+        marks.append(mark)
+        cites = cites or cited
+        if mark.ok is False and not wrong:
+            wrong = mark.why
+        if mark.ok is None and claim.dim is not Dim.COUNT:
             unplaced.append(claim.shown())
-    for first, then in reading.transitions:
-        if any(same(first, b) and same(then, a) for a, b in facts.transitions):
-            return Judgement(f"it went from {then.shown()} to {first.shown()}, not the other way", False, ())
-    if facts.side and reading.sides and all(side != facts.side for side in reading.sides) and not any(
+    if not wrong:
+        for first, then in reading.transitions:
+            if any(same(first, b) and same(then, a) for a, b in facts.transitions):
+                wrong = f"it went from {then.shown()} to {first.shown()}, not the other way"
+                marks.append(Mark(f"{first.shown()} → {then.shown()}", False, wrong))
+                break
+    if not wrong and facts.side and reading.sides and all(side != facts.side for side in reading.sides) and not any(
             c.side for c in reading.claims):
-        return Judgement(f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it", False, ())
-    return Judgement("", cites, tuple(unplaced))
+        wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"
+        marks.append(Mark(f"{reading.sides[0]} the ridge", False, wrong))
+    return Judgement(wrong, cites, tuple(unplaced), tuple(marks))

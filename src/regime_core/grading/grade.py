@@ -38,6 +38,7 @@ from regime_core.grading.answer_lines import (
 from regime_core.grading.argument import read_argument
 from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
+from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
 from regime_core.grading.language import normalise, with_units
 from regime_core.judgment.classify import Verdict
@@ -141,7 +142,27 @@ def facts(incident_id: str) -> Facts:
     """What the incident says, read as claims: the classifier's evidence and the incident's own text."""
     item = drill.incident(incident_id)
     side, ridge = _kernel_side(incident_id)
-    return Facts.read(deciding_lines(item.verdict()), [with_units(item.text)], side, ridge)
+    card = item.symptoms.hardware
+    # Without a card named, any catalogue card's figure is one a learner may assume (A8's "at 3.35 TB/s").
+    cards = [card] if card is not None else list(hw.catalogue().values())
+    # The incident's own text, the work's arithmetic as the core did it, and the incidents it names as its
+    # context ("the same chain" is A2's): figures a learner may quote, none of which decides by itself.
+    others = [item.text, *(item.symptoms.work.steps if item.symptoms.work else ()),
+              *_tensor_sizes(dict(item.symptoms.work_spec or {}))]
+    context = [with_units(drill.incident(other).text) for other in _grading(incident_id).get("context", [])]
+    return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,
+                      datasheet=datasheet(cards), context_lines=context)
+
+
+def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
+    """An elementwise kernel's tensor in bytes at 2 and 4 bytes an element ("8×32×32 fp16 is 16 KiB")."""
+    shape = (spec or {}).get("shape")
+    if not isinstance(shape, list) or not all(isinstance(n, int) for n in shape):
+        return []
+    elements = 1
+    for n in shape:
+        elements *= n
+    return [f"{elements * width} bytes" for width in (2, 4)]
 
 
 @cache

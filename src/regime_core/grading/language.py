@@ -25,7 +25,7 @@ _TYPOS = {
 # Whole-phrase shorthand, matched on word boundaries after lower-casing; each with the strings one of which it
 # needs, so text without them is not scanned for it (Python's regex engine reads some 10-20 MB/s per pattern).
 _SHORTHAND = tuple((re.compile(pattern), replacement, needles) for pattern, replacement, needles in (
-    (r"\bper[ -]?cent\b|\bpercent\b|\bpct\b", "%", ("cent", "pct")),
+    (r"\bper[ -]?cent\b|\bpercent\b|\bpct\b|(?<=\d)pct\b", "%", ("cent", "pct")),
     (r"\bmicro[ -]?seconds?\b|\busecs?\b", "µs", ("micro", "usec")),
     (r"\bmilli[ -]?seconds?\b|\bmsecs?\b", "ms", ("milli", "msec")),
     (r"\bnano[ -]?seconds?\b", "ns", ("nano",)),

@@ -1,0 +1,117 @@
+"""The figures that follow from an incident's own by one step of arithmetic people write.
+
+A learner rarely copies the incident's numbers: they divide them ("2 µs on, 8 µs off: busy 20%"), turn a
+rate into a time ("38 tok/s is 26 ms a token"), take a complement ("15% of the bandwidth left"), a ratio
+("180 → 80 ms needs 2.25×"), a percent change ("+75%"), a floor ("14 GB at 300 GB/s is 47 ms") or a
+hypothetical ("at 100% of peak, 180 ms × 62% = 112 ms"). Each figure here carries its ``role`` (what the
+arithmetic means) and ``how`` (the arithmetic, for feedback), so that a number is accepted only in the role
+its words give it: 44% is 80 ms ÷ 180 ms, a share of the time, and not a 44% speed-up.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from regime_core.catalogue.hardware import Hardware
+from regime_core.catalogue.quantity import Dim, format_quantity
+
+#: What a derived figure means.
+RATIO = "ratio"  # a / b of two figures in one unit: a multiplier ("1.75×") or a share ("44% of the time")
+CHANGE = "change"  # (b − a) / a of two figures in one unit: a percent change ("+75%", "−56%")
+SPARE = "spare"  # 1 − a share of a roof: what is left ("15% of the bandwidth unused")
+HEADROOM = "headroom"  # 1 / a share of a roof: how far the roof is ("1.43× headroom")
+PER_ITEM = "per_item"  # 1 / a rate or a time ("38 tok/s is 26 ms a token")
+FLOOR = "floor"  # work ÷ a roof: the least time the work can take ("14 GB at 300 GB/s is 47 ms")
+TOTAL = "total"  # a sum or a product of figures ("2 + 8 = 10 µs", "40,000 × 10 µs = 400 ms")
+AT_PEAK = "at_peak"  # a time × the share of the roof it runs at: that time at 100% of the roof
+DATASHEET = "datasheet"  # a card's peak or bandwidth from the catalogue
+
+
+@dataclass(frozen=True)
+class Derived:
+    """One figure that follows from an incident's figures: its value, unit, role and the arithmetic."""
+
+    value: float
+    dim: Dim
+    role: str
+    how: str
+    deciding: bool = False  # every figure it comes from decides the regime
+
+
+@dataclass(frozen=True)
+class Figure:
+    """An incident figure as the deriver needs it: value, unit, roof share or not, deciding or not."""
+
+    value: float
+    dim: Dim
+    roof: str | None = None
+    deciding: bool = False
+    datasheet: bool = False  # a card's figure: it enters floors only (two cards' ratio means nothing here)
+
+
+def _shown(value: float, dim: Dim) -> str:
+    return format_quantity(value, dim)
+
+
+_RATES = (Dim.SECOND, Dim.TOKEN_RATE, Dim.BYTE_RATE, Dim.FLOP_RATE)
+_FLOORS = {(Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE)}
+
+
+def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
+    """Every figure one step of arithmetic takes the incident's figures to (ratios, changes, floors, …)."""
+    unique: dict[tuple[float, Dim, bool], Figure] = {}
+    for f in figures:
+        if f.value > 0:
+            key = (round(f.value, 12), f.dim, f.datasheet)
+            if key not in unique or (f.deciding and not unique[key].deciding) or (f.roof and not unique[key].roof):
+                unique[key] = f
+    found = list(unique.values())
+    out: list[Derived] = []
+    for f in found:
+        if f.datasheet:
+            continue
+        shown = _shown(f.value, f.dim)
+        if f.dim is Dim.FRACTION and f.value < 1:
+            out.append(Derived(1 - f.value, Dim.FRACTION, SPARE, f"100% − {shown}", f.deciding))
+            if f.roof:
+                out.append(Derived(1 / f.value, Dim.COUNT, HEADROOM, f"1 ÷ {shown}", f.deciding))
+        if f.dim is Dim.TOKEN_RATE:
+            out.append(Derived(1 / f.value, Dim.SECOND, PER_ITEM, f"1 ÷ {shown}", f.deciding))
+        if f.dim is Dim.SECOND:
+            out.append(Derived(1 / f.value, Dim.TOKEN_RATE, PER_ITEM, f"1 ÷ {shown}", f.deciding))
+    for a, b in itertools.permutations(found, 2):
+        both = a.deciding and b.deciding
+        sa, sb = _shown(a.value, a.dim), _shown(b.value, b.dim)
+        if a.datasheet or b.datasheet:
+            if (a.dim, b.dim) in _FLOORS and not a.datasheet:
+                out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{sa} ÷ {sb}", False))
+            continue
+        if a.dim is b.dim and a.dim in _RATES:
+            out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both))
+            out.append(Derived((b.value - a.value) / a.value, Dim.FRACTION, CHANGE, f"{sa} → {sb}", both))
+            if a.dim is Dim.SECOND:
+                out.append(Derived(a.value / (a.value + b.value), Dim.FRACTION, RATIO,
+                                   f"{sa} ÷ ({sa} + {sb})", both))
+                out.append(Derived(a.value + b.value, Dim.SECOND, TOTAL, f"{sa} + {sb}", both))
+        if (a.dim, b.dim) in _FLOORS:
+            out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{sa} ÷ {sb}", both))
+        if a.dim is Dim.SECOND and b.dim is Dim.FRACTION and b.roof and b.value < 1:
+            out.append(Derived(a.value * b.value, Dim.SECOND, AT_PEAK, f"{sa} × {sb}", both))
+        if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2:
+            out.append(Derived(a.value * b.value, Dim.SECOND, TOTAL, f"{_shown(a.value, Dim.COUNT)} × {sb}", both))
+    return tuple(d for d in out if d.value > 0)
+
+
+def datasheet(cards: Iterable[Hardware]) -> tuple[Derived, ...]:
+    """The cards' dense peaks, bandwidth and memory as figures a learner may quote ("an H100's 989 TFLOP/s")."""
+    out: dict[tuple[float, Dim], Derived] = {}
+    for card in cards:
+        figures = [(f.value, Dim.FLOP_RATE, dtype) for dtype, f in card.peaks.items()]
+        figures += [(card.bandwidth.value, Dim.BYTE_RATE, "bandwidth")]
+        if card.memory is not None:
+            figures += [(card.memory.value, Dim.BYTE, "memory")]
+        for value, dim, what in figures:
+            out.setdefault((value, dim), Derived(value, dim, DATASHEET, f"{card.name}, {what}"))
+    return tuple(out.values())

@@ -1,0 +1,105 @@
+"""A pass means every claim was checked: each number in an evidence line accounted for, or the line not passed.
+
+Each kind of claim the grader reads is held both ways: a right line of the kind passes (or, where nothing in
+it decides, is at least not failed), a wrong one fails, and a claim the grader cannot check makes the line
+"could not tell", naming it, never a pass.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.grading.grade import grade
+
+ANSWER = {"regime": "", "helps": "", "wastes": ""}
+
+
+def _evidence(item: str, text: str) -> dict[str, Any]:
+    check: dict[str, Any] = grade({"part_a": {item: {**ANSWER, "evidence": text}}})["items"][item]["checks"]["evidence"]
+    return check
+
+
+# (incident, a right line, a wrong line of the same kind, words the wrong line's feedback names)
+PAIRS = [
+    # a right deciding number beside a wrong claim about it
+    ("a1", "70% of peak, so 30% of the FLOP/s is left on the table",
+     "70% of peak, so the tensor cores are idle 70% of the time", "not of the time"),
+    ("a2", "1.7 of 2.0 TB/s: 15% of the bandwidth left unused",
+     "85% of the bandwidth left unused", "what is left is 15%"),
+    # a hypothetical that states a result
+    ("a5", "62% of peak; even at 100% the prefill would take ~112 ms",
+     "62% of peak — at 100% the prefill would take 80 ms", "112 ms"),
+    # speed-ups and percent changes, both ways
+    ("a5", "62% of peak; 180 → 80 ms needs a 2.25× speed-up",
+     "62% of peak; 180 → 80 ms is a 44% speed-up", "−55.6%"),
+    ("a7", "ITL 8 → 14 ms, +75% per token", "ITL 8 → 14 ms, +175%", "+75%"),
+    # rates and times
+    ("a4", "38 tok/s is 26 ms per token, faster than the 47 ms floor", "38 tok/s is 38 ms per token, under the floor",
+     "26.3 ms"),
+    # headroom from a fraction of a roof
+    ("a1", "70% of peak, so at most 1.43× headroom", "70% of peak, so 3.3× headroom left", "1.43×"),
+    # a floor in its unit (a card the incident does not name, from the catalogue)
+    ("a8", "70 GB at 3.35 TB/s is ~21 ms per step, saturating HBM",
+     "70 GB at 3.35 TB/s is ~21 µs per step, saturating HBM", "power of ten"),
+    # a busy share from on/off times
+    ("a6", "2 µs on / 8 µs off = 80% idle", "2 µs on, 8 µs off: busy 2/8 = 25%", "busy 20%"),
+    ("a6", "2 µs on, 8 µs off: busy 2/10 = 20%", "2 µs on, 8 µs off: busy 2/8 = 25%", "busy 20%"),
+    # a unit prefix
+    ("a5", "62% of an H100's 990 TFLOP/s", "62% of an H100's 990 GFLOP/s", "datasheet"),
+    # an incident's figure attached to another quantity
+    ("a8", "HBM saturated; the 55% is occupancy, which is not a regime", "55% of peak bandwidth, HBM saturated",
+     "occupancy"),
+    # products
+    ("a6", "40,000 launches × 10 µs = 400 ms per request, GPU idle 80%",
+     "40,000 launches × 10 µs = 40 ms per request, GPU idle 80%", "400 ms"),
+]
+
+
+@pytest.mark.parametrize(("item", "right", "wrong", "named"), PAIRS, ids=[p[2][:40] for p in PAIRS])
+def test_a_kind_of_claim_passes_right_and_fails_wrong(item: str, right: str, wrong: str, named: str) -> None:
+    good, bad = _evidence(item, right), _evidence(item, wrong)
+    assert good["passed"] is True, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+@pytest.mark.parametrize(("item", "text", "unchecked"), [
+    # the learner's own estimate of the KV cache: nothing in the incident checks it
+    ("a8", "70 GB of int8 weights plus ~5 GB of KV read per step, HBM saturated", "5 GB"),
+    ("a3", "12 µs eager against ~3 µs compiled", "3 µs"),
+    ("a7", "ITL 8 → 14 ms: 125 tok/s down to 50 tok/s", "50 tok/s"),
+])
+def test_a_claim_that_cannot_be_checked_is_named_and_never_passes(item: str, text: str, unchecked: str) -> None:
+    check = _evidence(item, text)
+    assert check["passed"] is None, check
+    assert "not checked" in check["why"] and unchecked in check["why"], check["why"]
+    marks = {m["passed"] for m in check["claims"]}
+    assert None in marks and True in marks, check["claims"]
+
+
+def test_each_claim_is_listed_with_its_mark() -> None:
+    check = _evidence("a6", "2 µs on, 8 µs off: busy 2/10 = 20%")
+    assert check["passed"] is True
+    assert all(m["passed"] is True for m in check["claims"]), check["claims"]
+    assert {"claim", "passed", "why"} <= set(check["claims"][0])
+    wrong = _evidence("a1", "70% of peak, so the tensor cores are idle 70% of the time")
+    assert [m["passed"] for m in wrong["claims"]] == [True, False]
+
+
+@pytest.mark.parametrize(("item", "text"), [
+    ("a3", "well under 1 µs of real work in 12 µs"),  # a bound, read as a bound
+    ("a3", "on the big tensor compile won 3.8×, here only 1.08× at ~12 µs"),  # A2's figure, set beside A3's
+    ("a4", "floor 46.7 ms a token; int8 would halve it to 23 ms"),  # a what-if with its result
+    ("a1", "AI = 2*4096^3 / (3*4096^2*2) ≈ 1365, far above 156"),  # exponents and the arithmetic's counts
+    ("a7", "ITL jumped 8→14 ms, nearly 2× slower, kernels the same"),  # a hedged multiplier
+    ("a3", "12 µs for both; shrinking 4x wouldn't change it (rule 3)"),  # the drill's own rules
+])
+def test_right_lines_of_every_shape_pass(item: str, text: str) -> None:
+    check = _evidence(item, text)
+    assert check["passed"] is True, check
+
+
+def test_a_contrast_with_the_context_incident_is_not_this_incident_s_figure() -> None:
+    assert _evidence("a3", "compile made it 3.8× faster here, so launches dominate")["passed"] is False
