@@ -108,7 +108,7 @@ def op_ridge_table(req: Mapping[str, Any]) -> dict[str, Any]:
 def op_part_b_attempt(req: Mapping[str, Any]) -> dict[str, Any]:
     """Check a Part B attempt as the grader reads it; fields are named as in the form (``kernels.add.side``)."""
     try:
-        attempt = parse_attempt({"part_b": {k: req.get(k) for k in ("ridge", "kernels") if k in req}})
+        attempt = parse_attempt({"part_b": {k: req.get(k) for k in ("ridge", "kernels") if k in req}}, strict=True)
     except RegimeError as exc:
         raise RegimeError(exc.field.removeprefix("part_b."), exc.expected) from None
     if attempt.ridge is None:

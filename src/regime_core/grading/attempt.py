@@ -11,6 +11,7 @@ Every part is optional; what is missing is graded as not attempted.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -36,6 +37,9 @@ class KernelAttempt:
     intensity: float | None = None
     side: str = ""
     optimisation: str = ""
+    #: The fields whose text could not be read ("intensity", "side"), each as the learner wrote it: graded "could
+    #: not tell", never a refusal of the whole write-up.
+    unread: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,7 @@ class Attempt:
     ridge: float | None = None
     kernels: dict[str, KernelAttempt] = field(default_factory=dict)
     part_c: str = ""
+    ridge_unread: str = ""  # the ridge as written, where it could not be read
 
 
 def _mapping(value: object, where: str) -> Mapping[str, object]:
@@ -91,7 +96,9 @@ def _opening(text: str, *, typed: bool) -> float | None:
     if not spans or spans[0][2] != 0 or not _ALONE.match(body, spans[0][3]):
         return None
     value, dim = spans[0][0], spans[0][1]
-    return value if dim is Dim.INTENSITY or (dim is Dim.COUNT and not typed) else None
+    # A bare number typed with a remark that holds no other number ("0.33 (well below)") is that number.
+    bare = dim is Dim.COUNT and (not typed or not re.search(r"\d", body[spans[0][3]:]))
+    return value if dim is Dim.INTENSITY or bare else None
 
 
 def _stated(text: str) -> float | None:
@@ -102,20 +109,88 @@ def _stated(text: str) -> float | None:
     return result if result is not None else _opening(plain, typed=True)
 
 
-def _number(value: object, where: str) -> float | None:
+# LaTeX as learners type it: "$\\frac{312}{2}$", "312 \\times 10^{12}", "\\approx 156".
+_LATEX = ((re.compile(r"\^\{([^{}]*)\}"), r"^\1"), (re.compile(r"\\(?:mathrm|text|operatorname)\s*\{([^{}]*)\}"), r"\1"),
+          (re.compile(r"\\(?:times|cdot)"), "×"), (re.compile(r"\\(?:approx|sim)"), "≈"),
+          (re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"(\1)/(\2)"),
+          (re.compile(r"\\[,;!: ]|[$]"), " "))
+# A quotient of two quantities, each with or without its unit: "312 TFLOP/s / 2 TB/s", "312e12/2e12", "(312)/(2)".
+_DIVIDE = re.compile(r"/|÷|\bover\b|\bdivided by\b", re.I)
+_QUOTIENTS = {(Dim.FLOP_RATE, Dim.BYTE_RATE), (Dim.FLOP, Dim.BYTE), (Dim.COUNT, Dim.COUNT)}
+
+
+def _delatex(text: str) -> str:
+    for pattern, replacement in _LATEX:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _one_quantity(text: str) -> tuple[float, Dim] | None:
+    """The one quantity ``text`` is (brackets and spaces around it aside), or None."""
+    body = plain_numbers(text.strip().strip("()").strip())
+    spans = quantity_spans(body)
+    if len(spans) != 1 or spans[0][2] != 0 or spans[0][3] != len(body):
+        return None
+    return spans[0][0], spans[0][1]
+
+
+def _quotient(text: str) -> float | None:
+    """The value of a written quotient of two quantities, where their units make an intensity.
+
+    Each division sign is tried as the one that divides, since a unit holds one too ("TFLOP/s").
+    """
+    if len(text) > 200:
+        return None
+    for sign in _DIVIDE.finditer(text):
+        a, b = _one_quantity(text[:sign.start()]), _one_quantity(text[sign.end():])
+        if a is not None and b is not None and b[0] and (a[1], b[1]) in _QUOTIENTS:
+            return a[0] / b[0]
+    return None
+
+
+def _number(value: object, where: str, *, strict: bool = True) -> float | None:
+    """A Part B number; text that states none raises (``strict``) or gives ``math.nan`` (could not be read)."""
     if value is None or (isinstance(value, str) and not value.strip()):
         return None
     try:
         return parse(value, where, Dim.INTENSITY, allow_zero=True)
     except RegimeError:
-        stated = _stated(value) if isinstance(value, str) and len(value) <= MAX_TEXT else None
-        if stated is None:
+        if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise
+        text = _delatex(value)
+        stated = _stated(text)
+        if stated is None:
+            parts = _RESULT.split(plain_numbers(text))
+            stated = _quotient(parts[0]) if len(parts) == 1 else None
+        if stated is None:
+            try:
+                stated = parse(text, where, Dim.INTENSITY, allow_zero=True)
+            except RegimeError:
+                if strict:
+                    raise
+                return math.nan
         return stated
 
 
-def parse_attempt(raw: object) -> Attempt:
-    """Check an attempt object; a RegimeError names the first bad field."""
+#: Sides as people write them: "under", "left of the ridge", "below (by ~470×)", "<".
+_SIDE_WORDS = {"below": re.compile(r"^(?:below|under|beneath|left|lower|less|<|≪|<<)\b|^[<≪]"),
+               "above": re.compile(r"^(?:above|over|beyond|right|higher|more|greater|>|≫|>>)\b|^[>≫]")}
+
+
+def _side(value: str) -> str | None:
+    """The side a learner's text names, or None when it names neither or both."""
+    text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|just|slightly)\s+", "", value.lower().strip(" .!*_`"))
+    text = re.sub(r"^(?:far|well|way|just|slightly)\s+", "", text)
+    found = [side for side, pattern in _SIDE_WORDS.items() if pattern.search(text)]
+    return found[0] if len(found) == 1 else None
+
+
+def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
+    """Check an attempt object; a RegimeError names the first bad field.
+
+    A Part B field whose text cannot be read is kept as unread (graded "could not tell"); with ``strict`` (the
+    form's own check of one field as it is typed) it raises instead.
+    """
     data = _mapping(raw, "attempt")
     _known(data, ("part_a", "part_b", "part_c"), "")
     ids = tuple(i.id for i in drill.incidents())
@@ -138,10 +213,20 @@ def parse_attempt(raw: object) -> Attempt:
             raise RegimeError(where, f"unknown kernel; expected one of {', '.join(rows)}")
         entry = _mapping(row, where)
         _known(entry, KERNEL_FIELDS, where)
-        side = _text(entry.get("side"), f"{where}.side").lower()
-        if side and side not in SIDES:
-            raise RegimeError(f"{where}.side", "expected below or above")
-        kernels[key] = KernelAttempt(_number(entry.get("intensity"), f"{where}.intensity"), side,
-                                     _text(entry.get("optimisation"), f"{where}.optimisation"))
-    return Attempt(part_a, _number(part_b.get("ridge"), "part_b.ridge"), kernels,
-                   _text(data.get("part_c"), "part_c"))
+        written_side = _text(entry.get("side"), f"{where}.side")
+        side = _side(written_side) if written_side else ""
+        unread = []
+        if side is None:
+            if strict:
+                raise RegimeError(f"{where}.side", "expected below or above")
+            side, unread = "", [("side", written_side)]
+        intensity = _number(entry.get("intensity"), f"{where}.intensity", strict=strict)
+        if intensity is not None and math.isnan(intensity):
+            intensity, unread = None, [*unread, ("intensity", str(entry.get("intensity")))]
+        kernels[key] = KernelAttempt(intensity, side, _text(entry.get("optimisation"), f"{where}.optimisation"),
+                                     tuple(unread))
+    ridge = _number(part_b.get("ridge"), "part_b.ridge", strict=strict)
+    ridge_unread = ""
+    if ridge is not None and math.isnan(ridge):
+        ridge, ridge_unread = None, str(part_b.get("ridge"))[:200]
+    return Attempt(part_a, ridge, kernels, _text(data.get("part_c"), "part_c"), ridge_unread)

@@ -11,6 +11,7 @@ pencil estimate); a number in the evidence within 10% of one the classifier's ow
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection
 from functools import cache
@@ -219,18 +220,35 @@ def _optimisation(text: str, bound: str) -> Check:
     return Check(True, "right class")
 
 
+#: What a Part B number may look like, said where one could not be read.
+_READABLE = "a number like 156, 1.56e2 or 156 FLOP/byte, working that ends in = 156, or 312 TFLOP/s / 2 TB/s"
+
+
+def _also(given: float | None, derived: float, drill_figure: float) -> str:
+    """Which figure the learner's intensity is, and the other one accepted."""
+    shown, drill_shown = format_quantity(derived, Dim.INTENSITY), format_quantity(drill_figure, Dim.INTENSITY)
+    if given is None or math.isclose(derived, drill_figure, rel_tol=0.02):
+        return f"the core derives {shown}"
+    if _close(given, [derived], INTENSITY_TOLERANCE):
+        return f"the core derives {shown}; the drill's {drill_shown} is accepted too"
+    return f"the drill's figure; the core derives {shown}, also accepted"
+
+
 def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     """Part B: the ridge, and each kernel's intensity, side and allowed class of optimisation."""
     rows = drill.part_b()
     ridge = rows[0].placement.ridge
-    if attempt.ridge is None and not attempt.kernels:
+    if attempt.ridge is None and not attempt.kernels and not attempt.ridge_unread:
         return {"attempted": False, "checks": {}}
     checks: dict[str, Check] = {}
     ridge_text = format_quantity(ridge, Dim.INTENSITY)
-    if attempt.ridge is None:
+    if attempt.ridge_unread:
+        checks["ridge"] = unsure(f"the grader could not read “{attempt.ridge_unread[:60]}” as a number ({_READABLE})")
+    elif attempt.ridge is None:
         checks["ridge"] = Check(False, "Compute the ridge: peak FLOP/s ÷ peak bytes/s.")
     elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
-        checks["ridge"] = Check(True, f"{ridge_text}, within {RIDGE_TOLERANCE:.0%}.")
+        checks["ridge"] = Check(True, f"{format_quantity(attempt.ridge, Dim.INTENSITY)}: the ridge is {ridge_text},"
+                                      f" and yours is within {RIDGE_TOLERANCE:.0%}.")
     else:
         checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
                                        f" {RIDGE_TOLERANCE:.0%}: the ridge is peak FLOP/s ÷ peak bytes/s.")
@@ -241,21 +259,27 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         if given is None:
             checks[row.id] = Check(False, "Not attempted yet.")
             continue
+        unread = dict(given.unread)
         problems = []
-        if given.intensity is None or not _close(given.intensity, [p.intensity, row.drill_intensity],
-                                                 INTENSITY_TOLERANCE):
+        if "intensity" not in unread and (given.intensity is None or not _close(
+                given.intensity, [p.intensity, row.drill_intensity], INTENSITY_TOLERANCE)):
             problems.append(f"the intensity is off by more than {INTENSITY_TOLERANCE:.0%}: FLOPs ÷ bytes")
-        if given.side != p.side:
+        if "side" not in unread and given.side != p.side:
             problems.append("compare its intensity with the ridge again for the side")
         optimisation = _optimisation(given.optimisation, p.bound)
         if optimisation.ok is False:
             problems.append(f"{optimisation.why}")
+        yours = (format_quantity(given.intensity, Dim.INTENSITY) if given.intensity is not None else "")
+        said = f"{yours} ({_also(given.intensity, p.intensity, row.drill_intensity)})" if yours else derived
         if problems:
             checks[row.id] = Check(False, cap("; ".join(problems)) + ".")
+        elif unread:
+            what = "; ".join(f"the {name} “{text[:60]}”" for name, text in unread.items())
+            checks[row.id] = unsure(f"the grader could not read {what} ({_READABLE})")
         elif optimisation.ok is None:
-            checks[row.id] = Check(None, f"{cap(derived)}, {p.side} the ridge; {optimisation.why}.")
+            checks[row.id] = Check(None, f"{cap(said)}, {p.side} the ridge; {optimisation.why}.")
         else:
-            checks[row.id] = Check(True, f"{cap(derived)}, {p.side} the ridge, right class.")
+            checks[row.id] = Check(True, f"{cap(said)}, {p.side} the ridge, right class.")
     return _item("part_b", checks)
 
 
@@ -368,7 +392,9 @@ def _refuses(attempt: Attempt, incident_id: str, what: str, kept: frozenset[str]
 
 def _criteria(attempt: Attempt, items: dict[str, Any], kept: frozenset[str]) -> list[Check]:
     ridge = drill.part_b()[0].placement.ridge
-    if attempt.ridge is None:
+    if attempt.ridge_unread:
+        four = unsure("the grader could not read the ridge you wrote")
+    elif attempt.ridge is None:
         four = Check(False, "The ridge is not computed yet.")
     elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
         four = Check(True, f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)}, within {RIDGE_TOLERANCE:.0%}.")
@@ -376,7 +402,9 @@ def _criteria(attempt: Attempt, items: dict[str, Any], kept: frozenset[str]) -> 
         four = Check(False, f"Ridge {format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
                             f" {RIDGE_TOLERANCE:.0%}: peak FLOP/s ÷ peak bytes/s.")
     decode, matmul = attempt.kernels.get("decode"), attempt.kernels.get("matmul")
-    if not (decode and decode.side) or not (matmul and matmul.side):
+    if any(k and "side" in dict(k.unread) for k in (decode, matmul)):
+        five = unsure("the grader could not read the side you gave decode or the 4096 matmul")
+    elif not (decode and decode.side) or not (matmul and matmul.side):
         five = Check(False, "Decode and the 4096 matmul are not placed yet.")
     elif decode.side == "below" and matmul.side == "above":
         five = Check(True, "Decode below and the 4096 matmul above the ridge.")

@@ -1,0 +1,78 @@
+"""Part B's fields as learners type them: expressions, LaTeX, sides in words; what cannot be read is one field's
+"could not tell", never a refusal of the whole write-up."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from regime_core.bridge.api import handle
+from regime_core.grading.grade import grade
+
+ROWS = {"add": {"intensity": "0.33", "side": "below", "optimisation": "fusion"},
+        "matmul": {"intensity": "1360", "side": "above", "optimisation": "fp8"},
+        "decode": {"intensity": "1", "side": "below", "optimisation": "int4"}}
+
+
+def _part_b(ridge: object = "156", **rows: dict[str, str]) -> dict[str, Any]:
+    kernels = {k: {**v, **rows.get(k, {})} for k, v in ROWS.items()}
+    result: dict[str, Any] = grade({"part_b": {"ridge": ridge, "kernels": kernels}})
+    return result
+
+
+@pytest.mark.parametrize("ridge", [
+    "312 TFLOP/s / 2 TB/s", "312e12/2e12", "312 / 2", r"$\frac{312}{2}$", r"$\frac{312 \times 10^{12}}{2 \times 10^{12}}$",
+    r"$\frac{312\,\mathrm{TFLOP/s}}{2\,\mathrm{TB/s}} \approx 156$", r"$1.56 \times 10^{2}$", "156 (FLOP per byte)",
+])
+def test_the_ridge_written_as_the_lesson_writes_it_passes(ridge: str) -> None:
+    result = _part_b(ridge)
+    assert result["items"]["part_b"]["checks"]["ridge"]["passed"] is True, result["items"]["part_b"]["checks"]["ridge"]
+    assert result["criteria"][3]["passed"] is True
+
+
+@pytest.mark.parametrize("ridge", ["312 TFLOP/s / 20 TB/s", "2e12/312e12", r"$\frac{2}{312}$"])
+def test_a_wrong_ridge_written_as_an_expression_fails(ridge: str) -> None:
+    assert _part_b(ridge)["items"]["part_b"]["checks"]["ridge"]["passed"] is False
+
+
+@pytest.mark.parametrize(("side", "passed"), [
+    ("under", True), ("Below the ridge", True), ("below (by ~470×)", True), ("far below", True), ("left of it", True),
+    ("<", True), ("above", False), ("over", False),
+])
+def test_a_side_in_words_is_read(side: str, passed: bool) -> None:
+    checks = _part_b(decode={"side": side})["items"]["part_b"]["checks"]
+    assert checks["decode"]["passed"] is passed, checks["decode"]
+
+
+def test_an_unreadable_field_is_could_not_tell_for_its_row_alone() -> None:
+    result = _part_b("a lot", decode={"intensity": "one-ish"}, add={"side": "sideways"})
+    checks = result["items"]["part_b"]["checks"]
+    assert checks["ridge"]["passed"] is None
+    assert "a lot" in checks["ridge"]["why"]
+    assert checks["decode"]["passed"] is None
+    assert "one-ish" in checks["decode"]["why"]
+    assert checks["add"]["passed"] is None
+    assert checks["matmul"]["passed"] is True
+
+
+def test_an_unreadable_field_does_not_hide_what_is_wrong_in_its_row() -> None:
+    checks = _part_b(decode={"intensity": "one-ish", "side": "above"})["items"]["part_b"]["checks"]
+    assert checks["decode"]["passed"] is False
+
+
+def test_the_learner_s_own_value_is_echoed_with_what_else_is_accepted() -> None:
+    checks = _part_b(add={"intensity": "0.334"})["items"]["part_b"]["checks"]
+    why = checks["add"]["why"]
+    assert why.startswith("0.334 FLOP/byte"), why
+    assert "0.167" in why, why
+
+
+def test_the_form_s_own_check_of_a_field_still_says_what_is_wrong() -> None:
+    answer = json.loads(handle(json.dumps({"op": "part_b_attempt", "ridge": "a lot"})))
+    assert answer["ok"] is False
+    assert "ridge" in json.dumps(answer)
+    good = json.loads(handle(json.dumps({"op": "part_b_attempt", "ridge": "312 TFLOP/s / 2 TB/s"})))
+    assert good["ok"] is True
+    assert good["ridge"] == pytest.approx(156)
