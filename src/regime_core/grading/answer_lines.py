@@ -86,7 +86,28 @@ def regime_named(text: str) -> str | None:
             found = described.search(lowered) if described else None
             if found and not negated(lowered, found.start(), found.end()):
                 named.append(regime)
+    if len(named) > 1:  # "memory-bound: pointwise kernels are below 1 FLOP/B": the regime, then its reason
+        head = _REASON.split(lowered, maxsplit=1)[0]
+        if head != lowered:
+            return regime_named(head)
     return named[0] if len(named) == 1 else None
+
+
+#: Where a regime line's reason begins ("memory-bound: …", "compute, since …").
+_REASON = re.compile(r"[:;,—–(]|\s-\s|\b(?:since|because|as|so|given|due to)\b")
+#: The side of the ridge each roof's kernels sit on.
+_SIDE_OF = {"memory": "below", "compute": "above"}
+
+
+def reason_against(text: str, regime: str) -> str:
+    """What a regime line's own reason says against the regime it names ("memory-bound: past the ridge"), or ""."""
+    side = _SIDE_OF.get(regime)
+    reading = claims.read(with_units(text))
+    if side is None or not reading.sides or any(s == side for s in reading.sides):
+        return ""
+    where = {"above": "above the ridge the math sets the time", "below": "below the ridge the bytes set the time"}
+    return (f"Your reason puts the kernel {reading.sides[0]} the ridge, but {where[reading.sides[0]]}: a"
+            f" {advice(regime).name} kernel sits {side} it.")
 
 
 # Words of a lever that names a problem which name the problem itself, not its cure ("sync", not "non_blocking"
@@ -118,6 +139,7 @@ def read_levers(text: str) -> LeverLine:
     offered: list[str] = []
     denied: list[str] = []
     adds: list[str] = []
+    cures: set[str] = set()  # levers that name a problem, offered by a word for the cure ("keep it on the GPU")
     for m in mentions(lowered)[:_MAX_MENTIONS]:
         if m.lever in offered or in_context(lowered, m.start):
             continue
@@ -127,8 +149,12 @@ def read_levers(text: str) -> LeverLine:
                 adds.append(m.lever)
             continue
         target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
+        if target is offered and lever.names_a_problem and not _names_the_problem(lowered, m.start, m.end):
+            cures.add(m.lever)
         if m.lever not in target:
             target.append(m.lever)
+    # "call synchronize() before .item()" adds a sync: the line names the problem twice and its cure nowhere.
+    offered = [o for o in offered if o not in adds or o in cures]
     return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered), tuple(a for a in adds if a not in offered))
 
 
@@ -253,7 +279,12 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
     return Check(False, f"{cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
 
 
-def _wastes(verdict: Verdict, kind: str, text: str) -> Check:
+#: A measured fusion (or compile) speed-up at or under this bought nothing worth a week: refusing fusion is right.
+FUSION_BOUGHT_NOTHING = 1.25
+_FUSION_LEVERS = ("fusion", "compile")
+
+
+def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | None = None) -> Check:
     if not text.strip():
         return Check(False, "Name the lever that wastes the week.")
     line = read_levers(text)
@@ -261,7 +292,12 @@ def _wastes(verdict: Verdict, kind: str, text: str) -> Check:
     named = list(line.offered) or list(line.denied)
     if not named:
         return unsure("the grader could not read the lever you refuse here")
-    helping = [i for i in named if helps_here(i, kind)]
+    measured = [i for i in named if i in _FUSION_LEVERS and measured_fusion is not None
+                and measured_fusion <= FUSION_BOUGHT_NOTHING]
+    if measured and len(measured) == len(named):
+        return Check(True, f"{cap(phrases(measured))}: rightly refused, since it was measured and bought only"
+                           f" {measured_fusion:g}×.")
+    helping = [i for i in named if helps_here(i, kind) and i not in measured]
     doubtful = [i for i in helping if by_id(i).doubt(verdict.kind)]
     if doubtful:
         return unsure(f"{phrases(doubtful)} would help {a_kernel(verdict.regime or kind)} in general, but"
@@ -274,11 +310,12 @@ def _wastes(verdict: Verdict, kind: str, text: str) -> Check:
     return Check(True, f"{cap(phrases(named))}: rightly refused for this kernel.")
 
 
-def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,
-                 refused_fix: Collection[str] = ()) -> dict[str, Check]:
+def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,  # noqa: PLR0917
+                 refused_fix: Collection[str] = (), measured_fusion: float | None = None) -> dict[str, Check]:
     """The two lever lines of an answer judged against ``kind`` (a regime, or ``host``).
 
     ``refused_fix`` holds the lever ids of a fix the drill's acceptance refuses for this incident (none
-    for a generated one): offered as the help, it fails.
+    for a generated one): offered as the help, it fails. ``measured_fusion`` is the speed-up fusion or compile
+    was measured to buy: near 1, refusing it is right whatever the regime.
     """
-    return {"helps": _helps(verdict, kind, helps, refused_fix), "wastes": _wastes(verdict, kind, wastes)}
+    return {"helps": _helps(verdict, kind, helps, refused_fix), "wastes": _wastes(verdict, kind, wastes, measured_fusion)}

@@ -32,6 +32,7 @@ from regime_core.grading.answer_lines import (
     helps_here,
     lever_checks,
     read_levers,
+    reason_against,
     regime_named,
     unsure,
     verdict_of,
@@ -193,11 +194,14 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
         checks["regime"] = unsure(f"the grader could not read one regime here ({REGIME_CHOICES})")
     elif named != regime:
         checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
+    elif reason_against(entry.get("regime", ""), named):
+        checks["regime"] = Check(False, reason_against(entry.get("regime", ""), named))
     else:
         checks["regime"] = Check(True, f"{cap(advice(regime).name)}, as the symptoms say.")
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
     checks.update(lever_checks(verdict, kind, entry.get("helps", ""), entry.get("wastes", ""),
-                               _REFUSED_FIX.get(incident_id, ((), ""))[0]))
+                               _REFUSED_FIX.get(incident_id, ((), ""))[0],
+                               drill.incident(incident_id).symptoms.observed.fused_speedup))
     wrong_regime = named is not None and named != regime
     return _item(incident_id, checks, hint_rung=1 if wrong_regime else 0)
 

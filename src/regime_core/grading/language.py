@@ -84,7 +84,7 @@ _WINDOW = 80  # characters either side of a phrase in which its negation or cont
 _CONTEXT = re.compile(r"\b(?:already|currently)\b")
 # Words that put something in ("add a sync after every step"): said of a problem, they offer the problem.
 _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inserted|introduce|introduces|introducing|"
-                     r"put in|putting in|put a|put an)\b")
+                     r"put in|putting in|put a|put an|call|calls|calling|force|forces|forcing)\b")
 
 
 def _number_words(run: str) -> str:

@@ -220,7 +220,8 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
         checks["helps"] = _next_measurement(lines["helps"])
         checks["wastes"] = _premature(lines["wastes"])
     else:  # "loader" too: levers.json's feed_loader is the one lever that fits it
-        checks.update(answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"]))
+        measured = parse_symptoms(incident.symptoms).observed.fused_speedup
+        checks.update(answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"], (), measured))
     attempted = any(lines.values())
     passed = verdict_of(list(checks.values())) if attempted else False
     # A regime named wrongly is told the ladder's first rung in its ✗ line: Hint then starts at the second.

@@ -1,0 +1,54 @@
+"""Levers read by what they do (one that adds a sync makes a host-bound loop worse), a measured fusion speed-up near 1
+as evidence against fusion, and a regime's own reason checked against the regime it names."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.grading.grade import grade
+
+
+def _check(item: str, field: str, text: str) -> dict[str, Any]:
+    entry = {"regime": "", "evidence": "", "helps": "", "wastes": "", field: text}
+    check: dict[str, Any] = grade({"part_a": {item: entry}})["items"][item]["checks"][field]
+    return check
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("call torch.cuda.synchronize() before .item() so the timing is clean", False),
+    ("add a synchronize after every step", False),
+    ("keep the flag on the GPU and read it every 32 steps", True),
+    ("drop the per-token .item(): keep the value on the GPU", True),
+])
+def test_a_lever_that_adds_a_sync_is_read_as_one(text: str, passed: bool) -> None:
+    assert _check("a7", "helps", text)["passed"] is passed
+
+
+@pytest.mark.parametrize("text", ["fusion", "fusing the chain: compile bought only 1.08x", "torch.compile"])
+def test_refusing_fusion_where_it_was_measured_to_buy_nothing_is_right(text: str) -> None:
+    check = _check("a3", "wastes", text)
+    assert check["passed"] is True, check
+    assert "1.08" in check["why"]
+
+
+def test_refusing_fusion_where_it_was_measured_to_pay_is_still_wrong() -> None:
+    assert _check("a2", "wastes", "fusion")["passed"] is False  # A2's compile bought 3.8x
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    ("a2", "memory-bound: past the ridge, bandwidth is the limit", False),
+    ("a2", "memory-bound: far below the ridge, bandwidth is the limit", True),
+    ("a1", "compute-bound, since it's below the ridge", False),
+    ("a1", "compute-bound: way above the ridge", True),
+    ("a6", "memory-bound: pointwise kernels are below 1 FLOP/B", False),
+    ("a6", "overhead-bound: launch gaps", True),
+])
+def test_a_regime_s_reason_is_checked_against_it(item: str, text: str, passed: bool) -> None:
+    assert _check(item, "regime", text)["passed"] is passed
+
+
+@pytest.mark.parametrize("text", ["optimising the pointwise kernels", "tuning each small kernel"])
+def test_micro_optimising_the_small_kernels_is_read_and_rightly_refused(text: str) -> None:
+    assert _check("a6", "wastes", text)["passed"] is True
