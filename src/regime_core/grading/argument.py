@@ -32,6 +32,12 @@ _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?)\b|^\W*fuse\b")
 # Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
 _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue")
+# Little math is the memory side ("moves bytes for little math"); what a fused kernel removes that "is not the
+# bottleneck" is fusion argued against.
+_LOW_MATH = re.compile(r"\b(?:little|low|few|trivial|tiny|hardly any|almost no|no real|negligible) (?:math|flops?|compute"
+                       r"|arithmetic)\b")
+_MOOT = re.compile(r"\b(?:that|which) (?:are|is|were|was)(?:n'?t| not| never) (?:the |a )?(?:limit|bottleneck|problem)\b"
+                   r"|\b(?:that|which) (?:\w+ ){0,3}(?:were|was) never (?:waiting|the)\b")
 _LIMITED = re.compile(r"\b(?:only|little|barely|slightly|at most|unless|except)\b")
 _WORDS = 8  # words after a condition word that say its side
 # A Part C paragraph argues a handful of conditions; past this many in one sentence (pasted noise), the rest are
@@ -51,7 +57,7 @@ class Stance:
 
 
 def _side(text: str) -> str | None:
-    text = _NEVER.sub(" ", text)
+    text = _NEVER.sub(" ", _LOW_MATH.sub(" bytes ", text))
     memory, compute = _MEMORY.search(text), _COMPUTE.search(text)
     if memory and compute:
         return "memory" if memory.start() < compute.start() else "compute"
@@ -59,6 +65,8 @@ def _side(text: str) -> str | None:
 
 
 def _polarity(text: str) -> bool | None:
+    if _MOOT.search(text):
+        return False
     text = _NEVER.sub(" ", text)
     if _AGAINST.search(text):
         return False
@@ -71,7 +79,7 @@ def _by_side_words(unit: str) -> list[Stance]:
     The polarity is what is said between the last run and this one, else after it ("fusion helps memory-bound
     work and wastes a compute-bound week"; "a compute-bound matmul should not be touched").
     """
-    text = _NEVER.sub(" ", unit)
+    text = _NEVER.sub(" ", _LOW_MATH.sub(lambda m: "bytes".ljust(len(m.group())), unit))
     words = sorted([(m.start(), m.end(), "memory") for m in itertools.islice(_MEMORY.finditer(text), MAX_CONDITIONS)]
                    + [(m.start(), m.end(), "compute") for m in itertools.islice(_COMPUTE.finditer(text), MAX_CONDITIONS)])
     runs: list[tuple[int, int, str]] = []
