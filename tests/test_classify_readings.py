@@ -162,3 +162,48 @@ def test_a_rate_past_a_figure_the_instruction_may_beat_names_the_figure_and_the_
     (mfu,) = classify(parse_symptoms({"hardware": "h100-sxm", "dtype": "bf16", "observed": {"mfu": "104%"}})).anomalies
     assert mfu.startswith("104% of the card's dense bf16 peak (990 TFLOP/s): impossible.")
     assert "Block-scaled" not in mfu
+
+
+# The classifier's held-out misses (issue 40): readings of published cases that the arithmetic makes plain.
+
+@pytest.mark.parametrize(("observed", "regime"), [
+    ({"time": "14 ms", "kernel_time": "8 ms", "host_sync_in_loop": True}, "overhead"),  # 6 ms of gap: 1.75x
+    ({"time": "8.4 ms", "kernel_time": "8 ms", "host_sync_in_loop": True}, None),  # 0.4 ms of gap: cheap
+])
+def test_a_step_with_its_kernel_time_and_a_host_sync_implies_the_gap(observed: dict[str, object],
+                                                                      regime: str | None) -> None:
+    out = _verdict({"observed": observed})
+    assert out["regime"] == regime
+    assert "of gap a step" in str(out["evidence"])
+
+
+def test_a_kernel_time_per_launch_is_not_taken_for_the_step_s() -> None:
+    out = _verdict({"observed": {"time": "14 ms", "kernel_time": "8 µs", "launches": 1000, "host_sync_in_loop": True}})
+    assert "of gap a step" not in str(out["evidence"])
+
+
+@pytest.mark.parametrize(("observed", "regime"), [
+    ({"time": "0.8 s", "launches": 100_000}, "overhead"),  # 8 µs a launch
+    ({"time": "0.8 s", "launches": 1000}, None),  # 800 µs a launch: not launch-scale
+])
+def test_a_long_loop_of_tiny_launches_is_launch_bound(observed: dict[str, object], regime: str | None) -> None:
+    out = _verdict({"observed": observed})
+    assert out["regime"] == regime
+    if regime:
+        assert "8 µs each" in str(out["evidence"])
+
+
+def test_a_launch_loop_whose_work_explains_its_time_is_not_called_overhead() -> None:
+    # a 4096 matmul in 200 µs split over 20 launches (10 µs each): its floor, ~139 µs, explains the time
+    out = _verdict({"hardware": "h100-sxm", "dtype": "fp16", "work": {"kernel": "matmul", "m": 4096, "n": 4096,
+                                                                         "k": 4096},
+                    "observed": {"time": "200 µs", "launches": 20}})
+    assert out["regime"] != "overhead"
+
+
+def test_a_serial_split_across_devices_is_not_host_overhead() -> None:
+    out = _verdict({"observed": {"gpu_utilization": "26%", "pipeline_stages": 4}})
+    assert out["regime"] is None
+    assert "serialisation" in str(out["evidence"])
+    alone = _verdict({"observed": {"gpu_utilization": "26%"}})
+    assert alone["regime"] == "overhead"

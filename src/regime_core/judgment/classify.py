@@ -17,7 +17,7 @@ from typing import Any
 from regime_core.catalogue.levers import a_kernel, advice, by_id, fits, kind_advice, phrases, recognise
 from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.judgment import words
-from regime_core.judgment.symptoms import Achieved, Picket, Symptoms, achieved, placement, shrink
+from regime_core.judgment.symptoms import Achieved, Observed, Picket, Symptoms, achieved, placement, shrink
 from regime_core.model.roofline import Placement
 
 __all__ = ["Verdict", "classify"]
@@ -46,6 +46,8 @@ FAR_FROM_ROOF = 0.25  # under this share of a roof a kernel is far from it; from
 LAUNCH_LATENCY = 5e-6  # seconds: one kernel launch, end to end, on current GPUs and drivers
 LAUNCH_SCALE = 50e-6  # seconds: a handful of launches
 FLOOR_SHARE = 0.1  # the work explains under this share of the measured time
+LAUNCH_EACH = 2 * 5e-6  # seconds per launch at or under which a loop's time is its launches (two launch latencies)
+PIPELINE_BAND = 1.5  # a utilisation up to 1.5/stages is what a serial split of that many devices gives
 # Measured bandwidth beyond the datasheet's by more than this is an anomaly: real kernels reach 90–95% of
 # it, and a figure typed as "2.0 TB/s" for 2,039 GB/s is rounded by 2%.
 ABOVE_ROOF = 1.02
@@ -117,6 +119,18 @@ def _sync_beyond_serial(s: Symptoms) -> bool:
     return bool(o.host_sync_in_loop and o.time and o.time_before and o.time > 2 * o.time_before + LAUNCH_SCALE)
 
 
+def _sync_gap(o: Observed) -> float | None:
+    """The gap a step with a host sync leaves: measured, or its time less its kernel time.
+
+    Only where no count of launches makes the kernel time a per-launch figure (14 ms with 8 ms of kernel leaves 6 ms).
+    """
+    if o.gap_time is not None:
+        return o.gap_time
+    if o.time and o.kernel_time and o.launches is None and o.time > o.kernel_time:
+        return o.time - o.kernel_time
+    return None
+
+
 def _host_sync_rule(s: Symptoms, evidence: list[str]) -> bool:
     """A host sync in the loop decides only where its cost is measured and is most of the step.
 
@@ -144,12 +158,15 @@ def _host_sync_rule(s: Symptoms, evidence: list[str]) -> bool:
             evidence.append(f"{went}: {'barely' if ratio > 1 else 'no'} slower with it, so the wait is not what"
                             " sets the pace")
         return False
-    if o.kernel_time and o.gap_time is not None:
+    gap = _sync_gap(o)
+    if o.kernel_time and gap is not None:
         # With a sync the CPU's and the GPU's work run one after the other: the timeline's gap is what the wait
         # costs, so kernel + gap against kernel alone reads like the step timed with and without the sync.
-        ratio = (o.kernel_time + o.gap_time) / o.kernel_time
-        went = (f"{line}, and the timeline shows its cost: {_f(o.kernel_time, Dim.SECOND)} of kernel and"
-                f" {_f(o.gap_time, Dim.SECOND)} of gap a step ({number(ratio)}× the kernels alone)")
+        ratio = (o.kernel_time + gap) / o.kernel_time
+        shows = ("the timeline shows its cost" if o.gap_time is not None else
+                 f"a step of {_f(o.time or 0, Dim.SECOND)} leaves a gap beside its kernels")
+        went = (f"{line}, and {shows}: {_f(o.kernel_time, Dim.SECOND)} of kernel and"
+                f" {_f(gap, Dim.SECOND)} of gap a step ({number(ratio)}× the kernels alone)")
         if ratio >= SYNC_DECISIVE:
             evidence.append(f"{went}: the wait is {words.percent(1 - 1 / ratio)} of the step")
             return True
@@ -191,7 +208,12 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
         evidence.append(line)
         if share >= GAP_SHARE:
             decided.append("launch" if fence.gap <= LAUNCH_SCALE else "idle")
-    if o.gpu_utilization is not None and o.gpu_utilization <= IDLE_UTILIZATION:
+    stages = o.pipeline_stages
+    if o.gpu_utilization is not None and stages and stages >= 2 and o.gpu_utilization <= PIPELINE_BAND / stages:
+        evidence.append(f"{stages} devices run the layers one after another with no micro-batches: each is busy about"
+                        f" 1/{stages} of the time by construction, so a GPU utilisation of"
+                        f" {words.percent(o.gpu_utilization)} is the split's serialisation, not host overhead")
+    elif o.gpu_utilization is not None and o.gpu_utilization <= IDLE_UTILIZATION:
         evidence.append(f"GPU utilisation {words.percent(o.gpu_utilization)}: no kernel runs for"
                         f" {words.percent(1 - o.gpu_utilization)} of the time")
         decided.append("idle")
@@ -246,6 +268,23 @@ def _shrink_rule(s: Symptoms, evidence: list[str]) -> str | None:
     if r >= 1 + (w - 1) * SHRINK_FOLLOWS:
         evidence.append(f"shrinking the {what} {test.factor}× made it {number(r)}× faster: time follows the work")
     return None
+
+
+def _launch_count_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str]) -> str | None:
+    """A loop of many tiny launches: its time ÷ its launches is a few µs each, so launches set the pace.
+
+    Only where no timeline gives each launch's kernel and gap (the picket fence reads those), and the work, where
+    it is placed, explains little of the time (100,000 launches in 0.8 s is 8 µs each, whatever the roofs).
+    """
+    o = s.observed
+    if not o.launches or o.launches < 2 or a.step is None or Picket.of(o) is not None:
+        return None
+    each = a.step / o.launches
+    if each > LAUNCH_EACH or (p is not None and p.floor_seconds / a.step >= FLOOR_SHARE):
+        return None
+    evidence.append(f"{o.launches:,} launches in {_f(a.step, Dim.SECOND)}: {_f(each, Dim.SECOND)} each, the scale of a"
+                    " kernel launch itself, so launches set the pace")
+    return "launch"
 
 
 def _launch_scale_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: list[str]) -> str | None:
@@ -358,10 +397,14 @@ def _needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
     o = s.observed
     if _sync_beyond_serial(s):
         return words.SYNC_RETIME
-    if o.host_sync_in_loop and o.time_before is None and o.kernel_time is None:
+    if o.host_sync_in_loop and o.time_before is None and _sync_gap(o) is None:
         return (f"time the step without the host sync (or read a timeline for the GPU idling after it): a step"
                 f" {number(SYNC_DECISIVE)}× or more slower with it is host-bound; one under {number(SYNC_NO_GAIN)}×"
                 " is not")
+    if o.pipeline_stages and o.pipeline_stages >= 2 and a.step is not None and p is None:
+        return (f"give one stage's achieved FLOP/s or bandwidth (or the work, to place it on a card's roofline): each of"
+                f" the {o.pipeline_stages} devices idles by the split's design, so only a rate can say what holds the"
+                " stage that runs")
     return words.needs(s, p, a)
 
 
@@ -385,8 +428,8 @@ def classify(s: Symptoms) -> Verdict:
     anomalies = words.anomaly_lines(s, p, a, ABOVE_ROOF, ABOVE_COMPUTE_ROOF)
     if _sync_beyond_serial(s):
         anomalies.append(words.SYNC_BEYOND_SERIAL)
-    sub = (_comm_rule(s, a, evidence) or _idle_rules(s, a, evidence) or _shrink_rule(s, evidence) or _launch_scale_rule(s, p, a, evidence)
-           or _roof_rule(s, p, a, evidence))
+    sub = (_comm_rule(s, a, evidence) or _idle_rules(s, a, evidence) or _launch_count_rule(s, p, a, evidence)
+           or _shrink_rule(s, evidence) or _launch_scale_rule(s, p, a, evidence) or _roof_rule(s, p, a, evidence))
     if sub is None:
         _far_from_both(a, p, evidence)
     if p is not None and not any(line.startswith(words.roofline_line(p)) for line in evidence):

@@ -68,6 +68,9 @@ class Observed:
     kernel_time: float | None = None
     gap_time: float | None = None
     launches: int | None = None
+    #: Devices that run the model's layers one after another, with no micro-batches to overlap them (a naive
+    #: pipeline or a device_map split): each works about 1/count of the time by construction.
+    pipeline_stages: int | None = None
     shrink_4x_ratio: float | None = None
     shrink_2x_ratio: float | None = None
     shrunk: str = "size"
@@ -112,7 +115,7 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
             if not isinstance(value, bool):
                 raise RegimeError(where, "expected true or false")
             values[key] = value
-        elif key == "launches":
+        elif key in ("launches", "pipeline_stages"):
             values[key] = parse_count(value, where)
         elif key == "shrunk":
             if not isinstance(value, str) or value.strip().lower() not in SHRINKABLE:
@@ -122,7 +125,7 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
             dim, zero = OBSERVED_FIELDS[key]
             values[key] = parse(value, where, dim, allow_zero=zero, beyond_one=key in BEYOND_PEAK)
         else:
-            known = ", ".join([*OBSERVED_FIELDS, "launches", "shrunk", "host_sync_in_loop"])
+            known = ", ".join([*OBSERVED_FIELDS, "launches", "pipeline_stages", "shrunk", "host_sync_in_loop"])
             raise RegimeError(where, f"unknown measurement; expected one of {known}")
     return Observed(**values)  # type: ignore[arg-type]
 
