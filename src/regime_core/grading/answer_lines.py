@@ -24,7 +24,7 @@ from regime_core.catalogue.levers import (
     regime_described,
     regime_names,
 )
-from regime_core.catalogue.quantity import Dim, plain_numbers, quantities_in
+from regime_core.catalogue.quantity import Dim, counted, plain_numbers, quantities_in
 from regime_core.grading import claims
 from regime_core.grading.language import added, in_context, negated, normalise, with_units
 from regime_core.judgment.classify import Verdict
@@ -197,17 +197,27 @@ _SHOWN_MARKS = {True: "✓", False: "✗", None: "not checked:"}
 
 
 def _as_written(text: str, lowered: str) -> str:
-    """A clause of the normalised line quoted as the learner wrote it, where it can be found."""
-    at = text.lower().find(lowered[:30])
-    return text[at:at + len(lowered)].strip() if at >= 0 else lowered
+    """A stretch of the normalised line quoted as the learner wrote it, where it can be found.
+
+    Normalising changes case and spacing ("~5" reads "~ 5"), so the stretch is looked for with spaces set aside.
+    """
+    kept = [(n, c) for n, c in enumerate(text) if not c.isspace()]
+    squeezed = "".join(c for _, c in kept).lower()
+    wanted = "".join(lowered.split()).lower()
+    at = squeezed.find(wanted) if wanted else -1
+    if at < 0:
+        return lowered
+    return text[kept[at][0]:kept[at + len(wanted) - 1][0] + 1]
 
 
 def claims_said(marks: Collection[claims.Mark], text: str) -> str:
     """The claims of a line with their marks, in the learner's words: ``✓ "70% of peak" (decides the regime)``."""
-    parts = []
-    for mark in list(marks)[:6]:
+    parts: list[str] = []
+    for mark in list(marks)[:8]:
         quoted = f"“{_as_written(text, mark.written)}”"
-        parts.append(f"not checked: {quoted}" if mark.ok is None else f"{_SHOWN_MARKS[mark.ok]} {quoted} ({mark.why})")
+        part = f"not checked: {quoted}" if mark.ok is None else f"{_SHOWN_MARKS[mark.ok]} {quoted} ({mark.why})"
+        if part not in parts:
+            parts.append(part)
     return "; ".join(parts)
 
 
@@ -236,8 +246,12 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         said = claims_said([*checked, *unchecked], text)
         return Check(None, f"{UNSURE}: {said}; compare it with the worked answer (it opens when you submit).", marks)
     if judged.cites:
-        said = claims_said([m for m in marks if m.ok and m.why == "decides the regime"] or marks, text)
-        return Check(True, f"Your evidence cites a number that decides the regime: {said}.", marks)
+        deciding = [m for m in marks if m.ok and m.why == "decides the regime"]
+        quoted = ", ".join(dict.fromkeys(f"“{_as_written(text, m.written)}”" for m in deciding[:4]))
+        rest = len(marks) - len(deciding)
+        others = ("" if not rest else "; the other figure in it checks out" if rest == 1 else
+                  f"; the other {counted(rest, 'figure')} in it check out")
+        return Check(True, f"Your evidence cites a number that decides the regime ({quoted}){others}.", marks)
     if cites:
         return Check(True, "Your evidence cites what the incident states.", marks)
     if "occupancy" in words:

@@ -614,12 +614,24 @@ def number_shown(value: float) -> str:
     return format_quantity(value, Dim.COUNT)
 
 
+_ALONE_WORDS = ("on", "off", "idle", "busy")  # "2 µs on": a word that says what the number is, alone
+_JOINING = ("of", "per", "a", "an", "for", "our")  # "70% of peak": a word that needs the next
+_NOT_SAID = re.compile(r"\d|[=≈→×/~<>]|^(?:is|are|was|were|at|to|in|and|or|so|the|vs|than|which|that|with|from|down|up"
+                       r"|it|its|each|every|but|an|a|our|this)$")
+
+
 def _clause(text: str, claim: Claim) -> str:
-    """The number with the words that say what it is: two before it and three after, within its clause."""
-    lo, hi = _clause_bounds(text, claim.start, claim.end)
-    before = _words(text[lo:claim.start], 2, last=True)
-    after = _words(text[claim.end:hi], 3, last=False)
-    return " ".join(w for w in (before, text[claim.start:claim.end], after) if w).strip(" ,;:.")[:120]
+    """The number with the words after it that say what it is ("2 µs on", "70% of peak", "5 GB of KV")."""
+    _, hi = _clause_bounds(text, claim.start, claim.end)
+    words = [w.strip(",;:.()") for w in text[claim.end:hi].split()[:2]]
+    said: list[str] = []
+    if words and words[0] in _ALONE_WORDS:
+        said = words[:1]
+    elif words and words[0] in _JOINING:
+        said = words[:2] if len(words) == 2 and not _NOT_SAID.search(words[1]) else []
+    elif words and not _NOT_SAID.search(words[0]):
+        said = words[:1]
+    return " ".join([text[claim.start:claim.end], *said]).strip(" ,;:.")[:80]
 
 
 def _slipped(claim: Claim, facts: Facts) -> str:
