@@ -56,9 +56,10 @@ def report(attempts: list[dict[str, Any]]) -> dict[str, Any]:
     """The four numbers the grader is held to, for any set of tagged attempts.
 
     Right lines marked wrong and right files refused must be 0; wrong lines caught (failed: not passed,
-    not could-not-tell) at least 95%; could-not-tell on right lines at most 3%.
+    not could-not-tell) at least 95%; could-not-tell on right lines at most 3%. ``wrong_lines_passed`` is the
+    share of wrong lines passed as right (the rest of those not caught were could-not-tell).
     """
-    right = right_wrong = right_unsure = wrong = caught = refused = 0
+    right = right_wrong = right_unsure = wrong = caught = passed = refused = 0
     for attempt in attempts:
         try:
             result = grade(_as_attempt_file(attempt["item"], attempt["answer"]))
@@ -70,6 +71,7 @@ def report(attempts: list[dict[str, Any]]) -> dict[str, Any]:
             if name in attempt["wrong"]:
                 wrong += 1
                 caught += check["passed"] is False
+                passed += check["passed"] is True
             else:
                 right += 1
                 right_wrong += check["passed"] is False
@@ -77,6 +79,7 @@ def report(attempts: list[dict[str, Any]]) -> dict[str, Any]:
     return {"attempts": len(attempts), "right_lines": right, "wrong_lines": wrong,
             "right_lines_marked_wrong": right_wrong, "right_files_refused": refused,
             "wrong_lines_caught": f"{caught / wrong:.1%}" if wrong else "-",
+            "wrong_lines_passed": f"{passed / wrong:.1%}" if wrong else "-",
             "could_not_tell_on_right_lines": f"{right_unsure / right:.1%}" if right else "-"}
 
 
