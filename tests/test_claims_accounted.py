@@ -54,6 +54,16 @@ PAIRS = [
     # products
     ("a6", "40,000 launches × 10 µs = 400 ms per request, GPU idle 80%",
      "40,000 launches × 10 µs = 40 ms per request, GPU idle 80%", "400 ms"),
+    # an achieved rate from a share of the named card's peak
+    ("a5", "0.62 × 989 ≈ 613 TFLOP/s achieved", "0.62 × 989 ≈ 613 GFLOP/s achieved", "power of ten"),
+    # a speed multiplier as a change in time or in speed
+    ("a2", "85% of peak bandwidth; compile 3.8× faster, i.e. −74% latency",
+     "85% of peak bandwidth; compile 3.8× faster, i.e. −380% latency", "73.7% less time"),
+    # a change said with its direction: 6 ms on 8 ms is 75% more time, and 43% is the share of the new step
+    ("a7", "ITL 8 → 14 ms: 6 ms more, +75% time per token", "ITL 8 → 14 ms: 6/14 = 43% more time per token", "42.9% of the whole"),
+    # LaTeX as people type it
+    ("a7", r"ITL rises by $\frac{14-8}{8} = 75\%$ after the .item() was added",
+     r"ITL rises by $\frac{14-8}{8} = 57\%$ after the .item() was added", "75%"),
 ]
 
 
@@ -99,6 +109,10 @@ def test_each_claim_is_listed_with_its_mark() -> None:
     ("a3", "12 µs for both; shrinking 4x wouldn't change it (rule 3)"),  # the drill's own rules
     ("a2", "85% of peak bandwidth, and compile made it 3.8× faster"),  # a change said of 3.8×, not of 85%
     ("a1", "tensor cores busy at 70% of peak"),  # busy at a share of the roof: no claim about the time
+    # a bracket the reader does not evaluate is not taken for arithmetic on the last result (1 − 8/14 = 42.9%)
+    ("a7", "ITL 8 → 14 ms: 125 → 71.4 tok/s, a drop of (125 − 71.4)/125 = 42.9%"),
+    ("a5", "62% of peak. Needed speed-up = 180 / 80 = 2.25×. Time cut = (180 − 80) / 180 = 55.6%"),
+    ("a2", "85% of peak bandwidth; compile 3.8× faster: +280% throughput"),
 ])
 def test_right_lines_of_every_shape_pass(item: str, text: str) -> None:
     check = _evidence(item, text)

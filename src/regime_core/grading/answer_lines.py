@@ -121,6 +121,17 @@ def _names_the_problem(lowered: str, start: int, end: int) -> bool:
     return bool(_PROBLEM_WORDS.search(lowered[start:end] + (rest.group() if rest else "")))
 
 
+# A lever word that names a measurement of the kernel ("fused intensity", "compiled time"), not a lever offered.
+_DESCRIBES = re.compile(r"\S*\s+(?:intensity|time|timing|version|run|bandwidth|traffic|bytes|speed-?up)\b")
+# A lever said to buy at most a bound ("tuning the kernel can yield at most 1.43×"): weighed, not offered.
+_BOUNDED_GAIN = re.compile(r"\S*(?:\s+[\w.-]+){0,4}?\s+(?:can |could |would |will )?(?:yield|buy|give|gain|get|bring)s?"
+                           r"\s+(?:at most|maximum|max|no more than|only|about|around)\b")
+
+
+_BOUNDED_BEFORE = re.compile(r"\b(?:more than|at most|over|beyond|no more than)\s+(?:about\s+|~)?[\d.]+\s?×\s+from\s+"
+                             r"(?:the\s+)?$")
+
+
 @dataclass(frozen=True)
 class LeverLine:
     """The levers a line names: offered (neither denied nor only describing the kernel), denied, and added.
@@ -141,7 +152,8 @@ def read_levers(text: str) -> LeverLine:
     adds: list[str] = []
     cures: set[str] = set()  # levers that name a problem, offered by a word for the cure ("keep it on the GPU")
     for m in mentions(lowered)[:_MAX_MENTIONS]:
-        if m.lever in offered or in_context(lowered, m.start):
+        if m.lever in offered or in_context(lowered, m.start) or _DESCRIBES.match(lowered, m.end) or \
+                _BOUNDED_GAIN.match(lowered, m.end) or _BOUNDED_BEFORE.search(lowered, max(0, m.start - 60), m.start):
             continue
         lever = by_id(m.lever)
         if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and added(lowered, m.start):
@@ -190,6 +202,10 @@ def _contradicted(lowered: str, contradictions: Collection[Contradiction]) -> st
     return ""
 
 
+# Occupancy mentioned to be set aside ("the 55% occupancy measures something else"), not cited as evidence.
+_SET_ASIDE = re.compile(r"not a regime|rule 4|irrelevant|doesn'?t matter|does not matter|something else|red herring"
+                        r"|theat(?:re|er)|misleading|sounds like|decides nothing|not (?:the|a) (?:limit|bottleneck)"
+                        r"|isn'?t (?:the|a) (?:limit|bottleneck)|not what limits")
 _GPU_UTIL = re.compile(r"\b(?:nvidia-smi|gpu[- ]?util\w*)")
 
 
@@ -246,7 +262,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         said = claims_said([*checked, *unchecked], text)
         return Check(None, f"{UNSURE}: {said}; compare it with the worked answer (it opens when you submit).", marks)
     if judged.cites:
-        deciding = [m for m in marks if m.ok and m.why == "decides the regime"]
+        deciding = [m for m in marks if m.ok and m.why == "decides the regime"] or [m for m in marks if m.ok]
         quoted = ", ".join(dict.fromkeys(f"“{_as_written(text, m.written)}”" for m in deciding[:4]))
         rest = len(marks) - len(deciding)
         others = ("" if not rest else "; the other figure in it checks out" if rest == 1 else
@@ -254,6 +270,8 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         return Check(True, f"Your evidence cites a number that decides the regime ({quoted}){others}.", marks)
     if cites:
         return Check(True, "Your evidence cites what the incident states.", marks)
+    if "occupancy" in words and _SET_ASIDE.search(words):
+        return unsure("the line sets occupancy aside, rightly, but names no figure that decides the regime")
     if "occupancy" in words:
         return Check(False, "Occupancy is not a regime (Rule 4): cite what the incident measured against a peak.", marks)
     if _GPU_UTIL.search(words) and regime in ("compute", "memory"):

@@ -20,13 +20,16 @@ _CONDITION = re.compile(r"(?=\b(?:above|below|under)\s+(?:the\s+ridge|it)\b)|\b(
                         r"|(?:for|on|in)(?=\s+(?:an?\s+|the\s+|its\s+)?"
                         r"(?:[\w-]+\s+){0,2}?(?:a\d(?:s|\'s)?\b|compute|memory|launch|overhead|math|bandwidth|elementwise|matmul"
                         r"|gemm|kernels?\b|chains?\b|decode|prefill)))\b")
-_MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|bytes?|traffic|launch\w*|overhead|round[- ]?trips?|hbm|dram"
+_MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|(?<!flop/)bytes?|(?<!flop/)b(?=/s)|traffic|launch\w*|overhead"
+                     r"|round[- ]?trips?|hbm|dram|moving data|data movement|shuttl\w*|moving (?:it|things|tensors) around"
+                     r"|loads? and stores?|(?:small|tiny) (?:jobs|kernels|steps)"
                      r"|intermediates?|elementwise|pointwise|reads?|writes?|host|tb/s|gb/s|a[234678](?:s|\'s)?)\b"
                      r"|(?:below|under) (?:the )?(?:ridge|it)\b")
-_COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ]cores?|math|arithmetic|multipl\w*|gemm|a[15](?:s|\'s)?)\b"
+_COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ]cores?|math|arithmetic|multipl\w*|gemm|matmul"
+                      r"|a[15](?:s|\'s)?)\b"
                       r"|above (?:the )?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
 _NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b")
-_AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|wrong|lost|gone|harmful|hurts?|never|cannot|can'?t"
+_AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|cannot|can'?t"
                       r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|not|no|none|week|rounding error)\b")
 _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won|faster|deletes?|removes?|saves?|cuts?"
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?)\b|^\W*fuse\b")
@@ -94,8 +97,11 @@ def _by_side_words(unit: str) -> list[Stance]:
         before = _PART.split(text[runs[n - 1][1] if n else 0:start])[-1]
         after = _PART.split(text[end:runs[n + 1][0] if n + 1 < len(runs) else len(text)])[0]
         pays = _polarity(before)
-        out.append(Stance(_polarity(after) if pays is None else pays, side, unit.strip(),
-                          bool(_LIMITED.search(before))))
+        if pays is None:
+            pays = _polarity(after)
+        if pays is None:  # "fusing A1's relu would not change its FLOPs": said between the run's own words
+            pays = _polarity(text[start:end])
+        out.append(Stance(pays, side, unit.strip(), bool(_LIMITED.search(before))))
     return out
 
 
@@ -120,6 +126,11 @@ def stances(lowered: str) -> list[Stance]:
                 pays = _polarity(unit[found.end():ends])
             out.append(Stance(pays, side, unit[previous:ends].strip(), bool(_LIMITED.search(before))))
             previous = found.end()
+    # A condition whose own words say no polarity takes the next one's on its side ("where the hours go into
+    # arithmetic, as in a 4096 matmul, fusion deletes none of it").
+    for n in range(len(out) - 2, -1, -1):
+        if out[n].pays is None and out[n + 1].pays is not None and out[n + 1].side == out[n].side:
+            out[n] = Stance(out[n + 1].pays, out[n].side, out[n].clause, out[n].limited)
     return out
 
 

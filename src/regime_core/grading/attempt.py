@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantity_spans
 from regime_core.content import drill
 from regime_core.errors import RegimeError
+from regime_core.grading.language import delatex
 
 #: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
@@ -109,20 +110,9 @@ def _stated(text: str) -> float | None:
     return result if result is not None else _opening(plain, typed=True)
 
 
-# LaTeX as learners type it: "$\\frac{312}{2}$", "312 \\times 10^{12}", "\\approx 156".
-_LATEX = ((re.compile(r"\^\{([^{}]*)\}"), r"^\1"), (re.compile(r"\\(?:mathrm|text|operatorname)\s*\{([^{}]*)\}"), r"\1"),
-          (re.compile(r"\\(?:times|cdot)"), "×"), (re.compile(r"\\(?:approx|sim)"), "≈"),
-          (re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"(\1)/(\2)"),
-          (re.compile(r"\\[,;!: ]|[$]"), " "))
 # A quotient of two quantities, each with or without its unit: "312 TFLOP/s / 2 TB/s", "312e12/2e12", "(312)/(2)".
 _DIVIDE = re.compile(r"/|÷|\bover\b|\bdivided by\b", re.I)
 _QUOTIENTS = {(Dim.FLOP_RATE, Dim.BYTE_RATE), (Dim.FLOP, Dim.BYTE), (Dim.COUNT, Dim.COUNT)}
-
-
-def _delatex(text: str) -> str:
-    for pattern, replacement in _LATEX:
-        text = pattern.sub(replacement, text)
-    return text
 
 
 def _one_quantity(text: str) -> tuple[float, Dim] | None:
@@ -157,7 +147,7 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
     except RegimeError:
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise
-        text = _delatex(value)
+        text = delatex(value)
         stated = _stated(text)
         if stated is None:
             parts = _RESULT.split(plain_numbers(text))

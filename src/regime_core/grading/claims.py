@@ -12,6 +12,7 @@ number off the fact's by a slip people make (a power of ten, bits for bytes, one
 
 from __future__ import annotations
 
+import ast
 import itertools
 import math
 import re
@@ -57,6 +58,8 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
                     r"|(?P<lt>[<≤])|(?P<gt>[>≥]))\s*(?:~|≈|about|roughly|around)?\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof))\b")
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
+_RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
+_FALL = re.compile(r"(?:less|shorter|faster|cut|drops?|lower|down|fewer|reduction|saving\w*|speed-?ups?|better)\b")
 _RULE = re.compile(r"\brules?\s*#?\s*$")
 _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
@@ -97,6 +100,7 @@ class Claim:
     bound: str | None = None  # "<" or ">": said as a bound ("well under 1 µs", "at least 2×")
     at_peak: bool = False  # a time said of the roof's 100% ("at 100% of peak it would take 112 ms")
     of_time: bool = False  # a share said of the time ("busy 70% of the time")
+    direction: str | None = None  # "+" or "-": a change said to raise or to cut ("+75%", "43% more", "56% less")
 
     def busy(self) -> float | None:
         """The share of the time the GPU works, where the claim is one ("idles 80%" is busy 20%)."""
@@ -214,9 +218,14 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     clause = text[lo:hi]
     at_peak = (dim is Dim.SECOND and hypothetical and bool(_AT_PEAK.search(clause.replace(text[start:end], "")))
                and bool(_COMPLETE.search(clause)))
+    direction = None
+    if change:
+        sign, word = text[max(0, start - 2):start].strip(), _words(text[end:hi], 1, last=False)
+        direction = ("+" if sign == "+" or _RISE.match(word) else "-" if sign in ("-", "−") or _FALL.match(word)
+                     else None)
     of_time = share is not None and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|step|wall)", text[end:hi]))
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
-                 hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time)
+                 hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction)
 
 
 def _power(text: str, claim: Claim) -> tuple[float, int]:
@@ -288,8 +297,9 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         value, at = _power(text, claim)
         dim, written, units = claim.dim, text[claim.start:at], [claim.dim]
         lead = _OPERATOR.search(text, max(0, claim.start - 4), claim.start)
+        # After ")" an operator goes on from a bracket not read here ("(125 − 71.4)/125"), not from the last result.
         led = bool(previous is not None and lead and lead.end() == claim.start and lead["op"] != "at"
-                   and not text[lead.start() - 1:lead.start()].isdigit())
+                   and not text[lead.start() - 1:lead.start()].isdigit() and text[lead.start() - 1:lead.start()] != ")")
         if led and previous is not None and lead is not None:
             pvalue, pdim, pwritten = previous
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
@@ -305,6 +315,12 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         if conversion is not None and result is not None:
             out.append(conversion)
             previous = (result.value, result.dim, text[result.start:result.end])
+            i = index[result.start]
+            continue
+        opens = result is not None and _OPERATOR.match(text, result.end) is not None and \
+            _OPERATOR.match(text, result.end).end() in by_start  # type: ignore[union-attr]
+        if result is not None and opens:  # "2 × 4096³ = 2 × 68,719,476,736 = …": read on from the right side
+            previous = None
             i = index[result.start]
             continue
         if result is not None and (operators or led):
@@ -379,6 +395,45 @@ def _shared_units(text: str, spans: list[tuple[float, Dim, int, int]]) -> list[t
     return out
 
 
+# Arithmetic with brackets or a minus, on bare numbers: "(125 − 71.4)/125 = 42.9%", "(14-8)/(8) = 75%".
+_BRACKETED = re.compile(r"(?<![\w.])(?P<expr>[(\d][\d.,\s()+\-×*/÷·]{2,80}?)\s*(?:=|≈)\s*~?(?=\d)")
+_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.UAdd)
+
+
+def _evaluate(expression: str) -> float | None:
+    """A bracketed expression of bare numbers, evaluated; None where it is not one."""
+    plain = expression.replace("×", "*").replace("·", "*").replace("÷", "/").replace(",", "")
+    if "(" not in plain and "-" not in plain:
+        return None  # the operator chains read these, with their units
+    try:
+        tree = ast.parse(plain.strip(), mode="eval")
+    except (SyntaxError, ValueError):
+        return None
+    if not all(isinstance(node, _NODES) for node in ast.walk(tree)) or not any(
+            isinstance(node, ast.BinOp) for node in ast.walk(tree)):
+        return None
+    try:
+        value = eval(compile(tree, "<arithmetic>", "eval"), {"__builtins__": {}})  # numbers only: every node checked above
+    except (ArithmeticError, ValueError, TypeError):
+        return None
+    return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+
+
+def _bracketed(text: str, claims: list[Claim]) -> list[Sum]:
+    by_start = {c.start: c for c in claims}
+    out = []
+    for found in itertools.islice(_BRACKETED.finditer(text), MAX_CLAIMS):
+        result = by_start.get(found.end())
+        value = _evaluate(found["expr"])
+        if result is None or value is None:
+            continue
+        if result.dim is Dim.FRACTION and math.isclose(value, result.value * 100, rel_tol=ARITHMETIC):
+            value /= 100  # "(14 − 8) / 8 × 100 = 75%"
+        starts = tuple(c.start for c in claims if found.start() <= c.start < found.end())
+        out.append(Sum(found["expr"].strip(), value, result, result.dim, True, operands=starts))
+    return out
+
+
 def read(lowered: str) -> Reading:
     """A normalised line (``language.with_units``) read as claims, sums, transitions and side phrases."""
     text = plain_numbers(lowered)
@@ -387,7 +442,7 @@ def read(lowered: str) -> Reading:
     for found in itertools.islice(_SIDE.finditer(text), MAX_CLAIMS):
         side = "below" if found["word"] in _BELOW else "above"
         sides.append(_flip(side, ("above", "below")) if negated(text, found.start(), found.end()) else side)
-    return Reading(tuple(claims), tuple(_sums(text, claims)), tuple(_transitions(text, claims)),
+    return Reading(tuple(claims), tuple(_sums(text, claims) + _bracketed(text, claims)), tuple(_transitions(text, claims)),
                    tuple(s for s in sides if s))
 
 
@@ -398,6 +453,16 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
     if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
         return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
     return math.isclose(a.value, b.value, rel_tol=rel)
+
+
+def as_written(bare: Claim, fact: Claim) -> bool:
+    """Whether a bare number is a fact as written in its unit ("(180 − 80) / 180" is of 180 ms and 80 ms)."""
+    written = _NUMERAL.match(fact.written) if bare.dim is Dim.COUNT and not bare.multiplier and fact.dim is not Dim.COUNT \
+        else None
+    try:
+        return bool(written) and math.isclose(bare.value, float(written.group().replace(",", "")), rel_tol=0.02)  # type: ignore[union-attr]
+    except ValueError:
+        return False
 
 
 _SLIPS = ((10.0, "a power of ten"), (100.0, "a power of ten"), (1000.0, "a power of ten"),
@@ -454,9 +519,12 @@ class Facts:
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
         deciding = tuple(c for r in decided for c in r.claims)
+        # A multiplier said of a speed-up ("3.8× faster"), not of a step that went up ("8 ms to 14 ms (1.75×)").
+        faster = {c for line, r in zip([*deciding_lines, *other_lines], [*decided, *others], strict=True)
+                  for c in r.claims if c.speed and re.match(r"\W{0,3}(?:faster|speed-?up|quicker)", line[c.end:c.end + 12])}
         known = deciding + tuple(c for r in others for c in r.claims)  # a sum's result is one of its line's claims
         transitions = tuple(t for r in [*decided, *others] for t in r.transitions)
-        figures = [dv.Figure(c.value, c.dim, c.roof, c in deciding) for c in known
+        figures = [dv.Figure(c.value, c.dim, c.roof, c in deciding, speed=c.speed and c in faster) for c in known
                    if not c.metric and not (c.dim is Dim.COUNT and not c.multiplier and c.value < 2)]
         figures += [dv.Figure(d.value, d.dim, None, False, True) for d in datasheet]
         context = tuple(c for line in context_lines or [] for c in read(line).claims)
@@ -554,8 +622,15 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
     pool = [*facts.derived, *facts.datasheet]
     out = []
     for d in pool:
-        if d.dim is not claim.dim and not (claim.multiplier and d.dim is Dim.COUNT):
+        bare = claim.dim is Dim.COUNT and not claim.multiplier
+        if bare and (d.dim is Dim.COUNT or not math.isclose(claim.value, abs(d.value), rel_tol=0.02)):
+            continue  # a bare number is a derived figure only as written in its unit, not any ratio near it
+        if d.dim is not claim.dim and not (claim.multiplier and d.dim is Dim.COUNT) and not bare:
             continue
+        if d.role == dv.CHANGE and claim.direction and (d.value > 0) != (claim.direction == "+"):
+            continue
+        if d.role == dv.SPARE and not (claim.spare or claim.share or claim.roof):
+            continue  # 1 − any share is near almost any percent: a complement is one only where it is said to be
         if claim.dim is Dim.FRACTION:
             if claim.change and d.role != dv.CHANGE:
                 continue
@@ -583,6 +658,10 @@ def _fraction_misread(claim: Claim, facts: Facts) -> str:
                     f"{show(abs(change), Dim.FRACTION)}, not {claim.shown()}")
         if d.role == dv.RATIO and d.dim is Dim.FRACTION and math.isclose(claim.value, d.value, rel_tol=MATCH / 2):
             return (f"{d.how} is {show(d.value, Dim.FRACTION)} of the whole, not a change of {claim.shown()}")
+    for f in facts.known:
+        if f.speed and f.value > 1 and math.isclose(claim.value, f.value, rel_tol=MATCH / 2):
+            return (f"{f.shown()}× is {show(1 - 1 / f.value, Dim.FRACTION)} less time, or"
+                    f" {show(f.value - 1, Dim.FRACTION)} more speed, not {claim.shown()}")
     return ""
 
 
@@ -648,7 +727,7 @@ def _slipped(claim: Claim, facts: Facts) -> str:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
             return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
     for d in (*facts.datasheet, *facts.derived):
-        if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM) and (
+        if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM, dv.ACHIEVED) and (
                 why := slip(claim.value, d.value, claim.dim)):
             source = "the card's datasheet" if d.role == dv.DATASHEET else d.how
             return f"{claim.shown()} is off {source}, {show(d.value, d.dim)}, by {why}"
@@ -676,6 +755,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     text, summed, results, line = at.text, at.summed, at.results, at.claims
     shown = _clause(text, claim)
     matches = [f for f in facts.known if same(claim, f)]
+    if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
+        matches = [f for f in facts.known if as_written(claim, f)]
     wrong = _attribute_wrong(claim, matches, facts)
     if not wrong and not _derived_for(claim, facts):
         wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)

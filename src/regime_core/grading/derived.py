@@ -27,6 +27,7 @@ FLOOR = "floor"  # work ÷ a roof: the least time the work can take ("14 GB at 3
 TOTAL = "total"  # a sum or a product of figures ("2 + 8 = 10 µs", "40,000 × 10 µs = 400 ms")
 AT_PEAK = "at_peak"  # a time × the share of the roof it runs at: that time at 100% of the roof
 DATASHEET = "datasheet"  # a card's peak or bandwidth from the catalogue
+ACHIEVED = "achieved"  # a share of a roof × the card's peak: the rate achieved ("62% × 989 TFLOP/s = 613 TFLOP/s")
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Figure:
     roof: str | None = None
     deciding: bool = False
     datasheet: bool = False  # a card's figure: it enters floors only (two cards' ratio means nothing here)
+    speed: bool = False  # a speed multiplier ("3.8× faster"): its time change and speed change follow
 
 
 def _shown(value: float, dim: Dim) -> str:
@@ -77,6 +79,9 @@ def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
             out.append(Derived(1 - f.value, Dim.FRACTION, SPARE, f"100% − {shown}", f.deciding))
             if f.roof:
                 out.append(Derived(1 / f.value, Dim.COUNT, HEADROOM, f"1 ÷ {shown}", f.deciding))
+        if f.speed and f.value > 1:  # 3.8× faster: the time falls by 1 − 1/3.8 (−74%), the speed rises by 2.8 (+280%)
+            out.append(Derived(-(1 - 1 / f.value), Dim.FRACTION, CHANGE, f"{shown}× faster, in time", f.deciding))
+            out.append(Derived(f.value - 1, Dim.FRACTION, CHANGE, f"{shown}× faster, in speed", f.deciding))
         if f.dim is Dim.TOKEN_RATE:
             out.append(Derived(1 / f.value, Dim.SECOND, PER_ITEM, f"1 ÷ {shown}", f.deciding))
         if f.dim is Dim.SECOND:
@@ -87,6 +92,9 @@ def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
         if a.datasheet or b.datasheet:
             if (a.dim, b.dim) in _FLOORS and not a.datasheet:
                 out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{sa} ÷ {sb}", False))
+            roofs = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}
+            if b.datasheet and a.dim is Dim.FRACTION and a.roof and roofs.get(b.dim) == a.roof:
+                out.append(Derived(a.value * b.value, b.dim, ACHIEVED, f"{sa} × {sb}", a.deciding))
             continue
         if a.dim is b.dim and a.dim in _RATES:
             out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both))
@@ -101,7 +109,7 @@ def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
             out.append(Derived(a.value * b.value, Dim.SECOND, AT_PEAK, f"{sa} × {sb}", both))
         if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2:
             out.append(Derived(a.value * b.value, Dim.SECOND, TOTAL, f"{_shown(a.value, Dim.COUNT)} × {sb}", both))
-    return tuple(d for d in out if d.value > 0)
+    return tuple(d for d in out if d.value > 0 or (d.role == CHANGE and d.value < 0))
 
 
 def datasheet(cards: Iterable[Hardware]) -> tuple[Derived, ...]:

@@ -149,7 +149,9 @@ def facts(incident_id: str) -> Facts:
     cards = [card] if card is not None else list(hw.catalogue().values())
     # The incident's own text, the work's arithmetic as the core did it, and the incidents it names as its
     # context ("the same chain" is A2's): figures a learner may quote, none of which decides by itself.
-    others = [item.text, *(item.symptoms.work.steps if item.symptoms.work else ()),
+    work = item.symptoms.work
+    others = [item.text, *(work.steps if work else ()),
+              *((f"{work.bytes:.6g} bytes", f"{work.flops:.6g} FLOP") if work else ()),
               *_tensor_sizes(dict(item.symptoms.work_spec or {}))]
     context = [with_units(drill.incident(other).text) for other in _grading(incident_id).get("context", [])]
     return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,

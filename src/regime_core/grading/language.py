@@ -142,10 +142,29 @@ def _has(text: str, needles: tuple[str, ...]) -> bool:
     return any(needle in text for needle in needles)
 
 
+# LaTeX as learners type it: "$\\frac{312}{2}$", "312 \\times 10^{12}", "\\approx 156", "75\\%", "12\\,\\mu s".
+_LATEX = ((re.compile(r"\^\{([^{}]*)\}"), r"^\1"),
+          (re.compile(r"\\(?:mathrm|text|texttt|textit|textbf|operatorname|mathit|mathbf)\s*\{([^{}]*)\}"), r"\1"),
+          (re.compile(r"\\(?:times|cdot)"), "×"), (re.compile(r"\\(?:approx|sim)"), "≈"), (re.compile(r"\\%"), "%"),
+          (re.compile(r"\\mu\s*"), "µ"), (re.compile(r"\\(?:left|right)"), ""), (re.compile(r"\\(?:geq|ge)"), "≥"),
+          (re.compile(r"\\(?:leq|le)"), "≤"), (re.compile(r"\\(?:to|rightarrow)"), "→"),
+          (re.compile(r"\\[dt]?frac\s*\{([^{}]*)\}\s*\{([^{}]*)\}"), r"(\1)/(\2)"),
+          (re.compile(r"\\[,;!: ]"), " "), (re.compile(r"[$]"), ""))
+
+
+def delatex(text: str) -> str:
+    """Text with the LaTeX people type for numbers and units read as plain text (a fraction as a quotient)."""
+    if "\\" not in text and "$" not in text:
+        return text
+    for pattern, replacement in _LATEX:
+        text = pattern.sub(replacement, text)
+    return text
+
+
 @lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
-    lowered = text.lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    lowered = delatex(text).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
     if _has(lowered, _MARKDOWN_MARKS):
         lowered = _MARKDOWN.sub("", lowered)
     if _has(lowered, _QUOTE_MARKS):
