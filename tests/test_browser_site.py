@@ -118,7 +118,7 @@ def test_no_page_logs_a_console_error(page: Page, base_url: str, path: str) -> N
 def test_review_comment_gives_the_regime_reason_levers_and_the_casebook_page(page_as: Callable[..., Page],
                                                                              base_url: str) -> None:
     from regime_core.content import drill
-    from regime_core.grading.review import review_comment
+    from regime_core.grading.review import question_comment, review_comment
 
     page = page_as(permissions=["clipboard-read", "clipboard-write"])
     page.goto(base_url + "drill/")
@@ -126,10 +126,19 @@ def test_review_comment_gives_the_regime_reason_levers_and_the_casebook_page(pag
     status = page.locator('[data-anchor="a6"] .regime-links__status')
     case_url = f"{base_url}casebook/a6/"
     a6 = drill.incident("a6")
+    # Before an attempt the comment is the question and its link: nothing of the answer is copied or shown.
+    expect(status).to_contain_text("Copied: the question for A6")
+    expect(status).not_to_contain_text("overhead")
+    expect(page.locator('[data-regime-answer="a6"]')).to_be_hidden()
+    assert page.evaluate("navigator.clipboard.readText()") == question_comment("A6", case_url, title=a6.title,
+                                                                                symptom=a6.text)
+    form = page.locator('[data-item="a6"] form.regime-attempt')
+    form.locator('input[value="memory"]').check()  # any attempt opens the answer, a wrong one too
+    form.locator('button[type="submit"]').click()
+    expect(page.locator('[data-regime-answer="a6"]')).to_be_visible()
+    page.locator('[data-anchor="a6"] [data-action="copy-review"]').click()
     expected = review_comment(a6.verdict(), "A6", case_url, title=a6.title, symptom=a6.text)  # the core's words
     expect(status).to_contain_text("Copied: the review comment for A6")
-    expect(status).not_to_contain_text("overhead")  # nothing of the answer shows before an attempt
-    expect(page.locator('[data-regime-answer="a6"]')).to_be_hidden()
     assert page.evaluate("navigator.clipboard.readText()") == expected
     # Markdown for a pull request: the incident in a sentence, the regime in bold, the symptom quoted, a short link.
     assert expected.startswith("A6, *40,000 launches and a picket fence*, is **overhead / host-bound**.")

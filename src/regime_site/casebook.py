@@ -107,7 +107,9 @@ def incident_page(incident_id: str) -> str:
         "Read the regime before you open the answer: write four lines — regime, evidence, the lever that"
         f" helps, the lever that wastes the week — or try it on the [drill page](../drill.md#{item.id}).\n",
         "\n## The symptoms\n", _symptoms_block(item.symptoms_raw),
-        f'\n<details class="regime-case__answer"><summary>Show the worked answer</summary>\n{answer}\n</details>\n',
+        # Kept out of the site's search index: a search must not answer the drill before an attempt.
+        f'\n<details class="regime-case__answer" data-search-exclude><summary>Show the worked answer</summary>\n{answer}'
+        '\n</details>\n',
     ])
 
 

@@ -16,7 +16,7 @@ from regime_core.catalogue.quantity import Dim, format_quantity, number
 from regime_core.content import drill
 from regime_core.grading.attempt import MAX_IMPORT_BYTES, MAX_TEXT
 from regime_core.grading.grade import CRITERIA
-from regime_core.grading.review import part_b_review
+from regime_core.grading.review import part_b_question, part_b_review
 from regime_core.judgment.symptoms import OBSERVED_FIELDS, SHRINKABLE
 from regime_core.model import work
 from regime_core.model.roofline import place
@@ -79,7 +79,7 @@ def part_b_attempt() -> str:
                    + "</fieldset>")
     return (
         '<div class="regime-part-b" data-regime-widget="attempt" data-item="part-b" data-validate="part_b_attempt">'
-        + links("part-b", "Part B — the ridge, by hand", part_b_review("{url}"))
+        + links("part-b", "Part B — the ridge, by hand", part_b_review("{url}"), question=part_b_question("{url}"))
         + f'<form data-search-exclude class="regime-attempt" novalidate aria-label="Your Part B attempt">{fields}{buttons()}</form>'
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
         + answer("part-b", _part_b_answer()) + "</div>"

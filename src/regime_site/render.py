@@ -13,7 +13,7 @@ import base64
 
 from regime_core.catalogue.levers import REGIMES, advice, levers
 from regime_core.content import drill
-from regime_core.grading.review import review_comment
+from regime_core.grading.review import question_comment, review_comment
 from regime_core.judgment.classify import Verdict
 from regime_core.judgment.words import LABEL
 from regime_site.field_names import in_words
@@ -115,25 +115,29 @@ def incident(incident_id: str) -> str:
         f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>'
         + links(item.id, item.title, review_comment(item.verdict(), item.id.upper(), "{url}", title=item.title,
                                                      symptom=item.text),
-                 f"../{casebook_page(item.id)}") + form
+                 f"../{casebook_page(item.id)}",
+                 question=question_comment(item.id.upper(), "{url}", title=item.title, symptom=item.text)) + form
         + '<p class="regime-feedback" role="status" aria-live="polite"></p>'
         + answer(item.id, _verdict_html(item.id)) + incident_explorer(item.id) + "</div>"
     )
 
 
-def links(anchor: str, title: str, review: str = "", case: str = "", *, label: str = "", shown: bool = False) -> str:
+def links(anchor: str, title: str, review: str = "", case: str = "", *, label: str = "", shown: bool = False,
+          question: str = "") -> str:
     """Copy link, and Copy as review comment where the core writes one.
 
     ``review`` has ``{url}`` for the address and travels base64-encoded like the answers, so it is not
     read before the learner asks; ``case`` is the page the comment links to (an incident's casebook
     page), relative to this page. ``label`` names the comment in the status line ("the review comment
     for A6"). ``shown``: the comment is also shown in full, as the Markdown it is (only where the verdict
-    is already on screen: a casebook page).
+    is already on screen: a casebook page). ``question``: what is copied until the learner has opened the answer
+    (the incident and its link, no verdict); the full comment only after.
     """
     review_button = ('<button data-search-exclude type="button" class="md-button regime-links__button" data-action="copy-review">'
                      "Copy as review comment</button> ") if review else ""
     data = (f' data-review="{encode(review)}"' if review else "") + (f' data-case="{esc(case)}"' if case else "")
     data += f' data-label="{esc(label)}"' if label else ""
+    data += f' data-question="{encode(question)}"' if question else ""
     comment = '<pre class="regime-links__comment" hidden><code></code></pre>' if review and shown else ""
     return (f'<div class="regime-links" data-regime-widget="links" data-anchor="{esc(anchor)}" data-title="{esc(title)}"{data}>'
             '<button data-search-exclude type="button" class="md-button regime-links__button" data-action="copy-link">Copy link</button> '

@@ -2,6 +2,7 @@
 // text is the core's, written at build time (data-review, base64, with {url} for the address); it links
 // to data-case (an incident's casebook page) where there is one, else to this permalink.
 import { decodePayload, on } from "./dom.js";
+import { store } from "./store.js";
 
 function permalink(anchor) {
   const url = new URL(window.location.href);
@@ -37,12 +38,18 @@ export function mount(element) {
     shown.hidden = false;
   }
   if (reviewButton && review) {
-    // The comment holds the verdict: copied whole, but only named here, so nothing of the answer shows early.
+    // The comment holds the verdict: until the learner has opened this item's answer, the question is copied
+    // instead (the incident and its link); either is only named here, so nothing of the answer shows early.
     const label = element.dataset.label
       || (anchor.startsWith("part-") ? `Part ${anchor.slice(5).toUpperCase()}` : anchor.toUpperCase());
-    const name = `the review comment for ${label}`;
-    offs.push(on(reviewButton, "click", () => copy(decodePayload(review).replace("{url}", link()), status, name,
-      `The browser refused the clipboard; the comment is on ${link()}`)));
+    const { question } = element.dataset;
+    offs.push(on(reviewButton, "click", () => {
+      const open = !question || Boolean(store.get(anchor)?.unlocked);
+      const text = decodePayload(open ? review : question).replace("{url}", link());
+      const name = open ? `the review comment for ${label}`
+        : `the question for ${label} and its link; the comment with the answer opens once you submit yours`;
+      return copy(text, status, name, `The browser refused the clipboard; the comment is on ${link()}`);
+    }));
   }
   return () => offs.forEach((off) => off());
 }

@@ -58,6 +58,24 @@ def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", s
     return "\n".join([head, "", *quote, *lines, "", f"[Why, with the arithmetic]({url})"])
 
 
+def question_comment(label: str, url: str, *, title: str = "", symptom: str = "") -> str:
+    """``label`` as a question for a pull request or a chat, before its answer is open: the incident and its link.
+
+    A reviewer who pastes it sends the reader to try it; the verdict is copied only once the answer is open.
+
+    Example::
+
+        A6, *40,000 launches and a picket fence*: which regime holds it?
+
+        > A custom CUDA extension launches 40,000 pointwise kernels per request. ...
+
+        [Read it, then open the answer](https://…/casebook/a6/)
+    """
+    named = markdown_text(label) + (f", *{markdown_text(title)}*" if title else "")
+    quote = [f"> {markdown_text(symptom)}", ""] if symptom else []
+    return "\n".join([f"{named}: which regime holds it?", "", *quote, f"[Read it, then open the answer]({url})"])
+
+
 def part_b_review(url: str) -> str:
     """Part B in the lines a reviewer pastes: the ridge and each kernel's side, with the numbers."""
     rows = drill.part_b()
@@ -66,6 +84,14 @@ def part_b_review(url: str) -> str:
                        f" {number(r.placement.factor)}× {r.placement.side}" for r in rows)
     return (f"Part B: ridge = {format_quantity(p.peak_flops, Dim.FLOP_RATE)} / {format_quantity(p.bandwidth, Dim.BYTE_RATE)}"
             f" = {format_quantity(p.ridge, Dim.INTENSITY)}. {places}. Why: {url}")
+
+
+def part_b_question(url: str) -> str:
+    """Part B as a question, before its answer is open: the card and the three kernels to place."""
+    rows = drill.part_b()
+    p = rows[0].placement
+    return (f"Part B: a card of {format_quantity(p.peak_flops, Dim.FLOP_RATE)} and {format_quantity(p.bandwidth, Dim.BYTE_RATE)}."
+            f" Where is its ridge, and which side of it do {', '.join(r.label for r in rows)} sit? Try it: {url}")
 
 
 def kernel_review(verdict: Verdict, url: str) -> str:
