@@ -179,10 +179,29 @@ def test_permalink_ids_are_stable(built_site: Path) -> None:
 
 def test_lesson_numbers_come_from_the_core(built_site: Path) -> None:
     text = _visible_text(built_site / "lesson/index.html")
-    assert "156 FLOP/byte" in text
-    assert "46.7 ms" in text
+    assert "295 FLOP/byte" in text  # the H100's ridge
+    assert "43.3 ms" in text  # a 13B bf16 decode step's floor on an A10
     words = len(re.findall(r"\w+", (Path(__file__).parent.parent / "docs/lesson.md").read_text()))
     assert 600 <= words <= 1400
+
+
+@pytest.mark.parametrize("page", ["lesson/index.html", "index.html"])
+def test_the_lesson_and_home_page_leave_the_drill_to_be_solved(built_site: Path, page: str) -> None:
+    """No figure the drill's answers rest on is worked out before the drill: the ridge of its card, its incidents'
+    deciding arithmetic, Part B's intensities."""
+    from regime_core.catalogue.quantity import Dim, format_quantity
+    from regime_core.content import drill
+
+    text = _visible_text(built_site / page)
+    rows = drill.part_b()
+    given = {format_quantity(rows[0].placement.ridge, Dim.INTENSITY)}
+    given |= {format_quantity(r.placement.intensity, Dim.INTENSITY) for r in rows if r.id != "decode"}
+    a4 = drill.incident("a4").verdict().placement
+    assert a4 is not None
+    given |= {format_quantity(a4.floor_seconds, Dim.SECOND), "8.75×", "1365"}
+    assert [g for g in given if g in text] == []
+    assert "three reasons" not in text
+    assert "communication" in text.lower()
 
 
 def _keys() -> str:

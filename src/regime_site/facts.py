@@ -1,4 +1,8 @@
-"""Named figures the lesson and home pages quote, each computed by the core at build time."""
+"""Named figures the lesson and home pages quote, each computed by the core at build time.
+
+The lesson teaches with examples of its own (an H100, a 13B model on an A10, a small softmax-sized chain), never
+the drill's incidents or Part B, so that it leaves the drill to be solved.
+"""
 
 from __future__ import annotations
 
@@ -7,82 +11,93 @@ from functools import cache
 
 from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import Dim, format_quantity, number
-from regime_core.content import drill
-from regime_core.model.roofline import ridge
+from regime_core.model.roofline import Placement, place, ridge
+from regime_core.model.work import from_spec
+
+#: The lesson's own kernels, on the H100 SXM: a matmul, an add, a decode step (none of them the drill's).
+LESSON_KERNELS = {
+    "matmul": {"kernel": "matmul", "m": 2048, "n": 2048, "k": 2048},
+    "add": {"kernel": "elementwise", "shape": [4096, 4096], "ops": 1, "inputs": 2, "dtype": "fp32"},
+    "decode": {"kernel": "decode", "params": "13B", "batch": 1},
+}
+#: The floor's example: a 13B bf16 model decoding at batch 1 on an A10, and a report faster than it allows.
+FLOOR_CARD, FLOOR_MODEL, FLOOR_REPORTED = "a10", {"kernel": "decode", "params": "13B", "batch": 1}, 40.0
+#: The shrink test's example: a tiny chain timed at 10 µs on an H100, and a timeline of 5 µs on, 15 µs off.
+SHRINK_WORK, SHRINK_TIME = {"kernel": "elementwise", "shape": [4, 16, 16], "ops": 3}, 10e-6
+TIMELINE_KERNEL, TIMELINE_GAP = 5e-6, 15e-6
 
 
 @dataclass(frozen=True)
 class Facts:
     """Formatted figures; names say where each comes from."""
 
-    drill_peak: str
-    drill_bandwidth: str
-    drill_ridge: str
     h100_ridge: str
     h100_peak: str
     h100_bandwidth: str
     l4_ridge: str
+    matmul_label: str
     matmul_intensity: str
     matmul_factor: str
+    add_label: str
     add_intensity: str
-    add_drill_intensity: str
-    decode_intensity: str
-    a4_floor: str
-    a4_cap: str
-    a4_reported: str
-    a3_time: str
-    a3_floor: str
-    a6_idle: str
-    a6_kernel: str
-    a6_gap: str
-    a4_weights: str
-    a4_params: str
-    a3_share: str
-    matmul_label: str
     decode_label: str
+    decode_intensity: str
+    floor_card: str
+    floor_params: str
+    floor_weights: str
+    floor_time: str
+    floor_cap: str
+    floor_reported: str
+    shrink_label: str
+    shrink_time: str
+    shrink_floor: str
+    shrink_share: str
+    timeline_kernel: str
+    timeline_gap: str
+    timeline_idle: str
+
+
+@cache
+def lesson_placements() -> dict[str, Placement]:
+    """The lesson's three kernels placed on the H100 SXM's roofline."""
+    h100 = hardware.get("h100-sxm")
+    return {name: place(from_spec(spec, None), h100) for name, spec in LESSON_KERNELS.items()}
 
 
 @cache
 def facts() -> Facts:
     """Compute every figure once."""
-    card = drill.part_b_card()
-    rows = {r.id: r for r in drill.part_b()}
     h100 = hardware.get("h100-sxm")
     l4 = hardware.get("l4")
-    a4 = drill.incident("a4")
-    a4_floor = a4.verdict().placement
-    a3 = drill.incident("a3")
-    a3_place = a3.verdict().placement
-    a6 = drill.incident("a6").symptoms.observed
-    if a4_floor is None or a3_place is None or a6.gap_time is None or a6.kernel_time is None:
-        raise RuntimeError("drill.json lost a figure the lesson quotes (A3, A4 or A6)")
+    kernels = lesson_placements()
+    floor = place(from_spec(FLOOR_MODEL, None), hardware.get(FLOOR_CARD))
+    shrink = place(from_spec(SHRINK_WORK, None), h100)
     f = format_quantity
     return Facts(
-        drill_peak=f(card.peak("bf16"), Dim.FLOP_RATE),
-        drill_bandwidth=f(card.bandwidth.value, Dim.BYTE_RATE),
-        drill_ridge=f(ridge(card.peak("bf16"), card.bandwidth.value), Dim.INTENSITY),
         h100_ridge=f(ridge(h100.peak("bf16"), h100.bandwidth.value), Dim.INTENSITY),
         h100_peak=f(h100.peak("bf16"), Dim.FLOP_RATE),
         h100_bandwidth=f(h100.bandwidth.value, Dim.BYTE_RATE),
         l4_ridge=f(ridge(l4.peak("bf16"), l4.bandwidth.value), Dim.INTENSITY),
-        matmul_intensity=f(rows["matmul"].placement.intensity, Dim.INTENSITY),
-        matmul_factor=number(rows["matmul"].placement.factor),
-        add_intensity=f(rows["add"].placement.intensity, Dim.INTENSITY),
-        add_drill_intensity=f(rows["add"].drill_intensity, Dim.INTENSITY),
-        decode_intensity=f(rows["decode"].placement.intensity, Dim.INTENSITY),
-        a4_floor=f(a4_floor.floor_seconds, Dim.SECOND),
-        a4_cap=f(1 / a4_floor.floor_seconds, Dim.TOKEN_RATE),
-        a4_reported=f(a4.symptoms.observed.tokens_per_s or 0, Dim.TOKEN_RATE),
-        a3_time=f(a3.symptoms.observed.time or 0, Dim.SECOND),
-        a3_floor=f(a3_place.floor_seconds, Dim.SECOND),
-        a6_idle=f(a6.gap_time / (a6.gap_time + a6.kernel_time), Dim.FRACTION),
-        a6_kernel=f(a6.kernel_time, Dim.SECOND),
-        a6_gap=f(a6.gap_time, Dim.SECOND),
-        a4_weights=f(a4_floor.work.bytes, Dim.BYTE),
-        a4_params=number(a4_floor.work.flops / 2),
-        a3_share=f(a3_place.floor_seconds / (a3.symptoms.observed.time or 1), Dim.FRACTION, digits=2),
-        matmul_label=rows["matmul"].label,
-        decode_label=rows["decode"].label,
+        matmul_label=kernels["matmul"].work.label,
+        matmul_intensity=f(kernels["matmul"].intensity, Dim.INTENSITY),
+        matmul_factor=number(kernels["matmul"].factor),
+        add_label=kernels["add"].work.label,
+        add_intensity=f(kernels["add"].intensity, Dim.INTENSITY),
+        decode_label=kernels["decode"].work.label,
+        decode_intensity=f(kernels["decode"].intensity, Dim.INTENSITY),
+        floor_card=hardware.get(FLOOR_CARD).name,
+        floor_params=number(floor.work.flops / 2),
+        floor_weights=f(floor.work.bytes, Dim.BYTE),
+        floor_time=f(floor.floor_seconds, Dim.SECOND),
+        floor_cap=f(1 / floor.floor_seconds, Dim.TOKEN_RATE),
+        floor_reported=f(FLOOR_REPORTED, Dim.TOKEN_RATE),
+        shrink_label=shrink.work.label,
+        shrink_time=f(SHRINK_TIME, Dim.SECOND),
+        shrink_floor=f(shrink.floor_seconds, Dim.SECOND),
+        shrink_share=f(shrink.floor_seconds / SHRINK_TIME, Dim.FRACTION, digits=2),
+        timeline_kernel=f(TIMELINE_KERNEL, Dim.SECOND),
+        timeline_gap=f(TIMELINE_GAP, Dim.SECOND),
+        timeline_idle=f(TIMELINE_GAP / (TIMELINE_KERNEL + TIMELINE_GAP), Dim.FRACTION),
     )
 
 
