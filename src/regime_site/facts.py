@@ -11,8 +11,10 @@ from functools import cache
 
 from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import Dim, format_quantity, number
+from regime_core.judgment.svg import Point, roofline_svg
 from regime_core.model.roofline import Placement, place, ridge
 from regime_core.model.work import from_spec
+from regime_site.pictures import NOT_MEASURED, figure
 
 #: The lesson's own kernels, on the H100 SXM: a matmul, an add, a decode step (none of them the drill's).
 LESSON_KERNELS = {
@@ -62,6 +64,18 @@ def lesson_placements() -> dict[str, Placement]:
     """The lesson's three kernels placed on the H100 SXM's roofline."""
     h100 = hardware.get("h100-sxm")
     return {name: place(from_spec(spec, None), h100) for name, spec in LESSON_KERNELS.items()}
+
+
+def lesson_figure(id_prefix: str = "lesson") -> str:
+    """The lesson's own three kernels on an H100 SXM's roofline (not the drill's: it is left to be solved)."""
+    placed = lesson_placements()
+    first = next(iter(placed.values()))
+    points = [Point(name, p.intensity) for name, p in placed.items()]
+    svg = roofline_svg({first.dtype: first.peak_flops}, first.bandwidth, points,
+                       title=f"Three kernels on an {first.hardware_name}", id_prefix=id_prefix)
+    table = [(p.work.label, format_quantity(p.intensity, Dim.INTENSITY), f"{number(p.factor)}× {p.side}",
+              format_quantity(p.attainable_flops, Dim.FLOP_RATE), NOT_MEASURED) for p in placed.values()]
+    return figure(svg, table, f"Three kernels on an {first.hardware_name}: ridge {format_quantity(first.ridge, Dim.INTENSITY)}.")
 
 
 @cache

@@ -9,7 +9,6 @@ from regime_core.content import drill
 from regime_core.judgment.svg import Point, for_symptoms, roofline_svg
 from regime_core.judgment.symptoms import achieved
 from regime_core.model.roofline import place
-from regime_site.facts import lesson_placements
 
 NOT_MEASURED = "—"
 
@@ -41,18 +40,6 @@ def part_b_figure(id_prefix: str = "part-b") -> str:
               f"{number(r.placement.factor)}× {r.placement.side}",
               format_quantity(r.placement.attainable_flops, Dim.FLOP_RATE), NOT_MEASURED) for r in rows]
     return figure(svg, table, f"Part B on the drill's card: ridge {format_quantity(first.ridge, Dim.INTENSITY)}.")
-
-
-def lesson_figure(id_prefix: str = "lesson") -> str:
-    """The lesson's own three kernels on an H100 SXM's roofline (not the drill's: it is left to be solved)."""
-    placed = lesson_placements()
-    first = next(iter(placed.values()))
-    points = [Point(name, p.intensity) for name, p in placed.items()]
-    svg = roofline_svg({first.dtype: first.peak_flops}, first.bandwidth, points,
-                       title=f"Three kernels on an {first.hardware_name}", id_prefix=id_prefix)
-    table = [(p.work.label, format_quantity(p.intensity, Dim.INTENSITY), f"{number(p.factor)}× {p.side}",
-              format_quantity(p.attainable_flops, Dim.FLOP_RATE), NOT_MEASURED) for p in placed.values()]
-    return figure(svg, table, f"Three kernels on an {first.hardware_name}: ridge {format_quantity(first.ridge, Dim.INTENSITY)}.")
 
 
 def incident_figure(incident_id: str) -> str:
