@@ -282,10 +282,18 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
     return unsure("the evidence names no number or fact this incident gives")
 
 
+# Timing again with a synchronize (or CUDA events): the lever a figure beyond the roof calls for first.
+_RETIME_SYNC = re.compile(r"synchroni|cuda events?|cuda\.event|elapsed_time")
+_RETIME = re.compile(r"\b(?:re-?tim\w*|time (?:it|the \w+ )?again|timing|timer|measure\w*|benchmark\w*|profil\w*)")
+
+
 def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str]) -> Check:
     if not text.strip():
         return Check(False, "Name a lever that helps.")
     line = read_levers(text)
+    if verdict.anomalies and _RETIME_SYNC.search(normalise(text)) and _RETIME.search(normalise(text)):
+        return Check(True, "Re-timing with a synchronize: a figure beyond the roof is checked before anything is"
+                           " fixed.")
     if line.added and not line.offered:
         return Check(False, f"That puts the problem in: {phrases(list(line.added))} is the cure, since the CPU then"
                             " waits on the GPU every step.")

@@ -119,6 +119,9 @@ def _kind(incident_id: str, regime: str) -> str:
 
 
 _OCCUPANCY_REGIME = re.compile(r"\boccupancy\b")
+# A regime line that refuses to decide: every drill incident's symptoms decide.
+_UNDECIDED = re.compile(r"\b(?:undecided|undecidable|cannot (?:decide|tell)|can'?t (?:decide|tell)|not enough"
+                        r"|measure first)\b")
 
 
 def _kernel_side(incident_id: str) -> tuple[str | None, float | None]:
@@ -192,6 +195,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
         checks["regime"] = Check(False, "Occupancy is not a regime (Rule 4): name the roof that holds the kernel.")
     elif not entry.get("regime", "").strip():
         checks["regime"] = Check(False, f"Name one regime: {REGIME_CHOICES}.")
+    elif named is None and _UNDECIDED.search(normalise(entry.get("regime", ""))):
+        checks["regime"] = Check(False, f"The symptoms decide this one: {hint(incident_id)}")
     elif named is None:
         checks["regime"] = unsure(f"the grader could not read one regime here ({REGIME_CHOICES})")
     elif named != regime:

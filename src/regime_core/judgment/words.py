@@ -98,8 +98,9 @@ def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, a
         other_rates = _instruction_causes(s, p)  # then past the one figure held, not past every rate the card has
         out.append(f"{percent(ff)} of {_which_peak(s, p, a)}: {'beyond that figure' if other_rates else 'impossible'}."
                    " Is it measured against another card's peak (an A100's for an H100), is the peak a 2:4-sparse"
-                   " figure or another dtype's, or are the FLOPs counted twice (a multiply-add is 2 FLOPs)?"
-                   f"{other_rates}")
+                   " figure or another dtype's, are the FLOPs counted twice (a multiply-add is 2 FLOPs), or was it"
+                   " timed without a synchronize (the GPU runs asynchronously: a timer around the call times the"
+                   f" launch; re-time it with torch.cuda.synchronize() or CUDA events)?{other_rates}")
     return out
 
 

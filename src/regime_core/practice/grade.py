@@ -155,6 +155,11 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
         if says_undecided(text):
             return Check(True, "Undecided, as the symptoms are: they cannot say which roof holds it yet.")
         return unsure("the grader could not read whether you name a regime or refuse to decide")
+    if named is None and says_undecided(text):
+        if verdict.anomalies:  # a figure beyond a roof decides nothing until it is measured again
+            return Check(True, "Fair: a figure beyond what the card can do decides nothing until it is measured"
+                               " again; the worked answer reads what the rest of the symptoms say.")
+        return Check(False, f"The symptoms do decide this one: {_hint(kind)}")
     if named is None:
         return unsure(f"the grader could not read one regime here ({REGIME_CHOICES})")
     if named != verdict.regime:
@@ -196,6 +201,8 @@ def _premature(text: str) -> Check:
 #: The attempt in one line, for each overall outcome (a line the grader could not read fails nothing).
 SUMMARY = {True: "Right: every line passes.", False: "Not right yet: look again at the lines marked ✗.",
            None: "Nothing marked wrong, but the grader could not read every line: compare those marked ? with the worked answer."}
+#: A wrong line beside a right regime: the tally counts the regime read right, and the result says so too.
+_REGIME_RIGHT = "The regime is read right; look again at the lines marked ✗."
 #: The same, for lines checked before the answer is shown.
 CHECKED = {True: "Every line passes. Submit to see the worked answer.",
            False: "Checked without the answer: change a line marked ✗ and check again, or submit.",
@@ -227,7 +234,8 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
     # A regime named wrongly is told the ladder's first rung in its ✗ line: Hint then starts at the second.
     named_wrongly = checks["regime"].ok is False and answer_lines.regime_named(lines["regime"]) is not None
     return {"id": incident.id, "url": incident.url, "attempted": attempted, "passed": passed,
-            "summary": SUMMARY[passed], "hint_rung": 1 if named_wrongly else 0,
+            "summary": _REGIME_RIGHT if passed is False and checks["regime"].ok else SUMMARY[passed],
+            "hint_rung": 1 if named_wrongly else 0,
             "checks": labelled("practice", {name: check.to_json() for name, check in checks.items()}),
             "trap": incident.trap, "worked": worked_attempt(incident, verdict)}
 
