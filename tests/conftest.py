@@ -36,7 +36,7 @@ CHROMIUM_ARGS = ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-d
 #: and that second compile was about a third of the CPU of a first start (5.3 -> 3.6 CPU-s) and a fifth of
 #: a restore (1.9 -> 1.4). The benchmark keeps CHROMIUM_ARGS alone: a learner's browser optimises.
 TEST_CHROMIUM_ARGS = [*CHROMIUM_ARGS, "--js-flags=--liftoff-only"]
-PAGES = ["", "lesson/", "drill/", "hardware/"]
+PAGES = ["", "lesson/", "drill/", "hardware/", "reference/cli/"]
 #: The tests' browser sends every request for another host to a proxy that is not there, so nothing leaves
 #: this machine; ``_guard`` logs each one, and a test fails on it. (A route in every context did both, but
 #: a route turns off the browser's HTTP cache and costs a round trip to the test per request: ~0.3 CPU-s of

@@ -1,4 +1,4 @@
-"""The README's walk through A4 names real files, counts them right and misses no module A4's block loads."""
+"""CONTRIBUTING.md's walk through A4 names real files, counts them right and misses no module A4's block loads."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ HOMES = ("", "src/regime_core", "src/regime_site", "src", "overrides/assets/regi
 
 
 def _section() -> str:
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
     start = text.index(HEADING) + len(HEADING)
     end = re.search(r"^#{2,3} ", text[start:], re.MULTILINE)
     return text[start:start + end.start()] if end else text[start:]
@@ -23,7 +23,7 @@ def _section() -> str:
 def _file(name: str) -> Path:
     found = [ROOT / home / name for home in HOMES if (ROOT / home / name).is_file()]
     found += [p for p in (ROOT / "src").rglob(name) if not found and p.is_file()]
-    assert found, f"the README's A4 walk names {name}, which is not a file here"
+    assert found, f"CONTRIBUTING.md's A4 walk names {name}, which is not a file here"
     return found[0].resolve()
 
 
@@ -51,4 +51,4 @@ def test_building_a4s_block_loads_no_module_the_walk_leaves_unnamed() -> None:
     loaded = {Path(line).resolve() for line in out.split() if not line.endswith("__init__.py")}
     assert loaded, "building A4's block loaded no module of ours: the check would pass on anything"
     unnamed = sorted(str(p.relative_to(ROOT / "src")) for p in loaded - set(_named(_section())))
-    assert not unnamed, f"A4's block loads modules the README's walk does not name: {unnamed}"
+    assert not unnamed, f"A4's block loads modules CONTRIBUTING.md's walk does not name: {unnamed}"

@@ -12,7 +12,7 @@ from regime_core.bridge.api import OPS, handle
 from regime_core.bridge.protocol import PROTOCOL, table
 from trace_builder import as_bytes, picket_fence
 
-README = Path(__file__).parents[1] / "README.md"
+CONTRIBUTING = Path(__file__).parents[1] / "CONTRIBUTING.md"
 
 
 @pytest.mark.parametrize("op", list(OPS))
@@ -92,8 +92,8 @@ def test_an_answer_missing_a_key_or_carrying_another_is_told() -> None:
     assert ridge.answer_problems({k: v for k, v in answer.items() if k != "ridge_line"}) == ["missing ridge_line"]
 
 
-def test_the_readme_documents_every_op_as_the_registry_has_it() -> None:
-    assert table(OPS) in README.read_text(encoding="utf-8")
+def test_the_contributors_guide_documents_every_op_as_the_registry_has_it() -> None:
+    assert table(OPS) in CONTRIBUTING.read_text(encoding="utf-8")
 
 
 def test_the_runtime_manifest_carries_the_protocol(built_site: Path) -> None:

@@ -241,16 +241,16 @@ def test_model_card_parameter_counts_and_weight_formats() -> None:
     assert moe.flops == pytest.approx(2 * 12.9e9)
 
 
-def test_the_readme_documents_every_symptoms_field() -> None:
+def test_the_reference_documents_every_symptoms_field() -> None:
     from pathlib import Path
 
     from regime_core.judgment.symptoms import OBSERVED_FIELDS, TOP_FIELDS
     from regime_core.model.work import FIELDS
 
-    readme = (Path(__file__).parents[1] / "README.md").read_text(encoding="utf-8")
+    page = (Path(__file__).parents[1] / "docs" / "reference" / "symptoms.md").read_text(encoding="utf-8")
     names = {*OBSERVED_FIELDS, "launches", "shrunk", "host_sync_in_loop", *TOP_FIELDS}
     names |= {f for fields in FIELDS.values() for f in fields}
-    missing = sorted(n for n in names if f"`{n}`" not in readme)
+    missing = sorted(n for n in names if f"`{n}`" not in page)
     assert missing == []
 
 
