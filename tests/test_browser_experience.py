@@ -135,7 +135,8 @@ def test_undo_is_withdrawn_once_a_new_attempt_is_saved(page: Page, base_url: str
     expect(page.locator('[data-regime-answer="a3"]')).to_be_hidden()
 
 
-def test_progress_counts_what_is_right_and_marks_the_table_of_contents(page: Page, base_url: str) -> None:
+def test_progress_counts_what_is_right_and_marks_the_table_of_contents(page: Page, base_url: str,
+                                                                      tmp_path: Path) -> None:
     page.goto(base_url + "drill/")
     count = page.locator(".regime-progress__count")
     total = page.locator(".regime-incident[data-item], .regime-part-b, .regime-part-c").count()
@@ -155,6 +156,7 @@ def test_progress_counts_what_is_right_and_marks_the_table_of_contents(page: Pag
     importing = acceptance.locator('input[type="file"]')
     # An import over saved work asks first; "Keep mine" changes nothing.
     importing.set_input_files(str(EXAMPLES / "attempt-passing.json"))
+    expect(acceptance.locator(".regime-acceptance__status")).to_contain_text("holds 10 answered items")
     expect(acceptance.locator(".regime-acceptance__status")).to_contain_text("replaces your 2 saved attempts")
     acceptance.locator('[data-action="cancel-import"]').click()
     expect(acceptance.locator(".regime-acceptance__status")).to_contain_text("Kept your saved attempts")
@@ -174,6 +176,12 @@ def test_progress_counts_what_is_right_and_marks_the_table_of_contents(page: Pag
     page.locator('[data-action="confirm-reset"]').click()
     expect(count).to_have_text(f"0 of {total} attempted.")
     expect(toc.locator("a.md-nav__link[data-regime-mark]")).to_have_count(0)
+    one = tmp_path / "one.json"  # one answered item is said as one
+    one.write_text(json.dumps({"part_a": {"a1": {"regime": "compute-bound"}}}), encoding="utf-8")
+    importing.set_input_files(str(one))
+    expect(acceptance.locator(".regime-acceptance__status")).to_contain_text("Imported one.json: 1 answered item.")
+    page.locator('[data-action="reset-all"]').click()
+    page.locator('[data-action="confirm-reset"]').click()
 
 
 def test_a_stretch_link_never_shows_another_kernels_verdict(page: Page, base_url: str) -> None:

@@ -5,6 +5,11 @@ import { gradeSaved } from "./grading.js";
 import { bindStatus, python } from "./runtime.js";
 import { store } from "./store.js";
 
+/** "1 answered item", "3 answered items". */
+function answered(count) {
+  return `${count} answered item${count === 1 ? "" : "s"}`;
+}
+
 function download(name, type, text) {
   const url = URL.createObjectURL(new Blob([text], { type }));
   const link = h("a", { href: url, download: name });
@@ -177,7 +182,7 @@ export function mount(element) {
     const mine = Object.keys(store.state.items);
     const replace = () => {
       store.replaceAll(result.items);
-      offerUndo(`Imported ${file.name}: ${Object.keys(result.items).length} answered items. `);
+      offerUndo(`Imported ${file.name}: ${answered(Object.keys(result.items).length)}. `);
     };
     if (!mine.length) {
       replace();
@@ -189,7 +194,7 @@ export function mount(element) {
     const no = h("button", { type: "button", class: "md-button", "data-action": "cancel-import" }, "Keep mine");
     yes.addEventListener("click", replace, { once: true });
     no.addEventListener("click", () => say(`Kept your saved attempts; ${file.name} was not imported.`), { once: true });
-    status.replaceChildren(`${file.name} holds ${Object.keys(result.items).length} answered items; importing it replaces`
+    status.replaceChildren(`${file.name} holds ${answered(Object.keys(result.items).length)}; importing it replaces`
       + ` your ${mine.length} saved ${mine.length === 1 ? "attempt" : "attempts"}. `, yes, " ", no);
   };
 

@@ -57,7 +57,7 @@ def cap(text: str) -> str:
 
 def unsure(what: str) -> Check:
     """A check that could not tell, saying what it could not read."""
-    return Check(None, f"{UNSURE}: {what}; compare it with the worked answer (it opens when you submit).")
+    return Check(None, f"{UNSURE}: {what}; compare it with the worked answer.")
 
 
 def verdict_of(checks: list[Check]) -> bool | None:
@@ -260,7 +260,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
     if cites and unchecked:
         checked = [m for m in marks if m.ok]
         said = claims_said([*checked, *unchecked], text)
-        return Check(None, f"{UNSURE}: {said}; compare it with the worked answer (it opens when you submit).", marks)
+        return Check(None, f"{UNSURE}: {said}; compare it with the worked answer.", marks)
     if judged.cites:
         deciding = [m for m in marks if m.ok and m.why == "decides the regime"] or [m for m in marks if m.ok]
         quoted = ", ".join(dict.fromkeys(f"“{_as_written(text, m.written)}”" for m in deciding[:4]))
