@@ -159,3 +159,11 @@ def test_a_communication_bound_incident_is_counted_in_its_own_row(page: Page, ba
     expect(page.locator(".regime-practice__verdict")).to_have_text("Right: every line passes.")
     row = page.locator('.regime-practice__tally tr[data-regime="communication"] td')
     expect(row).to_have_text(["communication-bound", "1", "1"])
+    # Forgetting the tally asks first, and Undo brings it back.
+    page.locator('[data-action="reset"]').click()
+    expect(row).to_have_text(["communication-bound", "1", "1"])
+    page.locator('[data-action="confirm-forget"]').click()
+    expect(page.locator(".regime-practice__tally")).to_contain_text("Nothing graded yet.")
+    page.locator('[data-action="undo-forget"]').click()
+    expect(row).to_have_text(["communication-bound", "1", "1"])
+    expect(page.locator(".regime-practice__forget")).to_have_text("Your tally is back.")

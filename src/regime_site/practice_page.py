@@ -50,5 +50,6 @@ def practice_widget() -> str:
         '<h2 id="tally">Your tally</h2><div class="regime-practice__tally"><p>Nothing graded yet.</p></div>'
         '<h2 id="where-you-go-wrong">Where you go wrong</h2>'
         '<div class="regime-practice__wrong"><p>Nothing graded yet.</p></div>'
-        '<p><button data-search-exclude type="button" class="md-button" data-action="reset">Forget my tally</button></p></div>'
+        '<p><button data-search-exclude type="button" class="md-button" data-action="reset">Forget my tally</button></p>'
+        '<p class="regime-practice__forget" role="status" aria-live="polite"></p></div>'
     )

@@ -165,6 +165,7 @@ export function mount(element) {
   const tally = element.querySelector(".regime-practice__tally");
   const wrong = element.querySelector(".regime-practice__wrong");
   const linkLine = element.querySelector(".regime-practice__link");
+  const forget = element.querySelector(".regime-practice__forget");
   let rec = load().rec;
   let current = null;
   let alive = true; // an answer that arrives after instant navigation left the page must not touch the new one
@@ -287,6 +288,7 @@ export function mount(element) {
       record(rec, answer);
     }
     result.replaceChildren(...resultNodes(answer, actionsFor(answer)));
+    forget.replaceChildren(); // an Undo of a forgotten tally would now drop this incident: withdrawn
     answered(true);
     ladder.clear();
     renderRecord();
@@ -294,10 +296,28 @@ export function mount(element) {
 
   const copyLink = () => copy(address(), linkLine);
 
+  // Forgetting the tally asks first, and can be undone until the next incident is graded (as the drill's
+  // Start over can).
   const reset = () => {
-    rec = emptyRecord();
-    save(rec);
-    renderRecord();
+    const yes = h("button", { type: "button", class: "md-button md-button--primary", "data-action": "confirm-forget" },
+      "Forget it");
+    const no = h("button", { type: "button", class: "md-button", "data-action": "keep-tally" }, "Keep it");
+    forget.replaceChildren("Forget every incident in your tally? ", yes, " ", no);
+    yes.addEventListener("click", () => {
+      const before = rec;
+      rec = emptyRecord();
+      save(rec);
+      renderRecord();
+      const undo = h("button", { type: "button", class: "md-button", "data-action": "undo-forget" }, "Undo");
+      undo.addEventListener("click", () => {
+        rec = before;
+        save(rec);
+        renderRecord();
+        forget.textContent = "Your tally is back.";
+      }, { once: true });
+      forget.replaceChildren("Tally forgotten. ", undo);
+    }, { once: true });
+    no.addEventListener("click", () => { forget.textContent = "Kept your tally."; }, { once: true });
   };
 
   const offs = [
