@@ -66,6 +66,10 @@ def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page
     expect(statement).not_to_have_text(practice(memory, 2).statement)
     seed, level = _shown(page)
     expect(statement).to_have_text(practice(seed, level).statement)
+    page.go_back()  # a new incident is a new history entry: Back returns to the one before, Forward comes back
+    expect(statement).to_have_text(practice(memory, 2).statement)
+    page.go_forward()
+    expect(statement).to_have_text(practice(seed, level).statement)
     regime, lines = _right(seed, level)
     wrong_regime = next(advice(r).name for r in REGIMES if advice(r).name != regime)
     _answer(page, wrong_regime, lines)

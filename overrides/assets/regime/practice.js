@@ -169,6 +169,7 @@ export function mount(element) {
   let rec = load().rec;
   let current = null;
   let alive = true; // an answer that arrives after instant navigation left the page must not touch the new one
+  const path = window.location.pathname;
 
   const renderRecord = () => {
     tally.replaceChildren(...tallyNodes(rec));
@@ -190,7 +191,7 @@ export function mount(element) {
     () => {}); // while Python loads or fails, the page's status line says so
 
 
-  const show = (incident, sharedVersion, notice = "") => {
+  const show = (incident, sharedVersion, notice = "", fresh = false) => {
     current = incident;
     answered(false);
     ladder.clear();
@@ -206,7 +207,10 @@ export function mount(element) {
     url.searchParams.set("seed", incident.seed);
     url.searchParams.set("level", incident.level);
     url.searchParams.set("v", incident.version);
-    window.history.replaceState(window.history.state, "", url.href);
+    // A new incident drawn here is a new history entry, so Back returns to the one before; an incident opened
+    // from the address (a shared link, a reload, Back itself) keeps its entry.
+    if (fresh && new URL(window.location.href).searchParams.has("seed")) window.history.pushState(null, "", url.href);
+    else window.history.replaceState(window.history.state, "", url.href);
     const stale = sharedVersion && sharedVersion !== String(incident.version);
     const said = stale
       ? `This address was made by version ${sharedVersion} of the generator; this site writes version ${incident.version}, so this may not be the incident that was shared.`
@@ -215,7 +219,7 @@ export function mount(element) {
     note.textContent = said;
   };
 
-  const open = async (request, sharedVersion, notice = "") => {
+  const open = async (request, sharedVersion, notice = "", fresh = false) => {
     let answer;
     try {
       answer = await python.call("practice", request);
@@ -227,14 +231,15 @@ export function mount(element) {
       statement.replaceChildren(h("p", {}, `This incident cannot be opened: ${answer.error}`));
       return;
     }
-    show(answer, sharedVersion, notice);
+    show(answer, sharedVersion, notice, fresh);
   };
 
   const next = (event, notice = "") => {
     if (event) event.preventDefault();
     const level = controls.elements.level.value;
     const missed = Object.entries(rec.missed).filter(([, n]) => n > 0).map(([family]) => family).slice(0, 20);
-    open({ seed: randomSeed(), level, ...(missed.length && Math.random() < 0.5 ? { missed } : {}) }, undefined, notice);
+    open({ seed: randomSeed(), level, ...(missed.length && Math.random() < 0.5 ? { missed } : {}) }, undefined, notice,
+      Boolean(event));
   };
 
   /** The four lines sent to ``op`` for the current incident; null (a field marked, or the status line
@@ -331,6 +336,14 @@ export function mount(element) {
     on(form.querySelector('[data-action="hint"]'), "click", () => current && ladder.next()),
     on(element.querySelector('[data-action="copy-link"]'), "click", copyLink),
     on(element.querySelector('[data-action="reset"]'), "click", reset),
+    // Back and Forward between incidents drawn here: show the one the address names (another page is Material's).
+    on(window, "popstate", () => {
+      const params = new URL(window.location.href).searchParams;
+      const seed = Number(params.get("seed"));
+      if (window.location.pathname !== path || !params.get("seed") || !Number.isInteger(seed)) return;
+      if (current && seed === current.seed && params.get("level") === String(current.level)) return;
+      open({ seed, level: params.get("level") || "1" }, params.get("v"));
+    }),
     // Another tab graded or reset: show its record.
     on(window, "storage", (event) => {
       if (event.key !== KEY && event.key !== null) return;
