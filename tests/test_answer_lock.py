@@ -34,3 +34,31 @@ def test_the_incident_pages_are_still_found_by_their_text(built_site: Path) -> N
     found = [d for d in _index(built_site) if d["location"] == "casebook/a6/"]
     assert found
     assert "picket fence" in found[0]["text"]
+
+
+def test_an_incident_page_offers_its_links_outside_the_answer_and_the_question_there(built_site: Path) -> None:
+    import base64
+    import re
+
+    page = (built_site / "casebook" / "a6" / "index.html").read_text(encoding="utf-8")
+    before, _, inside = page.partition('<details class="regime-case__answer"')
+    outside = re.search(r'data-review="([^"]+)"', before)
+    assert outside is not None  # Copy link and Copy as review comment, without opening the answer
+    question = base64.b64decode(outside.group(1)).decode("utf-8")
+    assert "which regime holds it?" in question
+    assert "overhead" not in question.lower()
+    assert 'data-review="' in inside  # the comment with the verdict, behind the deliberate click
+
+
+def test_quoted_sources_read_as_text_not_markdown(built_site: Path) -> None:
+    import html
+    import re
+
+    found = []
+    for path in (built_site / "casebook").rglob("index.html"):
+        text = re.sub(r"<(pre|code|script)\b.*?</\1>", " ", path.read_text(encoding="utf-8"), flags=re.S)
+        for quote in re.findall(r"<blockquote>(.*?)</blockquote>", text, flags=re.S):
+            plain = html.unescape(re.sub(r"<[^>]+>", "\n", quote))
+            found += [f"{path.parent.name}: {line.strip()[:60]}" for line in plain.splitlines()
+                      if re.match(r"\s*(?:#{1,6}\s|\|.*\|\s*$)", line)]
+    assert found == []

@@ -13,7 +13,7 @@ import re
 
 from regime_core.catalogue.levers import advice
 from regime_core.content import casebook, drill
-from regime_core.grading.review import review_comment
+from regime_core.grading.review import question_comment, review_comment
 from regime_core.judgment.classify import Verdict
 from regime_core.judgment.svg import for_symptoms
 from regime_core.judgment.symptoms import Symptoms
@@ -37,6 +37,38 @@ def verdict_name(v: Verdict) -> str:
 def _unmarked(quote: str) -> str:
     """A quote as read: the source's Markdown emphasis and code ticks dropped (the data keeps them verbatim)."""
     return re.sub(r"\*\*|__|`", "", quote)
+
+
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+_RULE_ROW = re.compile(r"^\s*\|[\s:|-]+\|\s*$")
+_HEADING = re.compile(r"^\s*#{1,6}\s+")
+
+
+def _quoted(quotes: list[str] | tuple[str, ...]) -> str:
+    """The source's lines as read: a run of Markdown table rows as a table, a Markdown heading as its words.
+
+    The data keeps each line verbatim; a reader should not meet raw ``|`` and ``###``.
+    """
+    out: list[str] = []
+    rows: list[str] = []
+
+    def flush() -> None:
+        if rows:
+            cells = ["".join(f"<td>{esc(_unmarked(cell.strip()))}</td>\n" for cell in row.strip().strip("|").split("|"))
+                     for row in rows]
+            out.append('<table class="regime-case__quoted-table"><tbody>'
+                       + "".join(f"<tr>\n{c}</tr>\n" for c in cells) + "</tbody></table>")
+            rows.clear()
+
+    for quote in quotes:
+        if _TABLE_ROW.match(quote):
+            if not _RULE_ROW.match(quote):
+                rows.append(quote)
+            continue
+        flush()
+        out.append(f"<p>{esc(_unmarked(_HEADING.sub('', quote)))}</p>")
+    flush()
+    return "".join(out)
 
 
 def _figure(symptoms: Symptoms, figure_id: str, label: str, title: str = "") -> str:
@@ -84,7 +116,7 @@ def case_page(c: casebook.Case) -> str:
         parts += ["\n<p><strong>Read into the source:</strong></p>", _list(map(in_words, c.assumptions))]
     parts += ["\n## Source\n",
               f'<p><a href="{esc(src.url)}">{esc(src.title)}</a>{esc(" — " + byline) if byline else ""}</p>',
-              "<blockquote>" + "".join(f"<p>{esc(_unmarked(q))}</p>" for q in c.quoted) + "</blockquote>",
+              "<blockquote>" + _quoted(c.quoted) + "</blockquote>",
               f"\n<p>Run <code>regime case {esc(c.id)}</code> for the same verdict in a terminal.</p>\n"]
     return "\n".join(parts)
 
@@ -104,6 +136,10 @@ def incident_page(incident_id: str) -> str:
         _front(f"{label} · {item.title}", f"Regime drill incident {label}: {item.text}"),
         f"# {label} · {esc(item.title)}\n",
         f'<blockquote class="regime-incident__text"><p>{esc(item.text)}</p></blockquote>\n',
+        # Outside the answer, so a reviewer finds them without opening it: the comment copied here is the question;
+        # the one with the verdict is inside the answer, shown.
+        links("", f"{label} · {item.title}", question_comment(label, "{url}", title=item.title, symptom=item.text),
+              "./", label=label) + "\n",
         "Read the regime before you open the answer: write four lines — regime, evidence, the lever that"
         f" helps, the lever that wastes the week — or try it on the [drill page](../drill.md#{item.id}).\n",
         "\n## The symptoms\n", _symptoms_block(item.symptoms_raw),
