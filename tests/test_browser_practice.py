@@ -39,6 +39,15 @@ def _right(seed: int, level: int) -> tuple[str, dict[str, str]]:
     return (advice(verdict.regime).name if verdict.regime else UNDECIDED), worked_attempt(incident, verdict)
 
 
+def _back_and_forward(page: Page, before: str, now: str) -> None:
+    """A new incident is a new history entry: Back returns to the one before, Forward comes back."""
+    statement = page.locator(".regime-practice__statement")
+    page.go_back()
+    expect(statement).to_have_text(before)
+    page.go_forward()
+    expect(statement).to_have_text(now)
+
+
 def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page: Page, base_url: str,
                                                                               browser: object) -> None:
     memory = next(s for s in range(200) if practice(s, 2).regime == "memory")
@@ -66,10 +75,7 @@ def test_three_incidents_one_wrong_then_the_same_address_in_a_fresh_browser(page
     expect(statement).not_to_have_text(practice(memory, 2).statement)
     seed, level = _shown(page)
     expect(statement).to_have_text(practice(seed, level).statement)
-    page.go_back()  # a new incident is a new history entry: Back returns to the one before, Forward comes back
-    expect(statement).to_have_text(practice(memory, 2).statement)
-    page.go_forward()
-    expect(statement).to_have_text(practice(seed, level).statement)
+    _back_and_forward(page, practice(memory, 2).statement, practice(seed, level).statement)
     regime, lines = _right(seed, level)
     wrong_regime = next(advice(r).name for r in REGIMES if advice(r).name != regime)
     _answer(page, wrong_regime, lines)
