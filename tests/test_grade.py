@@ -656,3 +656,13 @@ def test_an_imported_regime_in_words_becomes_the_forms_choice() -> None:
     assert (items["a1"]["regime"], items["a2"]["regime"]) == ("compute", "memory")
     assert items["a1"]["evidence"] == "70% of peak"
     assert items["a3"]["regime"] == "no idea yet"  # names none: kept as written, and the grader says so
+
+
+@pytest.mark.parametrize(("raw", "said"), [
+    ({"schemaVersion": 1, "traceEvents": []}, "profiler trace"), ({"traceEvents": []}, "Your trace page"),
+    ({"observed": {"time": "1 ms"}}, "symptoms file"),
+])
+def test_a_file_of_another_kind_is_named_for_what_it_is(raw: object, said: str) -> None:
+    with pytest.raises(RegimeError, match=said) as info:
+        grade(raw)
+    assert info.value.field == "file"

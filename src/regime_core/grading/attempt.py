@@ -175,6 +175,15 @@ def _side(value: str) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
+#: Files people mistake for an attempt, told by a key of their own, with where to take them instead.
+_OTHER_FILES = {
+    "traceEvents": "this is a profiler trace, not an attempt file: read it on the Your trace page or with regime trace",
+    "schemaVersion": "this is a profiler trace, not an attempt file: read it on the Your trace page or with regime trace",
+    "practice": "this is an attempt at a practice incident: grade it on the Practice page or with regime grade",
+    "observed": "this is a symptoms file, not an attempt file: read it with regime classify",
+}
+
+
 def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
     """Check an attempt object; a RegimeError names the first bad field.
 
@@ -182,6 +191,8 @@ def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
     form's own check of one field as it is typed) it raises instead.
     """
     data = _mapping(raw, "attempt")
+    if any(key in data for key in _OTHER_FILES):
+        raise RegimeError("file", _OTHER_FILES[next(key for key in _OTHER_FILES if key in data)])
     _known(data, ("part_a", "part_b", "part_c"), "")
     ids = tuple(i.id for i in drill.incidents())
     part_a: dict[str, dict[str, str]] = {}
