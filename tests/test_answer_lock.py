@@ -62,3 +62,17 @@ def test_quoted_sources_read_as_text_not_markdown(built_site: Path) -> None:
             found += [f"{path.parent.name}: {line.strip()[:60]}" for line in plain.splitlines()
                       if re.match(r"\s*(?:#{1,6}\s|\|.*\|\s*$)", line)]
     assert found == []
+
+
+def test_a_review_comment_on_a_figure_beyond_a_roof_leads_with_the_anomaly() -> None:
+    from regime_core.grading.review import review_comment
+
+    a4 = drill.incident("a4")
+    assert a4.verdict().anomalies
+    comment = review_comment(a4.verdict(), "A4", "URL", title=a4.title, symptom=a4.text)
+    head, _, rest = comment.partition("\n")
+    assert "beyond what the card can do" in head
+    assert "memory" not in head
+    assert rest.index("**The anomaly:**") < rest.index("**Read as, once re-measured:** memory-bound")
+    a6 = drill.incident("a6")
+    assert review_comment(a6.verdict(), "A6", "URL", title=a6.title).startswith("A6, *")

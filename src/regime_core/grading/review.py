@@ -48,10 +48,16 @@ def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", s
         lean = f", leaning {markdown_text(verdict.leaning)}" if verdict.leaning else ""
         head = f"{named} is **undecided**{lean}."
         lines = [f"- **What the symptoms show:** {reason}.", f"- **Measure this next:** {markdown_text(verdict.needs)}."]
+    elif verdict.anomalies:
+        # A figure beyond a roof comes first: until it is measured again, the regime rests on it.
+        head = f"{named.rstrip(',')}: **a measurement beyond what the card can do**, to check before the regime."
+        lines = [f"- **The anomaly:** {markdown_text(verdict.anomalies[0])}.",
+                 f"- **Read as, once re-measured:** {advice(verdict.regime).name}: {reason}.",
+                 f"- **Helps:** {markdown_text(_sentence(verdict.lever))}.",
+                 f"- **Wastes the week:** {markdown_text(_sentence(verdict.waste))}."]
     else:
         head = f"{named} is **{advice(verdict.regime).name}**."
-        anomaly = " The measurement beats a roof: the link says why." if verdict.anomalies else ""
-        lines = [f"- **Deciding evidence:** {reason}.{anomaly}",
+        lines = [f"- **Deciding evidence:** {reason}.",
                  f"- **Helps:** {markdown_text(_sentence(verdict.lever))}.",
                  f"- **Wastes the week:** {markdown_text(_sentence(verdict.waste))}."]
     quote = [f"> {markdown_text(symptom)}", ""] if symptom else []
