@@ -86,30 +86,42 @@ def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
             out.append(Derived(1 / f.value, Dim.SECOND, PER_ITEM, f"1 ÷ {shown}", f.deciding))
         if f.dim is Dim.SECOND:
             out.append(Derived(1 / f.value, Dim.TOKEN_RATE, PER_ITEM, f"1 ÷ {shown}", f.deciding))
-    for a, b in itertools.permutations(found, 2):
-        both = a.deciding and b.deciding
-        sa, sb = _shown(a.value, a.dim), _shown(b.value, b.dim)
-        if a.datasheet or b.datasheet:
-            if (a.dim, b.dim) in _FLOORS and not a.datasheet:
-                out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{sa} ÷ {sb}", False))
-            roofs = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}
-            if b.datasheet and a.dim is Dim.FRACTION and a.roof and roofs.get(b.dim) == a.roof:
-                out.append(Derived(a.value * b.value, b.dim, ACHIEVED, f"{sa} × {sb}", a.deciding))
-            continue
-        if a.dim is b.dim and a.dim in _RATES:
-            out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both))
-            out.append(Derived((b.value - a.value) / a.value, Dim.FRACTION, CHANGE, f"{sa} → {sb}", both))
-            if a.dim is Dim.SECOND:
-                out.append(Derived(a.value / (a.value + b.value), Dim.FRACTION, RATIO,
-                                   f"{sa} ÷ ({sa} + {sb})", both))
-                out.append(Derived(a.value + b.value, Dim.SECOND, TOTAL, f"{sa} + {sb}", both))
-        if (a.dim, b.dim) in _FLOORS:
-            out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{sa} ÷ {sb}", both))
-        if a.dim is Dim.SECOND and b.dim is Dim.FRACTION and b.roof and b.value < 1:
-            out.append(Derived(a.value * b.value, Dim.SECOND, AT_PEAK, f"{sa} × {sb}", both))
-        if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2:
-            out.append(Derived(a.value * b.value, Dim.SECOND, TOTAL, f"{_shown(a.value, Dim.COUNT)} × {sb}", both))
+    own = [f for f in found if not f.datasheet]
+    said = {id(f): _shown(f.value, f.dim) for f in own}
+    for a, b in itertools.permutations(own, 2):
+        out += _pair(a, b, said[id(a)], said[id(b)])
+    # A card's figures enter floors and achieved rates only (two cards' ratio means nothing here), and only beside
+    # the incident's own figures: a catalogue of cards is many pairs, so none is formatted unless it is used.
+    roofs = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}
+    for a in own:
+        for b in found:
+            if not b.datasheet:
+                continue
+            if (a.dim, b.dim) in _FLOORS:
+                out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{said[id(a)]} ÷ {_shown(b.value, b.dim)}"))
+            elif a.dim is Dim.FRACTION and a.roof and roofs.get(b.dim) == a.roof:
+                out.append(Derived(a.value * b.value, b.dim, ACHIEVED, f"{said[id(a)]} × {_shown(b.value, b.dim)}",
+                                   a.deciding))
     return tuple(d for d in out if d.value > 0 or (d.role == CHANGE and d.value < 0))
+
+
+def _pair(a: Figure, b: Figure, sa: str, sb: str) -> list[Derived]:
+    """What two of the incident's own figures give: their ratio, change, sum, floor, time at the roof, total."""
+    both = a.deciding and b.deciding
+    out = []
+    if a.dim is b.dim and a.dim in _RATES:
+        out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both))
+        out.append(Derived((b.value - a.value) / a.value, Dim.FRACTION, CHANGE, f"{sa} → {sb}", both))
+        if a.dim is Dim.SECOND:
+            out.append(Derived(a.value / (a.value + b.value), Dim.FRACTION, RATIO, f"{sa} ÷ ({sa} + {sb})", both))
+            out.append(Derived(a.value + b.value, Dim.SECOND, TOTAL, f"{sa} + {sb}", both))
+    if (a.dim, b.dim) in _FLOORS:
+        out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{sa} ÷ {sb}", both))
+    if a.dim is Dim.SECOND and b.dim is Dim.FRACTION and b.roof and b.value < 1:
+        out.append(Derived(a.value * b.value, Dim.SECOND, AT_PEAK, f"{sa} × {sb}", both))
+    if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2:
+        out.append(Derived(a.value * b.value, Dim.SECOND, TOTAL, f"{_shown(a.value, Dim.COUNT)} × {sb}", both))
+    return out
 
 
 def datasheet(cards: Iterable[Hardware]) -> tuple[Derived, ...]:
