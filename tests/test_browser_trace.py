@@ -47,7 +47,8 @@ def test_the_review_comment_carries_the_verdict_and_numbers_not_the_trace(page_a
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith("This profiler trace (GPU busy 20.0% of a 20 ms window, 2,000 kernels, on NVIDIA H100 SXM5 80 GB)")
     assert "is **overhead / host-bound**." in copied
-    assert copied.endswith(f"({base_url}trace/)")
+    assert copied.endswith(f"[How Regime reads a trace]({base_url}reference/traces/)")  # not an empty form
+    assert page.request.get(f"{base_url}reference/traces/").ok
     assert "traceEvents" not in copied
 
 

@@ -44,13 +44,12 @@ function opsRoofline(answer) {
     : h("p", { class: "regime-trace__roofline-none" }, answer.roofline_caption);
 }
 
-/** "Copy as review comment": the verdict and the trace's numbers, linking to this page (never the trace itself). */
+/** "Copy as review comment": the verdict and the trace's numbers, linking to how a trace is read (the reference
+ *  page; this page would open on an empty form), never to the trace itself. */
 function reviewLine(review) {
   const status = h("p", { class: "regime-links__status", role: "status", "aria-live": "polite" });
   const button = h("button", { type: "button", class: "md-button", "data-action": "copy-review" }, "Copy as review comment");
-  const url = new URL(window.location.href);
-  url.search = "";
-  url.hash = "";
+  const url = new URL("../reference/traces/", document.baseURI);
   button.addEventListener("click", () => copy(review.replace("{url}", url.href), status, "the review comment",
     `Copy this: ${review.replace("{url}", url.href)}`));
   return h("div", { class: "regime-trace__review" }, button, status);

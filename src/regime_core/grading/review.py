@@ -24,7 +24,8 @@ def markdown_text(text: str) -> str:
     return text.translate(_MARKDOWN)
 
 
-def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", symptom: str = "") -> str:
+def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", symptom: str = "",
+                   link_text: str = "Why, with the arithmetic") -> str:
     """``label``'s verdict as Markdown for a pull request or a chat.
 
     The regime in bold in a sentence that names the incident, the symptom quoted, the deciding evidence,
@@ -61,7 +62,7 @@ def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", s
                  f"- **Helps:** {markdown_text(_sentence(verdict.lever))}.",
                  f"- **Wastes the week:** {markdown_text(_sentence(verdict.waste))}."]
     quote = [f"> {markdown_text(symptom)}", ""] if symptom else []
-    return "\n".join([head, "", *quote, *lines, "", f"[Why, with the arithmetic]({url})"])
+    return "\n".join([head, "", *quote, *lines, "", f"[{link_text}]({url})"])
 
 
 def question_comment(label: str, url: str, *, title: str = "", symptom: str = "") -> str:
@@ -112,4 +113,5 @@ def trace_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
     card = f", on {facts['card_name']}" if facts.get("card_name") else ""
     label = (f"This profiler trace (GPU busy {facts['busy']:.1%} of a {format_quantity(facts['window'], Dim.SECOND)}"
              f" window, {counted(facts['kernels'], 'kernel')}{card})")
-    return review_comment(verdict, label, url)
+    # The trace stays with its owner, so the link says how it was read (the reference), not an empty form.
+    return review_comment(verdict, label, url, link_text="How Regime reads a trace")
