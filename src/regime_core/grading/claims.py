@@ -205,8 +205,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     spare = dim is Dim.FRACTION and roof is not None and bool(_SPARE.search(before + " " + after))
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
-    change = dim is Dim.FRACTION and (text[max(0, start - 2):start].strip() in ("+", "-", "−")
-                                      or bool(_CHANGE.match(_words(text[end:hi], 1, last=False)))
+    sign, word = text[max(0, start - 2):start].strip(), _words(text[end:hi], 1, last=False)
+    change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word))
                                       or (bool(re.search(r"\bby\s*$", text[max(lo, start - 6):start]))
                                           and bool(_CHANGE.search(_words(text[lo:start], 3, last=True)))))
     bound = None
@@ -220,7 +220,6 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
                and bool(_COMPLETE.search(clause)))
     direction = None
     if change:
-        sign, word = text[max(0, start - 2):start].strip(), _words(text[end:hi], 1, last=False)
         direction = ("+" if sign == "+" or _RISE.match(word) else "-" if sign in ("-", "−") or _FALL.match(word)
                      else None)
     of_time = share is not None and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|step|wall)", text[end:hi]))
@@ -317,9 +316,8 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             previous = (result.value, result.dim, text[result.start:result.end])
             i = index[result.start]
             continue
-        opens = result is not None and _OPERATOR.match(text, result.end) is not None and \
-            _OPERATOR.match(text, result.end).end() in by_start  # type: ignore[union-attr]
-        if result is not None and opens:  # "2 × 4096³ = 2 × 68,719,476,736 = …": read on from the right side
+        after = _OPERATOR.match(text, result.end) if result is not None else None
+        if result is not None and after is not None and after.end() in by_start:  # "2 × 4096³ = 2 × 68,719,476,736 = …": read on from the right side
             previous = None
             i = index[result.start]
             continue
@@ -455,7 +453,7 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
     return math.isclose(a.value, b.value, rel_tol=rel)
 
 
-def as_written(bare: Claim, fact: Claim) -> bool:
+def is_fact_as_written(bare: Claim, fact: Claim) -> bool:
     """Whether a bare number is a fact as written in its unit ("(180 − 80) / 180" is of 180 ms and 80 ms)."""
     written = _NUMERAL.match(fact.written) if bare.dim is Dim.COUNT and not bare.multiplier and fact.dim is not Dim.COUNT \
         else None
@@ -756,7 +754,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     shown = _clause(text, claim)
     matches = [f for f in facts.known if same(claim, f)]
     if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
-        matches = [f for f in facts.known if as_written(claim, f)]
+        matches = [f for f in facts.known if is_fact_as_written(claim, f)]
     wrong = _attribute_wrong(claim, matches, facts)
     if not wrong and not _derived_for(claim, facts):
         wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
