@@ -142,3 +142,16 @@ def test_a_file_beside_the_request_is_refused_by_name_where_it_does_not_fit(requ
     assert answer["error"].startswith(says), answer
     if isinstance(data, _PageBuffer):
         assert data.copies == 0  # refused before the copy
+
+
+def test_the_stretch_says_an_unmeasured_kernels_leaning_as_the_lesson_places_it() -> None:
+    # The lesson: below the ridge a kernel leans memory-bound; only a measured time decides. The stretch's
+    # regime line says the same of a batch-1 decode with no time, and decides once a time on its roof is given.
+    decode = {"op": "kernel", "hardware": {"id": "h100-sxm"}, "work": {"kernel": "decode", "params": "7B", "batch": "1"}}
+    unmeasured = json.loads(handle(json.dumps(decode)))
+    assert unmeasured["verdict"]["regime"] is None
+    assert unmeasured["verdict"]["lines"][0]["text"] == "undecided, leaning memory-bound — measure this next"
+    floor = unmeasured["verdict"]["placement"]["floor_seconds"]
+    measured = json.loads(handle(json.dumps({**decode, "observed": {"time": f"{floor * 1.1 * 1e3:.3f} ms"}})))
+    assert measured["verdict"]["regime"] == "memory"
+    assert measured["verdict"]["lines"][0]["text"] == "memory-bound"

@@ -135,14 +135,15 @@ def test_a_shorthand_answer_is_never_marked_wrong_and_a_hint_leaves_the_answer_l
     _climbs_the_hint_ladder(form, "At batch 1", "300 GB/s")
     expect(answer).to_be_hidden()
 
-    # A wrong regime's line already gives the nudge: there, Hint starts at the deciding symptom.
+    # A wrong regime's line already gives the nudge: the first Hint shows it again above the deciding symptom.
     a6 = page.locator('[data-item="a6"]')
     a6.locator('input[value="memory"]').check()
     a6.locator('[data-action="check"]').click()
     expect(a6.locator(".regime-item-grade li").first).to_contain_text("Regime: ✗ Not memory-bound: Read the picket fence")
     a6.locator('[data-action="hint"]').click()
-    expect(a6.locator(".regime-hint .regime-hint__rung")).to_have_count(1)
-    expect(a6.locator(".regime-hint .regime-hint__rung")).to_contain_text("Hint 2 of 3: The deciding symptom")
+    expect(a6.locator(".regime-hint .regime-hint__rung")).to_have_count(2)
+    expect(a6.locator(".regime-hint .regime-hint__rung").nth(0)).to_contain_text("Hint 1 of 3: Read the picket fence")
+    expect(a6.locator(".regime-hint .regime-hint__rung").nth(1)).to_contain_text("Hint 2 of 3: The deciding symptom")
 
     panel = page.locator(".regime-acceptance")
     first = panel.locator('li[data-criterion="1"]')

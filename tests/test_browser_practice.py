@@ -132,7 +132,7 @@ def test_the_page_graded_has_no_serious_accessibility_violation(graded_practice:
     assert summary == [], summary
 
 
-def test_hints_climb_the_incidents_ladder_from_the_rung_a_wrong_regime_already_gave(page: Page, base_url: str) -> None:
+def test_hints_read_from_rung_one_where_a_wrong_regime_already_gave_it(page: Page, base_url: str) -> None:
     from regime_core.practice.grade import hints
 
     seed, level = 4, 1
@@ -147,12 +147,12 @@ def test_hints_climb_the_incidents_ladder_from_the_rung_a_wrong_regime_already_g
     form.locator('[data-action="check"]').click()
     hint = form.locator('[data-action="hint"]')
     expect(hint).to_be_visible()
-    hint.click()  # the ✗ line gave the first rung: the ladder goes on from the second
+    hint.click()  # the ✗ line gave the first rung: the ladder shows it again, then the second
     rungs = form.locator(".regime-hint .regime-hint__rung")
-    expect(rungs).to_have_text([f"Hint 2 of 3: {ladder[1]}"])
+    expect(rungs).to_have_text([f"Hint 1 of 3: {ladder[0]}", f"Hint 2 of 3: {ladder[1]}"])
     expect(hint).to_have_text("Another hint")
     hint.click()
-    expect(rungs).to_have_text([f"Hint 2 of 3: {ladder[1]}", f"Hint 3 of 3: {ladder[2]}"])
+    expect(rungs).to_have_text([f"Hint 1 of 3: {ladder[0]}", f"Hint 2 of 3: {ladder[1]}", f"Hint 3 of 3: {ladder[2]}"])
     expect(hint).to_be_disabled()
     expect(hint).to_have_text("No more hints")
     form.locator('button[type="submit"]').click()  # the worked answer ends the ladder

@@ -314,6 +314,19 @@ def test_the_casebook_index_hides_each_reading_until_asked_and_filters_the_cases
     expect(index.locator(".regime-casebook__count")).to_contain_text("No case matches “no such card”")
     expect(index.locator("tbody tr:visible")).to_have_count(0)
 
+    # Shown, the readings are words the filter reads; hidden, they are not, so a filter gives none away.
+    anomalies = [c for c in cases if c.verdict().anomalies or c.authors_regime == "anomaly"]
+    assert 0 < len(anomalies) < len(cases)
+    assert not any("anomaly" in f"{c.title} {c.source.publisher}".lower() for c in cases)
+    index.locator(".regime-casebook__filter").fill("anomaly")
+    expect(index.locator(".regime-casebook__count")).to_have_text(
+        f"{len(anomalies)} of {len(cases)} cases match “anomaly”.")
+    index.locator(".regime-casebook__show").uncheck()
+    expect(index.locator(".regime-casebook__count")).to_contain_text("No case matches “anomaly”")
+    # The rows are in the order of their titles, which says nothing of their readings.
+    titles = index.locator("tbody tr td:first-child a").all_inner_texts()
+    assert titles == sorted(titles, key=str.casefold)
+
 
 def test_the_search_index_is_built_at_the_first_search_not_on_every_load(page: Page, base_url: str) -> None:
     # Material's worker (lunr) builds the index of the whole site when it gets it: ours keeps it until a query.

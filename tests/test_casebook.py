@@ -77,6 +77,17 @@ def test_each_case_has_a_page_with_its_own_title_and_description() -> None:
         assert "Show the worked answer" in page
 
 
+@pytest.mark.parametrize("item", drill.incidents(), ids=lambda i: i.id)
+def test_every_incidents_worked_answer_shows_its_arithmetic(item: drill.Incident) -> None:
+    # A review comment links here "with the arithmetic": an incident with no shape to place (A5-A8) shows the
+    # arithmetic of its figures, stated, not the hint's question.
+    answer = pages()[f"casebook/{item.id}.md"].split("Show the worked answer", 1)[1]
+    section = answer.split("<strong>Arithmetic:</strong>", 1)[1].split("</ul>", 1)[0]
+    lines = re.findall(r"<li>(.*?)</li>", section)
+    assert lines
+    assert not any(line.rstrip().endswith("?") for line in lines)
+
+
 def test_regime_case_prints_the_verdict_and_source(capsys: pytest.CaptureFixture[str]) -> None:
     case = next(c for c in CASES if c.expected_regime is None)
     assert main(["case", case.id, "--json"]) == 0

@@ -13,10 +13,11 @@ from hypothesis import strategies as st
 from regime_core.bridge.api import handle
 from regime_core.catalogue.levers import REGIMES, kind_advice, kinds, levers, recognise
 from regime_core.content import drill
+from regime_core.content.drill import hints
 from regime_core.errors import RegimeError
 from regime_core.grading.answer_lines import read_levers, regime_named
 from regime_core.grading.attempt import MAX_IMPORT_BYTES, MAX_TEXT, parse_attempt
-from regime_core.grading.grade import CRITERIA, grade, grade_incident, grade_part_c, hint, hints
+from regime_core.grading.grade import CRITERIA, grade, grade_incident, grade_part_c, hint
 from regime_core.grading.writeup import markdown
 from regime_site.parts import acceptance_panel, part_c_attempt
 from strategies import json_values

@@ -30,6 +30,18 @@ def test_the_built_reference_names_every_subcommand_and_option(built_site: Path)
     assert _missing(page) == []
 
 
+def test_the_grading_reference_states_the_graders_own_tolerances(built_site: Path) -> None:
+    # Printed from the constants the grader uses, so the page cannot drift from them.
+    from regime_core.grading import claims, grade
+
+    page = (built_site / "reference" / "grading" / "index.html").read_text(encoding="utf-8")
+    text = re.sub(r"<[^>]+>|\s+", " ", page)
+    for words, value in [("the ridge within", grade.RIDGE_TOLERANCE), ("intensities within", grade.INTENSITY_TOLERANCE),
+                         ("written arithmetic within", claims.ARITHMETIC), ("a speed-up within", claims.SPEED_MATCH)]:
+        assert f"{words} {value:.0%}" in text, words
+    assert f"within {claims.MATCH:.0%} of the incident figure" in text
+
+
 def test_a_reference_missing_an_entry_is_caught() -> None:
     # The check above can fail: drop one subcommand, or one option, and it says which.
     page = cli_reference()

@@ -20,7 +20,7 @@ from regime_core.judgment.symptoms import Symptoms
 from regime_site.field_names import in_words
 from regime_site.markup import bullet_list as _list
 from regime_site.markup import esc
-from regime_site.render import CASEBOOK_FOLDER, links, verdict_html
+from regime_site.render import CASEBOOK_FOLDER, incident_arithmetic, links, verdict_html
 
 _READING = {"compute": "compute-bound", "memory": "memory-bound", "overhead": "overhead / host-bound",
             "communication": "communication-bound",
@@ -29,9 +29,8 @@ _READING = {"compute": "compute-bound", "memory": "memory-bound", "overhead": "o
 
 def verdict_name(v: Verdict) -> str:
     """The regime as a heading says it."""
-    if v.regime is None:
-        return "Undecided — measure this next"
-    return advice(v.regime).name.capitalize()
+    text = str(v.lines()[0]["text"])  # the verdict's own regime line ("undecided, leaning memory-bound — …")
+    return text[0].upper() + text[1:]
 
 
 def _unmarked(quote: str) -> str:
@@ -126,7 +125,8 @@ def incident_page(incident_id: str) -> str:
     item = drill.incident(incident_id)
     v = item.verdict()
     label = item.id.upper()
-    answer = verdict_html(v, figure=_figure(item.symptoms, f"case-{item.id}", label))
+    answer = verdict_html(v, figure=_figure(item.symptoms, f"case-{item.id}", label),
+                          arithmetic=incident_arithmetic(item.id))
     if item.assumptions:
         answer += "\n<p><strong>Read into the incident:</strong></p>" + _list(map(in_words, item.assumptions))
     # Behind the same click as the answer, since it holds the verdict; it links to this page.
@@ -165,11 +165,14 @@ _CONTROLS = (
 def index_page() -> str:
     """The casebook's contents: the drill's incidents and every published case with both readings."""
     rows = []
-    for c in casebook.cases():
+    # By title, so that the order of the rows says nothing of their readings (the data groups them by regime).
+    for c in sorted(casebook.cases(), key=lambda c: c.title.casefold()):
         v = c.verdict()
-        ours = verdict_name(v) + (" (anomaly)" if v.anomalies else "")
+        # In the table both readings are a word or two; the page's heading says what to measure next.
+        ours = (advice(v.regime).name.capitalize() if v.regime else "Undecided") + (" (anomaly)" if v.anomalies else "")
         # The readings are hidden until the learner asks (regime.css): the index is also a list to practise on.
-        rows.append(f'<tr><td><a href="{esc(c.id)}/">{esc(c.title)}</a></td>'
+        rows.append(f'<tr><td><a href="{esc(c.id)}/">{esc(c.title)}</a>'
+                    f'<span class="regime-casebook__source">{esc(c.source.publisher)}</span></td>'
                     f' <td class="regime-casebook__reading">{esc(_READING[c.authors_regime].capitalize())}</td>'
                     f' <td class="regime-casebook__reading">{esc(ours)}</td> <td>{esc(c.source.publisher)}</td></tr>\n')
     incidents = "".join(f'<li><a href="{esc(i.id)}/">{esc(i.id.upper())} · {esc(i.title)}</a></li>'

@@ -144,10 +144,13 @@ def hardware_table() -> str:
     dtypes = hardware.DTYPES
     head = ["card", "ridge FLOP/byte", "bandwidth TB/s", "memory GB",
             *(f"{d} {'TOPS' if d.startswith('int') else 'TFLOP/s'}" for d in dtypes), "sources"]
-    lines = ['<div class="regime-hardware" markdown="1">', "",
+    cards = hardware.catalogue()
+    lines = [f"The table has {len(cards)} cards in {len(head)} columns: it scrolls sideways, with each card's name"
+             " kept at the left.", "",
+             '<div class="regime-hardware" markdown="1">', "",
              "| " + " | ".join(head) + " |",
              "| --- | " + " | ".join("---:" for _ in ("ridge", "bw", "mem", *dtypes)) + " | --- |"]
-    for card in hardware.catalogue().values():
+    for card in cards.values():
         dtype = card.default_dtype()
         r = ridge(card.peak(dtype), card.bandwidth.value)
         keys = sorted({fig.source for fig in card.figures()}, key=lambda s: s.key)

@@ -166,7 +166,8 @@ def stretch() -> str:
         _field(f"work.{name}", LABELS.get(name, name),
                f'<input name="work.{name}" value="{esc(shape.get(name, ""))}" maxlength="200">', _kinds_of(name))
         for name in dict.fromkeys(n for names in work.FIELDS.values() for n in names if n not in _FLAGS))
-    static = placement_view(p)["summary"] + f" {advice(p.bound).name.capitalize()} by the roofline."
+    # As the live verdict says it: the roofline gives a leaning; a measured time decides.
+    static = placement_view(p)["summary"] + f" Leaning {advice(p.bound).name} by the roofline; a measured time decides."
     return (
         f'<div class="regime-stretch" data-regime-widget="stretch" data-default="{esc(json.dumps(d))}">'
         + '<form data-search-exclude class="regime-stretch__form" novalidate aria-label="Classify your own kernel">'

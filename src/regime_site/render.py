@@ -10,6 +10,7 @@ security boundary).
 from __future__ import annotations
 
 import base64
+import re
 
 from regime_core.catalogue.levers import REGIMES, advice, levers
 from regime_core.content import drill
@@ -32,8 +33,22 @@ def casebook_page(item_id: str) -> str:
     return f"{CASEBOOK_FOLDER}/{item_id}/"
 
 
-def verdict_html(v: Verdict, *, figure: str = "") -> str:
-    """A verdict in full, as the drill's answers and the casebook pages show it: its lines, the arithmetic, ``figure``."""
+def incident_arithmetic(incident_id: str) -> list[str]:
+    """The arithmetic of an incident with no shape to place (A5-A8), as its worked answer shows it.
+
+    It is the last rung of the incident's hint ladder, stated rather than asked: its question, which the
+    verdict's lines answer, is left out. An incident with a shape has the placement's arithmetic instead.
+    """
+    last = drill.hints(incident_id)[-1].removeprefix("The arithmetic: ")
+    sentences = re.split(r"(?<=[.?])\s+(?=[A-Z0-9])", last)
+    return [s[0].upper() + s[1:].removesuffix(".") for s in sentences if s and not s.endswith("?")]
+
+
+def verdict_html(v: Verdict, *, figure: str = "", arithmetic: list[str] | None = None) -> str:
+    """A verdict in full, as the drill's answers and the casebook pages show it: its lines, the arithmetic, ``figure``.
+
+    ``arithmetic`` stands in for the placement's where the verdict has none (an incident with no shape).
+    """
     parts = []
     for line in v.lines():
         if "items" in line:
@@ -42,6 +57,8 @@ def verdict_html(v: Verdict, *, figure: str = "") -> str:
             parts.append(f"<p><strong>{esc(line['label'])}:</strong> {esc(line['text'])}</p>")
     if v.placement is not None:
         parts += ["<p><strong>Arithmetic:</strong></p>", _list(v.placement.arithmetic())]
+    elif arithmetic:
+        parts += ["<p><strong>Arithmetic:</strong></p>", _list(arithmetic)]
     parts.append(figure)
     return "\n".join(parts)
 
@@ -74,7 +91,7 @@ def incident_heading(incident_id: str) -> str:
 
 def _verdict_html(incident_id: str) -> str:
     item = drill.incident(incident_id)
-    parts = [verdict_html(item.verdict(), figure=incident_figure(item.id))]
+    parts = [verdict_html(item.verdict(), figure=incident_figure(item.id), arithmetic=incident_arithmetic(item.id))]
     if item.assumptions:
         parts += ["<p><strong>Read into the incident:</strong></p>", _list(map(in_words, item.assumptions))]
     parts.append('<p class="regime-answer__source">Derived by <code>regime_core</code> from the symptoms above;'

@@ -1,5 +1,7 @@
 // The hint ladder of a form (a drill item, a practice incident): each press asks the core for the next
 // rung (a nudge, the deciding symptom, the arithmetic); the rungs shown stay on screen, the last at the bottom.
+// The ladder always reads from rung 1: where a ✗ line already gave the first rungs, the first press shows
+// them again above the next one, so that "Hint 2 of 3" never stands without the hint 1 it follows.
 import { h } from "./dom.js";
 import { python } from "./runtime.js";
 
@@ -31,26 +33,32 @@ export function hintLadder(button, line, ask, say) {
   const next = async () => {
     button.disabled = true;
     if (python.state !== "ready") say("Starting Python for the hint…");
-    let result;
+    const fresh = !line.querySelector(".regime-hint__rung");
+    const target = shown + 1;
+    const results = [];
     try {
-      result = await ask(shown + 1);
+      for (let rung = fresh ? 1 : target; rung <= target; rung += 1) results.push(await ask(rung));
     } catch {
       button.disabled = false;
       say("Hints need Python, which could not start.");
       return;
     }
     say("");
-    if (!result.ok) {
+    const failed = results.find((result) => !result.ok);
+    if (failed) {
       button.disabled = false;
-      line.textContent = result.error;
+      line.textContent = failed.error;
       line.hidden = false;
       return;
     }
-    if (!line.querySelector(".regime-hint__rung")) line.replaceChildren(); // an old error line goes
-    shown = result.rung;
-    line.append(h("span", { class: "regime-hint__rung" }, `Hint ${result.rung} of ${result.rungs}: ${result.hint}`));
+    if (fresh) line.replaceChildren(); // an old error line goes
+    for (const result of results) {
+      line.append(h("span", { class: "regime-hint__rung" }, `Hint ${result.rung} of ${result.rungs}: ${result.hint}`));
+    }
+    const top = results[results.length - 1];
+    shown = top.rung;
     line.hidden = false;
-    const last = result.rung >= result.rungs;
+    const last = top.rung >= top.rungs;
     button.textContent = last ? "No more hints" : "Another hint";
     button.disabled = last;
   };

@@ -18,10 +18,11 @@ from regime_core.bridge.protocol import Op, registry
 from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.content import drill
+from regime_core.content.drill import hints
 from regime_core.errors import RegimeError
 from regime_core.grading.answer_lines import regime_named
 from regime_core.grading.attempt import MAX_IMPORT_BYTES, parse_attempt
-from regime_core.grading.grade import grade, hints
+from regime_core.grading.grade import grade
 from regime_core.grading.review import kernel_review
 from regime_core.grading.writeup import markdown
 from regime_core.judgment import svg

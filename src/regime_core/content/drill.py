@@ -175,6 +175,25 @@ def fill_model_answer(text: str, claims: Mapping[str, str], where: str = "part_c
     return _PLACEHOLDER.sub(lambda m: _quoted(m.group(1), rows, f"{where}.text"), text)
 
 
+@cache
+def hints(item_id: str) -> tuple[str, ...]:
+    """The hint ladder for an item (``a1``..``a8``, ``part_b``, ``part_c``), each rung saying more.
+
+    A nudge, then the deciding symptom, then the arithmetic to do; no rung names the regime. Figures the
+    core knows are placeholders in the data (``{a2.bandwidth}``, ``{part_b.matmul.ridge}``), filled here.
+    The grader offers them on a line not passed; an incident's worked answer states the last one's arithmetic.
+    """
+    data = _data()
+    if item_id in ("part_b", "part_c"):
+        grading: Mapping[str, Any] = data.get(item_id, {}).get("grading", {})
+    else:
+        entry: Mapping[str, Any] = next((e for e in data["incidents"] if e["id"] == item_id), {})
+        grading = entry.get("grading", {})
+    ladder = tuple(fill_model_answer(str(text), {}, f"{item_id}.grading.hints") for text in grading.get("hints", [])
+                   if text)
+    return ladder or ("Read the incident again for the one measurement that decides between the two roofs.",)
+
+
 def part_c_model_answer() -> str:
     """Part C's model argument, its figures from the core (``drill.json``'s ``part_c.model_answer``)."""
     raw = _data()["part_c"]["model_answer"]

@@ -29,7 +29,6 @@ from regime_core.grading import claims
 from regime_core.grading.language import added, in_context, negated, normalise, with_units
 from regime_core.judgment.classify import Verdict
 
-EVIDENCE_TOLERANCE = 0.10
 UNSURE = "Could not tell"
 _MAX_MENTIONS = 100  # a line naming more levers than this is read by its first hundred
 

@@ -21,6 +21,7 @@ from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.levers import advice, mentions, phrases
 from regime_core.catalogue.quantity import Dim, format_quantity, quantities_in, same_quantity
 from regime_core.content import drill
+from regime_core.content.drill import hints
 from regime_core.grading.answer_lines import (
     REGIME_CHOICES,
     Check,
@@ -91,18 +92,6 @@ CRITERIA = (
     f"Computes the ridge of the Part B card (within {RIDGE_TOLERANCE:.0%}).",
     "Places decode far below the ridge and the 4096 matmul far above it.",
 )
-
-
-@cache
-def hints(item_id: str) -> tuple[str, ...]:
-    """The hint ladder for an item (``a1``..``a8``, ``part_b``, ``part_c``), each rung saying more.
-
-    A nudge, then the deciding symptom, then the arithmetic to do; no rung names the regime. Figures the
-    core knows are placeholders in the data (``{a2.bandwidth}``, ``{part_b.matmul.ridge}``), filled here.
-    """
-    ladder = tuple(drill.fill_model_answer(str(text), {}, f"{item_id}.grading.hints")
-                   for text in _grading(item_id).get("hints", []) if text)
-    return ladder or ("Read the incident again for the one measurement that decides between the two roofs.",)
 
 
 def hint(item_id: str, rung: int = 1) -> str:

@@ -79,7 +79,8 @@ class Verdict:
         The command line, the pages and the widgets all render these, so the words are written once.
         """
         out: list[dict[str, Any]] = [
-            {"label": words.LABEL["regime"], "text": advice(self.regime).name if self.regime else words.UNDECIDED},
+            {"label": words.LABEL["regime"], "text": advice(self.regime).name if self.regime
+             else words.undecided(advice(self.leaning).name if self.leaning else None)},
             {"label": words.LABEL["evidence"], "items": list(self.evidence)},
         ]
         if self.regime is not None:

@@ -24,6 +24,16 @@ FOUR_LINES: tuple[tuple[str, str], ...] = (
 )
 LABEL = dict(FOUR_LINES)
 UNDECIDED = "undecided — measure this next"
+
+
+def undecided(leaning: str | None) -> str:
+    """The regime line of an undecided verdict: with the roof its placement leans to, where it has one.
+
+    The lesson places a kernel below the ridge on the memory side; the line says so too, so that a kernel
+    read "undecided" is not taken for one the roofline knows nothing of.
+    """
+    return f"undecided, leaning {leaning} — measure this next" if leaning else UNDECIDED
+
 NEEDS = "Measure this next"
 PROPOSAL = "The proposal"
 ANOMALY = "Anomaly"
