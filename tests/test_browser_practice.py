@@ -3,7 +3,7 @@ learner goes wrong follow; an incident's address opens the same incident in a fr
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from urllib.parse import parse_qs, urlparse
 
 import pytest
@@ -177,3 +177,34 @@ def test_a_communication_bound_incident_is_counted_in_its_own_row(page: Page, ba
     page.locator('[data-action="undo-forget"]').click()
     expect(row).to_have_text(["communication-bound", "1", "1"])
     expect(page.locator(".regime-practice__forget")).to_have_text("Your tally is back.")
+
+
+def test_a_review_comments_link_shows_the_worked_answer_at_a_click_and_counts_nothing(page_as: Callable[..., Page],
+                                                                                     base_url: str) -> None:
+    # The learner's comment links with review=1; its reader sees the answer by a deliberate click, outside any tally.
+    seed, level = 11, 1
+    incident = practice(seed, level)
+    regime, lines = _right(seed, level)
+    page = page_as(permissions=["clipboard-read", "clipboard-write"])
+    page.goto(f"{base_url}practice/?seed={seed}&level={level}&v={GENERATOR_VERSION}")
+    form = page.locator("form.regime-practice__attempt")
+    expect(page.locator(".regime-practice__statement")).to_have_text(incident.statement)
+    expect(page.locator('[data-action="show-answer"]')).to_have_count(0)  # a plain address offers no answer
+    _answer(page, regime, lines)
+    expect(page.locator(".regime-practice__worked")).to_be_visible()
+    page.locator(".regime-practice__after button", has_text="Copy as review comment").click()
+    comment = page.evaluate("navigator.clipboard.readText()")
+    link = comment.rsplit("](", 1)[1].rstrip(")")
+    assert parse_qs(urlparse(link).query)["review"] == ["1"]
+
+    page.evaluate("localStorage.clear()")  # the reviewer's own browser: an empty tally
+    page.goto(link)
+    tally = page.locator(".regime-practice__tally")
+    expect(page.locator(".regime-practice__review-note")).to_contain_text("not counted in your tally")
+    expect(page.locator(".regime-practice__worked")).to_have_count(0)  # nothing of the answer before the click
+    page.locator('[data-action="show-answer"]').click()
+    worked = page.locator(".regime-practice__worked")
+    expect(worked).to_contain_text(regime if regime != UNDECIDED else "undecided")
+    expect(page.locator(".regime-practice__verdict")).to_have_text("Not counted in your tally.")
+    expect(tally).to_contain_text("Nothing graded yet.")
+    expect(form.locator('button[type="submit"]')).to_be_disabled()

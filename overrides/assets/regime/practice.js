@@ -151,6 +151,9 @@ function resultNodes(answer, actions) {
   ];
 }
 
+// The address parameter a review comment's link carries.
+const REVIEW_PARAM = "review";
+
 function randomSeed() {
   return Math.floor(Math.random() * 1_000_000);
 }
@@ -169,6 +172,7 @@ export function mount(element) {
   let rec = load().rec;
   let current = null;
   let alive = true; // an answer that arrives after instant navigation left the page must not touch the new one
+  let fromReview = new URL(window.location.href).searchParams.get(REVIEW_PARAM) === "1";
   const path = window.location.pathname;
 
   const renderRecord = () => {
@@ -177,6 +181,13 @@ export function mount(element) {
   };
 
   const address = () => new URL(window.location.href).href;
+  // A review comment's link says it came from a review: whoever opens it (a reviewer, not the learner) may see
+  // the worked answer at one deliberate click, and nothing of it counts in their tally.
+  const reviewAddress = () => {
+    const url = new URL(window.location.href);
+    url.searchParams.set(REVIEW_PARAM, "1");
+    return url.href;
+  };
 
   const submitButton = form.querySelector('button[type="submit"]');
   const checkButton = form.querySelector('[data-action="check"]');
@@ -217,6 +228,37 @@ export function mount(element) {
       : notice;
     note.hidden = !said;
     note.textContent = said;
+    if (fromReview) offerAnswer(incident);
+  };
+
+  // Opened from a review comment: the answer behind a click, shown without an attempt and never counted.
+  const offerAnswer = (incident) => {
+    const button = h("button", { type: "button", class: "md-button", "data-action": "show-answer" },
+      "Show the worked answer");
+    result.replaceChildren(h("p", { class: "regime-practice__review-note" },
+      "You opened this incident from a review comment. Try it first, or see its worked answer now: an answer "
+      + "seen this way is not counted in your tally. ", button));
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      let answer;
+      try {
+        answer = await python.call("practice_grade", { seed: incident.seed, level: incident.level, lines: {} });
+      } catch {
+        button.disabled = false;
+        return; // the status line says why
+      }
+      if (!alive || current !== incident) return;
+      if (!answer.ok) {
+        result.replaceChildren(h("p", {}, answer.error));
+        return;
+      }
+      fromReview = false;
+      answered(true);
+      ladder.clear();
+      result.replaceChildren(h("p", { class: "regime-practice__verdict" }, "Not counted in your tally."),
+        h("h3", {}, "The worked answer"), h("div", { class: "regime-practice__worked" }, verdictNodes(answer.verdict)),
+        actionsFor(answer));
+    }, { once: true });
   };
 
   const open = async (request, sharedVersion, notice = "", fresh = false) => {
@@ -236,6 +278,7 @@ export function mount(element) {
 
   const next = (event, notice = "") => {
     if (event) event.preventDefault();
+    fromReview = false; // a new incident is the learner's own
     const level = controls.elements.level.value;
     const missed = Object.entries(rec.missed).filter(([, n]) => n > 0).map(([family]) => family).slice(0, 20);
     open({ seed: randomSeed(), level, ...(missed.length && Math.random() < 0.5 ? { missed } : {}) }, undefined, notice,
@@ -274,7 +317,7 @@ export function mount(element) {
     const nextButton = h("button", { type: "button", class: "md-button md-button--primary" }, "Next incident");
     nextButton.addEventListener("click", () => next());
     const copyButton = h("button", { type: "button", class: "md-button" }, "Copy as review comment");
-    copyButton.addEventListener("click", () => copy(answer.review.replace("{url}", address()), status,
+    copyButton.addEventListener("click", () => copy(answer.review.replace("{url}", reviewAddress()), status,
       `the review comment for incident ${answer.id}`, "The browser refused the clipboard; copy this incident's address instead."));
     return h("div", { class: "regime-actions regime-practice__after" }, nextButton, " ", copyButton, " ", status);
   };
@@ -283,6 +326,7 @@ export function mount(element) {
     event.preventDefault();
     const answer = await send("practice_grade");
     if (!answer) return;
+    fromReview = false;
     // Read what is stored now (another tab may have counted since), count this one, write it back.
     const stored = load();
     if (stored.writable) {
