@@ -201,6 +201,16 @@ def test_write_up_markdown_has_the_four_lines_and_the_verdict() -> None:
     assert "| decode step, 7B, fp16, batch 1 | 1 FLOP/byte | below |" in text
 
 
+def test_write_up_names_a_regime_the_form_stored_by_its_key() -> None:
+    # The drill's radio buttons store "memory"; the write-up a mentor reads says "memory-bound", and a regime
+    # the learner typed in words is left in their words.
+    keyed = markdown(parse_attempt(_changed(["part_a", "a2", "regime"], "memory")), grade(PASSING))
+    assert "- **Regime:** memory-bound" in keyed
+    assert "- **Regime:** memory\n" not in keyed
+    typed = markdown(parse_attempt(_changed(["part_a", "a2", "regime"], "bandwidth-limited, I think")), grade(PASSING))
+    assert "- **Regime:** bandwidth-limited, I think" in typed
+
+
 def _run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "regime_core", *args], input=stdin, capture_output=True, text=True,
                           timeout=60, check=False)

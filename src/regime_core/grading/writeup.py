@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from regime_core.catalogue.levers import REGIMES, advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.content import drill
 from regime_core.grading.attempt import Attempt
@@ -21,6 +22,13 @@ def _md(text: str) -> str:
     return " ".join(text.replace("<", "&lt;").replace(">", "&gt;").split()) or "—"
 
 
+def _line(key: str, text: str) -> str:
+    """A learner's line as the write-up shows it: a regime the page's form stored by its key ("memory") by name."""
+    if key == "regime" and text.strip() in REGIMES:
+        return advice(text.strip()).name
+    return _md(text)
+
+
 def markdown(attempt: Attempt, result: dict[str, Any]) -> str:
     """The write-up in the drill's own format, with the grader's verdict at the end."""
     out = ["# Regime from the symptoms — my write-up", "", "## Part A — Classify", ""]
@@ -31,7 +39,7 @@ def markdown(attempt: Attempt, result: dict[str, Any]) -> str:
         out.append(f"> {_md(item.text)}")
         out.append("")
         if entry:
-            out += [f"- **{label}:** {_md(entry.get(key, ''))}" for label, key in _LINES]
+            out += [f"- **{label}:** {_line(key, entry.get(key, ''))}" for label, key in _LINES]
         else:
             out.append("_Not attempted._")
         out.append("")
