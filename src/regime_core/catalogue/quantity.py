@@ -90,9 +90,9 @@ _ESTIMATE = re.compile(r"^(?:~|≈|≃|about\b|approx\.?|approximately\b|around\
 
 
 # Scientific notation as people write it by hand: "1.56×10^2", "1.56 x 10²", "1.56*10**2", "1.4·10^10",
-# with a Unicode minus or superscript digits; read as "1.56e2".
+# with a Unicode minus or superscript digits; read as "1.56e2". A full stop may end the sentence after it.
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
-_TIMES_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x*·]\s?10(?:\s?(?:\^|\*\*)\s?([+-]?\d{1,3})|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))(?![\d.])")
+_TIMES_TEN = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[×x*·]\s?10(?:\s?(?:\^|\*\*)\s?([+-]?\d{1,3})|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,3}))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹]|\.\d)")
 # Spaces inside a number ("40 000", with a thin or narrow no-break space) and the Unicode minus.
 _NUMBER_SPACES = re.compile(r"(?<=\d)[\u2009\u202f](?=\d{3}\b)")
 

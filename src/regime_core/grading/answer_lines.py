@@ -98,8 +98,34 @@ _REASON = re.compile(r"[:;,—–(]|\s-\s|\b(?:since|because|as|so|given|due to)
 _SIDE_OF = {"memory": "below", "compute": "above"}
 
 
+_REASON_AS_WRITTEN = re.compile(_REASON.pattern, re.IGNORECASE)
+_OCCUPANCY_REASON = re.compile(r"\boccupancy\b")
+# A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
+_LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
+                     r"|starv\w*|dominat\w*|sets? the (?:time|pace))\b")
+_DENIES = re.compile(r"\b(?:not|isn'?t|is no|no)\b|n't\b")
+
+
 def reason_against(text: str, regime: str) -> str:
-    """What a regime line's own reason says against the regime it names ("memory-bound: past the ridge"), or ""."""
+    """What a regime line's own reason says against the regime it names, or "".
+
+    The reason is what follows the regime ("memory-bound: past the ridge", "compute-bound, because the memory
+    bus is full"): a side of the ridge that is the other roof's, another regime named or described in it, or
+    occupancy given as the cause (Rule 4: occupancy is a means, not a roof).
+    """
+    lowered = normalise(text)
+    parts = _REASON.split(lowered, maxsplit=1)
+    reason = parts[1].strip(" .)") if len(parts) > 1 else ""
+    if reason:
+        written = _REASON_AS_WRITTEN.split(" ".join(text.split()), maxsplit=1)
+        quoted = (written[1] if len(written) > 1 else reason).strip(" .)")  # the learner's words, for the feedback
+        other = regime_named(reason) if _LIMITS.search(reason) else None
+        if other is not None and other != regime:
+            return (f"Your reason (“{quoted}”) describes {a_kernel(other)}, not {a_kernel(regime)}:"
+                    " the regime and its reason must agree.")
+        if _OCCUPANCY_REASON.search(reason) and not _DENIES.search(reason):
+            return (f"Your reason (“{quoted}”) is occupancy, which is not a regime (Rule 4): say which roof"
+                    " holds the kernel and why.")
     side = _SIDE_OF.get(regime)
     reading = claims.read(with_units(text))
     if side is None or not reading.sides or any(s == side for s in reading.sides):
@@ -123,8 +149,8 @@ def _names_the_problem(lowered: str, start: int, end: int) -> bool:
 # A lever word that names a measurement of the kernel ("fused intensity", "compiled time"), not a lever offered.
 _DESCRIBES = re.compile(r"\S*\s+(?:intensity|time|timing|version|run|bandwidth|traffic|bytes|speed-?up)\b")
 # A lever said to buy at most a bound ("tuning the kernel can yield at most 1.43×"): weighed, not offered.
-_BOUNDED_GAIN = re.compile(r"\S*(?:\s+[\w.-]+){0,4}?\s+(?:can |could |would |will )?(?:yield|buy|give|gain|get|bring)s?"
-                           r"\s+(?:at most|maximum|max|no more than|only|about|around)\b")
+_BOUNDED_GAIN = re.compile(r"\S*(?:\s+[\w.-]+){0,4}?\s+(?:(?:can |could |would |will )?(?:yield|buy|give|gain|get|bring)s?"
+                           r"|has|have|leaves?)\s+(?:at most|maximum|max|no more than|only|about|around)\b")
 
 
 _BOUNDED_BEFORE = re.compile(r"\b(?:more than|at most|over|beyond|no more than)\s+(?:about\s+|~)?[\d.]+\s?×\s+from\s+"
@@ -236,6 +262,30 @@ def claims_said(marks: Collection[claims.Mark], text: str) -> str:
     return "; ".join(parts)
 
 
+_WHAT_IF = re.compile(r"\b(?:would|could|might|if|had it|were it|should|whether)\b")
+_EVIDENCE_CLAUSE = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|,\s|\b(?:but|whereas|while|so|and|which)\b")
+
+
+def _regime_said_against(text: str, regime: str | None) -> str:
+    """Why an evidence line is wrong where a clause of it says another regime sets the pace, or "".
+
+    "The math units are the bottleneck" or "the gaps are the kernels waiting on HBM", where the incident is
+    ``regime``; a what-if ("had it been compute-limited", "a memory-bound op would shrink to ns") says nothing
+    of this kernel.
+    """
+    if regime is None:
+        return ""
+    lowered = normalise(text)
+    for clause in _EVIDENCE_CLAUSE.split(lowered):
+        if not clause.strip() or not _LIMITS.search(clause) or _WHAT_IF.search(clause):
+            continue
+        other = regime_named(clause)
+        if other is not None and other != regime:
+            quoted = _as_written(text, clause.strip())
+            return f"Your evidence describes {a_kernel(other)} (“{quoted}”), but this one is {advice(regime).name}."
+    return ""
+
+
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
                    contradictions: Collection[Contradiction] = ()) -> Check:
     """An evidence line judged claim by claim.
@@ -250,7 +300,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
     marks = judged.marks
     if judged.wrong:
         return Check(False, cap(judged.wrong) + ".", marks)
-    against = _contradicted(lowered, contradictions)
+    against = _contradicted(lowered, contradictions) or _regime_said_against(text, regime)
     if against:
         return Check(False, against, marks)
     unchecked = judged.unchecked

@@ -25,14 +25,14 @@ _MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|(?<!flop/)bytes?|(?<!flop/)b
                      r"|loads? and stores?|(?:small|tiny) (?:jobs|kernels|steps)"
                      r"|intermediates?|elementwise|pointwise|reads?|writes?|host|tb/s|gb/s|a[234678](?:s|\'s)?)\b"
                      r"|(?:below|under) (?:the )?(?:ridge|it)\b")
-_COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ]cores?|math|arithmetic|multipl\w*|gemm|matmul"
+_COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ](?:cores?|pipes?)|math|arithmetic|multipl\w*|gemm|matmul"
                       r"|a[15](?:s|\'s)?)\b"
                       r"|above (?:the )?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
 _NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b")
 _AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|cannot|can'?t"
                       r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|not|no|none|week|rounding error)\b")
 _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won|faster|deletes?|removes?|saves?|cuts?"
-                  r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?)\b|^\W*fuse\b")
+                  r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?|write|build)\b|^\W*fuse\b")
 # Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
 _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue")
 # Little math is the memory side ("moves bytes for little math"); what a fused kernel removes that "is not the
@@ -40,7 +40,10 @@ _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one
 _LOW_MATH = re.compile(r"\b(?:little|low|few|trivial|tiny|hardly any|almost no|no real|negligible) (?:math|flops?|compute"
                        r"|arithmetic)\b")
 _MOOT = re.compile(r"\b(?:that|which) (?:are|is|were|was)(?:n'?t| not| never) (?:the |a )?(?:limit|bottleneck|problem)\b"
-                   r"|\b(?:that|which) (?:\w+ ){0,3}(?:were|was) never (?:waiting|the)\b")
+                   r"|\b(?:that|which) (?:\w+ ){0,3}(?:were|was) never (?:waiting|the)\b"
+                   r"|\b(?:was|were|is|are)(?:n'?t| not| never) (?:\w+ )?waiting (?:on|for)\b")
+# "Worth a week" is the week well spent: not the wasted week that "week" alone says.
+_WORTH = re.compile(r"\bworth (?:a|the|your|spending a) week\b")
 _LIMITED = re.compile(r"\b(?:only|little|barely|slightly|at most|unless|except)\b")
 _WORDS = 8  # words after a condition word that say its side
 # A Part C paragraph argues a handful of conditions; past this many in one sentence (pasted noise), the rest are
@@ -70,7 +73,7 @@ def _side(text: str) -> str | None:
 def _polarity(text: str) -> bool | None:
     if _MOOT.search(text):
         return False
-    text = _NEVER.sub(" ", text)
+    text = _NEVER.sub(" ", _WORTH.sub(" worth ", text))
     if _AGAINST.search(text):
         return False
     return True if _FOR.search(text) else None

@@ -17,7 +17,9 @@ import itertools
 import math
 import re
 from dataclasses import dataclass
+from functools import cache
 
+from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantity_spans
 from regime_core.grading import derived as dv
 from regime_core.grading.language import negated
@@ -36,26 +38,33 @@ _SHARE_WORDS = {
     "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|running|computing|doing work|occupied)\b"),
     "idle": re.compile(r"\b(?:idle|idles|idling|gaps?|waiting|waits|wasted|stalled|empty|doing nothing|dead time)\b"),
 }
+# What a time is a span of on a timeline: the kernels running, or the gaps between them.
+_SPAN_WORDS = {
+    "busy": re.compile(r"\b(?:kernels?|on|busy|running|compute|work)\b"),
+    "idle": re.compile(r"\b(?:gaps?|off|idle|idles|between|waits?|waiting)\b"),
+}
 # A share that is occupancy or nvidia-smi's GPU-Util: neither is a share of a roof (Rule 4; GPU-Util is the
 # share of time some kernel runs).
 _METRIC_WORDS = {
     "occupancy": re.compile(r"\boccupancy\b"),
     "gpu_util": re.compile(r"\b(?:nvidia-smi|gpu[- ]?util\w*|sm[- ]?util\w*|volatile)\b"),
 }
-_SIDE = re.compile(r"\b(?P<word>above|over|beyond|past|higher than|right of|below|under|beneath|lower than|left of)"
+_SIDE = re.compile(r"\b(?P<word>above|over|beyond|past|higher than|more than|greater than|right of|below|under|beneath"
+                   r"|lower than|less than|smaller than|left of)"
                    r"\s+(?:the |its |a |our |any |every |this |that |all )?(?:[\w-]+'?s |\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
 _SPEED = re.compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|quicker|improvements?|gains?|wins?|bought|jumps?|jumped"
                     r"|went|rose|grew|dropped|fell)\b")
 #: How far a speed multiplier may be from the incident's own before it is another figure ("about 2×" for 1.75×).
 SPEED_MATCH = 0.25
-_BELOW = ("below", "under", "beneath", "lower than", "left of")
+_BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than", "left of")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
                      r"|gains?|grew|added|adds|increment)\b")
 _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
-                    r"|(?P<lt>[<≤])|(?P<gt>[>≥]))\s*(?:~|≈|about|roughly|around)?\s*$")
+                    r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
+                    r"(?:~|≈|about|roughly|around)?\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof))\b")
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
 _RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
@@ -101,6 +110,7 @@ class Claim:
     at_peak: bool = False  # a time said of the roof's 100% ("at 100% of peak it would take 112 ms")
     of_time: bool = False  # a share said of the time ("busy 70% of the time")
     direction: str | None = None  # "+" or "-": a change said to raise or to cut ("+75%", "43% more", "56% less")
+    span: str | None = None  # "busy" or "idle": which part of a timeline a time is ("2 µs of kernel", "8 µs gaps")
 
     def busy(self) -> float | None:
         """The share of the time the GPU works, where the claim is one ("idles 80%" is busy 20%)."""
@@ -223,8 +233,11 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
         direction = ("+" if sign == "+" or _RISE.match(word) else "-" if sign in ("-", "−") or _FALL.match(word)
                      else None)
     of_time = share is not None and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|step|wall)", text[end:hi]))
+    # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
+    span = _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True), _words(text[end:hi], 2, last=False)) \
+        if dim is Dim.SECOND else None
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
-                 hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction)
+                 hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction, span)
 
 
 def _power(text: str, claim: Claim) -> tuple[float, int]:
@@ -453,6 +466,10 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
     return math.isclose(a.value, b.value, rel_tol=rel)
 
 
+# A bare number followed by what makes it a rate or a multiplier is not a figure with its unit left off.
+_RATE_AFTER = re.compile(r"\s*(?:per\b|/|a (?:second|sec|step|token)\b|times\b|x\b|×)")
+
+
 def is_fact_as_written(bare: Claim, fact: Claim) -> bool:
     """Whether a bare number is a fact as written in its unit ("(180 − 80) / 180" is of 180 ms and 80 ms)."""
     written = _NUMERAL.match(fact.written) if bare.dim is Dim.COUNT and not bare.multiplier and fact.dim is not Dim.COUNT \
@@ -571,7 +588,10 @@ def _sum_wrong(s: Sum) -> str:
     ratio = max(s.computed, given) / min(s.computed, given)
     exponent = math.log10(ratio)
     whole = math.isclose(exponent, round(exponent), abs_tol=0.03)
-    if whole and ((s.given.dim is Dim.COUNT and exponent >= 1.9) or (s.unitless and round(exponent) % 3 == 0)):
+    # A result written with its own power of ten ("1.34e10") states its magnitude: no prefix was left off it.
+    explicit = bool(re.search(r"\de[+-]?\d|×\s?10|10\^", s.given.written.lower()))
+    if whole and not explicit and ((s.given.dim is Dim.COUNT and exponent >= 1.9)
+                                   or (s.unitless and round(exponent) % 3 == 0)):
         return ""  # a unit or a prefix left off ("14 / 300 = 47", meaning ms; "7 × 2 = 14 GB", meaning 7e9)
     dim = s.dim if s.dim is not Dim.COUNT else s.given.dim
     why = slip(s.computed, given, dim)
@@ -609,6 +629,10 @@ def _attribute_wrong(claim: Claim, matches: list[Claim], facts: Facts) -> str:
         used = next(m for m in matches if m.roof)
         return (f"{claim.shown()} is the share of {_roof_name(used.roof)} used; what is left is"
                 f" {show(1 - used.value, Dim.FRACTION)}")
+    spans = {m.span for m in matches if m.span}
+    if claim.span and spans and claim.span not in spans:
+        span_name = {"busy": "kernel (busy) time", "idle": "gap (idle) time"}
+        return f"{claim.shown()} is the incident's {span_name[next(iter(spans))]}, not its {span_name[claim.span]}"
     if claim.side and facts.side and claim.side != facts.side and not (facts.ridge and math.isclose(
             claim.value, facts.ridge, rel_tol=MATCH)):
         return f"{claim.shown()} is {facts.side} the ridge, not {claim.side} it"
@@ -718,8 +742,56 @@ def _clause(text: str, claim: Claim) -> str:
     return " ".join([text[claim.start:claim.end], *said]).strip(" ,;:.")[:80]
 
 
-def _slipped(claim: Claim, facts: Facts) -> str:
-    if claim.dim not in _SLIP_DIMS or claim.hypothetical or claim.bound:
+# Words that make a clause a real what-if; a dtype alone ("70B int8 weights") may be the incident's own.
+_WHAT_IF = re.compile(r"\b(?:would|could|might|if|once|should|instead|target|goal|needs? to|halv\w*|doubl\w*)\b")
+
+
+# An intensity said to be a ridge: "a ~156 FLOP/B ridge", "the ridge of 156", "ridge ≈ 295 FLOP/byte".
+_RIDGE_AFTER = re.compile(r"\s*(?:[a-z/]+\s+){0,1}ridge\b")
+_RIDGE_BEFORE = re.compile(r"\bridge\s*(?:of|at|is|=|≈|~|:)?\s*(?:about\s+|~|≈)?$")
+
+
+@cache
+def _catalogue_ridges() -> tuple[float, ...]:
+    """Every catalogue card's ridge at its default dtype: what "a 156 FLOP/B ridge" may be of an incident with no card."""
+    out = []
+    for card in hardware.catalogue().values():
+        dtype = card.default_dtype()
+        out.append(card.peak(dtype) / card.bandwidth.value)
+    return tuple(out)
+
+
+def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None:
+    """The mark of an intensity said to be a ridge: the incident's card's, or, with no card named, any card's."""
+    before = bool(_RIDGE_BEFORE.search(text, max(0, claim.start - 16), claim.start))
+    if not ((claim.dim is Dim.INTENSITY and (before or _RIDGE_AFTER.match(text, claim.end)))
+            or (claim.dim is Dim.COUNT and before)):
+        return None
+    some_card = any(math.isclose(claim.value, r, rel_tol=MATCH) for r in _catalogue_ridges())
+    if facts.ridge:
+        if math.isclose(claim.value, facts.ridge, rel_tol=MATCH):
+            return Mark(shown, True, "the card's ridge")
+        # Another card's ridge may be said on purpose ("on an H100 it is 295"): not checked, never wrong.
+        return None if some_card else Mark(
+            shown, False, f"the card's ridge is {show(facts.ridge, Dim.INTENSITY)}, not {claim.shown()}")
+    return Mark(shown, True, "a catalogue card's ridge (this incident names no card)") if some_card else None
+
+
+def _what_if(text: str, claim: Claim) -> bool:
+    """Whether ``claim`` is said of a what-if.
+
+    A what-if reaches to the end of its sentence ("int8 would halve the bytes to 7 GB, 23 ms"); "after" or a
+    dtype alone is not one ("8 → 12 ms after .item()", "70B int8 weights").
+    """
+    start = max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1
+    ends = [i for i in (text.find(". ", claim.end), text.find(";", claim.end)) if i >= 0]
+    return bool(_WHAT_IF.search(text, start, min(ends) if ends else len(text)))
+
+
+def _slipped(claim: Claim, facts: Facts, text: str) -> str:
+    if claim.dim not in _SLIP_DIMS or claim.bound:
+        return ""
+    if _what_if(text, claim):
         return ""
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
@@ -765,7 +837,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
             math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in line if c.speed
     ) and not _derived_for(claim, facts):
         return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×"), False
-    if claim.at_peak:
+    if claim.at_peak and not claim.bound:  # "… ≈ 112 ms > 80 ms target" compares with a figure
         at_peak = [d for d in facts.derived if d.role == dv.AT_PEAK]
         if at_peak and not _derived_for(claim, facts):
             d = min(at_peak, key=lambda d: abs(math.log(d.value / claim.value)))
@@ -781,6 +853,11 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, f"about the incident's {speeds[0].shown()}×"), False
     if claim.metric:
         what = "occupancy" if claim.metric == "occupancy" else "GPU utilisation"
+        # "55% occupancy, so 45% of the SMs sit idle": occupancy counts resident warps, not idle SMs or idle time.
+        if claim.metric == "occupancy" and _SHARE_WORDS["idle"].search(_words(text[claim.end:claim.end + 60], 6, last=False)) \
+                and any(f.metric == "occupancy" and math.isclose(claim.value, 1 - f.value, abs_tol=0.02) for f in facts.known):
+            return Mark(shown, False, f"{claim.shown()} is 100% − the occupancy, and occupancy counts the warps resident"
+                                      " on an SM, not idle SMs or idle time"), False
         return Mark(shown, True, f"{what}, which decides no roof"), False
     if claim.share and any(f.share and _shares_close(claim.busy() or 0, f.busy() or 0) for f in facts.deciding):
         return Mark(shown, True, f"{claim.shown()} {claim.share}: the timeline's own share"), True
@@ -788,6 +865,10 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
     found = _derived_for(claim, facts)
+    if found and claim.bound == ">" and all(d.role == dv.HEADROOM for d in found):
+        d = found[0]
+        return Mark(shown, False, f"{d.how} = {show(d.value, d.dim)} is the most that is left under the roof, not"
+                                  " the least"), False
     if found:
         d = found[0]
         cites = any(x.deciding for x in found)
@@ -796,9 +877,20 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if matches:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
+    # A bare number that is one of the incident's figures as written, its unit left to the sentence ("from 180 ms
+    # to 80", "2 µs of work then 8 of nothing").
+    written = None if _RATE_AFTER.match(text, claim.end) else next(
+        (f for f in facts.known if is_fact_as_written(claim, f)), None)
+    if written is not None:
+        return Mark(shown, True, f"the incident's {written.shown()}, its unit left off"), False
     if any(same(claim, c) for c in facts.context):
         return Mark(shown, True, "the figure of the incident this one is set beside"), False
-    slipped = _slipped(claim, facts)
+    ridge = _ridge_mark(claim, facts, text, shown)
+    if ridge is not None:
+        return ridge, False
+    # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
+    # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
+    slipped = _slipped(claim, facts, text)
     if slipped:
         return Mark(shown, False, slipped), False
     if claim.start in results:
@@ -815,6 +907,19 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
                                                                                          claim.end + 2))):
         return Mark(shown, True, "a count in your arithmetic"), False
     return Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them"), False
+
+
+def _moved(reading: Reading, facts: Facts, text: str) -> dict[int, str]:
+    """The wrong "after"s of a line, by where each starts, with why.
+
+    A line that gives the incident's "before" with another "after" ("8 → 12 ms" where it went 8 → 14 ms).
+    """
+    out = {}
+    for first, then in reading.transitions:
+        for a, b in facts.transitions:
+            if same(first, a) and not same(then, b) and then.dim is b.dim and not then.bound and not _what_if(text, then):
+                out[then.start] = f"it went from {a.shown()} to {b.shown()}, not to {then.shown()}"
+    return out
 
 
 def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
@@ -839,8 +944,10 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     cites = False
     unplaced = []
     at = _Line(text, reading.claims, frozenset(summed), frozenset(results))
+    moved = _moved(reading, facts, text)
     for claim in reading.claims:
-        mark, cited = _account(claim, facts, at)
+        mark, cited = (Mark(_clause(text, claim), False, moved[claim.start]), False) if claim.start in moved \
+            else _account(claim, facts, at)
         marks.append(mark)
         cites = cites or cited
         if mark.ok is False and not wrong:
@@ -853,6 +960,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
                 wrong = f"it went from {then.shown()} to {first.shown()}, not the other way"
                 marks.append(Mark(f"{first.shown()} → {then.shown()}", False, wrong))
                 break
+
     if not wrong and facts.side and reading.sides and all(side != facts.side for side in reading.sides) and not any(
             c.side for c in reading.claims):
         wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"

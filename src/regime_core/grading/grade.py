@@ -19,9 +19,10 @@ from typing import Any
 
 from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.levers import advice, mentions, phrases
-from regime_core.catalogue.quantity import Dim, format_quantity, quantities_in, same_quantity
+from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantities_in, same_quantity
 from regime_core.content import drill
 from regime_core.content.drill import hints
+from regime_core.grading import claims as claim_reader
 from regime_core.grading.answer_lines import (
     REGIME_CHOICES,
     Check,
@@ -346,8 +347,32 @@ _PART_C_MATCH = 0.05
 _SMALL_COUNT = 16
 
 
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+[—–]\s+|\n")
+_INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
+
+
+def _said_of_an_incident_wrongly(lowered: str) -> str:
+    """What Part C gets wrong of an incident it names, read as that incident's evidence is.
+
+    What is said of an incident runs from its name to the next incident's name or the end of the sentence ("A6,
+    where the GPU is busy 80% of the time" is wrong of A6, which idles 80%); the words before the name are not its.
+    """
+    for sentence in _SENTENCE.split(lowered):
+        named = list(_INCIDENT_NAMED.finditer(sentence))
+        for n, found in enumerate(named):
+            end = named[n + 1].start() if n + 1 < len(named) else len(sentence)
+            said = sentence[found.start():end]
+            judged = claim_reader.judge(facts(f"a{found[1]}"), claim_reader.read(said), plain_numbers(said))
+            if judged.wrong:
+                return f"Of A{found[1]}: {judged.wrong}."
+    return ""
+
+
 def _drill_numbers_check(lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
+    wrong = _said_of_an_incident_wrongly(lowered)
+    if wrong:
+        return Check(False, wrong)
     known = _part_c_known()
     cited = quantities_in(lowered)
     numbers, misused, unknown = [], [], []

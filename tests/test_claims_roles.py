@@ -1,0 +1,166 @@
+"""What a line says of its numbers and its regime, held both ways: the role a figure plays, a reason that
+argues another regime, numbers and units in words, and the arithmetic written around them.
+
+Each kind comes from answers the grader had not seen (the two spent sets in ``bench/grading``): a right line
+of the kind passes, or at least is not failed; a wrong one fails, naming why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.grading.grade import grade
+from regime_core.grading.language import with_units
+
+ANSWER = {"regime": "", "evidence": "", "helps": "", "wastes": ""}
+
+
+def _check(item: str, field: str, text: str) -> dict[str, Any]:
+    check: dict[str, Any] = grade({"part_a": {item: {**ANSWER, field: text}}})["items"][item]["checks"][field]
+    return check
+
+
+# (incident, field, a right line, a wrong line of the same kind, words the wrong line's feedback names)
+PAIRS = [
+    # a regime whose own reason argues another regime, or occupancy
+    ("a1", "regime", "Compute-bound (tensor cores busy)", "Compute-bound, because the memory bus is full",
+     "memory-bound kernel"),
+    ("a2", "regime", "memory-bound: HBM is saturated", "# memory-bound: ALUs saturated by the 4 ops",
+     "compute-bound kernel"),
+    ("a3", "regime", "overhead-bound, not memory-bound", "Overhead-bound, because the DRAM bandwidth is saturated",
+     "the regime and its reason must agree"),
+    ("a8", "regime", "memory-bound (occupancy is not a regime)", "Memory-bound, because the occupancy is only 55%",
+     "Rule 4"),
+    # an evidence clause that says another regime sets the pace
+    ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms a token: the weights' bytes are the limit",
+     "At 38 tokens a second the card's math units are the bottleneck.", "a compute-bound kernel"),
+    ("a6", "evidence", "2 µs of kernel, 8 µs of gap: the GPU idles 80%",
+     "The 8 µs gaps are the kernels waiting on HBM, which is why utilisation is only 2/10 = 20%.",
+     "a memory-bound kernel"),
+    # a time in the role of the other span of the timeline
+    ("a6", "evidence", "gaps of 8 µs between 2 µs kernels", "picket fence of 8 µs kernels separated by 2 µs gaps",
+     "gap (idle) time"),
+    # the incident's "before" with another "after", and an arrow that is not a bound
+    ("a7", "evidence", "ITL 8 -> 14 ms after .item()", "ITL 8 -> 12 ms after .item()", "not to 12 ms"),
+    # a result written with its own power of ten
+    ("a2", "evidence", "8 × 4096 × 4096 ≈ 1.34e8 elements; 1.7e12 of 2.0e12 B/s",
+     "8 × 4096 × 4096 ≈ 1.34e10 elements; 1.7e12 of 2.0e12 B/s", "power of ten"),
+    # a unit spelt out after a number in words
+    ("a8", "evidence", "seventy billion int8 weights is seventy gigabytes read every step",
+     "seventy billion int8 weights is seventy terabytes read every step", "power of ten"),
+    # headroom is a most, not a least
+    ("a1", "evidence", "70% of peak: tuning can give at most another 1.43×",
+     "At 70 per cent of peak, further tuning is guaranteed to yield at least another 1.43×.", "not the least"),
+    # occupancy's complement is not idle SMs
+    ("a8", "evidence", "HBM is saturated; the 55% occupancy decides nothing",
+     "HBM is saturated, and at 55 per cent occupancy some 45 per cent of the SMs sit idle.", "warps resident"),
+    # a side of the ridge said as "more than" or "less than" it
+    ("a4", "evidence", "about 1 FLOP per byte, far less than the ridge",
+     "about 1 FLOP per byte, much more than the ridge of the L4", "below the ridge"),
+    # a ridge the learner names, on the incident's card
+    ("a1", "evidence", "1365 FLOP/byte vs a ridge of 156", "1365 FLOP/byte vs a ridge of 15.6", "card's ridge is 156"),
+]
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), PAIRS, ids=[p[3][:40] for p in PAIRS])
+def test_a_role_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, wrong: str, named: str) -> None:
+    good, bad = _check(item, field, right), _check(item, field, wrong)
+    assert good["passed"] is True, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+@pytest.mark.parametrize(("item", "text"), [
+    ("a8", "≈ 16 FLOP/B, far below a ~156 FLOP/B ridge; HBM is reported saturated."),  # any card's ridge, no card named
+    ("a5", "62% of peak tensor FLOP/s; even at 100% it's 180 x 0.62 ≈ 112 ms > 80 ms target"),  # a comparison
+    ("a5", "62% of peak; 180 ms against a target of eighty"),  # a figure with its unit left to the sentence
+    ("a5", "sixty-two percent of peak; one hundred eighty milliseconds to eighty needs two and a quarter times"),
+    ("a6", "2 µs of work, then busy a fifth of the time: a request takes four tenths of a second"),
+    ("a6", "# 40_000 * (2us + 8us) = 0.4 s per request; busy = 2/10 = 20%"),
+    ("a1", "seventy percent of peak FLOP/s; two times 4096 cubed is about one hundred thirty-seven billion FLOPs"),
+    ("a1", "FLOPs = 2·4096³ = 1.374×10¹¹. Intensity ≈ 1365 FLOP/B; 70% of peak FLOP/s"),
+])
+def test_right_lines_of_these_shapes_pass(item: str, text: str) -> None:
+    check = _check(item, "evidence", text)
+    assert check["passed"] is True, check
+
+
+def test_a_what_if_reaches_the_end_of_its_sentence() -> None:
+    # "int8 would halve the bytes to 7 GB, 23 ms": the 23 ms is the what-if's, not a slip off 46.7 ms.
+    assert _check("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms; int8 would halve the bytes to 7 GB, 23 ms")["passed"] \
+        is not False
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("seventy terabytes", "70 TB"),
+    ("one point seven gigabytes a second", "1.7 GB/s"),
+    ("990 teraflops", "990 Tflop/s"),
+    ("a hundred twenty-five", "125"),
+    ("two and a quarter times", "2.25×"),
+    ("one and three quarter times", "1.75×"),
+    ("busy a fifth of the time", "busy 20% of the time"),
+    ("four tenths of a second", "0.4 s"),
+    ("4096 cubed", "4096³"),
+    ("40_000 launches", "40000 launches"),
+    ("one kernel", "one kernel"),  # "one" alone stays a word
+    ("the kernels were waiting", "the kernels were waiting"),  # a real word is not "corrected" to "writing"
+])
+def test_numbers_and_units_in_words_are_read(text: str, read: str) -> None:
+    assert with_units(text) == read
+
+
+@pytest.mark.parametrize(("item", "wastes"), [
+    ("a2", "Faster arithmetic"), ("a2", "Optimise the arithmetic (more FLOPs per second); the ALUs are not the limit"),
+    ("a2", "Faster or lower-precision math: each element needs ~4 FLOPs; compute is not the limit."),
+    ("a3", "bandwidth or math tuning"), ("a3", "Memory or math optimisation"), ("a3", "chasing DRAM throughput"),
+    ("a6", "polishing the two-microsecond kernel"), ("a6", "Chasing SOL on the 2 µs kernels"),
+])
+def test_a_waste_said_in_other_words_is_read(item: str, wastes: str) -> None:
+    assert _check(item, "wastes", wastes)["passed"] is True
+
+
+@pytest.mark.parametrize(("item", "wastes"), [
+    ("a1", "Faster arithmetic"),  # compute-bound: faster math is the lever, not the waste
+    ("a2", "bandwidth optimisation"),  # memory-bound: moving bytes better is the lever
+])
+def test_the_same_words_refusing_the_lever_that_fits_fail(item: str, wastes: str) -> None:
+    assert _check(item, "wastes", wastes)["passed"] is False
+
+
+def test_stopping_the_host_read_is_removing_it_and_a_bound_on_tuning_offers_nothing() -> None:
+    assert _check("a7", "helps", "stop calling .item() every token")["passed"] is True
+    assert _check("a7", "helps", "call .item() every token to check")["passed"] is False
+    bounded = _check("a1", "helps", "FP8 tensor cores or more GPUs; kernel tuning has at most 1/0.7 ≈ 1.43× left.")
+    assert bounded["passed"] is True, bounded
+    assert _check("a1", "helps", "kernel tuning")["passed"] is False
+
+
+def _part_c(paragraph: str) -> dict[str, Any]:
+    checks: dict[str, Any] = grade({"part_c": paragraph})["items"]["part_c"]["checks"]
+    return checks
+
+
+def test_what_part_c_says_of_an_incident_is_checked_as_that_incident() -> None:
+    right = ("A fused kernel is good when memory traffic or launches are the limit: for example A6, where the GPU is"
+             " idle 80% of the time, and fusion removes the launches. When the math is the limit, fusion does not"
+             " reduce the FLOPs and the week is wasted.")
+    wrong = right.replace("idle 80%", "busy 80%")
+    assert _part_c(right)["number"]["passed"] is True
+    bad = _part_c(wrong)["number"]
+    assert bad["passed"] is False
+    assert bad["why"].startswith("Of A6:"), bad
+    # Words before an incident's name are not said of it ("wasted on A1 at 70% of peak" is no idle share).
+    assert _part_c("Fusion pays for A2 at 1.7 TB/s of 2.0 and is wasted on A1 at 70% of peak FLOP/s, where the"
+                   " math sets the time.")["number"]["passed"] is True
+
+
+@pytest.mark.parametrize("paragraph", [
+    "Fusion is worth a week when the kernel is waiting on memory: A2's chain moved 1.7 TB/s of 2.0. It is not worth"
+    " a week when the arithmetic is the limit, as with a large matmul on tensor cores.",
+    "Write the fused kernel when DRAM or launches are the limiter, as in A2 at 1.7 of 2.0 TB/s. Don't when the tensor"
+    " pipe is the limiter: a fused relu epilogue saves bytes the kernel was never waiting on.",
+])
+def test_two_sided_paragraphs_in_these_words_are_two_sided(paragraph: str) -> None:
+    assert _part_c(paragraph)["both_sides"]["passed"] is True
