@@ -164,3 +164,15 @@ def test_what_part_c_says_of_an_incident_is_checked_as_that_incident() -> None:
 ])
 def test_two_sided_paragraphs_in_these_words_are_two_sided(paragraph: str) -> None:
     assert _part_c(paragraph)["both_sides"]["passed"] is True
+
+
+@pytest.mark.parametrize(("item", "field", "text"), [
+    ("a7", "helps", "Remove that per-token read."), ("a7", "helps", "move the stop check onto the GPU"),
+    ("a4", "helps", "Move less data: compress the weights further, share attention key/value heads"),
+    ("a3", "wastes", "memory-path tuning"), ("a6", "wastes", "Making each little job faster."),
+    ("a2", "wastes", "Any effort on making the arithmetic faster."), ("a4", "wastes", "The proposed faster-math kernel"),
+    ("a2", "wastes", "Try to make the multiply and add faster, the math is not the problem."),
+    ("a6", "wastes", "Refining the kernels themselves, which are already well written"),
+])
+def test_levers_in_these_words_are_read(item: str, field: str, text: str) -> None:
+    assert _check(item, field, text)["passed"] is True

@@ -76,3 +76,21 @@ def test_the_form_s_own_check_of_a_field_still_says_what_is_wrong() -> None:
     good = json.loads(handle(json.dumps({"op": "part_b_attempt", "ridge": "312 TFLOP/s / 2 TB/s"})))
     assert good["ok"] is True
     assert good["ridge"] == pytest.approx(156)
+
+
+@pytest.mark.parametrize(("row", "intensity", "passed"), [
+    # emoji beside the number, the unit and fractions spelt out, working with a remark after its result
+    ("add", "0.33 ⬇️", True), ("matmul", "~1356 ⬆️", True), ("add", "About a third", True),
+    ("matmul", "some 1,360 FLOP per byte", True), ("decode", "about one FLOP per byte", True),
+    ("add", "roughly a third of a FLOP per byte", True), ("add", "1 FLOP / 6 B ≈ 0.167 (per element, fp16 a+b→c)", True),
+    # the same shapes with the wrong number fail
+    ("add", "33 ⬇️", False), ("matmul", "some 136 FLOP per byte", False), ("add", "about three FLOP per byte", False),
+])
+def test_an_intensity_in_the_words_people_type_is_read(row: str, intensity: str, passed: bool) -> None:
+    check = _part_b(**{row: {"intensity": intensity}})["items"]["part_b"]["checks"][row]
+    assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize("ridge", ["156 FLOP per byte (312 divided by 2)", "156 FLOP per byte: 312 TFLOP/s divided by 2.0 TB/s."])
+def test_a_ridge_with_its_working_after_it_passes(ridge: str) -> None:
+    assert _part_b(ridge)["items"]["part_b"]["checks"]["ridge"]["passed"] is True

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantity_spans
 from regime_core.content import drill
 from regime_core.errors import RegimeError
-from regime_core.grading.language import delatex
+from regime_core.grading.language import delatex, numbers_in_words
 
 #: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
@@ -86,8 +86,24 @@ def _known(data: Mapping[str, object], allowed: tuple[str, ...], where: str) -> 
 # else an intensity it opens with ("0.33 FLOP/B (3·1.68e7·2 B = 1.01e8 bytes)", "something like 1360 FLOP/byte").
 # Either stands alone in its place (a mark, a comma or a bracket may follow): "alert(1)" or "1=1 --" states nothing.
 _RESULT = re.compile(r"=|≈|≃|~|→|->")
-_LEAD_IN = re.compile(r"^\s*(?:something like|about|around|roughly|approx\.?|approximately|circa|~|≈)?\s*", re.I)
-_ALONE = re.compile(r"\s*(?:$|[,;(.)\]])")
+_LEAD_IN = re.compile(r"^\s*(?:something like|about|around|roughly|approx\.?|approximately|circa|some|nearly|almost"
+                      r"|just (?:under|over)|~|≈)?\s*", re.I)
+_ALONE = re.compile(r"\s*(?:$|[,;(.)\]:—–]|\s-\s)")
+# What a field may hold beside its number that is not part of it: emoji and arrows ("0.33 ⬇️"), and the unit
+# and the fractions spelt out ("some 1,360 FLOP per byte", "roughly a third of a FLOP per byte").
+_PICTURES = re.compile("[\u2190-\u21ff\u2b00-\u2bff\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]")
+_PER_BYTE = re.compile(r"\b(?:of an? )?(?:flops?|math operations?|operations?|ops)\s+(?:per|a|an|for each)\s+bytes?\b", re.I)
+_FRACTION = {"third": 1 / 3, "quarter": 0.25, "half": 0.5, "fifth": 0.2, "tenth": 0.1}
+_A_FRACTION = re.compile(r"\b(?:a|one) (third|quarter|half|fifth|tenth)\b", re.I)
+_ONE = re.compile(r"\bone\b(?=\s+FLOP/byte)", re.I)
+
+
+def _lenient(text: str) -> str:
+    """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
+    text = _PICTURES.sub(" ", text)
+    text = _PER_BYTE.sub("FLOP/byte", text)
+    text = _A_FRACTION.sub(lambda m: f"{_FRACTION[m[1].lower()]:.3g}", text)
+    return " ".join(numbers_in_words(_ONE.sub("1", text)).split())
 
 
 def _opening(text: str, *, typed: bool) -> float | None:
@@ -103,11 +119,18 @@ def _opening(text: str, *, typed: bool) -> float | None:
 
 
 def _stated(text: str) -> float | None:
-    """The number a Part B field's text states, where the text is more than a number; None if it states none."""
+    """The number a Part B field's text states, where the text is more than a number; None if it states none.
+
+    The last result of its working that stands alone ("1 FLOP / 6 B ≈ 0.167 (fp16 a+b→c)" is 0.167, the
+    arrow inside the remark aside), else the intensity it opens with.
+    """
     plain = plain_numbers(re.sub(r"[*`]", "", text))
     parts = _RESULT.split(plain)
-    result = _opening(parts[-1], typed=False) if len(parts) > 1 else None
-    return result if result is not None else _opening(plain, typed=True)
+    for part in reversed(parts[1:]):
+        result = _opening(part, typed=False)
+        if result is not None:
+            return result
+    return _opening(plain, typed=True)
 
 
 # A quotient of two quantities, each with or without its unit: "312 TFLOP/s / 2 TB/s", "312e12/2e12", "(312)/(2)".
@@ -147,7 +170,7 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
     except RegimeError:
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise
-        text = delatex(value)
+        text = _lenient(delatex(value))
         stated = _stated(text)
         if stated is None:
             parts = _RESULT.split(plain_numbers(text))

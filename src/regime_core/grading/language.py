@@ -43,6 +43,7 @@ _SHORTHAND = tuple((re.compile(pattern), replacement, needles) for pattern, repl
     (r"(?<=\d)\s?teraflops\b", " tflop/s", ("teraflops",)), (r"(?<=\d)\s?petaflops\b", " pflop/s", ("petaflops",)),
     (r"(?<=\d)\s?gigaflops\b", " gflop/s", ("gigaflops",)),
     (r"\bmicro-?opt\b", "micro-optimise", ("micro",)),
+    (r"\bquant\b", "quantisation", ("quant",)),
     (r"\bperf\b", "performance", ("perf",)),
     (r"\battn\b", "attention", ("attn",)),
     (r"\bkern\b", "kernel", ("kern",)),
@@ -117,6 +118,13 @@ def _fractions(text: str) -> str:
     text = _A_PART_OF.sub(lambda m: f"{100 / _PARTS[m[1]]:.0f}%", text)
     singular = {"halves": "half", "thirds": "third", "quarters": "quarter", "fifths": "fifth", "tenths": "tenth"}
     return _PARTS_OF_A_SECOND.sub(lambda m: f"{int(m[1]) / _PARTS[singular[m[2]]]:g} s", text)
+
+
+def numbers_in_words(text: str) -> str:
+    """``text`` (lower case) with its numbers in words as digits, and nothing else changed ("about three" → "about 3")."""
+    if _has(text, ("a hundred", "a thousand")):
+        text = _A_SCALE.sub(r"one \1", text)
+    return _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), text) if _has(text, (*_RUN_STARTS, "one")) else text
 
 
 def _number_words(run: str) -> str:
