@@ -207,3 +207,27 @@ def test_a_serial_split_across_devices_is_not_host_overhead() -> None:
     assert "serialisation" in str(out["evidence"])
     alone = _verdict({"observed": {"gpu_utilization": "26%"}})
     assert alone["regime"] == "overhead"
+
+
+def test_a_fusion_measured_to_buy_nothing_is_not_the_lever_offered() -> None:
+    # A3: compile bought 1.08×. The launch-bound chain is offered CUDA graphs and fewer launches, not fusion;
+    # the same chain with no fusion measured (or one that paid) is offered fusion first.
+    from regime_core.catalogue.levers import FUSION_BOUGHT_NOTHING
+    from regime_core.content import drill
+    from regime_core.grading.answer_lines import read_levers
+    from regime_core.judgment.classify import classify
+    from regime_core.judgment.symptoms import parse_symptoms
+
+    a3 = drill.incident("a3").verdict()
+    assert a3.regime == "overhead"
+    offered = read_levers(a3.lever).offered
+    assert "fusion" not in offered, a3.lever
+    assert "cuda_graphs" in offered, a3.lever
+    assert "1.08×" in a3.lever
+    chain = {"hardware": "l40s", "dtype": "fp32", "work": {"kernel": "elementwise", "shape": [2, 16, 32], "ops": 3},
+             "observed": {"time": "24 µs"}}
+    unmeasured = classify(parse_symptoms(chain))
+    assert unmeasured.regime == "overhead"
+    assert "fusion" in read_levers(unmeasured.lever).offered
+    paid = classify(parse_symptoms({**chain, "observed": {"time": "24 µs", "fused_speedup": FUSION_BOUGHT_NOTHING * 2}}))
+    assert "fusion" in read_levers(paid.lever).offered

@@ -78,16 +78,26 @@ def kinds() -> tuple[str, ...]:
     return tuple(_data()["kinds"])
 
 
-def kind_advice(kind: str, work: str | None = None, dtype: str | None = None) -> tuple[str, RegimeAdvice]:
+#: A measured fusion (or compile) speed-up at or under this bought nothing worth a week: fusion is not the lever
+#: to offer, and refusing it is right.
+FUSION_BOUGHT_NOTHING = 1.25
+
+
+def kind_advice(kind: str, work: str | None = None, dtype: str | None = None,
+                fused_speedup: float | None = None) -> tuple[str, RegimeAdvice]:
     """A kind's regime, and its advice: the kind's own lever lines where it has them, else the regime's.
 
     Where the kind is the plain regime and the work is one kernel (``work``: matmul, attention, elementwise,
     raw), the lines for that work (levers.json 'by_work'), so a GEMM is not offered shorter prompts; work
-    already in FP8 is not offered FP8.
+    already in FP8 is not offered FP8. A fusion measured at ``fused_speedup`` of at most
+    ``FUSION_BOUGHT_NOTHING`` is not offered where the kind has lines without it ('helps_fusion_measured').
     """
     raw = _data()["kinds"][kind]
     regime = advice(raw["regime"])
-    own = RegimeAdvice(regime.name, regime.allowed, raw.get("helps", regime.helps), raw.get("wastes", regime.wastes))
+    helps = raw.get("helps", regime.helps)
+    if fused_speedup is not None and fused_speedup <= FUSION_BOUGHT_NOTHING and "helps_fusion_measured" in raw:
+        helps = raw["helps_fusion_measured"].format(speedup=f"{fused_speedup:g}")
+    own = RegimeAdvice(regime.name, regime.allowed, helps, raw.get("wastes", regime.wastes))
     fitted = _data().get("by_work", {}).get(kind, {}).get(work or "") if kind == raw["regime"] else None
     if fitted:
         helps = fitted.get("helps_fp8", fitted["helps"]) if dtype == "fp8" else fitted["helps"]

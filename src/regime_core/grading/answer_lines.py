@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from regime_core.catalogue.levers import (
+    FUSION_BOUGHT_NOTHING,
     REGIMES,
     a_kernel,
     advice,
@@ -368,8 +369,6 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
     return Check(False, f"{cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
 
 
-#: A measured fusion (or compile) speed-up at or under this bought nothing worth a week: refusing fusion is right.
-FUSION_BOUGHT_NOTHING = 1.25
 _FUSION_LEVERS = ("fusion", "compile")
 
 

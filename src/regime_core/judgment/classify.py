@@ -444,7 +444,7 @@ def classify(s: Symptoms) -> Verdict:
         return Verdict(None, evidence or ["nothing measured here decides the regime"], "", waste, anomalies,
                        _needs(s, p, a), p, p.bound if p is not None else None, s.notes)
     work_kind = str((s.work_spec or {}).get("kernel", "raw")) if s.work is not None else None
-    regime, said = kind_advice(sub, work_kind, s.dtype)
+    regime, said = kind_advice(sub, work_kind, s.dtype, s.observed.fused_speedup)
     helps, wastes = said.helps, said.wastes
     proposed = recognise(s.proposal) if s.proposal else []
     # A host sync is cured only by removing it, a starved loader only by feeding it (levers.json 'fits').
