@@ -36,9 +36,17 @@ def test_undecided_is_fair_where_the_figure_is_beyond_the_roof() -> None:
 def test_a_figure_timed_without_a_synchronize_names_that_cause_and_re_timing_fits() -> None:
     incident = practice(*SYNC_LESS)
     assert "without a synchronize" in incident.statement
-    assert any("timed without a synchronize" in line for line in incident.verdict().anomalies)
+    verdict = incident.verdict()
+    assert any("timed without a synchronize" in line for line in verdict.anomalies)
     helps = _practice(SYNC_LESS, helps="re-time it with torch.cuda.synchronize() around the call")["checks"]["helps"]
     assert helps["passed"] is True, helps
+    # The time is the launch's: the verdict is the roofline's leaning at most, and asks for the run re-timed.
+    assert verdict.regime is None
+    assert verdict.leaning == "compute"
+    assert "torch.cuda.synchronize()" in verdict.needs
+    leaning = _practice(SYNC_LESS, regime="compute-bound")["checks"]["regime"]
+    assert leaning["passed"] is None, leaning
+    assert _practice(SYNC_LESS, regime="memory-bound")["checks"]["regime"]["passed"] is False
 
 
 def test_a_right_regime_beside_a_wrong_line_is_said_to_be_right() -> None:

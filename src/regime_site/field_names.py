@@ -17,6 +17,7 @@ LABELS = {
     "bandwidth_fraction": "Fraction of peak bandwidth", "tokens_per_s": "Tokens/s", "kernel_time": "Kernel time",
     "gap_time": "Gap time", "launches": "Launches", "shrink_4x_ratio": "Time ratio when shrunk 4×",
     "fused_speedup": "Speed-up when fused", "occupancy": "Occupancy", "host_sync_in_loop": "Host sync in the loop",
+    "timed_without_sync": "Timed without a synchronize",
     "active_params": "Active parameters (MoE)", "weight_dtype": "Weight format", "causal": "Causal mask",
     "time_per_token": "Time per token", "mfu": "MFU", "achieved_flops": "Achieved FLOP/s",
     "gpu_utilization": "GPU utilisation", "sm_active": "SM active", "shrink_2x_ratio": "Time ratio when shrunk 2×",

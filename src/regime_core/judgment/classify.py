@@ -11,7 +11,7 @@ never decide (drill, Rule 4).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from regime_core.catalogue.levers import a_kernel, advice, by_id, fits, kind_advice, phrases, recognise
@@ -421,8 +421,34 @@ def _early_proposal(s: Symptoms) -> str:
     return f"{proposal}: too early — until the measurement above decides the regime, any fix is a guess"
 
 
+def _unsynced(s: Symptoms) -> Verdict | None:
+    """The verdict where the one time was taken without a synchronize: the rest of the symptoms read without it.
+
+    That time is the launch's, so it decides nothing (the rate it implies, often beyond a roof, is the anomaly);
+    the placement gives at most a leaning, and what to measure next is the run re-timed with a synchronize.
+    """
+    o = s.observed
+    if not o.timed_without_sync or o.time is None:
+        return None
+    p = placement(s)
+    a = achieved(s, p)
+    implied = ""
+    if a.flops_fraction is not None and a.flops_fraction > ABOVE_COMPUTE_ROOF:
+        implied = f" (read as the run's, it would be {a.flops_fraction:.0%} of the card's peak FLOP/s, which no kernel reaches)"
+    elif a.bandwidth_fraction is not None and a.bandwidth_fraction > ABOVE_ROOF:
+        implied = f" (read as the run's, it would be {a.bandwidth_fraction:.0%} of the card's bandwidth, which no kernel reaches)"
+    rest = classify(replace(s, observed=replace(o, time=None, timed_without_sync=False)))
+    anomalies = [words.unsynced_line(o.time, implied), *rest.anomalies]
+    if rest.regime is not None:  # something else measured decides it
+        return replace(rest, anomalies=anomalies)
+    return replace(rest, anomalies=anomalies, needs=words.UNSYNCED_RETIME)
+
+
 def classify(s: Symptoms) -> Verdict:
     """Read the regime from the symptoms."""
+    unsynced = _unsynced(s)
+    if unsynced is not None:
+        return unsynced
     p = placement(s)
     a = achieved(s, p)
     evidence: list[str] = []

@@ -81,6 +81,7 @@ class Observed:
     comm_share: float | None = None
     occupancy: float | None = None
     host_sync_in_loop: bool = False
+    timed_without_sync: bool = False  # the time was taken around the call with no synchronize: the launch, not the run
 
 
 @dataclass(frozen=True)
@@ -111,7 +112,7 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
         where = f"{field}.{key}"
         if value is None:
             continue
-        if key == "host_sync_in_loop":
+        if key in ("host_sync_in_loop", "timed_without_sync"):
             if not isinstance(value, bool):
                 raise RegimeError(where, "expected true or false")
             values[key] = value
@@ -125,7 +126,8 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
             dim, zero = OBSERVED_FIELDS[key]
             values[key] = parse(value, where, dim, allow_zero=zero, beyond_one=key in BEYOND_PEAK)
         else:
-            known = ", ".join([*OBSERVED_FIELDS, "launches", "pipeline_stages", "shrunk", "host_sync_in_loop"])
+            known = ", ".join([*OBSERVED_FIELDS, "launches", "pipeline_stages", "shrunk", "host_sync_in_loop",
+                               "timed_without_sync"])
             raise RegimeError(where, f"unknown measurement; expected one of {known}")
     return Observed(**values)  # type: ignore[arg-type]
 

@@ -55,6 +55,8 @@ SYNC_BEYOND_SERIAL = ("with the sync the step is more than twice the step withou
                       " stops the CPU's and the GPU's work from overlapping (at most doubling the step, plus its round"
                       " trip). The faster time most likely did not wait for the GPU: time both with"
                       " torch.cuda.synchronize() (or CUDA events) around the step")
+UNSYNCED_RETIME = ("time it again with torch.cuda.synchronize() before starting and before stopping the timer (or with"
+                   " CUDA events): the time then is the run's, and against the roofline floor it says the regime")
 SYNC_RETIME = ("time the step again, with torch.cuda.synchronize() (or CUDA events) around it both with and without"
                " the sync: only then does the difference say what the sync costs")
 _SHRINK = ("run the shrink test: time it at a quarter of the size. Flat time means overhead; time that falls"
@@ -79,6 +81,13 @@ def _line(p: Placement) -> str:
 def percent(fraction: float) -> str:
     """A fraction as the verdicts write it: ``0.512`` -> ``51.2%``, ``0.00409`` -> ``0.41%`` (as format_quantity)."""
     return format_quantity(fraction, Dim.FRACTION)
+
+
+def unsynced_line(time: float, implied: str) -> str:
+    """The anomaly of a time taken around a call with no synchronize, and what it would imply if it were the run's."""
+    return (f"{_f(time, Dim.SECOND)} was timed without a synchronize (a timer around the call): the GPU runs"
+            f" asynchronously, so that is how long the launch took, not the run{implied}. It is set aside until the"
+            " run is re-timed")
 
 
 def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, above_compute: float) -> list[str]:

@@ -2,7 +2,9 @@
 
 Too good to be true: a figure beyond a roof (1.25–6× dense peak FLOP/s from an unsynchronised timer,
 1.3–2.6× the bandwidth floor from tokens/s, 1.3–3× peak bandwidth from a tensor timed in cache).
-The regime is still readable from the kind of work; the anomaly is what the learner must catch.
+The regime is still readable from the kind of work, except where the statement says the timer ran without a
+synchronize: that time is the launch's, and the regime waits for the run re-timed. The anomaly is what the
+learner must catch.
 
 Undecidable: a run far from both roofs (at most 30% of peak FLOP/s and 40% of peak bandwidth) and
 nothing else measured, or a run nobody has timed: the right answer is the measurement to take next.
@@ -45,8 +47,10 @@ def matmul_too_good(rng: random.Random, level: int, templates: Sequence[str]) ->
     text = fill(pick(rng, templates), {"m": str(m), "n": str(n), "k": str(k), "dtype": dtype, "card": card.phrase,
                                        "time": seconds(time), "rate": rate(claimed * card.peak(dtype), Dim.FLOP_RATE)})
     work = {"kernel": "matmul", "m": m, "n": n, "k": k}
-    return Draft("matmul_too_good", "compute", True, card, text,
-                 symptoms_of(card, dtype, work, {"time": seconds(time)}))
+    # The statement says the timer ran without a synchronize: the time is the launch's, so the regime waits for a
+    # re-timed run (undecided, leaning compute on the roofline), and the rate it implies is the anomaly.
+    return Draft("matmul_too_good", None, True, card, text,
+                 symptoms_of(card, dtype, work, {"time": seconds(time), "timed_without_sync": True}))
 
 
 def decode_too_good(rng: random.Random, level: int, templates: Sequence[str]) -> Draft | None:  # noqa: ARG001

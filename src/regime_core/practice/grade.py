@@ -150,6 +150,10 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
                             " the symptoms cannot decide yet.")
     named = answer_lines.regime_named(text)
     if verdict.regime is None:
+        if named is not None and named == verdict.leaning and verdict.anomalies:
+            # The roofline leans this way, but the one measurement is unusable: the regime is not checked yet.
+            return unsure(f"{advice(named).name} is where the roofline leans, but the measurement that would decide it"
+                          " is unusable (see the anomaly): it is the regime only once the run is measured again")
         if named is not None:
             return Check(False, f"Not {advice(named).name} yet: {_hint(kind)}")
         if says_undecided(text):
