@@ -81,6 +81,7 @@ def test_a_role_kind_passes_right_and_fails_wrong(item: str, field: str, right: 
     ("a6", "# 40_000 * (2us + 8us) = 0.4 s per request; busy = 2/10 = 20%"),
     ("a1", "seventy percent of peak FLOP/s; two times 4096 cubed is about one hundred thirty-seven billion FLOPs"),
     ("a1", "FLOPs = 2·4096³ = 1.374×10¹¹. Intensity ≈ 1365 FLOP/B; 70% of peak FLOP/s"),
+    ("a2", "• 1.7 TB/s achieved vs 2.0 TB/s peak → 85%\n• compile 3.8× faster on identical math"),  # a list's lines
 ])
 def test_right_lines_of_these_shapes_pass(item: str, text: str) -> None:
     check = _check(item, "evidence", text)
@@ -176,3 +177,71 @@ def test_two_sided_paragraphs_in_these_words_are_two_sided(paragraph: str) -> No
 ])
 def test_levers_in_these_words_are_read(item: str, field: str, text: str) -> None:
     assert _check(item, field, text)["passed"] is True
+
+
+# Kinds read after the third set was spent (bench/grading/fresh-2026-12-04b.json): each both ways.
+MORE_PAIRS = [
+    # a complement written as arithmetic
+    ("a2", "evidence", "85% of peak bandwidth; compile cuts run time by 1 − 1/3.8 ≈ 74%",
+     "85% of peak bandwidth; compile cuts run time by 1 − 1/3.8 ≈ 50%", "73.7%"),
+    # a fraction beside its percent is one share, not a unit shared
+    ("a2", "evidence", "Bandwidth: 1.7 / 2.0 = 0.85 → 85% of peak.", "Bandwidth: 1.7 / 2.0 = 0.58 → 58% of peak.",
+     "1.7 / 2.0"),
+    # a bound under a negation turns over
+    ("a1", "evidence", "70% of peak TFLOP/s; I wouldn't expect more than another ~1.4× even in theory.",
+     "70% of peak TFLOP/s; I would expect at least another ~1.4× from tuning.", "not the least"),
+    # headroom said as exact
+    ("a1", "evidence", "70% of peak: at most 1.43× is left on the table",
+     "At 70% of peak, a properly tuned kernel would run exactly 1.43× faster", "not exactly"),
+    # a roof share called occupancy
+    ("a2", "evidence", "The eager chain runs at 1.7 of 2.0 TB/s, i.e. 85% of peak bandwidth.",
+     "The eager chain runs at 1.7 of 2.0 TB/s, i.e. 85% occupancy.", "not its occupancy"),
+    # a change with its direction said before it
+    ("a7", "evidence", "8 ms → 14 ms, so ITL is up 75%", "8 ms → 14 ms, so throughput is down 75%", "not 75%"),
+    # a share's label before its arithmetic
+    ("a6", "evidence", "Busy share = 2/10 = 20%.", "Busy share = 2/8 = 25%.", "not busy 25%"),
+    # a card's memory size is not the bytes a kernel moves
+    ("a8", "evidence", "70B int8 = 70e9 × 1 B = 70 GB of weights read per step, HBM saturated",
+     "70B int8 = 70e9 × 2 B = 140 GB of weights read per step.", "factor of 2"),
+    # sentences that deny the regime
+    ("a6", "evidence", "2 µs of kernel, 8 µs of gap: the GPU idles 80%",
+     "The GPU is mostly busy; the gaps are small next to the kernels.", "contradict"),
+    ("a2", "evidence", "1.7 of 2.0 TB/s: the bandwidth is nearly saturated",
+     "• card has lots of spare bandwidth; eager is nowhere near peak", "contradict"),
+    ("a3", "evidence", "12 µs eager and compiled: launch-scale, the work is tiny",
+     "• the GPU is busy computing for the whole 12 µs", "contradict"),
+]
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), MORE_PAIRS, ids=[p[3][:40] for p in MORE_PAIRS])
+def test_more_kinds_pass_right_and_fail_wrong(item: str, field: str, right: str, wrong: str, named: str) -> None:
+    good, bad = _check(item, field, right), _check(item, field, wrong)
+    assert good["passed"] is True, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+def test_a_learners_own_count_is_not_a_slip_off_another_way_to_count() -> None:
+    # Read + write of the fp32 tensor is 64 KiB; the core's floor counts one pass. Their exact arithmetic stands.
+    text = ("Elements = 8·32·32 = 8192. Even at 4 B each, read + write = 65,536 B; at 2 TB/s that takes"
+            " 65,536 / 2e12 ≈ 3.3e-8 s. Measured ~12 µs is far longer, so it isn't memory.")
+    assert _check("a3", "evidence", text)["passed"] is not False
+
+
+@pytest.mark.parametrize(("side", "read"), [("• below", True), ("memory side, way down", True),
+                                            ("much under the ridge", True), ("1 < 156 → memory side (156× below)", True),
+                                            ("compute side", False), ("1 > 156 → compute side", False)])
+def test_a_side_in_these_words_is_read(side: str, read: bool) -> None:
+    rows = {"add": {"intensity": "• 0.33", "side": side, "optimisation": "fusion"}}
+    check = grade({"part_b": {"ridge": "156", "kernels": rows}})["items"]["part_b"]["checks"]["add"]
+    assert check["passed"] is read, check
+
+
+@pytest.mark.parametrize(("paragraph", "passed"), [
+    ("Fusion pays when bytes set the time, as for A2 at 1.7 of 2.0 TB/s; it cannot help A1's matmul at 70% of peak"
+     " FLOP/s, since fusing the relu leaves its FLOPs untouched.", True),
+    ("Fusion pays when bytes set the time, as for A2 at 1.7 of 2.0 TB/s; it is also right for big matmuls, because"
+     " fusing a relu into a GEMM cuts the GEMM's FLOPs.", False),
+])
+def test_part_c_s_fusion_check_reads_what_fusion_is_said_to_do(paragraph: str, passed: bool) -> None:
+    assert _part_c(paragraph)["fusion"]["passed"] is passed

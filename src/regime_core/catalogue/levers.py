@@ -120,6 +120,13 @@ def regime_described(regime: str) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in found)) if found else None
 
 
+@cache
+def regime_denied(regime: str) -> re.Pattern[str] | None:
+    """One pattern for sentences that say ``regime`` does not hold ("the GPU is mostly busy" of overhead), or None."""
+    found = _data()["regimes"][regime].get("denied_by", [])
+    return re.compile("|".join(f"(?:{p})" for p in found)) if found else None
+
+
 def a_kernel(regime: str) -> str:
     """``a compute-bound kernel``, ``an overhead / host-bound kernel``: the regime's name with its article."""
     name = advice(regime).name

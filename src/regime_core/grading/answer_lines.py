@@ -22,6 +22,7 @@ from regime_core.catalogue.levers import (
     mentions,
     phrases,
     recognise,
+    regime_denied,
     regime_described,
     regime_names,
 )
@@ -277,6 +278,11 @@ def _regime_said_against(text: str, regime: str | None) -> str:
     if regime is None:
         return ""
     lowered = normalise(text)
+    denied = regime_denied(regime)
+    found = denied.search(lowered) if denied else None
+    if found and not negated(lowered, found.start(), found.end()) and not _WHAT_IF.search(lowered[:found.start()][-40:]):
+        return (f"Your evidence says “{_as_written(text, found.group())}”, which this incident's measurements contradict:"
+                f" it is {advice(regime).name}.")
     for clause in _EVIDENCE_CLAUSE.split(lowered):
         if not clause.strip() or not _LIMITS.search(clause) or _WHAT_IF.search(clause):
             continue

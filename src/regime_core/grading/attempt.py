@@ -91,7 +91,9 @@ _LEAD_IN = re.compile(r"^\s*(?:something like|about|around|roughly|approx\.?|app
 _ALONE = re.compile(r"\s*(?:$|[,;(.)\]:—–]|\s-\s)")
 # What a field may hold beside its number that is not part of it: emoji and arrows ("0.33 ⬇️"), and the unit
 # and the fractions spelt out ("some 1,360 FLOP per byte", "roughly a third of a FLOP per byte").
-_PICTURES = re.compile("[\u2190-\u21ff\u2b00-\u2bff\u2600-\u27bf\ufe0f\u200d\U0001f000-\U0001faff]")
+_PICTURES = re.compile("[\u2190\u2191\u2193-\u21d1\u21d3-\u21ff\u2b00-\u2bff\u2600-\u27bf\ufe0f\u200d"
+                       "\U0001f000-\U0001faff]")  # arrows but → and ⇒, which lead to a result
+_LIST_MARK = re.compile(r"^\s*(?:[•*–]|-(?![\d.]))\s*")  # a list's bullet, not a minus sign ("-1" stays -1)
 _PER_BYTE = re.compile(r"\b(?:of an? )?(?:flops?|math operations?|operations?|ops)\s+(?:per|a|an|for each)\s+bytes?\b", re.I)
 _FRACTION = {"third": 1 / 3, "quarter": 0.25, "half": 0.5, "fifth": 0.2, "tenth": 0.1}
 _A_FRACTION = re.compile(r"\b(?:a|one) (third|quarter|half|fifth|tenth)\b", re.I)
@@ -100,7 +102,7 @@ _ONE = re.compile(r"\bone\b(?=\s+FLOP/byte)", re.I)
 
 def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
-    text = _PICTURES.sub(" ", text)
+    text = _LIST_MARK.sub("", _PICTURES.sub(" ", text))
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _A_FRACTION.sub(lambda m: f"{_FRACTION[m[1].lower()]:.3g}", text)
     return " ".join(numbers_in_words(_ONE.sub("1", text)).split())
@@ -186,14 +188,22 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
 
 
 #: Sides as people write them: "under", "left of the ridge", "below (by ~470×)", "<".
-_SIDE_WORDS = {"below": re.compile(r"^(?:below|under|beneath|left|lower|less|<|≪|<<)\b|^[<≪]"),
-               "above": re.compile(r"^(?:above|over|beyond|right|higher|more|greater|>|≫|>>)\b|^[>≫]")}
+_SIDE_WORDS = {"below": re.compile(r"^(?:below|under|beneath|left|lower|less|<|≪|<<|(?:the )?(?:memory|bandwidth|bytes?)"
+                                   r"[- ]side|memory[- ]bound)\b|^[<≪]"),
+               "above": re.compile(r"^(?:above|over|beyond|right|higher|more|greater|>|≫|>>|(?:the )?(?:compute|math|flops?)"
+                                   r"[- ]side|compute[- ]bound)\b|^[>≫]")}
+# Working before the side ("1356 > 156 → compute side"): the side is what the arrow leads to.
+_SIDE_AFTER_WORKING = re.compile(r"(?:→|->|=>|so|hence|i\.e\.)\s*(?P<side>[^→]*)$")
 
 
 def _side(value: str) -> str | None:
     """The side a learner's text names, or None when it names neither or both."""
-    text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|just|slightly)\s+", "", value.lower().strip(" .!*_`"))
-    text = re.sub(r"^(?:far|well|way|just|slightly)\s+", "", text)
+    text = _LIST_MARK.sub("", _PICTURES.sub(" ", value.lower())).strip(" .!*_`")
+    after = _SIDE_AFTER_WORKING.search(text)
+    if after and re.match(r"[\d.,\s<>≪≫e×x]+$", text[:after.start()].replace("flop/byte", "").replace("flop/b", "")):
+        text = after["side"].strip()
+    text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|much|just|slightly)\s+", "", text)
+    text = re.sub(r"^(?:far|well|way|much|just|slightly)\s+", "", text)
     found = [side for side, pattern in _SIDE_WORDS.items() if pattern.search(text)]
     return found[0] if len(found) == 1 else None
 

@@ -29,7 +29,7 @@ MATCH = 0.10
 #: How far written arithmetic may be off before it is wrong (``14 / 300 ≈ 0.05``).
 ARITHMETIC = 0.15
 
-_CLAUSE = re.compile(r"[;!?()\[\]—–]|:\s|\.(?=\s|$)|,\s|\b(?:but|whereas|while|because|since|so|and|which)\b")
+_CLAUSE = re.compile(r"[;!?()\[\]—–\n•]|:\s|\.(?=\s|$)|,\s|\b(?:but|whereas|while|because|since|so|and|which)\b")
 _ROOF_WORDS = {
     "flops": re.compile(r"\b(?:t?flops?(?:/s)?|tflop|pflop|gflop|tensor|compute|math|mfu|mma|fma|tops|arithmetic)\b"),
     "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s)(?![\w/])"),
@@ -65,6 +65,12 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
                     r"(?:~|≈|about|roughly|around)?\s*$")
+# A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
+_DIRECTION_BEFORE = re.compile(r"up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops")
+_RISE_BEFORE = re.compile(r"up|rose|grew|increased|rises")
+_EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|will (?:run|be|get|give))\b")
+_CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
+_NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof))\b")
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
 _RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
@@ -111,6 +117,7 @@ class Claim:
     of_time: bool = False  # a share said of the time ("busy 70% of the time")
     direction: str | None = None  # "+" or "-": a change said to raise or to cut ("+75%", "43% more", "56% less")
     span: str | None = None  # "busy" or "idle": which part of a timeline a time is ("2 µs of kernel", "8 µs gaps")
+    capacity: bool = False  # a size said of a card's memory ("80 GB of HBM", "fits in 141 GB"), not of bytes moved
 
     def busy(self) -> float | None:
         """The share of the time the GPU works, where the claim is one ("idles 80%" is busy 20%)."""
@@ -137,6 +144,8 @@ class Sum:
     over_all: float | None = None
     denominator: float | None = None
     operands: tuple[int, ...] = ()  # where each operand starts in the line
+    #: ``1 − a / b`` read as its complement (what "1 − 1/3.8 ≈ 74%" means): the chain here is ``a / b``.
+    complement: float | None = None
 
 
 @dataclass(frozen=True)
@@ -199,6 +208,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     label = _words(text[max(0, start - 40):start], 3, last=True)
     metric = _nearest(_METRIC_WORDS, label, after) if dim is Dim.FRACTION else None
     share = _nearest(_SHARE_WORDS, before, after) if dim is Dim.FRACTION and metric != "occupancy" else None
+    if share is None and dim is Dim.FRACTION and metric != "occupancy":  # "busy share = 2/8 = 25%": the label's
+        written = re.search(r"([a-z][a-z ]{0,30}?)\s*[=:]\s*[\d.\s/+×*()-]*=\s*$", text[lo:start])
+        share = _nearest(_SHARE_WORDS, written[1], "") if written else None
     if metric == "gpu_util":
         share = "busy"  # GPU-Util is the share of time some kernel runs
     if share is not None and negated(text, start, end):
@@ -216,14 +228,20 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip(), _words(text[end:hi], 1, last=False)
-    change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word))
+    just_before = _words(text[lo:start], 1, last=True)
+    said_before = dim is Dim.FRACTION and bool(_DIRECTION_BEFORE.fullmatch(just_before))
+    change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word)) or said_before
                                       or (bool(re.search(r"\bby\s*$", text[max(lo, start - 6):start]))
                                           and bool(_CHANGE.search(_words(text[lo:start], 3, last=True)))))
     bound = None
     if dim not in (Dim.COUNT, Dim.INTENSITY) or (dim is Dim.COUNT and multiplier):
-        found = _BOUND.search(text[max(lo, start - 24):start])
+        window = max(lo, start - 24)
+        found = _BOUND.search(text[window:start])
         if found:
             bound = "<" if found["below"] or found["lt"] else ">"
+            # "I wouldn't expect more than 1.4×" is at most 1.4×: a bound under a negation turns over.
+            if _NOT_BEFORE.search(text, max(lo, window + found.start() - 40), window + found.start()):
+                bound = ">" if bound == "<" else "<"
     hypothetical = bool(_HYPOTHETICAL.search(text, lo, hi))
     clause = text[lo:hi]
     at_peak = (dim is Dim.SECOND and hypothetical and bool(_AT_PEAK.search(clause.replace(text[start:end], "")))
@@ -232,12 +250,16 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     if change:
         direction = ("+" if sign == "+" or _RISE.match(word) else "-" if sign in ("-", "−") or _FALL.match(word)
                      else None)
+        if direction is None and said_before:
+            direction = "+" if _RISE_BEFORE.fullmatch(just_before) else "-"
     of_time = share is not None and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|step|wall)", text[end:hi]))
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
     span = _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True), _words(text[end:hi], 2, last=False)) \
         if dim is Dim.SECOND else None
+    capacity = dim is Dim.BYTE and bool(_CAPACITY.search(f"{before} {text[end:end + 40]}"))
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
-                 hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction, span)
+                 hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction, span,
+                 capacity)
 
 
 def _power(text: str, claim: Claim) -> tuple[float, int]:
@@ -337,8 +359,11 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         if result is not None and (operators or led):
             if math.isfinite(value):
                 over_all = numerator / denominator if denominator else None
+                # "1 − 1/3.8": the chain read here is 1/3.8; what the line states is its complement.
+                one_less = _ONE_LESS.search(text, max(0, claim.start - 8), claim.start)
+                complement = 1 - value if one_less and dim in (Dim.COUNT, Dim.FRACTION) else None
                 out.append(Sum(written, value, result, result.dim if result.dim is not Dim.COUNT else dim,
-                               Dim.COUNT in units, over_all, denominator, tuple(starts)))
+                               Dim.COUNT in units, over_all, denominator, tuple(starts), complement))
                 previous = (result.value, out[-1].dim, text[result.start:result.end])
             i = index[result.start]
             continue
@@ -347,6 +372,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
     return out
 
 
+_ONE_LESS = re.compile(r"(?<![\d.])1\s*[−-]\s*\(?\s*$")
 # "14 GB at 300 GB/s" divides; "40,000 launches at 10 µs" multiplies; "at" between other figures is no operator.
 _FLOOR_PAIRS = {(Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE)}
 _AT_PAIRS = {*_FLOOR_PAIRS, (Dim.COUNT, Dim.SECOND)}
@@ -400,6 +426,9 @@ def _shared_units(text: str, spans: list[tuple[float, Dim, int, int]]) -> list[t
         try:
             written = float(numeral.group().replace(",", ""))
         except ValueError:
+            continue
+        # "0.85 → 85%" writes one share twice, as a fraction and as a percent: no unit shared.
+        if ndim is Dim.FRACTION and value <= 1 and math.isclose(value * 100, written, rel_tol=0.02):
             continue
         if written > 0:
             out[n] = (value * nvalue / written, ndim, start, end)
@@ -583,7 +612,8 @@ class Judgement:
 
 def _sum_wrong(s: Sum) -> str:
     given = s.given.value
-    if s.computed <= 0 or any(math.isclose(v, given, rel_tol=ARITHMETIC) for v in (s.computed, s.over_all, s.denominator) if v):
+    if s.computed <= 0 or any(math.isclose(v, given, rel_tol=ARITHMETIC)
+                              for v in (s.computed, s.over_all, s.denominator, s.complement) if v):
         return ""
     ratio = max(s.computed, given) / min(s.computed, given)
     exponent = math.log10(ratio)
@@ -594,6 +624,8 @@ def _sum_wrong(s: Sum) -> str:
                                    or (s.unitless and round(exponent) % 3 == 0)):
         return ""  # a unit or a prefix left off ("14 / 300 = 47", meaning ms; "7 × 2 = 14 GB", meaning 7e9)
     dim = s.dim if s.dim is not Dim.COUNT else s.given.dim
+    if s.complement is not None:  # said of "1 − a/b": the complement is what the line should give
+        return f"1 − {s.written} is {show(s.complement, dim)}, not {s.given.shown()}"
     why = slip(s.computed, given, dim)
     return f"{s.written} is {show(s.computed, dim)}, not {s.given.shown()}" + (f" ({why})" if why else "")
 
@@ -651,6 +683,8 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
             continue
         if d.role == dv.CHANGE and claim.direction and (d.value > 0) != (claim.direction == "+"):
             continue
+        if d.role == dv.DATASHEET and d.dim is Dim.BYTE and not claim.capacity:
+            continue  # a card's memory size is not the bytes a kernel moves ("140 GB of weights" is no H200)
         if d.role == dv.SPARE and not (claim.spare or claim.share or claim.roof):
             continue  # 1 − any share is near almost any percent: a complement is one only where it is said to be
         if claim.dim is Dim.FRACTION:
@@ -788,7 +822,13 @@ def _what_if(text: str, claim: Claim) -> bool:
     return bool(_WHAT_IF.search(text, start, min(ends) if ends else len(text)))
 
 
-def _slipped(claim: Claim, facts: Facts, text: str) -> str:
+def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) -> str:
+    """How ``claim`` is off one of the incident's figures by a slip people make, or "".
+
+    The result of the learner's own arithmetic, checked (``own_result``), is held to the incident's stated figures
+    only: a figure derived here is one way to count ("32 KiB ÷ 2 TB/s" for one pass, where the learner counts the
+    read and the write), and differing from it by 2× is not a slip.
+    """
     if claim.dim not in _SLIP_DIMS or claim.bound:
         return ""
     if _what_if(text, claim):
@@ -796,7 +836,7 @@ def _slipped(claim: Claim, facts: Facts, text: str) -> str:
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
             return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
-    for d in (*facts.datasheet, *facts.derived):
+    for d in () if own_result else (*facts.datasheet, *facts.derived):
         if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM, dv.ACHIEVED) and (
                 why := slip(claim.value, d.value, claim.dim)):
             source = "the card's datasheet" if d.role == dv.DATASHEET else d.how
@@ -818,6 +858,39 @@ class _Line:
     claims: tuple[Claim, ...]
     summed: frozenset[int]  # where each operand of a right sum starts
     results: frozenset[int]  # where each right sum's result starts
+    exact: frozenset[int] = frozenset()  # those of them the arithmetic gives as written (no prefix left off)
+
+
+def _metric_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark:
+    """The mark of a share said to be occupancy or GPU utilisation: decides no roof, unless it is misread as one."""
+    what = "occupancy" if claim.metric == "occupancy" else "GPU utilisation"
+    # "55% occupancy, so 45% of the SMs sit idle": occupancy counts resident warps, not idle SMs or idle time.
+    if claim.metric == "occupancy" and _SHARE_WORDS["idle"].search(_words(text[claim.end:claim.end + 60], 6, last=False)) \
+            and any(f.metric == "occupancy" and math.isclose(claim.value, 1 - f.value, abs_tol=0.02) for f in facts.known):
+        return Mark(shown, False, f"{claim.shown()} is 100% − the occupancy, and occupancy counts the warps resident"
+                                  " on an SM, not idle SMs or idle time")
+    roof_share = next((f for f in facts.known if f.roof and f.dim is Dim.FRACTION and _shares_close(f.value, claim.value)),
+                      None)
+    if claim.metric == "occupancy" and roof_share is not None and not any(
+            f.metric == "occupancy" and _shares_close(f.value, claim.value) for f in facts.known):
+        return Mark(shown, False, f"Occupancy is not what {claim.shown()} is: it is the share of"
+                                  f" {_roof_name(roof_share.roof)} the kernel reaches, not its occupancy (the warps"
+                                  " resident on an SM, which decides no regime)")
+    return Mark(shown, True, f"{what}, which decides no roof")
+
+
+def _headroom_said_wrong(claim: Claim, found: list[dv.Derived], text: str, shown: str) -> Mark | None:
+    """A headroom (1 ÷ a share of the roof) said as the least tuning gives, or as what it gives exactly; else None."""
+    if not found or not all(d.role == dv.HEADROOM for d in found):
+        return None
+    d = found[0]
+    if claim.bound == ">":
+        return Mark(shown, False, f"{d.how} = {show(d.value, d.dim)} is the most that is left under the roof, not"
+                                  " the least")
+    if _EXACTLY.search(text, max(0, claim.start - 40), claim.start):
+        return Mark(shown, False, f"{d.how} = {show(d.value, d.dim)} is the most that is left under the roof; no kernel"
+                                  " is sure to reach the roof, so it is at most that, not exactly")
+    return None
 
 
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
@@ -852,23 +925,16 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
             text, max(lo, claim.start - 12), claim.start):
         return Mark(shown, True, f"about the incident's {speeds[0].shown()}×"), False
     if claim.metric:
-        what = "occupancy" if claim.metric == "occupancy" else "GPU utilisation"
-        # "55% occupancy, so 45% of the SMs sit idle": occupancy counts resident warps, not idle SMs or idle time.
-        if claim.metric == "occupancy" and _SHARE_WORDS["idle"].search(_words(text[claim.end:claim.end + 60], 6, last=False)) \
-                and any(f.metric == "occupancy" and math.isclose(claim.value, 1 - f.value, abs_tol=0.02) for f in facts.known):
-            return Mark(shown, False, f"{claim.shown()} is 100% − the occupancy, and occupancy counts the warps resident"
-                                      " on an SM, not idle SMs or idle time"), False
-        return Mark(shown, True, f"{what}, which decides no roof"), False
+        return _metric_mark(claim, facts, text, shown), False
     if claim.share and any(f.share and _shares_close(claim.busy() or 0, f.busy() or 0) for f in facts.deciding):
         return Mark(shown, True, f"{claim.shown()} {claim.share}: the timeline's own share"), True
     if matches and not claim.change and not claim.spare:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
     found = _derived_for(claim, facts)
-    if found and claim.bound == ">" and all(d.role == dv.HEADROOM for d in found):
-        d = found[0]
-        return Mark(shown, False, f"{d.how} = {show(d.value, d.dim)} is the most that is left under the roof, not"
-                                  " the least"), False
+    headroom = _headroom_said_wrong(claim, found, text, shown)
+    if headroom is not None:
+        return headroom, False
     if found:
         d = found[0]
         cites = any(x.deciding for x in found)
@@ -890,7 +956,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return ridge, False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
-    slipped = _slipped(claim, facts, text)
+    slipped = _slipped(claim, facts, text, own_result=claim.start in at.exact)
     if slipped:
         return Mark(shown, False, slipped), False
     if claim.start in results:
@@ -933,6 +999,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     wrong = ""
     summed: set[int] = set()
     results: set[int] = set()
+    exact: set[int] = set()
     for s in reading.sums:
         why = _sum_wrong(s)
         if why:
@@ -941,9 +1008,12 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
         else:
             summed.update(s.operands)
             results.add(s.given.start)
+            if any(math.isclose(v, s.given.value, rel_tol=ARITHMETIC)
+                   for v in (s.computed, s.over_all, s.denominator, s.complement) if v):
+                exact.add(s.given.start)
     cites = False
     unplaced = []
-    at = _Line(text, reading.claims, frozenset(summed), frozenset(results))
+    at = _Line(text, reading.claims, frozenset(summed), frozenset(results), frozenset(exact))
     moved = _moved(reading, facts, text)
     for claim in reading.claims:
         mark, cited = (Mark(_clause(text, claim), False, moved[claim.start]), False) if claim.start in moved \

@@ -44,7 +44,7 @@ from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
-from regime_core.grading.language import normalise, with_units
+from regime_core.grading.language import negated, normalise, with_units
 from regime_core.judgment.classify import Verdict
 from regime_core.resources import load_json
 
@@ -312,6 +312,13 @@ def _as_written(paragraph: str, lowered_clause: str) -> str:
     return (paragraph[at:at + len(clause)] if at >= 0 else clause)[:160]
 
 
+# What fusion does not do: cut FLOPs, or make the math itself faster ("fusing a relu into a GEMM cuts the GEMM's
+# FLOPs", "the compiled kernel maps the multiply-add onto tensor cores and so raises arithmetic throughput").
+_FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|deletes?)\b(?:\s+[\w'’-]+){0,3}?\s+flops\b"
+                               r"|\b(?:raises?|increases?|boosts?)\s+(?:the\s+)?(?:arithmetic|math|compute|flop)\s+"
+                               r"(?:throughput|rate|speed)\b|\bonto (?:the )?tensor cores\b")
+
+
 def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
     argument = read_argument(lowered)
     both = argument.pays_on_memory and argument.wastes_on_compute
@@ -347,7 +354,7 @@ _PART_C_MATCH = 0.05
 _SMALL_COUNT = 16
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\s+[—–]\s+|\n")
+_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
 _INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 
 
@@ -407,6 +414,10 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     number = _drill_numbers_check(lowered)
     talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
+    misread = _FUSION_DOES_MATH.search(lowered)
+    if talks and misread and not negated(lowered, misread.start(), misread.end()):
+        fusion = Check(False, f"“{_as_written(paragraph, misread.group())}”: fusion deletes round trips through memory and"
+                              " launches; it leaves the FLOPs and the math units' speed as they were.")
     sides = _both_sides(paragraph, lowered, talks)
     return _item("part_c", {"number": number, "fusion": fusion, "both_sides": sides})
 

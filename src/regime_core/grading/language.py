@@ -165,7 +165,7 @@ def _correct(word: str) -> str:
     """A misspelt word of the grader's vocabulary, corrected; any other word as it is."""
     if word in _TYPOS:
         return _TYPOS[word]
-    if word in _REAL_WORDS:
+    if word in _REAL_WORDS or word in _ONES or word in _TENS or word in _SCALES:  # "eighty" is not "eight"
         return word
     vocabulary = levers_vocabulary()
     if len(word) < 5 or word in vocabulary or f"{word}s" in vocabulary or word.removesuffix("s") in vocabulary:
