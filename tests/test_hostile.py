@@ -176,3 +176,14 @@ def test_hostile_stretch_links_open_with_the_defaults(page: Page, base_url: str,
     line = page.locator(".regime-stretch__link")
     expect(line).to_contain_text("showing the defaults", timeout=60_000)
     expect(line).to_contain_text("work.m")
+
+
+@pytest.mark.parametrize("evidence", ["2 × 4 = 0", "0 / 0 = 1", "1/0 = 5 ms", "(0-0)/0 = 3%", "1 − 1/0 ≈ 74%",
+                                      "0 µs on, 0 µs off: busy 0/0 = 0%", "0 GB / 0 GB/s = 0 ms"])
+def test_arithmetic_with_zeros_grades_without_a_traceback(evidence: str) -> None:
+    # A fresh set of learner answers had a sum whose result was 0: it divided by zero in every version before.
+    from regime_core.grading.grade import grade
+
+    check = grade({"part_a": {"a6": {"regime": "overhead", "evidence": evidence}}})["items"]["a6"]["checks"]["evidence"]
+    assert check["passed"] in (False, None), check
+    assert check["why"], check

@@ -26,6 +26,8 @@ from regime_core.grading.language import negated
 
 #: How close a learner's number must be to a fact's to be that fact (a pencil rounds).
 MATCH = 0.10
+#: How far a share may be from the incident's in percentage points and still be it (62% said "about 60%").
+SHARE_POINTS = 0.03
 #: How far written arithmetic may be off before it is wrong (``14 / 300 ≈ 0.05``).
 ARITHMETIC = 0.15
 
@@ -227,7 +229,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     spare = dim is Dim.FRACTION and roof is not None and bool(_SPARE.search(before + " " + after))
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
-    sign, word = text[max(0, start - 2):start].strip(), _words(text[end:hi], 1, last=False)
+    sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
     just_before = _words(text[lo:start], 1, last=True)
     said_before = dim is Dim.FRACTION and bool(_DIRECTION_BEFORE.fullmatch(just_before))
     change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word)) or said_before
@@ -492,6 +494,8 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
         return False
     if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
         return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
+    if Dim.FRACTION in (a.dim, b.dim) and abs(a.value - b.value) > SHARE_POINTS:
+        return False  # a pencil rounds 62% to 60%, not 80% to 74%: shares within a few points
     return math.isclose(a.value, b.value, rel_tol=rel)
 
 
@@ -615,6 +619,8 @@ def _sum_wrong(s: Sum) -> str:
     if s.computed <= 0 or any(math.isclose(v, given, rel_tol=ARITHMETIC)
                               for v in (s.computed, s.over_all, s.denominator, s.complement) if v):
         return ""
+    if given <= 0:  # "2 × 4 = 0": a result of zero (or less) is off by no slip, just wrong
+        return f"{s.written} is {show(s.computed, s.dim if s.dim is not Dim.COUNT else s.given.dim)}, not {s.given.shown()}"
     ratio = max(s.computed, given) / min(s.computed, given)
     exponent = math.log10(ratio)
     whole = math.isclose(exponent, round(exponent), abs_tol=0.03)
@@ -677,7 +683,8 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
     out = []
     for d in pool:
         bare = claim.dim is Dim.COUNT and not claim.multiplier
-        if bare and (d.dim is Dim.COUNT or not math.isclose(claim.value, abs(d.value), rel_tol=0.02)):
+        as_written = abs(d.value) * (100 if d.dim is Dim.FRACTION else 1)  # a share is written in percent
+        if bare and (d.dim is Dim.COUNT or not math.isclose(claim.value, as_written, rel_tol=0.02)):
             continue  # a bare number is a derived figure only as written in its unit, not any ratio near it
         if d.dim is not claim.dim and not (claim.multiplier and d.dim is Dim.COUNT) and not bare:
             continue
@@ -688,8 +695,8 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
         if d.role == dv.SPARE and not (claim.spare or claim.share or claim.roof):
             continue  # 1 − any share is near almost any percent: a complement is one only where it is said to be
         if claim.dim is Dim.FRACTION:
-            if claim.change and d.role != dv.CHANGE:
-                continue
+            if (claim.change and d.role != dv.CHANGE) or (d.role == dv.CHANGE and not claim.change):
+                continue  # a percent is a change exactly where the change is said of it
             if claim.spare and d.role != dv.SPARE:
                 continue
             if claim.share and d.role not in (dv.RATIO, dv.SPARE):
@@ -698,7 +705,9 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
             continue
         if claim.multiplier and d.role not in (dv.RATIO, dv.HEADROOM):
             continue
-        if math.isclose(claim.value, abs(d.value), rel_tol=MATCH):
+        if claim.dim is Dim.FRACTION and abs(claim.value - abs(d.value)) > SHARE_POINTS:
+            continue
+        if bare or math.isclose(claim.value, abs(d.value), rel_tol=MATCH):
             out.append(d)
     return out
 

@@ -104,6 +104,7 @@ _PARTS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 # The number run may have taken the "and" ("two and a quarter" reads "2 a quarter" by here).
 _AND_A_PART = re.compile(r"\b(\d+(?:\.\d+)?|one) (?:and )?(a|one|three|3) (half|third|quarter|fifth)s?\b")
 _A_PART_OF = re.compile(r"\b(?:a|one) (half|third|quarter|fifth|tenth)(?= of\b)")
+_PARTS_OF = re.compile(r"\b(\d+)[ -](halves|thirds|quarters|fifths|tenths)\b(?! of a second)")  # "four-fifths" → 80%
 _PARTS_OF_A_SECOND = re.compile(r"\b(\d+) (halves|thirds|quarters|fifths|tenths) of a second\b")
 
 
@@ -117,7 +118,8 @@ def _fractions(text: str) -> str:
     text = _AND_A_PART.sub(and_a_part, text)
     text = _A_PART_OF.sub(lambda m: f"{100 / _PARTS[m[1]]:.0f}%", text)
     singular = {"halves": "half", "thirds": "third", "quarters": "quarter", "fifths": "fifth", "tenths": "tenth"}
-    return _PARTS_OF_A_SECOND.sub(lambda m: f"{int(m[1]) / _PARTS[singular[m[2]]]:g} s", text)
+    text = _PARTS_OF_A_SECOND.sub(lambda m: f"{int(m[1]) / _PARTS[singular[m[2]]]:g} s", text)
+    return _PARTS_OF.sub(lambda m: f"{100 * int(m[1]) / _PARTS[singular[m[2]]]:.0f}%", text)
 
 
 def numbers_in_words(text: str) -> str:
