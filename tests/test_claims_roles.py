@@ -245,3 +245,67 @@ def test_a_side_in_these_words_is_read(side: str, read: bool) -> None:
 ])
 def test_part_c_s_fusion_check_reads_what_fusion_is_said_to_do(paragraph: str, passed: bool) -> None:
     assert _part_c(paragraph)["fusion"]["passed"] is passed
+
+
+# Kinds read after the fourth set was spent (bench/grading/fresh-2026-12-04c.json): each both ways.
+FOURTH_PAIRS = [
+    # a difference written as arithmetic ("x − a/b")
+    ("a3", "evidence", "12 µs either way; compile 1.08× saves 12 - 12/1.08 ~ 0.9 µs",
+     "12 µs either way; compile 1.08× saves 12 - 12/1.08 ~ 3 µs", "12 − 12 / 1.08"),
+    # a decimal comma, and dots as thousands beside it
+    ("a6", "evidence", "2 µs de kernel, 8 µs de hueco: 40.000 kernels × 10 µs ≈ 0,4 s por petición",
+     "2 µs de kernel, 8 µs de hueco: 40.000 kernels × 10 µs ≈ 0,04 s por petición", "power of ten"),
+    # "nowhere near" denies what follows
+    ("a1", "evidence", "70% of peak TFLOP/s; ~1360 FLOP/B, nowhere near memory-limited",
+     "70% of peak TFLOP/s; ~1360 FLOP/B, so memory-limited", "memory-bound kernel"),
+]
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), FOURTH_PAIRS, ids=[p[3][:40] for p in FOURTH_PAIRS])
+def test_fourth_set_kinds_pass_right_and_fail_wrong(item: str, field: str, right: str, wrong: str, named: str) -> None:
+    good, bad = _check(item, field, right), _check(item, field, wrong)
+    assert good["passed"] is True, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+def test_algebra_on_a_variable_is_not_arithmetic_on_its_coefficients() -> None:
+    text = "intensity = 2n^3/(3·2n^2) = n/3 ≈ 1365 FLOP/byte at n=4096; 70% of peak tensor throughput"
+    assert _check("a1", "evidence", text)["passed"] is True
+
+
+def test_a_tab_ends_a_clause() -> None:
+    # A row pasted from a spreadsheet: "TTFT now 180 ms" is not the what-if of the cells after it.
+    text = "TTFT now\t180 ms\ttarget\t80 ms\tcurrent util\t62%\tmax speed-up at 100%\t1.61x\tbest TTFT same HW\t111.6 ms"
+    assert _check("a5", "evidence", text)["passed"] is True
+
+
+@pytest.mark.parametrize(("row", "fields", "passed"), [
+    ("matmul", {"intensity": "1.37e11 / 1.01e8 ≈ 1356 FLOP/B", "side": "above", "optimisation": "tensor cores, tiling"},
+     True),
+    ("add", {"intensity": "0.33", "side": "below", "optimisation": "better tiling to reuse each byte"}, True),
+    ("add", {"intensity": "≈ 0,33 FLOP/Byte", "side": "unterhalb des Ridge", "optimisation": "Bytes sparen: Fusion"}, True),
+    ("matmul", {"intensity": "about thirteen fifty six flops per byte", "side": "muy por encima",
+                "optimisation": "make the math faster tensor cores"}, True),
+    ("matmul", {"intensity": "≈ 1356 FLOP/Byte", "side": "unterhalb des Ridge", "optimisation": "tensor cores"}, False),
+    ("add", {"intensity": "≈ 3,3 FLOP/Byte", "side": "below", "optimisation": "fusion"}, False),
+])
+def test_part_b_rows_in_these_words(row: str, fields: dict[str, str], passed: bool) -> None:
+    rows = {row: fields}
+    check = grade({"part_b": {"ridge": "156", "kernels": rows}})["items"]["part_b"]["checks"][row]
+    assert check["passed"] is passed, check
+
+
+def test_a_costly_mistake_is_the_other_side() -> None:
+    paragraph = ("Fusing pays off when the work waits on memory: A2 used 85% of the bandwidth and fusing made it 3.8x"
+                 " faster. It is a costly mistake when the work is limited by arithmetic: A1's matmul at 70% of peak.")
+    assert _part_c(paragraph)["both_sides"]["passed"] is True
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("# 0.62 * 989e12 ≈ 6.1e14 FLOP/s; 180 ms * 0.62 ≈ 112 ms at 100% peak -> still > 80 ms", True),
+    ("62% of peak; even at 100% it's 180 × 0.62 ≈ 112 ms", True),
+    ("62% of peak; even at 100% it's 180/0.62 ≈ 290 ms", False),  # the arithmetic holds, the what-if does not
+])
+def test_a_time_said_at_the_roof_is_checked_as_the_roof_s(text: str, passed: bool) -> None:
+    assert _check("a5", "evidence", text)["passed"] is passed

@@ -30,6 +30,7 @@ _COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ](?:cores?|pi
                       r"|above (?:the )?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
 _NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b")
 _AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|cannot|can'?t"
+                      r"|mistakes?|costly"
                       r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|not|no|none|week|rounding error)\b")
 _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won|faster|deletes?|removes?|saves?|cuts?"
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?|write|build)\b|^\W*fuse\b")

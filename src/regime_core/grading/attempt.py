@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantity_spans
 from regime_core.content import drill
 from regime_core.errors import RegimeError
-from regime_core.grading.language import delatex, numbers_in_words
+from regime_core.grading.language import decimal_commas, delatex, numbers_in_words
 
 #: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
@@ -105,7 +105,7 @@ def _lenient(text: str) -> str:
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text))
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _A_FRACTION.sub(lambda m: f"{_FRACTION[m[1].lower()]:.3g}", text)
-    return " ".join(numbers_in_words(_ONE.sub("1", text)).split())
+    return " ".join(numbers_in_words(decimal_commas(_ONE.sub("1", text))).split())
 
 
 def _opening(text: str, *, typed: bool) -> float | None:
@@ -189,21 +189,23 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
 
 #: Sides as people write them: "under", "left of the ridge", "below (by ~470×)", "<".
 _SIDE_WORDS = {"below": re.compile(r"^(?:below|under|beneath|left|lower|less|<|≪|<<|(?:the )?(?:memory|bandwidth|bytes?)"
-                                   r"[- ]side|memory[- ]bound)\b|^[<≪]"),
+                                   r"[- ]side|memory[- ]bound|unterhalb|darunter|por debajo|debajo|en dessous|sous)\b|^[<≪]"),
                "above": re.compile(r"^(?:above|over|beyond|right|higher|more|greater|>|≫|>>|(?:the )?(?:compute|math|flops?)"
-                                   r"[- ]side|compute[- ]bound)\b|^[>≫]")}
+                                   r"[- ]side|compute[- ]bound|oberhalb|darüber|über|por encima|encima|au-dessus|au dessus)"
+                                   r"(?![\w-])|^[>≫]")}
 # Working before the side ("1356 > 156 → compute side"): the side is what the arrow leads to.
-_SIDE_AFTER_WORKING = re.compile(r"(?:→|->|=>|so|hence|i\.e\.)\s*(?P<side>[^→]*)$")
+_SIDE_AFTER_WORKING = re.compile(r"(?:→|->|=>|:|\bso\b|\bhence\b|i\.e\.)\s*(?P<side>[^→:]*)$")
 
 
 def _side(value: str) -> str | None:
     """The side a learner's text names, or None when it names neither or both."""
-    text = _LIST_MARK.sub("", _PICTURES.sub(" ", value.lower())).strip(" .!*_`")
+    plain = delatex(value).replace("\\gg", "≫").replace("\\ll", "≪").replace("\\approx", "≈")
+    text = _LIST_MARK.sub("", _PICTURES.sub(" ", plain.lower())).strip(" .!*_`$")
     after = _SIDE_AFTER_WORKING.search(text)
     if after and re.match(r"[\d.,\s<>≪≫e×x]+$", text[:after.start()].replace("flop/byte", "").replace("flop/b", "")):
         text = after["side"].strip()
-    text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|much|just|slightly)\s+", "", text)
-    text = re.sub(r"^(?:far|well|way|much|just|slightly)\s+", "", text)
+    text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
+    text = re.sub(r"^(?:far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
     found = [side for side, pattern in _SIDE_WORDS.items() if pattern.search(text)]
     return found[0] if len(found) == 1 else None
 

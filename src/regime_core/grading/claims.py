@@ -31,7 +31,7 @@ SHARE_POINTS = 0.03
 #: How far written arithmetic may be off before it is wrong (``14 / 300 ≈ 0.05``).
 ARITHMETIC = 0.15
 
-_CLAUSE = re.compile(r"[;!?()\[\]—–\n•]|:\s|\.(?=\s|$)|,\s|\b(?:but|whereas|while|because|since|so|and|which)\b")
+_CLAUSE = re.compile(r"[;!?()\[\]—–\n\t•]|:\s|\.(?=\s|$)|,\s|\b(?:but|whereas|while|because|since|so|and|which)\b")
 _ROOF_WORDS = {
     "flops": re.compile(r"\b(?:t?flops?(?:/s)?|tflop|pflop|gflop|tensor|compute|math|mfu|mma|fma|tops|arithmetic)\b"),
     "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s)(?![\w/])"),
@@ -81,6 +81,7 @@ _RULE = re.compile(r"\brules?\s*#?\s*$")
 _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
 _AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
+_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed)")
 _COMPLETE = re.compile(r"\b(?:would|could|at)\b")
 # A clause about what would or could be, not what is ("int8 would halve it to 23 ms").
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|goal|needs? to|should|halv\w*|doubl\w*"
@@ -146,8 +147,9 @@ class Sum:
     over_all: float | None = None
     denominator: float | None = None
     operands: tuple[int, ...] = ()  # where each operand starts in the line
-    #: ``1 − a / b`` read as its complement (what "1 − 1/3.8 ≈ 74%" means): the chain here is ``a / b``.
+    #: ``x − a / b`` read as the difference (what "1 − 1/3.8 ≈ 74%" means): the chain here is ``a / b``.
     complement: float | None = None
+    less: float | None = None  # the ``x`` it is taken from
 
 
 @dataclass(frozen=True)
@@ -246,8 +248,10 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
                 bound = ">" if bound == "<" else "<"
     hypothetical = bool(_HYPOTHETICAL.search(text, lo, hi))
     clause = text[lo:hi]
-    at_peak = (dim is Dim.SECOND and hypothetical and bool(_AT_PEAK.search(clause.replace(text[start:end], "")))
-               and bool(_COMPLETE.search(clause)))
+    others = clause.replace(text[start:end], "")
+    # "at 100% it would take 112 ms", "even at 100% it's 180 × 0.62 ≈ 112 ms": a time said of the roof itself
+    at_peak = dim is Dim.SECOND and ((hypothetical and bool(_AT_PEAK.search(others)) and bool(_COMPLETE.search(clause)))
+                                     or bool(_AT_THE_ROOF.search(others)))
     direction = None
     if change:
         direction = ("+" if sign == "+" or _RISE.match(word) else "-" if sign in ("-", "−") or _FALL.match(word)
@@ -341,6 +345,10 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
         chain = _Chain(value, dim, written, units, [claim.start], at, value)
         _extend(text, chain, by_start)
+        if any(_VARIABLE.match(text, by_start[n].end) for n in chain.starts if n in by_start):
+            i += 1  # algebra on a variable ("2n^3/(3·2n^2) = n/3"): its numbers are coefficients, not operands
+            previous = None
+            continue
         value, dim, written, units, at, operators = (chain.value, chain.dim, chain.written, chain.units, chain.at,
                                                      chain.operators)
         numerator, denominator, starts = chain.numerator, chain.denominator, chain.starts
@@ -354,6 +362,9 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             i = index[result.start]
             continue
         after = _OPERATOR.match(text, result.end) if result is not None else None
+        if after is not None and after["op"] == "at" and result is not None and after.end() in by_start and (
+                result.dim, by_start[after.end()].dim) not in _AT_PAIRS:
+            after = None  # "≈ 112 ms at 100% peak": "at" names where, it multiplies nothing
         if result is not None and after is not None and after.end() in by_start:  # "2 × 4096³ = 2 × 68,719,476,736 = …": read on from the right side
             previous = None
             i = index[result.start]
@@ -362,10 +373,13 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             if math.isfinite(value):
                 over_all = numerator / denominator if denominator else None
                 # "1 − 1/3.8": the chain read here is 1/3.8; what the line states is its complement.
-                one_less = _ONE_LESS.search(text, max(0, claim.start - 8), claim.start)
-                complement = 1 - value if one_less and dim in (Dim.COUNT, Dim.FRACTION) else None
+                # "1 − 1/3.8", "12 - 12/1.08": the chain read here is the part after the minus; the line states
+                # the difference.
+                less = _LESS.search(text, max(0, claim.start - 12), claim.start)
+                minuend = float(less[1]) if less and dim in (Dim.COUNT, Dim.FRACTION) else None
                 out.append(Sum(written, value, result, result.dim if result.dim is not Dim.COUNT else dim,
-                               Dim.COUNT in units, over_all, denominator, tuple(starts), complement))
+                               Dim.COUNT in units, over_all, denominator, tuple(starts),
+                               None if minuend is None else minuend - value, minuend))
                 previous = (result.value, out[-1].dim, text[result.start:result.end])
             i = index[result.start]
             continue
@@ -374,7 +388,8 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
     return out
 
 
-_ONE_LESS = re.compile(r"(?<![\d.])1\s*[−-]\s*\(?\s*$")
+_VARIABLE = re.compile(r"[nkmxy](?![a-z])")
+_LESS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[−-]\s*\(?\s*$")
 # "14 GB at 300 GB/s" divides; "40,000 launches at 10 µs" multiplies; "at" between other figures is no operator.
 _FLOOR_PAIRS = {(Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE)}
 _AT_PAIRS = {*_FLOOR_PAIRS, (Dim.COUNT, Dim.SECOND)}
@@ -621,17 +636,20 @@ def _sum_wrong(s: Sum) -> str:
         return ""
     if given <= 0:  # "2 × 4 = 0": a result of zero (or less) is off by no slip, just wrong
         return f"{s.written} is {show(s.computed, s.dim if s.dim is not Dim.COUNT else s.given.dim)}, not {s.given.shown()}"
-    ratio = max(s.computed, given) / min(s.computed, given)
-    exponent = math.log10(ratio)
-    whole = math.isclose(exponent, round(exponent), abs_tol=0.03)
     # A result written with its own power of ten ("1.34e10") states its magnitude: no prefix was left off it.
     explicit = bool(re.search(r"\de[+-]?\d|×\s?10|10\^", s.given.written.lower()))
-    if whole and not explicit and ((s.given.dim is Dim.COUNT and exponent >= 1.9)
-                                   or (s.unitless and round(exponent) % 3 == 0)):
-        return ""  # a unit or a prefix left off ("14 / 300 = 47", meaning ms; "7 × 2 = 14 GB", meaning 7e9)
+    for computed in (s.computed, s.complement):
+        if computed is None or computed <= 0:
+            continue
+        exponent = math.log10(max(computed, given) / min(computed, given))
+        whole = math.isclose(exponent, round(exponent), abs_tol=0.03)
+        if whole and not explicit and ((s.given.dim is Dim.COUNT and exponent >= 1.9)
+                                       or (s.unitless and round(exponent) % 3 == 0)):
+            return ""  # a unit or a prefix left off ("14 / 300 = 47", meaning ms; "7 × 2 = 14 GB", meaning 7e9)
     dim = s.dim if s.dim is not Dim.COUNT else s.given.dim
-    if s.complement is not None:  # said of "1 − a/b": the complement is what the line should give
-        return f"1 − {s.written} is {show(s.complement, dim)}, not {s.given.shown()}"
+    if s.complement is not None and s.less is not None:  # said of "x − a/b": the difference is what it gives
+        shown = number_shown(s.complement) if s.unitless and dim is not Dim.FRACTION else show(s.complement, dim)
+        return f"{number_shown(s.less)} − {s.written} is {shown}, not {s.given.shown()}"
     why = slip(s.computed, given, dim)
     return f"{s.written} is {show(s.computed, dim)}, not {s.given.shown()}" + (f" ({why})" if why else "")
 
@@ -919,7 +937,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
             math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in line if c.speed
     ) and not _derived_for(claim, facts):
         return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×"), False
-    if claim.at_peak and not claim.bound:  # "… ≈ 112 ms > 80 ms target" compares with a figure
+    # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand
+    if claim.at_peak and not claim.bound and claim.start not in summed:
         at_peak = [d for d in facts.derived if d.role == dv.AT_PEAK]
         if at_peak and not _derived_for(claim, facts):
             d = min(at_peak, key=lambda d: abs(math.log(d.value / claim.value)))
@@ -973,7 +992,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     scaled = _scaled(claim, facts, text)
     if scaled:
         return Mark(shown, True, scaled), False
-    if claim.dim is Dim.FRACTION and claim.value == 1 and claim.hypothetical:
+    if claim.dim is Dim.FRACTION and claim.value == 1 and (claim.hypothetical or re.search(
+            r"\bat\s*$", text[max(0, claim.start - 4):claim.start])):  # "at 100%" is the roof itself
         return Mark(shown, True, "the roof itself, as a what-if"), False
     if claim.bound and _bounded(claim, facts):
         return Mark(shown, True, f"a bound that holds ({claim.bound} {claim.shown()})"), False

@@ -83,7 +83,7 @@ _MICROSECONDS = re.compile(r"(?<=\d)\s?us\b")
 
 # Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
 _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
-                     r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit)\b")
+                     r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
                     r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
                     r"no help|wasted|waste|theatre|theater|trivial|negligible)\b")
@@ -97,6 +97,8 @@ _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inser
                      r"put in|putting in|put a|put an|call|calls|calling|force|forces|forcing)\b")
 
 
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")
+_THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
 _DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d{3}\b)")
 _A_SCALE = re.compile(r"\ba (hundred|thousand)\b")
 _FRACTION_WORDS = ("half", "third", "quarter", "fifth", "tenth")
@@ -122,6 +124,13 @@ def _fractions(text: str) -> str:
     return _PARTS_OF.sub(lambda m: f"{100 * int(m[1]) / _PARTS[singular[m[2]]]:.0f}%", text)
 
 
+def decimal_commas(text: str) -> str:
+    """A decimal comma ("0,33", "1,7 von 2,0 TB/s") read as a point; it makes the line's dots thousands ("40.000")."""
+    if not _DECIMAL_COMMA.search(text):
+        return text
+    return _DECIMAL_COMMA.sub(r"\1.\2", _THOUSANDS_DOT.sub(r"\1\2", text))
+
+
 def numbers_in_words(text: str) -> str:
     """``text`` (lower case) with its numbers in words as digits, and nothing else changed ("about three" → "about 3")."""
     if _has(text, ("a hundred", "a thousand")):
@@ -132,6 +141,10 @@ def numbers_in_words(text: str) -> str:
 def _number_words(run: str) -> str:
     """``sixty-two`` → ``62``, ``three point eight`` → ``3.8``, ``forty thousand`` → ``40000``."""
     words = re.split(r"[ -]+", run.strip())
+    # "thirteen fifty six" is said for 1356: a number under a hundred, then a tens word, with no scale word
+    if (len(words) >= 2 and words[0] in _ONES and _ONES[words[0]] >= 10 and words[1] in _TENS
+            and not any(w in _SCALES or w in ("point", "and") for w in words)):
+        return f"{_ONES[words[0]] * 100 + sum(_TENS.get(w, _ONES.get(w, 0)) for w in words[1:]):.0f}"
     total, current, decimals, after_point = 0.0, 0.0, "", False
     for word in words:
         if word == "and":
@@ -214,6 +227,7 @@ def normalise(text: str) -> str:
     if _has(lowered, _QUOTE_MARKS):
         lowered = _QUOTES.sub("", lowered)
     lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
+    lowered = decimal_commas(lowered)
     # Numbers in words first, so that a unit spelt out after one is read as after a digit ("seventy terabytes").
     if _has(lowered, ("a hundred", "a thousand")):
         lowered = _A_SCALE.sub(r"one \1", lowered)
