@@ -34,6 +34,13 @@ def test_part_c_numbers_are_read_in_their_units(paragraph: str, passed: bool | N
     " FLOP/byte, far above the 156 ridge, fusion removes bytes that are not the bottleneck.",
     "Write the fused kernel when the chain moves bytes for little math, like A2 at 85% of bandwidth (3.8x from"
     " compile); it is wrong for A1's matmul at 70% of peak tensor FLOP/s, whose time is set by arithmetic.",
+    # "worth a week" is the week well spent; "don't … when the tensor pipe is the limiter"; "a costly mistake"
+    "Fusion is worth a week when the kernel is waiting on memory: A2's chain moved 1.7 TB/s of 2.0. It is not worth"
+    " a week when the arithmetic is the limit, as with a large matmul on tensor cores.",
+    "Write the fused kernel when DRAM or launches are the limiter, as in A2 at 1.7 of 2.0 TB/s. Don't when the tensor"
+    " pipe is the limiter: a fused relu epilogue saves bytes the kernel was never waiting on.",
+    "Fusing pays off when the work waits on memory: A2 used 85% of the bandwidth and fusing made it 3.8x"
+    " faster. It is a costly mistake when the work is limited by arithmetic: A1's matmul at 70% of peak.",
 ])
 def test_two_sided_arguments_in_plain_words_are_two_sided(paragraph: str) -> None:
     assert _checks(paragraph)["both_sides"]["passed"] is True
