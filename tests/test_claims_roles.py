@@ -234,6 +234,18 @@ FOURTH_PAIRS = [
     # "nowhere near" denies what follows
     ("a1", "evidence", "70% of peak TFLOP/s; ~1360 FLOP/B, nowhere near memory-limited",
      "70% of peak TFLOP/s; ~1360 FLOP/B, so memory-limited", "memory-bound kernel"),
+    # an operand in the result's own unit: no prefix was left off ("40,000 × 8 µs = 320 µs")
+    ("a6", "evidence", "40,000 × 8 µs = 320 ms of gaps per request, the GPU idles 80%",
+     "40,000 × 8 µs = 320 µs of gaps per request, negligible.", "power of ten"),
+    # 100% − a share of a roof is no time spent waiting
+    ("a5", "evidence", "62% of peak: 38% of the FLOP/s is left unused", "62% of peak means 38% of the time its stalled on memory",
+     "says nothing of how long"),
+    # saturating the SMs is a compute-bound kernel
+    ("a7", "evidence", "ITL 8 → 14 ms with the same kernels: 6 ms of host wait per token",
+     "The 6 ms increase shows the matmuls are now saturating the SMs.", "compute-bound kernel"),
+    # a model's size is billions of parameters ("7B × 2 bytes")
+    ("a4", "evidence", "7B × 2 bytes = 14GB of weights per token at 300GB/s → ~47 ms/tok",
+     "7B × 2 bytes = 14MB of weights per token at 300GB/s → ~47 ms/tok", "power of ten"),
 ]
 
 

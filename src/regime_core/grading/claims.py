@@ -150,6 +150,8 @@ class Sum:
     #: ``x − a / b`` read as the difference (what "1 − 1/3.8 ≈ 74%" means): the chain here is ``a / b``.
     complement: float | None = None
     less: float | None = None  # the ``x`` it is taken from
+    #: An operand written in the result's own unit ("40,000 × 8 µs = 320 µs"): no prefix was left off the line.
+    unit_kept: bool = False
 
 
 @dataclass(frozen=True)
@@ -379,7 +381,8 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
                 minuend = float(less[1]) if less and dim in (Dim.COUNT, Dim.FRACTION) else None
                 out.append(Sum(written, value, result, result.dim if result.dim is not Dim.COUNT else dim,
                                Dim.COUNT in units, over_all, denominator, tuple(starts),
-                               None if minuend is None else minuend - value, minuend))
+                               None if minuend is None else minuend - value, minuend,
+                               result.dim is not Dim.COUNT and result.dim in units))
                 previous = (result.value, out[-1].dim, text[result.start:result.end])
             i = index[result.start]
             continue
@@ -643,8 +646,8 @@ def _sum_wrong(s: Sum) -> str:
             continue
         exponent = math.log10(max(computed, given) / min(computed, given))
         whole = math.isclose(exponent, round(exponent), abs_tol=0.03)
-        if whole and not explicit and ((s.given.dim is Dim.COUNT and exponent >= 1.9)
-                                       or (s.unitless and round(exponent) % 3 == 0)):
+        if whole and not explicit and not s.unit_kept and ((s.given.dim is Dim.COUNT and exponent >= 1.9)
+                                                           or (s.unitless and round(exponent) % 3 == 0)):
             return ""  # a unit or a prefix left off ("14 / 300 = 47", meaning ms; "7 × 2 = 14 GB", meaning 7e9)
     dim = s.dim if s.dim is not Dim.COUNT else s.given.dim
     if s.complement is not None and s.less is not None:  # said of "x − a/b": the difference is what it gives
@@ -960,6 +963,10 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
     found = _derived_for(claim, facts)
+    if found and (claim.share or claim.of_time) and all(d.role == dv.SPARE for d in found) and any(
+            f.roof and f.dim is Dim.FRACTION and _shares_close(1 - f.value, claim.value) for f in facts.known):
+        return Mark(shown, False, f"{claim.shown()} is 100% − a share of a roof, which says nothing of how long the GPU"
+                                  " waits or stalls"), False
     headroom = _headroom_said_wrong(claim, found, text, shown)
     if headroom is not None:
         return headroom, False

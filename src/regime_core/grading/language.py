@@ -99,6 +99,7 @@ _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inser
 
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
+_BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))")
 _DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d{3}\b)")
 _A_SCALE = re.compile(r"\ba (hundred|thousand)\b")
 _FRACTION_WORDS = ("half", "third", "quarter", "fifth", "tenth")
@@ -238,6 +239,8 @@ def normalise(text: str) -> str:
     for pattern, replacement, needles in _SHORTHAND:
         if _has(lowered, needles):
             lowered = pattern.sub(replacement, lowered)
+    if "b" in lowered:  # a model's size ("7b × 2 bytes", "a 70b model") is billions of parameters, not bytes
+        lowered = _BILLIONS.sub(r"\1e9", lowered)
     if "_" in lowered:  # Python's 40_000 in a learner's line (a field of a form refuses it)
         lowered = _DIGIT_GROUP.sub("", lowered)
     lowered = _TIMES.sub("×", lowered)
