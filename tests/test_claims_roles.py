@@ -294,3 +294,16 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     assert good["passed"] is True, good
     assert bad["passed"] is False, bad
     assert named in bad["why"], bad["why"]
+
+
+@pytest.mark.parametrize(("item", "field", "text", "passed"), [
+    ("a2", "helps", "Ship the compiled/fused version.", True),  # adopting the compiled version offers compile
+    ("a1", "helps", "Use the compiled version.", False),  # ... which does not help a compute-bound matmul
+    ("a3", "wastes", "Tuning memory access patterns.", True), ("a3", "wastes", "BW-opt kernel; no traffic to save", True),
+    ("a3", "wastes", "Optimizar el acceso a memoria: casi no hay bytes.", True),
+    ("a2", "wastes", "Tuning memory access patterns.", False),  # memory-bound: access patterns are a lever
+    ("a6", "wastes", "kernel micro-opts; they're fine already", True),
+    ("a2", "wastes", "compute opt / TCs", True), ("a1", "wastes", "compute opt / TCs", False),
+])
+def test_levers_by_their_side_in_short_and_other_words(item: str, field: str, text: str, passed: bool) -> None:
+    assert _check(item, field, text)["passed"] is passed

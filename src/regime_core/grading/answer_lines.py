@@ -149,6 +149,8 @@ def _names_the_problem(lowered: str, start: int, end: int) -> bool:
 
 
 # A lever word that names a measurement of the kernel ("fused intensity", "compiled time"), not a lever offered.
+# ... unless the line adopts it ("ship the compiled version", "use the fused version").
+_ADOPT = re.compile(r"\b(?:use|ship|deploy|adopt|switch to|go with|keep|take|run|merge)\s+(?:the\s+|that\s+|this\s+)?\S*$")
 _DESCRIBES = re.compile(r"\S*\s+(?:intensity|time|timing|version|run|bandwidth|traffic|bytes|speed-?up)\b")
 # A lever said to buy at most a bound ("tuning the kernel can yield at most 1.43×"): weighed, not offered.
 _BOUNDED_GAIN = re.compile(r"\S*(?:\s+[\w.-]+){0,4}?\s+(?:(?:can |could |would |will )?(?:yield|buy|give|gain|get|bring)s?"
@@ -179,7 +181,8 @@ def read_levers(text: str) -> LeverLine:
     adds: list[str] = []
     cures: set[str] = set()  # levers that name a problem, offered by a word for the cure ("keep it on the GPU")
     for m in mentions(lowered)[:_MAX_MENTIONS]:
-        if m.lever in offered or in_context(lowered, m.start) or _DESCRIBES.match(lowered, m.end) or \
+        describes = _DESCRIBES.match(lowered, m.end) and not _ADOPT.search(lowered, max(0, m.start - 24), m.start)
+        if m.lever in offered or in_context(lowered, m.start) or describes or \
                 _BOUNDED_GAIN.match(lowered, m.end) or _BOUNDED_BEFORE.search(lowered, max(0, m.start - 60), m.start):
             continue
         lever = by_id(m.lever)
