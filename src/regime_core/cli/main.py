@@ -6,7 +6,9 @@ Every subcommand takes ``--json``. Bad input prints one line naming the field an
 from __future__ import annotations
 
 import argparse
+import glob
 import json
+import os
 import secrets
 from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
@@ -16,6 +18,9 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.cli import terminal
 from regime_core.content import casebook, drill
 from regime_core.errors import RegimeError
+from regime_core.grading.class_report import Submission, class_report
+from regime_core.grading.class_report import csv_text as class_csv
+from regime_core.grading.class_report import markdown as class_markdown
 from regime_core.grading.grade import grade
 from regime_core.grading.writeup import report
 from regime_core.judgment import svg
@@ -206,8 +211,45 @@ def _whole(value: str, field: str) -> int:
     return int(value)
 
 
+#: The most files one class report grades; past it, the rest are named as not graded.
+MAX_CLASS_FILES = 2000
+
+
+def _class_files(paths: Sequence[str]) -> list[str]:
+    """The files named: each path as it is, a folder's ``*.json`` files, a glob's matches, sorted within each."""
+    out: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            out += sorted(os.path.join(path, name) for name in os.listdir(path) if name.lower().endswith(".json"))
+        elif any(c in path for c in "*?[") and not os.path.exists(path):
+            out += sorted(glob.glob(path))
+        else:
+            out.append(path)
+    return out
+
+
+def _submission(path: str) -> Submission:
+    try:
+        return Submission(path, _read_json(path, path))
+    except RegimeError as exc:
+        return Submission(path, unreadable=exc.expected)
+
+
 def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
-    raw = _read_json(args.file, "ATTEMPT")
+    paths = list(args.files)
+    as_class = args.as_class or args.markdown or args.csv or len(paths) > 1 or any(os.path.isdir(p) for p in paths)
+    if as_class:
+        files = _class_files(paths)
+        if not files:
+            raise RegimeError("ATTEMPT", f"no attempt files in {', '.join(paths)} (expected .json files)")
+        subs = [_submission(f) for f in files[:MAX_CLASS_FILES]]
+        subs += [Submission(f, unreadable=f"not graded: over {MAX_CLASS_FILES:,} files in one report")
+                 for f in files[MAX_CLASS_FILES:]]
+        whole = class_report(subs)
+        if args.csv:
+            return whole, class_csv(whole)
+        return whole, class_markdown(whole)
+    raw = _read_json(paths[0], "ATTEMPT")
     if is_practice_attempt(raw):
         practised = grade_practice(raw)
         return practised, grade_text(practised)
@@ -269,7 +311,8 @@ def build_parser() -> argparse.ArgumentParser:
         "classify": (cmd_classify, "classify a JSON symptoms file ('-' reads stdin)"),
         "incident": (cmd_incident, "one drill incident (A1..A8), its derived verdict and arithmetic"),
         "case": (cmd_case, "one published case from the casebook, its derived verdict and its source"),
-        "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance"),
+        "grade": (cmd_grade, "grade a write-up (JSON attempt file; '-' reads stdin) against the drill's acceptance,"
+                             " or a class of them at once"),
         "gpus": (cmd_gpus, "the hardware catalogue"),
         "trace": (cmd_trace, "read a profiler trace (torch.profiler / Kineto / ROCm JSON, or .json.gz; '-' reads stdin)"
                              " into a regime"),
@@ -299,7 +342,12 @@ def build_parser() -> argparse.ArgumentParser:
     subs["classify"].add_argument("file", metavar="FILE")
     subs["incident"].add_argument("id", metavar="ID", help="A1..A8")
     subs["case"].add_argument("id", metavar="ID", nargs="?", help="a case id; none lists them")
-    subs["grade"].add_argument("file", metavar="ATTEMPT")
+    subs["grade"].add_argument("files", metavar="ATTEMPT", nargs="+",
+                               help="attempt files, folders of them or globs; several make one class report")
+    subs["grade"].add_argument("--class", dest="as_class", action="store_true",
+                               help="one report for the class, even of one file")
+    subs["grade"].add_argument("--markdown", action="store_true", help="the class report as Markdown (the default text)")
+    subs["grade"].add_argument("--csv", action="store_true", help="the class report as CSV, one row per learner")
     subs["trace"].add_argument("file", metavar="FILE")
     subs["trace"].add_argument("--step", help="read only ProfilerStep#N (default: the whole trace)")
     subs["trace"].add_argument("--svg", action="store_true", help="print the top ops on the card's roofline, as SVG")

@@ -228,7 +228,10 @@ def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
     data = _mapping(raw, "attempt")
     if any(key in data for key in _OTHER_FILES):
         raise RegimeError("file", _OTHER_FILES[next(key for key in _OTHER_FILES if key in data)])
-    _known(data, ("part_a", "part_b", "part_c"), "")
+    # "learner": the name a learner puts in the file for a mentor's class report (read there, not graded)
+    _known(data, ("part_a", "part_b", "part_c", "learner"), "")
+    if "learner" in data and not isinstance(data["learner"], str | None):
+        raise RegimeError("learner", "expected the learner's name as text")
     ids = tuple(i.id for i in drill.incidents())
     part_a: dict[str, dict[str, str]] = {}
     for key, item in _mapping(_or_empty(data.get("part_a")), "part_a").items():

@@ -1,0 +1,136 @@
+"""A mentor's class of write-ups graded at once: a synthetic class whose counts its construction states."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from regime_core.grading.class_report import Submission, class_report, csv_text, markdown, misconception
+
+PASSING = json.loads((Path(__file__).parent.parent / "examples/attempt-passing.json").read_text(encoding="utf-8"))
+
+
+def _changed(name: str | None = None, **edits: Any) -> dict[str, Any]:
+    """The passing attempt with ``edits`` ("a3_regime": "memory-bound", "ridge": "…") and a learner's name."""
+    attempt: dict[str, Any] = json.loads(json.dumps(PASSING))
+    for key, value in edits.items():
+        if key == "ridge":
+            attempt["part_b"]["ridge"] = value
+        else:
+            item, field = key.split("_", 1)
+            attempt["part_a"][item][field] = value
+    if name:
+        attempt["learner"] = name
+    return attempt
+
+
+def _class() -> list[Submission]:
+    return [
+        Submission("ada.json", _changed()),
+        Submission("bo.json", _changed("Bo", a3_regime="memory-bound")),
+        Submission("cy.json", _changed(a3_regime="memory", ridge="1560 FLOP/byte")),
+        Submission("di.json", _changed(a3_regime="memory-bound: it is the same chain as A2", ridge="1560 FLOP/byte")),
+        Submission("ed.json", _changed(a1_evidence="70% of peak, so the tensor cores are idle 70% of the time")),
+        Submission("fay.json", _changed(ridge="a lot | of FLOPs")),
+        Submission("trace.json", {"traceEvents": []}),
+        Submission("broken.json", unreadable="expected JSON (line 1, column 12)"),
+    ]
+
+
+def test_the_class_counts_what_its_construction_says() -> None:
+    report = class_report(_class())
+    names = [learner["name"] for learner in report["learners"]]
+    assert names == ["ada", "Bo", "cy", "di", "ed", "fay"]  # the file's own name where it gives one
+    by_name = {learner["name"]: learner for learner in report["learners"]}
+    assert by_name["ada"]["passed"] is True
+    assert by_name["Bo"]["criteria"]["1"] is False
+    assert by_name["cy"]["criteria"]["4"] is False
+    assert by_name["fay"]["criteria"]["4"] is None  # a ridge the grader cannot read: could not tell
+    assert (by_name["ada"]["attempted"], by_name["ada"]["right"]) == (10, 10)
+
+    a3 = report["items"]["a3"]
+    assert (a3["attempted"], a3["regime_right"]) == (6, 3)
+    assert a3["regimes_given"] == {"overhead / host-bound": 3, "memory-bound": 3}
+    shared = a3["misconceptions"][0]
+    assert (shared["what"], shared["count"]) == ("Regime: Not memory-bound", 3)
+    assert shared["learners"] == ["Bo", "cy", "di"]
+    assert shared["example"] == {"learner": "Bo", "line": "memory-bound"}
+
+    ridge = next(m for m in report["items"]["part-b"]["misconceptions"] if m["what"].startswith("Ridge"))
+    assert ridge["count"] == 2
+    assert [u["learner"] for u in report["items"]["part-b"]["could_not_tell"]] == ["fay"]
+    a1 = report["items"]["a1"]["misconceptions"]
+    assert [(m["count"], m["learners"]) for m in a1] == [(1, ["ed"])]
+    assert "of the time" in a1[0]["what"]
+
+    assert [r["file"] for r in report["refused"]] == ["trace.json", "broken.json"]
+    assert "profiler trace" in report["refused"][0]["reason"]
+
+
+def test_the_json_contract_holds() -> None:
+    report = class_report(_class())
+    assert set(report) == {"learners", "items", "refused"}
+    assert set(report["learners"][0]) >= {"name", "file", "passed", "criteria"}
+    assert set(report["items"]) == {"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "part-b", "part-c"}
+    for item in report["items"].values():
+        assert set(item) >= {"attempted", "regime_right", "regimes_given", "misconceptions"}
+        for m in item["misconceptions"]:
+            assert set(m) >= {"what", "count", "example"}
+    assert set(report["refused"][0]) == {"file", "reason"}
+
+
+def test_markdown_and_csv_carry_the_class_and_keep_learner_text_inert() -> None:
+    report = class_report(_class())
+    text = markdown(report)
+    assert "| Bo | ✗ |" in text
+    assert "Not memory-bound**: 3 (Bo, cy, di)" in text
+    piped = markdown(class_report([Submission("x.json", _changed("Al|Bea <b>"))]))
+    assert "| Al\\|Bea &lt;b&gt; |" in piped  # a learner's pipe never splits a cell, nor runs as HTML
+    assert "trace.json" in text.split("## Files not graded", 1)[1]
+    rows = list(csv.reader(io.StringIO(csv_text(report))))
+    assert rows[0][:3] == ["learner", "file", "passing"]
+    assert [r[0] for r in rows[1:]] == ["ada", "Bo", "cy", "di", "ed", "fay"]
+    hostile = class_report([Submission("x.json", _changed("=HYPERLINK(1)"))])
+    assert list(csv.reader(io.StringIO(csv_text(hostile))))[1][0] == "'=HYPERLINK(1)"
+
+
+def test_two_files_of_one_learner_are_both_graded_and_told_apart() -> None:
+    report = class_report([Submission("a/one.json", _changed("Ada")), Submission("b/two.json", _changed("Ada"))])
+    assert [learner["name"] for learner in report["learners"]] == ["Ada", "Ada (b/two.json)"]
+
+
+@pytest.mark.parametrize(("why", "what"), [
+    ("Not memory-bound: Read the picket fence as a timeline", "Not memory-bound"),
+    ("70% is a share of peak FLOP/s, not of the time.", "… is a share of peak FLOP/s, not of the time"),
+    ("Your reason (“because the memory bus is full”) describes a memory-bound kernel", "Your reason (…) describes a memory-bound kernel"),
+])
+def test_a_misconception_sets_the_learners_own_words_aside(why: str, what: str) -> None:
+    assert misconception(why) == what
+
+
+def test_regime_grade_reads_a_folder_of_files(tmp_path: Path) -> None:
+    for sub in _class():
+        (tmp_path / sub.file).write_text("{" if sub.unreadable else json.dumps(sub.data), encoding="utf-8")
+    (tmp_path / "notes.txt").write_text("not an attempt", encoding="utf-8")  # not .json: not read
+    run = subprocess.run([sys.executable, "-m", "regime_core", "grade", str(tmp_path), "--json"], capture_output=True,
+                         text=True, timeout=120, check=False)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert len(report["learners"]) == 6
+    assert {Path(r["file"]).name for r in report["refused"]} == {"trace.json", "broken.json"}
+    as_csv = subprocess.run([sys.executable, "-m", "regime_core", "grade", str(tmp_path / "ada.json"), "--csv"],
+                            capture_output=True, text=True, timeout=120, check=False)
+    assert as_csv.stdout.splitlines()[1].startswith("ada,")
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    none = subprocess.run([sys.executable, "-m", "regime_core", "grade", str(empty)], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert none.returncode == 2
+    assert "no attempt files" in none.stderr
