@@ -134,3 +134,27 @@ def test_regime_grade_reads_a_folder_of_files(tmp_path: Path) -> None:
                           timeout=120, check=False)
     assert none.returncode == 2
     assert "no attempt files" in none.stderr
+
+
+def test_a_file_is_its_own_receipt() -> None:
+    # The page's grade writes a receipt into the file it downloads; the report checks it and grades afresh.
+    from regime_core.bridge.api import handle
+
+    items = dict(PASSING["part_a"])
+    graded = json.loads(handle(json.dumps({"op": "grade", "items": items})))
+    assert graded["ok"] is True, graded
+    sealed = graded["attempt"]
+    assert set(sealed["receipt"]) == {"grader", "drill", "digest", "passed"}
+    edited = json.loads(json.dumps(sealed))
+    edited["part_a"]["a3"]["regime"] = "memory-bound"
+    other = json.loads(json.dumps(sealed))
+    other["receipt"]["grader"] = "0.0.1"
+    report = class_report([Submission("sealed.json", sealed), Submission("edited.json", edited),
+                           Submission("other.json", other), Submission("plain.json", _changed())])
+    assert [learner["receipt"] for learner in report["learners"]] == [
+        "matches", "edited after grading", "graded by another version", "none"]
+    assert report["learners"][1]["criteria"]["1"] is False  # graded afresh, as edited
+    assert "catches slips, not cheats" in markdown(report)
+    # The file with its receipt imports back into the page as the learner's items.
+    back = json.loads(handle(json.dumps({"op": "import_attempt", "text": json.dumps(sealed)})))
+    assert back["ok"] is True, back

@@ -23,6 +23,7 @@ from regime_core.errors import RegimeError
 from regime_core.grading.answer_lines import regime_named
 from regime_core.grading.attempt import MAX_IMPORT_BYTES, parse_attempt
 from regime_core.grading.grade import grade
+from regime_core.grading.receipt import receipt
 from regime_core.grading.review import kernel_review
 from regime_core.grading.writeup import markdown
 from regime_core.judgment import svg
@@ -264,6 +265,7 @@ def op_grade(req: Mapping[str, Any]) -> dict[str, Any]:
     readable, aside = set_aside(req.get("items"))
     raw = attempt_from_items(readable)
     result = grade(raw, kept=_kept(req, aside))
+    raw = {**raw, "receipt": receipt(raw, result["passed"])}  # the downloaded file is its own receipt
     keys = {"part_b": _SITE_PART_B, "part_c": _SITE_PART_C}
     feedback = {keys.get(k, k): _feedback(v) for k, v in result["items"].items() if v["attempted"]}
     return {"attempt": raw, "grade": result, "feedback": feedback, "markdown": markdown(parse_attempt(raw), result),

@@ -228,8 +228,9 @@ def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
     data = _mapping(raw, "attempt")
     if any(key in data for key in _OTHER_FILES):
         raise RegimeError("file", _OTHER_FILES[next(key for key in _OTHER_FILES if key in data)])
-    # "learner": the name a learner puts in the file for a mentor's class report (read there, not graded)
-    _known(data, ("part_a", "part_b", "part_c", "learner"), "")
+    # "learner": the name a learner puts in the file for a mentor's class report (read there, not graded);
+    # "receipt": what graded the file on the page (grading/receipt.py), read by a mentor's report, not graded
+    _known(data, ("part_a", "part_b", "part_c", "learner", "receipt"), "")
     if "learner" in data and not isinstance(data["learner"], str | None):
         raise RegimeError("learner", "expected the learner's name as text")
     ids = tuple(i.id for i in drill.incidents())

@@ -24,6 +24,7 @@ from regime_core.content import drill
 from regime_core.errors import RegimeError
 from regime_core.grading.answer_lines import regime_named
 from regime_core.grading.grade import grade
+from regime_core.grading.receipt import check as receipt_check
 
 #: The items of a write-up, as the report names them (the site's keys for Parts B and C).
 ITEMS: tuple[str, ...] = (*(i.id for i in drill.incidents()), "part-b", "part-c")
@@ -141,7 +142,7 @@ def class_report(submissions: Iterable[Submission]) -> dict[str, Any]:
                 elif mark.get("passed") is None:
                     item.unsure.append({"learner": name, "check": str(mark.get("label", check)),
                                         "why": str(mark.get("why", ""))})
-        learners.append({"name": name, "file": sub.file, "passed": result["passed"],
+        learners.append({"name": name, "file": sub.file, "passed": result["passed"], "receipt": receipt_check(data),
                          "criteria": {str(c["id"]): c["passed"] for c in result["criteria"]},
                          "attempted": counts["attempted"], "right": counts["right"], "wrong": counts["wrong"],
                          "could_not_tell": counts["could_not_tell"]})
@@ -168,12 +169,13 @@ def _item_name(key: str) -> str:
 def markdown(report: Mapping[str, Any]) -> str:
     """The report as Markdown, for a course page or an issue."""
     out = ["# The class's write-ups", "", f"{len(report['learners'])} graded, {len(report['refused'])} refused.", "",
-           "| learner | passing | " + " | ".join(_CRITERIA_SHORT.values()) + " | attempted | right | wrong | could not tell |",
-           "| --- | --- | " + " | ".join("---" for _ in _CRITERIA_SHORT) + " | ---: | ---: | ---: | ---: |"]
+           "| learner | passing | " + " | ".join(_CRITERIA_SHORT.values())
+           + " | attempted | right | wrong | could not tell | receipt |",
+           "| --- | --- | " + " | ".join("---" for _ in _CRITERIA_SHORT) + " | ---: | ---: | ---: | ---: | --- |"]
     for learner in report["learners"]:
         marks = " | ".join(_MARK[learner["criteria"].get(k)] for k in _CRITERIA_SHORT)
         out.append(f"| {_cell(learner['name'])} | {_MARK[learner['passed']]} | {marks} | {learner['attempted']} |"
-                   f" {learner['right']} | {learner['wrong']} | {learner['could_not_tell']} |")
+                   f" {learner['right']} | {learner['wrong']} | {learner['could_not_tell']} | {learner['receipt']} |")
     for key, item in report["items"].items():
         if not item["attempted"]:
             continue
@@ -189,6 +191,9 @@ def markdown(report: Mapping[str, Any]) -> str:
             out.append(f"- Read by hand (the grader could not tell): {who}")
         if not item["misconceptions"] and not item["could_not_tell"]:
             out.append("Every line of every learner who tried it passed.")
+    out += ["", "Every file is graded afresh. A receipt is what the site wrote into the file when it graded it: "
+            "“edited after grading” means the answers changed since; a file a learner holds can always be edited, "
+            "receipt and all, so this catches slips, not cheats."]
     if report["refused"]:
         out += ["", "## Files not graded", ""]
         out += [f"- {_cell(r['file'])}: {_cell(r['reason'])}" for r in report["refused"]]
@@ -205,11 +210,12 @@ def csv_text(report: Mapping[str, Any]) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["learner", "file", "passing", *(f"criterion {k}" for k in _CRITERIA_SHORT), "attempted", "right",
-                     "wrong", "could_not_tell"])
+                     "wrong", "could_not_tell", "receipt"])
     for learner in report["learners"]:
         writer.writerow([_spreadsheet_safe(learner["name"]), _spreadsheet_safe(learner["file"]),
                          _word(learner["passed"]), *(_word(learner["criteria"].get(k)) for k in _CRITERIA_SHORT),
-                         learner["attempted"], learner["right"], learner["wrong"], learner["could_not_tell"]])
+                         learner["attempted"], learner["right"], learner["wrong"], learner["could_not_tell"],
+                         learner["receipt"]])
     return buffer.getvalue()
 
 
