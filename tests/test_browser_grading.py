@@ -49,11 +49,19 @@ def test_fill_grade_export_and_import_into_a_fresh_profile(page: Page, base_url:
     assert "- **Lever that helps:** lower-precision FP8 math or more GPUs" in markdown
     assert "**Passing write-up.**" in markdown
     assert "1. Puts each incident of Part A in its regime. ✅ All 8 regimes are right." in markdown
+    panel.locator('input[name="learner"]').fill("Ada Lovelace")  # for a mentor's class report
     with page.expect_download() as json_download:
         panel.locator('[data-action="download-json"]').click()
     exported = tmp_path / "attempt.json"
     exported.write_bytes(Path(json_download.value.path()).read_bytes())
-    assert json.loads(exported.read_text())["part_b"]["kernels"]["decode"]["side"] == "below"
+    saved = json.loads(exported.read_text())
+    assert saved["part_b"]["kernels"]["decode"]["side"] == "below"
+    assert saved["learner"] == "Ada Lovelace"
+    assert saved["receipt"]["passed"] is True  # the page's grade, sealed into the file
+    from regime_core.grading.class_report import Submission, class_report
+
+    row = class_report([Submission("attempt.json", saved)])["learners"][0]
+    assert (row["name"], row["passed"], row["receipt"]) == ("Ada Lovelace", True, "matches")
 
     fresh_log = PageLog()
     fresh = open_page(browser, base_url, fresh_log)

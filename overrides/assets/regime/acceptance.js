@@ -37,12 +37,29 @@ const VERDICTS = {
   null: "Nothing fails, but the grader could not tell everything: compare with the worked answers.",
 };
 
+const LEARNER_KEY = "regime.learner";
+
 export function mount(element) {
   const maxImportBytes = Number(element.dataset.maxImportBytes) || 1_000_000;
   const list = element.querySelector(".regime-acceptance__criteria");
   const verdict = element.querySelector(".regime-acceptance__verdict");
   const status = element.querySelector(".regime-acceptance__status");
   const fileInput = element.querySelector('input[type="file"]');
+  // The learner's name for a mentor's report: kept in this browser, written into the downloaded file only.
+  const learner = element.querySelector('input[name="learner"]');
+  try {
+    learner.value = window.localStorage.getItem(LEARNER_KEY) || "";
+  } catch {
+    /* storage refused: the field starts empty */
+  }
+  const keepName = () => {
+    try {
+      window.localStorage.setItem(LEARNER_KEY, learner.value);
+    } catch {
+      /* storage refused: the name lives until the page closes */
+    }
+  };
+  learner.addEventListener("input", keepName);
   let latest = null;
   // Items saved by another version: kept in storage as they are, named here, and left out of the grade.
   const aside = h("p", { class: "regime-acceptance__aside", hidden: true });
@@ -143,7 +160,9 @@ export function mount(element) {
         say("Nothing to export yet.");
         return;
       }
-      download("regime-attempt.json", "application/json", `${JSON.stringify(graded || rawAttempt(items), null, 2)}\n`);
+      const name = learner.value.trim();
+      const file = { ...(graded || rawAttempt(items)), ...(name ? { learner: name } : {}) };
+      download("regime-attempt.json", "application/json", `${JSON.stringify(file, null, 2)}\n`);
       say("Downloaded regime-attempt.json: a mentor can run `regime grade regime-attempt.json`.");
     },
     "import-json": () => fileInput.click(),
