@@ -105,7 +105,6 @@ _OCCUPANCY_REASON = re.compile(r"\boccupancy\b")
 # A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
 _LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
                      r"|starv\w*|dominat\w*|sets? the (?:time|pace))\b")
-_DENIES = re.compile(r"\b(?:not|isn'?t|is no|no)\b|n't\b")
 
 
 def reason_against(text: str, regime: str) -> str:
@@ -125,7 +124,8 @@ def reason_against(text: str, regime: str) -> str:
         if other is not None and other != regime:
             return (f"Your reason (“{quoted}”) describes {a_kernel(other)}, not {a_kernel(regime)}:"
                     " the regime and its reason must agree.")
-        if _OCCUPANCY_REASON.search(reason) and not _DENIES.search(reason):
+        occupancy = _OCCUPANCY_REASON.search(reason)
+        if occupancy and not negated(reason, occupancy.start(), occupancy.end()):
             return (f"Your reason (“{quoted}”) is occupancy, which is not a regime (Rule 4): say which roof"
                     " holds the kernel and why.")
     side = _SIDE_OF.get(regime)

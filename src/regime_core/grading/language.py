@@ -100,6 +100,7 @@ _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inser
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
 _BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))")
+_RUN_NEEDLES = (*_RUN_STARTS, "one", "zero")  # what a number in words holds, before the regex looks for one
 _DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d{3}\b)")
 _A_SCALE = re.compile(r"\ba (hundred|thousand)\b")
 _FRACTION_WORDS = ("half", "third", "quarter", "fifth", "tenth")
@@ -136,7 +137,7 @@ def numbers_in_words(text: str) -> str:
     """``text`` (lower case) with its numbers in words as digits, and nothing else changed ("about three" → "about 3")."""
     if _has(text, ("a hundred", "a thousand")):
         text = _A_SCALE.sub(r"one \1", text)
-    return _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), text) if _has(text, (*_RUN_STARTS, "one")) else text
+    return _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), text) if _has(text, _RUN_NEEDLES) else text
 
 
 def _number_words(run: str) -> str:
@@ -230,10 +231,7 @@ def normalise(text: str) -> str:
     lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
     lowered = decimal_commas(lowered)
     # Numbers in words first, so that a unit spelt out after one is read as after a digit ("seventy terabytes").
-    if _has(lowered, ("a hundred", "a thousand")):
-        lowered = _A_SCALE.sub(r"one \1", lowered)
-    if _has(lowered, (*_RUN_STARTS, "one", "zero")):
-        lowered = _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), lowered)
+    lowered = numbers_in_words(lowered)
     if _has(lowered, _FRACTION_WORDS):
         lowered = _fractions(lowered)
     for pattern, replacement, needles in _SHORTHAND:

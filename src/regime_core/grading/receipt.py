@@ -48,10 +48,10 @@ def receipt(attempt: Mapping[str, Any], passed: bool | None) -> dict[str, Any]:
 
 def check(attempt: object) -> str:
     """What an attempt file's receipt says of it: none, matches, edited after grading, graded by another version."""
-    found = attempt.get("receipt") if isinstance(attempt, Mapping) else None
-    if not isinstance(found, Mapping):
+    if not isinstance(attempt, Mapping) or not isinstance(attempt.get("receipt"), Mapping):
         return NO_RECEIPT
-    if found.get("digest") != answers_digest(attempt):  # type: ignore[arg-type]
+    found = attempt["receipt"]
+    if found.get("digest") != answers_digest(attempt):
         return EDITED
     if found.get("grader") != __version__ or found.get("drill") != drill_version():
         return OTHER_VERSION
