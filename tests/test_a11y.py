@@ -11,6 +11,7 @@ no longer reaches the id, so it groups nothing; tried with xdist 3.8.0 and pytes
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -124,7 +125,19 @@ def _state_failed(page: Page, base_url: str) -> None:
     expect(page.locator(".regime-stretch .regime-status")).to_contain_text("could not start")
 
 
-STATES = {"error": _state_error, "unlocked": _state_unlocked, "loading": _state_loading, "failed": _state_failed}
+def _state_class_report(page: Page, base_url: str) -> None:
+    from test_class_report import RECORD, _class
+
+    files = [{"name": sub.file, "mimeType": "application/json",
+              "buffer": (b"{" if sub.unreadable else json.dumps(sub.data).encode())} for sub in _class()]
+    files.append({"name": "bo-practice.json", "mimeType": "application/json", "buffer": json.dumps(RECORD).encode()})
+    page.goto(base_url + "mentor/")
+    page.locator('.regime-mentor input[type="file"]').set_input_files(files)
+    expect(page.locator('.regime-mentor__result[data-state="done"] table')).to_be_visible(timeout=90_000)
+
+
+STATES = {"error": _state_error, "unlocked": _state_unlocked, "loading": _state_loading, "failed": _state_failed,
+          "class report": _state_class_report}
 #: States seen before Python is ready, or when it cannot start: they need a context of their own,
 #: with empty caches; the others open in the warm one.
 COLD_STATES = ("loading", "failed")

@@ -71,6 +71,8 @@ SAMPLES = [
     {"op": "practice_check", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
     {"op": "practice_hint", "seed": 4, "level": 1, "rung": 2},
     {"op": "practice_grade", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
+    {"op": "class_entry", "file": "ada.json", "text": json.dumps({"part_a": {"a1": {"regime": "compute"}}}), "bytes": 40},
+    {"op": "class_report", "entries": [{"kind": "refused", "file": "x.json", "reason": "expected JSON"}]},
 ]
 
 

@@ -76,7 +76,7 @@ def test_the_class_counts_what_its_construction_says() -> None:
 
 def test_the_json_contract_holds() -> None:
     report = class_report(_class())
-    assert set(report) == {"learners", "items", "refused"}
+    assert set(report) == {"learners", "items", "practice", "refused"}
     assert set(report["learners"][0]) >= {"name", "file", "passed", "criteria"}
     assert set(report["items"]) == {"a1", "a2", "a3", "a4", "a5", "a6", "a7", "a8", "part-b", "part-c"}
     for item in report["items"].values():
@@ -158,3 +158,96 @@ def test_a_file_is_its_own_receipt() -> None:
     # The file with its receipt imports back into the page as the learner's items.
     back = json.loads(handle(json.dumps({"op": "import_attempt", "text": json.dumps(sealed)})))
     assert back["ok"] is True, back
+
+
+RECORD = {"format": "regime-practice-record", "version": 1, "learner": "Bo",
+          "tally": {"memory": {"tried": 5, "right": 3, "name": "memory-bound"},
+                    "overhead": {"tried": 2, "right": 2, "name": "overhead / host-bound"}},
+          "missed": {"host_sync": 0, "decode_memory": 2, "gemv_memory": 1},
+          "traps": {"occupancy theatre": {"met": 2, "caught": 1}, "a measurement too good to be true": {"met": 1,
+                                                                                                      "caught": 0}},
+          "graded": 7}
+
+
+def test_a_practice_record_joins_its_learner_and_the_class_counts_what_it_missed() -> None:
+    alone = {**RECORD, "learner": "Cat", "missed": {"decode_memory": 1}, "traps": {}}
+    report = class_report([*_class()[:2], Submission("bo-practice.json", RECORD),
+                           Submission("cat-practice.json", alone)])
+    by_name = {learner["name"]: learner for learner in report["learners"]}
+    assert by_name["ada"]["practice"] is None
+    bo = by_name["Bo"]["practice"]
+    assert (bo["tried"], bo["right"]) == (7, 5)
+    assert bo["missed"] == ["a decode step reading its weights", "a matrix–vector product"]  # most missed first
+    assert bo["traps"] == {"occupancy theatre": {"caught": 1, "met": 2},
+                           "a measurement too good to be true": {"caught": 0, "met": 1}}
+    cat = by_name["Cat"]  # practised, sent no write-up
+    assert (cat["passed"], cat["criteria"], cat["attempted"]) == (None, {}, 0)
+    assert report["practice"] == {"learners": 2, "tried": 14, "right": 10,
+                                  "missed": {"a decode step reading its weights": 2, "a matrix–vector product": 1},
+                                  "traps": {"occupancy theatre": 1}}
+    text = markdown(report)
+    assert "| Cat | no write-up | – |" in text
+    assert "| 5 of 7 read right |" in text
+    assert "- **Kinds still missed (learners)**: a decode step reading its weights (2), a matrix–vector product (1)" in text
+    rows = {r[0]: r for r in csv.reader(io.StringIO(csv_text(report)))}
+    assert rows["Bo"][-3:] == ["7", "5", "a decode step reading its weights; a matrix–vector product"]
+    assert rows["Cat"][2] == "no write-up"
+
+
+@pytest.mark.parametrize(("edit", "field"), [
+    ({"version": 2}, "version"),
+    ({"tally": {"memory": {"tried": 1, "right": 2}}}, "tally.memory.right"),
+    ({"tally": {"memory": {"tried": -1, "right": 0}}}, "tally.memory.tried"),
+    ({"missed": ["decode_memory"]}, "missed"),
+    ({"traps": {"x": 3}}, "traps.x"),
+])
+def test_a_damaged_practice_record_is_refused_by_its_field(edit: dict[str, Any], field: str) -> None:
+    report = class_report([Submission("r.json", {**RECORD, **edit})])
+    assert report["learners"] == []
+    assert report["refused"][0]["reason"].startswith(f"{field}: expected")
+
+
+def _ask(request: dict[str, Any]) -> dict[str, Any]:
+    from regime_core.bridge.api import handle
+
+    answer: dict[str, Any] = json.loads(handle(json.dumps(request)))
+    return answer
+
+
+def test_the_pages_ops_read_one_file_at_a_time_into_the_report_the_command_line_makes() -> None:
+    files = [(sub.file, "{" if sub.unreadable else json.dumps(sub.data)) for sub in _class()]
+    files.append(("bo-practice.json", json.dumps(RECORD)))
+    entries = []
+    for at, (name, text) in enumerate(files):
+        answer = _ask({"op": "class_entry", "file": name, "text": text, "bytes": len(text), "index": at})
+        assert answer["ok"] is True, answer
+        assert len(json.dumps(answer["entry"])) < 8_000  # small: nothing of the file but what the report counts
+        entries.append(answer["entry"])
+    answer = _ask({"op": "class_report", "entries": entries})
+    from regime_core.grading.class_report import submission
+
+    direct = class_report(submission(name, text) for name, text in files)
+    assert answer["report"] == direct
+    assert answer["markdown"] == markdown(direct)
+    assert answer["csv"] == csv_text(direct)
+    assert answer["view"]["learners"]["rows"][0][0] == "ada"
+
+
+def test_the_pages_ops_say_what_is_wrong_in_one_line() -> None:
+    big = _ask({"op": "class_entry", "file": "huge.json", "text": None, "bytes": 5_000_000, "index": 0})
+    assert big["entry"] == {"kind": "refused", "file": "huge.json",
+                            "reason": "expected an attempt file of at most 1,000 kB; this one is 5.0 MB"}
+    late = _ask({"op": "class_entry", "file": "late.json", "text": "{}", "bytes": 2, "index": 2000})
+    assert late["entry"]["reason"] == "not graded: over 2,000 files in one report"
+    bom = _ask({"op": "class_entry", "file": "bom.json", "text": "\ufeff" + json.dumps(PASSING), "bytes": 9, "index": 0})
+    assert bom["entry"]["kind"] == "attempt"  # a byte-order mark, as Windows editors write, is read
+    for entries, field in (("x", "entries"), ([{"kind": "attempt", "file": "a.json"}], "entries[0]"),
+                           ([{"kind": "refused", "file": "a.json", "reason": "x"}, 5], "entries[1]")):
+        answer = _ask({"op": "class_report", "entries": entries})
+        assert (answer["ok"], answer["field"]) == (False, field), answer
+    changed = json.loads(json.dumps(_ask({"op": "class_entry", "file": "a.json", "text": json.dumps(PASSING),
+                                          "bytes": 9, "index": 0})["entry"]))
+    changed["items"]["a1"] = {"regime_given": 5}
+    answer = _ask({"op": "class_report", "entries": [changed]})
+    assert (answer["ok"], answer["field"]) == (False, "entries")
+    assert "traceback" not in json.dumps(answer).lower()

@@ -207,7 +207,7 @@ def acceptance_panel() -> str:
         '<p class="regime-acceptance__verdict" role="status" aria-live="polite"></p>'
         '<p class="regime-status" role="status" aria-live="polite"></p>'
         # Written into the downloaded file for a mentor's class report (regime grade FOLDER); kept in this browser.
-        '<p class="regime-acceptance__learner" data-search-exclude><label>Your name, for a mentor\'s class report'
+        '<p class="regime-learner-name" data-search-exclude><label>Your name, for a mentor\'s class report'
         ' (optional) <input name="learner" maxlength="80" autocomplete="name"></label></p>'
         f'<div class="regime-actions">{buttons}</div>'
         '<label class="regime-acceptance__file">Attempt file to import'

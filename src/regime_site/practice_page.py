@@ -51,5 +51,12 @@ def practice_widget() -> str:
         '<h2 id="where-you-go-wrong">Where you go wrong</h2>'
         '<div class="regime-practice__wrong"><p>Nothing graded yet.</p></div>'
         '<p><button data-search-exclude type="button" class="md-button" data-action="reset">Forget my tally</button></p>'
-        '<p class="regime-practice__forget" role="status" aria-live="polite"></p></div>'
+        '<p class="regime-practice__forget" role="status" aria-live="polite"></p>'
+        '<h2 id="for-your-mentor">For your mentor</h2>'
+        "<p>A mentor's class report reads your tally from the file this saves: the incidents you read right, the"
+        " kinds you still miss and the traps you fell for (never your answers' words).</p>"
+        '<p class="regime-learner-name" data-search-exclude><label>Your name, for a mentor\'s class report'
+        ' (optional) <input name="learner" maxlength="80" autocomplete="name"></label></p>'
+        '<p><button data-search-exclude type="button" class="md-button" data-action="download-record">'
+        "Download your record</button></p></div>"
     )

@@ -1,22 +1,14 @@
 // The acceptance panel: regime_core grades the saved attempts against the drill's five
 // criteria; the learner takes the write-up away as Markdown or JSON, or brings one back.
-import { h, on, withItemLinks } from "./dom.js";
+import { download, h, on, withItemLinks } from "./dom.js";
 import { gradeSaved } from "./grading.js";
+import { bindLearnerName } from "./learner.js";
 import { bindStatus, python } from "./runtime.js";
 import { store } from "./store.js";
 
 /** "1 answered item", "3 answered items". */
 function answered(count) {
   return `${count} answered item${count === 1 ? "" : "s"}`;
-}
-
-function download(name, type, text) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = h("a", { href: url, download: name });
-  document.body.append(link);
-  link.click();
-  link.remove();
-  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
 /** The attempt file of the saved items, without Python (parts as `regime grade` reads them). */
@@ -37,8 +29,6 @@ const VERDICTS = {
   null: "Nothing fails, but the grader could not tell everything: compare with the worked answers.",
 };
 
-const LEARNER_KEY = "regime.learner";
-
 export function mount(element) {
   const maxImportBytes = Number(element.dataset.maxImportBytes) || 1_000_000;
   const list = element.querySelector(".regime-acceptance__criteria");
@@ -47,19 +37,7 @@ export function mount(element) {
   const fileInput = element.querySelector('input[type="file"]');
   // The learner's name for a mentor's report: kept in this browser, written into the downloaded file only.
   const learner = element.querySelector('input[name="learner"]');
-  try {
-    learner.value = window.localStorage.getItem(LEARNER_KEY) || "";
-  } catch {
-    /* storage refused: the field starts empty */
-  }
-  const keepName = () => {
-    try {
-      window.localStorage.setItem(LEARNER_KEY, learner.value);
-    } catch {
-      /* storage refused: the name lives until the page closes */
-    }
-  };
-  learner.addEventListener("input", keepName);
+  const unbindName = bindLearnerName(learner);
   let latest = null;
   // Items saved by another version: kept in storage as they are, named here, and left out of the grade.
   const aside = h("p", { class: "regime-acceptance__aside", hidden: true });
@@ -218,6 +196,7 @@ export function mount(element) {
   };
 
   const offs = [
+    unbindName,
     bindStatus(element.querySelector(".regime-status")),
     on(store, "change", (event) => {
       soon();

@@ -141,3 +141,13 @@ export function verdictNodes(v) {
       : h("p", {}, h("strong", {}, `${line.label}: `), line.text),
   );
 }
+
+/** Save text as a file the browser downloads (made here, from what the page holds; nothing is sent). */
+export function download(name, type, text) {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const link = h("a", { href: url, download: name });
+  document.body.append(link);
+  link.click();
+  link.remove();
+  window.setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

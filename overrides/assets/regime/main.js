@@ -6,6 +6,7 @@ import * as casebookFilter from "./casebook-filter.js";
 import * as drillReset from "./drill-reset.js";
 import * as incidentExplorer from "./incident-explorer.js";
 import * as links from "./links.js";
+import * as mentor from "./mentor.js";
 import * as practice from "./practice.js";
 import * as ridgeTable from "./ridge-table.js";
 import * as stretch from "./stretch.js";
@@ -15,7 +16,7 @@ import { python } from "./runtime.js";
 // The forms show only with JavaScript (regime.css); main.html's head sets this too, before paint.
 document.documentElement.classList.add("regime-js");
 
-const COMPONENTS = { acceptance, attempt, "casebook-filter": casebookFilter, links, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace };
+const COMPONENTS = { acceptance, attempt, "casebook-filter": casebookFilter, links, mentor, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 let mountedPath = null; // the address mountedRoot was mounted at: instant navigation swaps the page first

@@ -1,7 +1,8 @@
 // Practice: one generated incident at a time, graded like Part A, with a tally kept in this browser.
 // regime_core writes the incident and grades the attempt; this widget renders and forwards.
-import { clearErrors, clearFieldError, enterChecks, h, on, readForm, showError, verdictNodes } from "./dom.js";
+import { clearErrors, clearFieldError, download, enterChecks, h, on, readForm, showError, verdictNodes } from "./dom.js";
 import { hintLadder } from "./hints.js";
+import { bindLearnerName } from "./learner.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
@@ -369,7 +370,19 @@ export function mount(element) {
     no.addEventListener("click", () => { forget.textContent = "Kept your tally."; }, { once: true });
   };
 
+  // The record for a mentor's class report (regime_core.grading.practice_record reads it): the tally as stored,
+  // and the learner's name where they gave one.
+  const learner = element.querySelector('input[name="learner"]');
+  const downloadRecord = () => {
+    const name = learner.value.trim();
+    const file = { format: "regime-practice-record", version: 1, ...(name ? { learner: name } : {}),
+      tally: rec.tally, missed: rec.missed, traps: rec.traps, graded: rec.graded.length };
+    download("regime-practice.json", "application/json", `${JSON.stringify(file, null, 2)}\n`);
+  };
+
   const offs = [
+    bindLearnerName(learner),
+    on(element.querySelector('[data-action="download-record"]'), "click", downloadRecord),
     bindStatus(element.querySelector(".regime-status")),
     on(controls, "submit", next),
     on(controls.elements.level, "change", next),

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
+from regime_core.bridge import class_ops as class_api
 from regime_core.bridge import practice_ops as practice_api
 from regime_core.bridge import trace_ops as trace_api
 from regime_core.bridge.protocol import Op, registry
@@ -320,6 +321,7 @@ OPS = registry([
     Op("import_attempt", ("text",), op_import_attempt, ("items",)),
     Op("hint", ("item", "rung"), op_hint, ("item", "hint", "rung", "rungs")),
     *practice_api.OPS,
+    *class_api.OPS,
     *trace_api.OPS,
 ])
 

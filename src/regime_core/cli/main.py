@@ -18,7 +18,8 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.cli import terminal
 from regime_core.content import casebook, drill
 from regime_core.errors import RegimeError
-from regime_core.grading.class_report import Submission, class_report
+from regime_core.grading.attempt import MAX_IMPORT_BYTES
+from regime_core.grading.class_report import MAX_CLASS_FILES, Submission, class_report, submission, too_many
 from regime_core.grading.class_report import csv_text as class_csv
 from regime_core.grading.class_report import markdown as class_markdown
 from regime_core.grading.grade import grade
@@ -211,10 +212,6 @@ def _whole(value: str, field: str) -> int:
     return int(value)
 
 
-#: The most files one class report grades; past it, the rest are named as not graded.
-MAX_CLASS_FILES = 2000
-
-
 def _class_files(paths: Sequence[str]) -> list[str]:
     """The files named: each path as it is, a folder's ``*.json`` files, a glob's matches, sorted within each."""
     out: list[str] = []
@@ -230,9 +227,11 @@ def _class_files(paths: Sequence[str]) -> list[str]:
 
 def _submission(path: str) -> Submission:
     try:
-        return Submission(path, _read_json(path, path))
-    except RegimeError as exc:
-        return Submission(path, unreadable=exc.expected)
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(MAX_IMPORT_BYTES + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        return Submission(path, unreadable=f"cannot read it: {getattr(exc, 'strerror', None) or exc}")
+    return submission(path, text)
 
 
 def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
@@ -242,13 +241,12 @@ def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         files = _class_files(paths)
         if not files:
             raise RegimeError("ATTEMPT", f"no attempt files in {', '.join(paths)} (expected .json files)")
-        subs = [_submission(f) for f in files[:MAX_CLASS_FILES]]
-        subs += [Submission(f, unreadable=f"not graded: over {MAX_CLASS_FILES:,} files in one report")
-                 for f in files[MAX_CLASS_FILES:]]
-        whole = class_report(subs)
+        # One file read at a time, each into its small entry: a class is never all in memory at once.
+        whole = class_report(_submission(f) if at < MAX_CLASS_FILES else too_many(f) for at, f in enumerate(files))
+        # The terminal ends the text with its newline: what is saved is the page's download, byte for byte.
         if args.csv:
-            return whole, class_csv(whole)
-        return whole, class_markdown(whole)
+            return whole, class_csv(whole).removesuffix("\n")
+        return whole, class_markdown(whole).removesuffix("\n")
     raw = _read_json(paths[0], "ATTEMPT")
     if is_practice_attempt(raw):
         practised = grade_practice(raw)
