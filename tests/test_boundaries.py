@@ -283,6 +283,13 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
         [base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1e308, "dur": 1e308}]}').decode(),
          base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 0, "dur": 5}]}').decode()]) | values,
     "step": values,
+    # A class's file and its entries: a name, a size, a place in the class; entries of every kind, damaged or not.
+    "file": st.text(max_size=30) | values, "bytes": st.integers(-1, 10**9) | values, "index": values,
+    "entries": st.lists(st.fixed_dictionaries(
+        {"kind": st.sampled_from(["attempt", "practice", "refused", "x"]) | values, "file": st.text(max_size=9)},
+        optional={"reason": values, "name": values, "practice": values, "passed": values, "receipt": values,
+                  "criteria": values, "attempted": values, "right": values, "wrong": values,
+                  "could_not_tell": values, "items": values}) | values, max_size=4) | values,
 }
 requests = st.sampled_from(list(OPS)).flatmap(
     lambda op: st.fixed_dictionaries({"op": st.just(op)},

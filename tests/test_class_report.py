@@ -250,4 +250,7 @@ def test_the_pages_ops_say_what_is_wrong_in_one_line() -> None:
     changed["items"]["a1"] = {"regime_given": 5}
     answer = _ask({"op": "class_report", "entries": [changed]})
     assert (answer["ok"], answer["field"]) == (False, "entries")
+    marked = {**changed, "items": {}, "passed": "perhaps"}  # merges, but no report can show it
+    answer = _ask({"op": "class_report", "entries": [marked]})
+    assert (answer["ok"], answer["field"]) == (False, "entries")
     assert "traceback" not in json.dumps(answer).lower()

@@ -47,7 +47,7 @@ def _checked(entries: object) -> list[Mapping[str, Any]]:
     if not isinstance(entries, list) or len(entries) > _MOST_ENTRIES:
         raise RegimeError("entries", "expected the list of entries this page made, one per file")
     for at, one in enumerate(entries):
-        keys = _KINDS.get(one.get("kind")) if isinstance(one, Mapping) else None
+        keys = _KINDS.get(str(one.get("kind"))) if isinstance(one, Mapping) else None
         if keys is None or not isinstance(one.get("file"), str) or any(k not in one for k in keys):
             raise RegimeError(f"entries[{at}]", "expected an entry this page made of a file (class_entry)")
     return entries
@@ -58,11 +58,11 @@ def op_class_report(req: Mapping[str, Any]) -> dict[str, Any]:
     entries = _checked(req.get("entries"))
     try:
         report = merge(entries)
+        return {"report": report, "view": report_view(report), "markdown": markdown(report), "csv": csv_text(report)}
     except RegimeError:
         raise
     except (KeyError, TypeError, AttributeError, ValueError):  # an entry changed on its way: said, never a traceback
         raise RegimeError("entries", "expected the entries this page made, unchanged") from None
-    return {"report": report, "view": report_view(report), "markdown": markdown(report), "csv": csv_text(report)}
 
 
 OPS = [
