@@ -83,7 +83,7 @@ def learner_name(file: str, data: object) -> str:
 
 
 _QUOTED = re.compile(r"[“\"][^”\"]{0,200}[”\"]")
-_NUMBER = re.compile(r"[-−+]?\d[\d,.]*(?:e[-+]?\d+)?\s?(?:[kMGTP]?(?:FLOP/s|B/s|B|FLOP)|FLOP/byte|µs|ms|s|%|×)?")
+_NUMBER = re.compile(r"[-−+]?\d[\d,.]*(?:e[-+]?\d+)?\s?(?:FLOP/byte|[kMGTP]?(?:FLOP/s|B/s|B|FLOP)|µs|ms|s|%|×)?")
 
 
 def misconception(why: str) -> str:
@@ -253,7 +253,7 @@ RECEIPT_NOTE = ("Every file is graded afresh. A receipt is what the site wrote i
                 "“edited after grading” means the answers changed since; a file a learner holds can always be edited, "
                 "receipt and all, so this catches slips, not cheats.")
 #: The learners table's columns, as the report and the page head them.
-LEARNER_COLUMNS = ("learner", "passing", *_CRITERIA_SHORT.values(), "attempted", "right", "wrong", "could not tell",
+LEARNER_COLUMNS = ("learner", "passing", *_CRITERIA_SHORT.values(), "items: right, wrong, could not tell",
                    "receipt", "practice")
 
 
@@ -268,8 +268,7 @@ def view(report: Mapping[str, Any]) -> dict[str, Any]:
         wrote = bool(learner["criteria"])
         rows.append([learner["name"], _MARK[learner["passed"]] if wrote else "no write-up",
                      *(_MARK[learner["criteria"].get(k)] if wrote else "–" for k in _CRITERIA_SHORT),
-                     str(learner["attempted"]), str(learner["right"]), str(learner["wrong"]),
-                     str(learner["could_not_tell"]), learner["receipt"], practice_summary(learner["practice"])])
+                     _items_cell(learner), learner["receipt"], practice_summary(learner["practice"])])
     sections = []
     for key, item in report["items"].items():
         if not item["attempted"]:
@@ -314,7 +313,7 @@ def markdown(report: Mapping[str, Any]) -> str:
     shown = view(report)
     head = shown["learners"]["head"]
     out = ["# The class's write-ups", "", shown["summary"], "", "| " + " | ".join(head) + " |",
-           "| " + " | ".join("---:" if c in _NUMERIC else "---" for c in head) + " |"]
+           "| " + " | ".join("---" for _ in head) + " |"]
     out += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in shown["learners"]["rows"]]
     for section in shown["sections"]:
         out += ["", f"## {section['title']}", ""]
@@ -328,7 +327,11 @@ def markdown(report: Mapping[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-_NUMERIC = ("attempted", "right", "wrong", "could not tell")
+def _items_cell(learner: Mapping[str, Any]) -> str:
+    """A learner's items in one cell: "8 ✓ 1 ✗ 1 ? of 10" (a table a mentor reads without scrolling)."""
+    if not learner["attempted"]:
+        return "none"
+    return (f"{learner['right']} ✓ {learner['wrong']} ✗ {learner['could_not_tell']} ? of {learner['attempted']}")
 
 
 def practice_summary(record: Mapping[str, Any] | None) -> str:
