@@ -18,6 +18,7 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.cli import terminal
 from regime_core.content import casebook, drill
 from regime_core.errors import RegimeError
+from regime_core.grading.answer_lines import regime_named
 from regime_core.grading.attempt import MAX_IMPORT_BYTES
 from regime_core.grading.class_report import MAX_CLASS_FILES, Submission, class_report, submission, too_many
 from regime_core.grading.class_report import csv_text as class_csv
@@ -31,9 +32,12 @@ from regime_core.model import roofline, work
 from regime_core.practice.generate import check_level, check_seed, practice
 from regime_core.practice.grade import grade_practice, grade_text, is_practice_attempt
 from regime_core.resources import dump_json_text, parse_json_text
+from regime_core.trace.diff import diff, gate
+from regime_core.trace.diff import markdown as diff_markdown
+from regime_core.trace.diff import text as diff_text
 from regime_core.trace.events import MAX_TRACE_BYTES
 from regime_core.trace.picture import ops_roofline
-from regime_core.trace.reading import no_cycle_collection, read_trace
+from regime_core.trace.reading import TraceReading, no_cycle_collection, read_trace
 from regime_core.trace.reading import text as trace_text
 
 MAX_FILE_BYTES = 1_000_000
@@ -184,26 +188,66 @@ def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         return _trace(args)
 
 
+def _read_trace_file(path: str, step: int | None, field: str = "FILE") -> TraceReading:
+    if path == "-":
+        return read_trace(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, field), step)
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below; read a piece at a time, never whole
+    except OSError as exc:
+        raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
+    try:
+        with handle:
+            return read_trace(handle, step)
+    except OSError as exc:
+        raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
+    except RegimeError as exc:  # which of two files is wrong, where a command reads two
+        raise RegimeError(field if field != "FILE" else exc.field, exc.expected) from None
+
+
 def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
-    if args.file == "-":
-        reading = read_trace(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE"), step)
-    else:
-        try:
-            handle = open(args.file, "rb")  # noqa: SIM115 - closed below; read a piece at a time, never whole
-        except OSError as exc:
-            raise RegimeError("FILE", f"cannot read {args.file!r}: {exc.strerror or exc}") from None
-        try:
-            with handle:
-                reading = read_trace(handle, step)
-        except OSError as exc:
-            raise RegimeError("FILE", f"cannot read {args.file!r}: {exc.strerror or exc}") from None
+    reading = _read_trace_file(args.file, step)
     if args.svg:
         picture, said = ops_roofline(reading)
         if not picture:
             raise RegimeError("--svg", said.removeprefix("No roofline: "))
         return {"svg": picture}, picture
     return reading.to_json(), f"{_verdict_text(reading.verdict)}\n\n{trace_text(reading)}"
+
+
+def cmd_diff(args: argparse.Namespace) -> tuple[dict[str, Any], str, int]:
+    """Two traces, before and after a change: the change's verdict, and the CI gate's exit status."""
+    step = _whole(args.step, "--step") if args.step is not None else None
+    expect = None
+    if args.expect_regime is not None:
+        expect = regime_named(args.expect_regime)
+        if expect is None:
+            raise RegimeError("--expect-regime", "expected compute, memory, overhead or communication")
+    most = _percent(args.max_slowdown, "--max-slowdown") if args.max_slowdown is not None else None
+    if args.before == "-" and args.after == "-":
+        raise RegimeError("AFTER", "expected a file: only one of the two may be read from stdin ('-')")
+    with no_cycle_collection():
+        before = _read_trace_file(args.before, step, "BEFORE").to_json()
+        after = _read_trace_file(args.after, step, "AFTER").to_json()
+    result = diff(before, after)
+    failed = gate(result["change"], max_slowdown=most, expect_regime=expect)
+    result["change"]["gate"] = {"max_slowdown": most, "expect_regime": expect, "failed": failed}
+    text = diff_markdown(result) if args.markdown else diff_text(result)
+    if failed:
+        text += "\n" + "\n".join(f"gate: {line}" for line in failed)
+    return result, text, 1 if failed else 0
+
+
+def _percent(value: str, field: str) -> float:
+    """'5%', '5' or '0.05%': a share, as a fraction."""
+    raw = value.strip().removesuffix("%").strip()
+    try:
+        share = float(raw) / 100
+    except ValueError:
+        raise RegimeError(field, f"expected a percentage such as 5%, got {value[:20]!r}") from None
+    if not 0 <= share < 100:
+        raise RegimeError(field, f"expected a percentage from 0% up, got {value[:20]!r}")
+    return share
 
 
 def _whole(value: str, field: str) -> int:
@@ -301,7 +345,7 @@ def build_parser() -> argparse.ArgumentParser:
     """The argument parser."""
     parser = _Parser(prog="regime", description="Read a GPU performance problem's regime from its symptoms.")
     sub = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
-    commands: dict[str, tuple[Callable[[argparse.Namespace], tuple[dict[str, Any], str]], str]] = {
+    commands: dict[str, tuple[Callable[[argparse.Namespace], tuple[Any, ...]], str]] = {
         "ridge": (cmd_ridge, "ridge point of a card in FLOP/byte"),
         "place": (cmd_place, "place FLOPs and bytes against a card's ridge"),
         "kernel": (cmd_kernel, "FLOPs, bytes and placement of a kernel from its shape"),
@@ -314,6 +358,8 @@ def build_parser() -> argparse.ArgumentParser:
         "gpus": (cmd_gpus, "the hardware catalogue"),
         "trace": (cmd_trace, "read a profiler trace (torch.profiler / Kineto / ROCm JSON, or .json.gz; '-' reads stdin)"
                              " into a regime"),
+        "diff": (cmd_diff, "two traces, before and after a change: did the step get faster, and did the change"
+                           " attack its regime (a gate for CI with --max-slowdown and --expect-regime)"),
         "practice": (cmd_practice, "a new incident to practise on, generated from a seed (grade it with regime grade)"),
     }
     subs = {}
@@ -346,6 +392,15 @@ def build_parser() -> argparse.ArgumentParser:
                                help="one report for the class, even of one file")
     subs["grade"].add_argument("--markdown", action="store_true", help="the class report as Markdown (the default text)")
     subs["grade"].add_argument("--csv", action="store_true", help="the class report as CSV, one row per learner")
+    subs["diff"].add_argument("before", metavar="BEFORE", help="the trace before the change")
+    subs["diff"].add_argument("after", metavar="AFTER", help="the trace after it")
+    subs["diff"].add_argument("--step", help="read only ProfilerStep#N of each (default: every step)")
+    subs["diff"].add_argument("--markdown", action="store_true", help="a pull-request comment: a table, the verdicts,"
+                              " the paragraph")
+    subs["diff"].add_argument("--max-slowdown", metavar="PCT", help="exit 1 when the step is slower by more than PCT"
+                              " (beyond the step-to-step spread), e.g. 5%%")
+    subs["diff"].add_argument("--expect-regime", metavar="REGIME", help="exit 1 when the after trace reads another"
+                              " regime (compute, memory, overhead, communication)")
     subs["trace"].add_argument("file", metavar="FILE")
     subs["trace"].add_argument("--step", help="read only ProfilerStep#N (default: the whole trace)")
     subs["trace"].add_argument("--svg", action="store_true", help="print the top ops on the card's roofline, as SVG")
@@ -361,12 +416,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     prog = f"regime {args.command}"
     try:
-        data, text = args.func(args)
+        data, text, *status = args.func(args)  # a gate (regime diff) adds its exit status
         out = _rendered(data, text, as_json=args.json)
     except RegimeError as exc:
         terminal.warn(f"{prog}: {exc}")
         return 2
-    return terminal.write(out, prog)
+    return terminal.write(out, prog) or (status[0] if status else 0)
 
 
 def _rendered(data: dict[str, Any], text: str, *, as_json: bool) -> str:

@@ -124,7 +124,8 @@ def text(reading: TraceReading) -> str:
              f"gaps: {f['gaps']['count']:,}, {f['gaps']['launch_sized']:,} launch-sized (≤ 50 µs); host syncs:"
              f" {f['syncs']['calls']:,}, holding {_f(f['syncs']['idle'], Dim.SECOND)} of idle; exposed collectives:"
              f" {f['comm_share']:.1%} of the window; data loader: {f['loader_share']:.1%}",
-             "GPU time by regime: " + ", ".join(f"{k} {v:.0%}" for k, v in f["time_share"].items())]
+             "GPU time by regime: " + ", ".join(f"{k} {v:.0%}" for k, v in f["time_share"].items()),
+             coverage_text(f["coverage"])]
     if f["ops"]:
         lines.append("top ops by GPU time:")
     for op in f["ops"][:8]:
@@ -235,5 +236,57 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
              "gaps": {"count": len(tl.gaps), "launch_sized": tl.launch_gaps,
                       "mean": sum(tl.gaps) / len(tl.gaps) if tl.gaps else 0.0},
              "comm_share": comm_share, "loader_share": tl.loader_idle / tl.length,
-             "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped}
+             "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped,
+             "coverage": coverage(totals, kernel_time, card, events)}
     return TraceReading(verdict, symptoms, facts, events, tl)
+
+
+def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None, events: Events) -> dict[str, Any]:
+    """What a reading rests on: the share of the GPU's kernel time its roofline covers, and what it left out.
+
+    ``placed``: kernel time of ops whose FLOPs and bytes were modelled from their shapes (or the trace's count)
+    and set on a known card, over all kernel time. ``no_shapes``: ops recorded without shapes (profile with
+    ``record_shapes=True``); ``not_modelled``: ops with shapes no work model reads (convolutions, custom ops);
+    ``no_op``: kernels no recorded op launched (CUDA graph replays, collectives, kernels launched outside ops);
+    ``graph_launches``; ``skipped_events``; the card and, per dtype the placed ops ran in, its dense peak.
+    """
+    def share(seconds: float) -> float:
+        return seconds / kernel_time if kernel_time > 0 else 0.0
+
+    modelled = [t for t in totals if t.work is not None and t.calls and t.seconds > 0]
+    unshaped = [t for t in totals if t.work is None and not t.shape]
+    unmodelled = [t for t in totals if t.work is None and t.shape]
+    linked = sum(t.seconds for t in totals)
+    dtypes = sorted({dt for t in modelled if card is not None and t.work is not None
+                     and (dt := card.roof_dtype(t.work.dtype)) is not None})
+    names: dict[str, float] = defaultdict(float)
+    for t in unmodelled:
+        names[t.name] += t.seconds
+    return {"placed": share(sum(t.seconds for t in modelled)) if card is not None else 0.0,
+            "modelled": share(sum(t.seconds for t in modelled)),
+            "no_shapes": {"ops": len(unshaped), "share": share(sum(t.seconds for t in unshaped))},
+            "not_modelled": {"ops": len(unmodelled), "share": share(sum(t.seconds for t in unmodelled)),
+                             "names": [n for n, _ in sorted(names.items(), key=lambda kv: -kv[1])[:5]]},
+            "no_op": share(max(0.0, kernel_time - linked)), "graph_launches": events.graph_launches,
+            "skipped_events": events.skipped, "card": card.name if card is not None else None,
+            "peaks": {dt: card.peak(dt) for dt in dtypes} if card is not None else {},
+            "bandwidth": card.bandwidth.value if card is not None else None}
+
+
+def coverage_text(cov: dict[str, Any]) -> str:
+    """What the reading rests on, in one line."""
+    parts = [f"the roofline covers {cov['placed']:.0%} of the GPU's kernel time"]
+    if cov["card"] is None and cov["modelled"]:
+        parts[0] += f" (ops modelled: {cov['modelled']:.0%}, but no known card to place them on)"
+    if cov["no_shapes"]["ops"]:
+        parts.append(f"{counted(cov['no_shapes']['ops'], 'op')} without shapes ({cov['no_shapes']['share']:.0%})")
+    if cov["not_modelled"]["ops"]:
+        parts.append(f"{counted(cov['not_modelled']['ops'], 'op')} not modelled ({cov['not_modelled']['share']:.0%}:"
+                     f" {', '.join(cov['not_modelled']['names'][:3])})")
+    if cov["no_op"] >= 0.005:
+        parts.append(f"kernels no recorded op launched {cov['no_op']:.0%}")
+    if cov["skipped_events"]:
+        parts.append(f"{counted(cov['skipped_events'], 'event')} left out (unreadable times)")
+    if cov["peaks"]:
+        parts.append("dense peaks: " + ", ".join(f"{dt} {_f(peak, Dim.FLOP_RATE)}" for dt, peak in cov["peaks"].items()))
+    return "coverage: " + "; ".join(parts)

@@ -1,0 +1,267 @@
+"""Two readings of one workload, before and after a change: faster or not, and was the regime attacked.
+
+The diff reads what ``regime trace --json`` gives for each trace (whatever the trace's format), so it is
+format-blind. The step time is the median of the steady-state steps (``ProfilerStep#N``; the first left out as
+warm-up when there are three or more), with the step-to-step spread (half the range of those steps, as a share of
+their median); a change within the larger of the two spreads, and never under ``MIN_NOISE``, is "no change",
+said with the spread. Where a trace marks no steps, the whole window is one step and no spread is measured.
+
+What moved is said per step, so traces of different lengths compare: the GPU's busy time and its idle time split
+as the reader splits it (host syncs, the data loader, exposed collectives, the rest: launch gaps and the host's
+own time), launches, and the top ops matched by name and shapes. The paragraph a reviewer pastes says which of
+those carried the change, whether it attacked the regime that held the step, where an op's speed-up bought
+little because the op held little of the step (Amdahl, with the arithmetic), and what regressed.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Mapping
+from typing import Any
+
+from regime_core.catalogue.levers import advice
+from regime_core.catalogue.quantity import Dim, format_quantity
+
+#: Below this relative change, two step times are the same whatever the spread (timer and clock jitter).
+MIN_NOISE = 0.01
+#: A step count from which the first step is left out as warm-up.
+WARMUP_FROM = 3
+#: An op sped up by at least this factor per call, holding a share of the step in this range, is worth an Amdahl
+#: line: less would be noise, more would have moved the step.
+OP_SPED_UP, AMDAHL_SHARE = 1.25, (0.02, 0.5)
+#: ... and only where the step kept more than this share of its time.
+AMDAHL_STEP = 0.9
+#: Launches per step: a rise of this share (and of at least LAUNCHES_MIN) is a regression worth naming.
+LAUNCH_RISE, LAUNCHES_MIN = 0.2, 100
+
+
+def _f(value: float, dim: Dim) -> str:
+    return format_quantity(value, dim)
+
+
+def step_time(trace: Mapping[str, Any]) -> dict[str, Any]:
+    """The steady-state step time of one reading: ``median``, ``spread`` (a share), ``steps`` used, ``warmup``."""
+    times = [s["time"] for s in sorted(trace["steps"], key=lambda s: s["step"]) if s["time"] > 0]
+    if not times:
+        return {"median": trace["window"], "spread": None, "steps": 0, "warmup": False}
+    warmup = len(times) >= WARMUP_FROM
+    steady = times[1:] if warmup else times
+    median = statistics.median(steady)
+    spread = (max(steady) - min(steady)) / 2 / median if len(steady) > 1 and median > 0 else None
+    return {"median": median, "spread": spread, "steps": len(steady), "warmup": warmup}
+
+
+def _per_step(trace: Mapping[str, Any]) -> dict[str, float]:
+    """Where one step's time went: busy, host syncs, the loader, exposed collectives, other idle; launches."""
+    count = max(1, len(trace["steps"]))
+    window = trace["window"]
+    busy = trace["busy"] * window / count
+    syncs = trace["syncs"]["idle"] / count
+    loader = trace["loader_share"] * window / count
+    comm = trace["comm_share"] * window / count
+    idle = window / count - busy
+    return {"busy": busy, "syncs": syncs, "loader": loader, "collectives": comm,
+            "other idle": max(0.0, idle - syncs - loader - comm), "launches": trace["launches"] / count}
+
+
+def _ops(trace: Mapping[str, Any]) -> dict[tuple[str, str], Mapping[str, Any]]:
+    return {(op["name"], op["shape"]): op for op in trace["ops"]}
+
+
+def _op_change(key: tuple[str, str], before: Mapping[str, Any] | None, after: Mapping[str, Any] | None,
+               steps: tuple[int, int]) -> dict[str, Any]:
+    def per_call(op: Mapping[str, Any] | None) -> float | None:
+        return op["time"] / op["calls"] if op and op["calls"] else None
+
+    def per_step(op: Mapping[str, Any] | None, count: int) -> float | None:
+        return op["time"] / max(1, count) if op else None
+
+    return {"name": key[0], "shape": key[1],
+            "time_per_step": {"before": per_step(before, steps[0]), "after": per_step(after, steps[1])},
+            "time_per_call": {"before": per_call(before), "after": per_call(after)},
+            "calls_per_step": {"before": before["calls"] / max(1, steps[0]) if before else None,
+                               "after": after["calls"] / max(1, steps[1]) if after else None},
+            "achieved_flops": {"before": before and before["achieved_flops"], "after": after and after["achieved_flops"]},
+            "bandwidth": {"before": before and before["bandwidth"], "after": after and after["bandwidth"]},
+            "regime": {"before": before and before["regime"], "after": after and after["regime"]},
+            "status": "entered the top ops" if before is None else "left the top ops" if after is None else "both"}
+
+
+def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
+    """The change from ``before`` to ``after`` (each what ``regime trace --json`` gives): ``change`` in full."""
+    tb, ta = before["trace"], after["trace"]
+    sb, sa = step_time(tb), step_time(ta)
+    ratio = sa["median"] / sb["median"] if sb["median"] > 0 else float("inf")
+    noise = max(MIN_NOISE, sb["spread"] or 0.0, sa["spread"] or 0.0)
+    verdict = "no change" if abs(ratio - 1) <= noise else "faster" if ratio < 1 else "slower"
+    steps = (max(1, len(tb["steps"])), max(1, len(ta["steps"])))
+    ob, oa = _ops(tb), _ops(ta)
+    ops = [_op_change(k, ob.get(k), oa.get(k), steps) for k in {**ob, **oa}]
+    ops.sort(key=lambda o: -abs((o["time_per_step"]["after"] or 0) - (o["time_per_step"]["before"] or 0)))
+    pb, pa = _per_step(tb), _per_step(ta)
+    change = {"step_time": {"before": sb["median"], "after": sa["median"], "ratio": ratio, "spread": noise,
+                            "spread_before": sb["spread"], "spread_after": sa["spread"],
+                            "steps": {"before": sb["steps"], "after": sa["steps"]}},
+              "verdict": verdict,
+              "regime": {"before": before["regime"], "after": after["regime"]},
+              "per_step": {k: {"before": pb[k], "after": pa[k]} for k in pb},
+              "busy": {"before": tb["busy"], "after": ta["busy"]},
+              "syncs": {"before": tb["syncs"]["calls"], "after": ta["syncs"]["calls"]},
+              "time_share": {"before": tb["time_share"], "after": ta["time_share"]},
+              "card": {"before": tb["card_name"] or tb["device"], "after": ta["card_name"] or ta["device"]},
+              "coverage": {"before": tb["coverage"]["placed"], "after": ta["coverage"]["placed"]},
+              "ops": ops}
+    change["text"] = paragraph(before, after, change)
+    return {"before": before, "after": after, "change": change}
+
+
+def _regime_name(reading: Mapping[str, Any]) -> str:
+    return str(reading["regime_name"])
+
+
+def _pct(ratio: float) -> str:
+    return f"{(ratio - 1) * 100:+.0f}%"
+
+
+def paragraph(before: Mapping[str, Any], after: Mapping[str, Any], change: Mapping[str, Any]) -> str:
+    """The verdict on the change, in one paragraph a reviewer can paste."""
+    st = change["step_time"]
+    spread = f"the step-to-step spread is ±{st['spread']:.0%}" if st["spread_before"] or st["spread_after"] else \
+        "no step-to-step spread measured (no ProfilerStep marks)"
+    step = (f"The step went from {_f(st['before'], Dim.SECOND)} to {_f(st['after'], Dim.SECOND)} "
+            f"({_pct(st['ratio'])}; {spread})")
+    regimes = (f"the regime stayed {_regime_name(after)}" if before["regime"] == after["regime"] else
+               f"the regime moved from {_regime_name(before)} to {_regime_name(after)}")
+    verdict = change["verdict"]
+    lines = [f"{step}: {'no change' if verdict == 'no change' else verdict}; {regimes}."]
+    cards = change["card"]
+    if cards["before"] != cards["after"]:
+        lines.insert(0, f"The two traces ran on different GPUs ({cards['before'] or 'unnamed'} before,"
+                        f" {cards['after'] or 'unnamed'} after): the change includes the hardware.")
+    moved = _what_moved(change)
+    if moved:
+        lines.append(moved)
+    amdahl = _amdahl(change)
+    if amdahl:
+        lines.append(amdahl)
+    lines += _regressions(change)
+    if after["lever"]:
+        lines.append(f"Next: {after['lever']}.")
+    elif after["needs"]:
+        lines.append(f"To decide the regime now: {after['needs']}.")
+    return " ".join(lines)
+
+
+_PARTS = ("busy", "syncs", "loader", "collectives", "other idle")
+_PART_NAMES = {"busy": "the GPU's busy time", "syncs": "idle in host syncs", "loader": "idle waiting on the data loader",
+               "collectives": "exposed collectives", "other idle": "other idle (launch gaps, the host's own time)"}
+
+
+def _what_moved(change: Mapping[str, Any]) -> str:
+    per = change["per_step"]
+    deltas = sorted(((per[k]["after"] - per[k]["before"], k) for k in _PARTS), key=lambda d: -abs(d[0]))
+    total = change["step_time"]["after"] - change["step_time"]["before"]
+    big = [(d, k) for d, k in deltas if abs(d) >= 0.1 * max(abs(total), 1e-12)][:2]
+    if not big or change["verdict"] == "no change":
+        return ""
+    said = "; ".join(f"{_PART_NAMES[k]} {_f(per[k]['before'], Dim.SECOND)} → {_f(per[k]['after'], Dim.SECOND)}"
+                     f" a step" for _, k in big)
+    return f"What moved: {said}."
+
+
+def _amdahl(change: Mapping[str, Any]) -> str:
+    """The op that sped up most per call while holding little of the step: what it could buy, at most.
+
+    Amdahl's law: a part sped up s× saves at most its share × (1 − 1/s). Said only where the step did not get
+    much faster: where it did, the op is not the story.
+    """
+    before_step = change["step_time"]["before"]
+    best: tuple[float, str] = (0.0, "")
+    for op in change["ops"]:
+        b, a = op["time_per_call"]["before"], op["time_per_call"]["after"]
+        held = op["time_per_step"]["before"]
+        if not (b and a and held) or b / a < OP_SPED_UP or before_step <= 0:
+            continue
+        share = held / before_step
+        if not AMDAHL_SHARE[0] <= share <= AMDAHL_SHARE[1]:
+            continue
+        saved = share * (1 - a / b)
+        said = (f"{op['name']} got {b / a:.1f}× faster per call, but it held {share:.0%} of the step: at most"
+                f" {share:.0%} × (1 − 1/{b / a:.1f}) = {saved:.1%} of the step could be saved (Amdahl).")
+        best = max(best, (share, said))
+    return best[1] if change["step_time"]["ratio"] > AMDAHL_STEP else ""
+
+
+def _regressions(change: Mapping[str, Any]) -> list[str]:
+    out = []
+    launches = change["per_step"]["launches"]
+    rise = launches["after"] - launches["before"]
+    if rise >= LAUNCHES_MIN and rise >= LAUNCH_RISE * max(launches["before"], 1):
+        out.append(f"Launches a step rose from {launches['before']:,.0f} to {launches['after']:,.0f}.")
+    syncs = change["syncs"]
+    if syncs["after"] > syncs["before"]:
+        out.append(f"Host syncs rose from {syncs['before']:,} to {syncs['after']:,}.")
+    for op in change["ops"]:
+        for key, dim, what in (("bandwidth", Dim.BYTE_RATE, "bandwidth"), ("achieved_flops", Dim.FLOP_RATE, "FLOP/s")):
+            b, a = op[key]["before"], op[key]["after"]
+            if b and a and a < b / 1.25:
+                out.append(f"{op['name']} {op['shape']} fell from {_f(b, dim)} to {_f(a, dim)} of {what}.".replace("  ", " "))
+                break
+        if len(out) >= 4:
+            break
+    return out
+
+
+def markdown(result: Mapping[str, Any]) -> str:
+    """The change as a pull-request comment: a table, the two verdicts, the paragraph."""
+    change = result["change"]
+    out = [f"### Regime: {change['verdict']}", "", "| | before | after | change |", "| --- | ---: | ---: | ---: |"]
+    out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in _rows(result)]
+    out += ["", change["text"], ""]
+    return "\n".join(out)
+
+
+def _rows(result: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """What moved, a row each: what, before, after, the change."""
+    change = result["change"]
+    st = change["step_time"]
+    per = change["per_step"]
+    rows = [("step time (median)", _f(st["before"], Dim.SECOND), _f(st["after"], Dim.SECOND), _pct(st["ratio"])),
+            ("regime", _regime_name(result["before"]), _regime_name(result["after"]), ""),
+            ("GPU busy", f"{change['busy']['before']:.0%}", f"{change['busy']['after']:.0%}", ""),
+            ("kernel time on the roofline", f"{change['coverage']['before']:.0%}", f"{change['coverage']['after']:.0%}",
+             "")]
+    rows += [(f"{_PART_NAMES[k]} a step", _f(per[k]["before"], Dim.SECOND), _f(per[k]["after"], Dim.SECOND), "")
+             for k in _PARTS[1:]]
+    rows.append(("launches a step", f"{per['launches']['before']:,.0f}", f"{per['launches']['after']:,.0f}", ""))
+    return rows
+
+
+def gate(change: Mapping[str, Any], *, max_slowdown: float | None = None,
+         expect_regime: str | None = None) -> list[str]:
+    """Why a CI gate fails, one line each (none: it passes).
+
+    ``max_slowdown`` (a fraction): the step slower by more than it, and beyond the step-to-step spread.
+    ``expect_regime`` (a regime key): the after trace reads another regime, or none.
+    """
+    failed = []
+    st = change["step_time"]
+    if max_slowdown is not None and change["verdict"] == "slower" and st["ratio"] - 1 > max_slowdown:
+        failed.append(f"the step is {(st['ratio'] - 1):.1%} slower ({_f(st['before'], Dim.SECOND)} →"
+                      f" {_f(st['after'], Dim.SECOND)}), more than the {max_slowdown:.1%} allowed, beyond the"
+                      f" ±{st['spread']:.1%} step-to-step spread")
+    after = change["regime"]["after"]
+    if expect_regime is not None and after != expect_regime:
+        failed.append(f"the after trace reads {advice(after).name if after else 'undecided'}, not"
+                      f" {advice(expect_regime).name}")
+    return failed
+
+
+def text(result: Mapping[str, Any]) -> str:
+    """The change for a terminal: the verdict, what moved line by line, and the paragraph."""
+    change = result["change"]
+    rows = _rows(result)
+    width = max(len(r[0]) for r in rows)
+    lines = [f"{change['verdict']}: {_regime_name(result['before'])} → {_regime_name(result['after'])}", ""]
+    lines += [f"{a.ljust(width)}  {b:>10}  →  {c:<10} {d}".rstrip() for a, b, c, d in rows]
+    return "\n".join([*lines, "", change["text"]])

@@ -1,0 +1,167 @@
+"""`regime diff`: two traces, before and after a change; the verdict on the change and the gate for CI.
+
+The traces are written for each test with trace_builder (steps marked as torch.profiler marks them), so each
+test states the change it makes; the last reads a real pair from HolisticTraceAnalysis's TraceDiff tests.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from regime_core.trace.diff import diff, gate, markdown, step_time
+from regime_core.trace.reading import read_trace
+from trace_builder import Trace, as_bytes
+
+HTA = Path(__file__).resolve().parents[2] / "shared" / "traces" / "hta"
+GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6  # an 8192³ bf16 GEMM at 70% of an H100's dense peak: 1.59 ms
+
+
+def stepped(steps: int = 8, *, loader_us: float = 0.0, gemms: int = 1, adds: int = 0, add_us: float = 400.0,
+            jitter: float = 0.0, launches: int = 0) -> dict[str, object]:
+    """``steps`` steps, each: a data-loader wait, ``gemms`` GEMMs, ``adds`` fp32 adds of 8×4096×4096 (each
+    ``add_us``), and ``launches`` tiny kernels; step n lasts ``jitter`` × (n mod 3 − 1) longer (step-to-step
+    noise). The first step is a warm-up twice as long."""
+    t = Trace()
+    at = 100.0
+    for n in range(steps):
+        start = at
+        at += loader_us
+        if n == 0:
+            at += GEMM_US
+        for _ in range(gemms):
+            op = t.op(at - 10, 5, "aten::mm", [[8192, 8192], [8192, 8192]], ["c10::BFloat16", "c10::BFloat16"])
+            t.kernel(at, GEMM_US, "sm90_xmma_gemm_bf16bf16_bf16f32", op=op)
+            at += GEMM_US + 1
+        for _ in range(adds):
+            op = t.op(at - 10, 5, "aten::add", [[8, 4096, 4096], [8, 4096, 4096], []], ["float", "float", "Scalar"])
+            t.kernel(at, add_us, "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>", op=op)
+            at += add_us + 1
+        for _ in range(launches):
+            t.kernel(at, 2, "void tiny_kernel")
+            at += 10
+        at += jitter * (n % 3 - 1)
+        t.host(start, at - start, f"ProfilerStep#{n}", "user_annotation")
+        if loader_us:
+            t.host(start, loader_us, "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "user_annotation")
+        at += 5
+    return t.document()
+
+
+def _read(trace: dict[str, object]) -> dict[str, object]:
+    return read_trace(as_bytes(trace)).to_json()
+
+
+def test_the_loader_fixed_moves_the_step_from_overhead_to_compute_and_says_so() -> None:
+    result = diff(_read(stepped(loader_us=6000)), _read(stepped()))
+    change = result["change"]
+    assert change["regime"] == {"before": "overhead", "after": "compute"}
+    assert change["verdict"] == "faster"
+    assert change["step_time"]["ratio"] == pytest.approx((GEMM_US + 1 + 5) / (6000 + GEMM_US + 1 + 5), rel=0.02)
+    assert change["step_time"]["steps"] == {"before": 7, "after": 7}  # the warm-up step left out
+    assert change["per_step"]["loader"]["after"] < 0.01 * change["per_step"]["loader"]["before"]
+    text = change["text"]
+    assert "moved from overhead / host-bound to compute-bound" in text
+    assert "idle waiting on the data loader" in text.split("What moved:", 1)[1]
+    assert set(result) == {"before", "after", "change"}
+    assert result["after"]["trace"]["busy"] > 0.9  # each side exactly what regime trace --json gives
+
+
+def test_a_change_inside_the_step_to_step_spread_is_no_change_and_says_the_spread() -> None:
+    before = _read(stepped(jitter=200))  # ±200 µs on a ~1.6 ms step: a spread of ~±12%
+    after = _read(stepped(jitter=200, adds=0, loader_us=100))  # 100 µs longer: ~+6%, inside it
+    change = diff(before, after)["change"]
+    assert change["verdict"] == "no change"
+    assert 0.1 < change["step_time"]["spread"] < 0.15
+    assert "spread is ±1" in change["text"]
+    assert gate(change, max_slowdown=0.05) == []  # no gate fails on noise
+    slower = diff(before, _read(stepped(jitter=200, loader_us=600)))["change"]  # ~+38%: beyond it
+    assert slower["verdict"] == "slower"
+    assert len(gate(slower, max_slowdown=0.05)) == 1
+    assert gate(slower, max_slowdown=0.5) == []  # slower, but within what the gate allows
+
+
+def test_an_op_sped_up_that_held_little_of_the_step_is_said_with_amdahls_arithmetic() -> None:
+    # Four GEMMs and one add a step; the add made twice as fast holds ~6% of the step: ~3% at most to gain.
+    before, after = _read(stepped(gemms=4, adds=1, add_us=400)), _read(stepped(gemms=4, adds=1, add_us=200))
+    change = diff(before, after)["change"]
+    add = next(op for op in change["ops"] if op["name"] == "aten::add")
+    assert add["time_per_call"]["before"] / add["time_per_call"]["after"] == pytest.approx(2, rel=0.01)
+    assert "aten::add got 2.0× faster per call, but it held 6% of the step: at most 6% × (1 − 1/2.0) = 3." \
+        in change["text"]
+
+
+def test_a_regression_names_its_launches() -> None:
+    change = diff(_read(stepped()), _read(stepped(launches=400)))["change"]
+    assert change["verdict"] == "slower"
+    assert "Launches a step rose from 1 to 401." in change["text"]
+
+
+def test_expect_regime_fails_the_gate_on_another_regime() -> None:
+    change = diff(_read(stepped(loader_us=6000)), _read(stepped()))["change"]
+    assert gate(change, expect_regime="compute") == []
+    assert gate(change, expect_regime="memory") == ["the after trace reads compute-bound, not memory-bound"]
+
+
+def test_markdown_is_a_pull_request_comment() -> None:
+    text = markdown(diff(_read(stepped(loader_us=6000)), _read(stepped())))
+    lines = text.splitlines()
+    assert lines[0] == "### Regime: faster"
+    assert lines[2:4] == ["| | before | after | change |", "| --- | ---: | ---: | ---: |"]
+    assert lines[5] == "| regime | overhead / host-bound | compute-bound |  |"
+    assert "moved from overhead / host-bound to compute-bound" in lines[-1]
+
+
+def test_step_time_is_the_median_of_the_steady_steps() -> None:
+    trace = {"window": 1.0, "steps": [{"step": 0, "time": 9.0}, {"step": 1, "time": 1.0}, {"step": 2, "time": 3.0},
+                                      {"step": 3, "time": 2.0}]}
+    assert step_time(trace) == {"median": 2.0, "spread": 0.5, "steps": 3, "warmup": True}
+    assert step_time({"window": 0.5, "steps": []}) == {"median": 0.5, "spread": None, "steps": 0, "warmup": False}
+
+
+def _cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "regime_core", "diff", *args], capture_output=True, text=True,
+                          timeout=120, check=False, cwd=cwd)
+
+
+def test_the_command_gates_ci_with_exit_status(tmp_path: Path) -> None:
+    (tmp_path / "before.json").write_bytes(as_bytes(stepped(loader_us=6000)))
+    (tmp_path / "after.json.gz").write_bytes(as_bytes(stepped(), zipped=True))
+    passed = _cli("before.json", "after.json.gz", "--max-slowdown", "5%", "--expect-regime", "compute", cwd=tmp_path)
+    assert passed.returncode == 0, passed.stderr
+    assert passed.stdout.startswith("faster: overhead / host-bound → compute-bound")
+    failed = _cli("after.json.gz", "before.json", "--max-slowdown", "5%", "--json", cwd=tmp_path)
+    assert failed.returncode == 1
+    out = json.loads(failed.stdout)
+    assert out["change"]["verdict"] == "slower"
+    assert out["change"]["gate"]["failed"][0].startswith("the step is ")
+    assert set(out["change"]["step_time"]) >= {"before", "after", "ratio", "spread"}
+    md = _cli("before.json", "after.json.gz", "--markdown", cwd=tmp_path)
+    assert md.stdout.startswith("### Regime: faster")
+    (tmp_path / "notes.txt").write_text("not a trace")
+    for args, field in ((("before.json", "notes.txt"), "AFTER"), (("nowhere.json", "before.json"), "BEFORE"),
+                        (("before.json", "after.json.gz", "--max-slowdown", "lots"), "--max-slowdown"),
+                        (("before.json", "after.json.gz", "--expect-regime", "fast"), "--expect-regime")):
+        bad = _cli(*args, cwd=tmp_path)
+        assert bad.returncode == 2
+        assert bad.stderr.startswith(f"regime diff: {field}: expected") or f"{field}: cannot read" in bad.stderr
+        assert "Traceback" not in bad.stderr
+        assert len(bad.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.skipif(not HTA.is_dir(), reason="the shared HTA traces are not placed here")
+def test_a_real_pair_from_hta_trace_diff() -> None:
+    before = read_trace((HTA / "trace_diff_control_control.json.gz").read_bytes()).to_json()
+    after = read_trace((HTA / "trace_diff_test_test.json.gz").read_bytes()).to_json()
+    change = diff(before, after)["change"]
+    assert change["step_time"]["steps"] == {"before": 5, "after": 5}  # six steps each, the first left out
+    assert change["verdict"] == "slower"
+    assert change["step_time"]["ratio"] == pytest.approx(1.59, abs=0.01)
+    assert change["per_step"]["launches"]["after"] < change["per_step"]["launches"]["before"]
+    assert change["card"] == {"before": "NVIDIA A100 SXM4 40 GB", "after": "Tesla V100-SXM2-16GB"}
+    assert change["text"].startswith("The two traces ran on different GPUs")  # the hardware changed too: said
+    assert diff(before, before)["change"]["verdict"] == "no change"
