@@ -11,15 +11,13 @@ asks for the page within 30 s). The class is bench/class_bench.py's: the learner
 from __future__ import annotations
 
 import argparse
-import functools
-import http.server
 import json
 import os
+import socket
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
@@ -31,16 +29,14 @@ from class_bench import _files  # one class for both benchmarks
 ROOT = Path(__file__).resolve().parent.parent
 
 
-class _Quiet(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, *_: object) -> None:  # the table is the output, not each request
-        pass
-
-
-def _serve(folder: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
-    handler = functools.partial(_Quiet, directory=str(folder))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    return server, f"http://127.0.0.1:{server.server_address[1]}/"
+def _serve(folder: Path) -> tuple[subprocess.Popen[bytes], str]:
+    """The built site from a server of its own (in this process, its thread starves while Playwright waits)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=folder,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return server, f"http://127.0.0.1:{port}/"
 
 
 def main() -> int:
@@ -57,10 +53,12 @@ def main() -> int:
         for n, data in enumerate(_files(args.files)):
             paths.append(folder / f"learner-{n:03}.json")
             paths[-1].write_text(json.dumps(data), encoding="utf-8")
+        (work / "site").mkdir()
         server, url = _serve(work / "site")
         env = {**os.environ, "SITE_URL": url, "NO_MKDOCS_2_WARNING": "1"}
         subprocess.run([sys.executable, "-m", "mkdocs", "build", "-q", "-d", str(work / "site")], cwd=ROOT, env=env,
                        check=True)
+        time.sleep(0.5)
         page_times, cli_times = [], []
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path="/usr/bin/chromium")
@@ -70,6 +68,7 @@ def main() -> int:
             files.set_input_files([str(paths[0])])  # Python started, as a mentor's second drop finds it
             page.locator('.regime-mentor__result[data-state="done"]').wait_for(timeout=180_000)
             for _ in range(args.runs):
+                files.set_input_files([])  # the same files chosen again would fire no change
                 page.evaluate("() => { const r = document.querySelector('.regime-mentor__result');"
                               " r.replaceChildren(); delete r.dataset.state; }")
                 start = time.perf_counter()
@@ -81,7 +80,7 @@ def main() -> int:
                                capture_output=True, check=True)
                 cli_times.append(time.perf_counter() - start)
             browser.close()
-        server.shutdown()
+        server.terminate()
     a, b = statistics.median(page_times), statistics.median(cli_times)
     print(f"| files | page (s) | command line (s) | page ÷ command line |\n| ---: | ---: | ---: | ---: |\n"
           f"| {args.files} | {a:.1f} | {b:.1f} | {a / b:.1f} |")
