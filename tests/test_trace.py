@@ -336,7 +336,8 @@ def _independent_busy(path: Path) -> float:
     """Busy share by a sweep over the raw events: +1 at each GPU activity's start, -1 at its end."""
     raw = json.loads(gzip.decompress(path.read_bytes()))
     edges = sorted(edge for e in (raw["traceEvents"] if isinstance(raw, dict) else raw)
-                   if isinstance(e, dict) and e.get("ph") == "X" and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset")
+                   if isinstance(e, dict) and e.get("ph") == "X"
+                   and e.get("cat") in ("kernel", "gpu_memcpy", "gpu_memset", "Kernel", "Memcpy", "Memset")  # 2021 too
                    for edge in ((float(e["ts"]), 1), (float(e["ts"]) + float(e["dur"]), -1)))
     depth, busy, last = 0, 0.0, edges[0][0]
     for at, step in edges:

@@ -20,8 +20,12 @@ from regime_core.trace.stream import Reader
 __all__ = ["MAX_TRACE_BYTES", "Events", "read_events"]
 
 _FIELD = "trace"
-_GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset", "mtia_kernel": "kernel"}
-_HOST_CATEGORIES = ("cuda_runtime", "cuda_driver", "cuda_sync", "mtia_runtime")
+# Kineto's categories as PyTorch has written them since 2022, and before (2021: "Kernel", "Memcpy", "Memset",
+# "Runtime", "Operator"; a GPU event's op in "external id", an op's shapes in "Input dims" or "Input Dims").
+_GPU_CATEGORIES = {"kernel": "kernel", "gpu_memcpy": "memcpy", "gpu_memset": "memset", "mtia_kernel": "kernel",
+                   "Kernel": "kernel", "Memcpy": "memcpy", "Memset": "memset"}
+_HOST_CATEGORIES = ("cuda_runtime", "cuda_driver", "cuda_sync", "mtia_runtime", "Runtime")
+_CPU_OPS = ("cpu_op", "Operator")
 LAUNCHES = re.compile(r"^(?:cuda|hip|cu)(?:Launch\w*|ExtModuleLaunchKernel|ModuleLaunchKernel|GraphLaunch)$"
                       r"|^cu(?:LaunchKernel\w*|GraphLaunch)$")
 GRAPH_LAUNCHES = re.compile(r"GraphLaunch$")
@@ -266,7 +270,8 @@ class _Collector:
             stream = event.get("tid", "")
         labels = self.labels
         self.gpu.append(_new(GpuSpan, (name, start, end, kind, _label(labels, device), _label(labels, stream),
-                                       _int(args.get("correlation")), _int(args.get("External id")), comm)))
+                                       _int(args.get("correlation")),
+                                       _int(args.get("External id", args.get("external id"))), comm)))
 
     def _keep(self, start: float, end: float, cat: str, raw_name: str, args: dict[str, Any],  # noqa: PLR0917 (hot path: no keywords)
               event: dict[str, Any]) -> None:
@@ -279,17 +284,17 @@ class _Collector:
                 device, stream, correlation, external = (labels[args["device"]], labels[args["stream"]],
                                                          args["correlation"], args["External id"])
             except (KeyError, TypeError):
-                self._gpu(name, start, end, gpu_kind, cat == "kernel" and comm, args, event)
+                self._gpu(name, start, end, gpu_kind, gpu_kind == "kernel" and comm, args, event)
                 return
             self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream,
                                            correlation if type(correlation) is int else _int(correlation),
                                            external if type(external) is int else _int(external),
-                                           cat == "kernel" and comm)))
+                                           gpu_kind == "kernel" and comm)))
             return
         if cat == "cuda_profiler_range":
             self.profiled += 1
             return
-        if cat in _HOST_CATEGORIES or (cat == "cpu_op" and sync):
+        if cat in _HOST_CATEGORIES or (cat in _CPU_OPS and sync):
             if launch:
                 try:  # as Kineto writes them (subscripts, as for the GPU's spans)
                     correlation, thread = args["correlation"], labels[event["tid"]]
@@ -301,17 +306,17 @@ class _Collector:
                 self.graphs += graph
             elif sync and cat != "cuda_sync":
                 self.syncs.append(Span(name, start, end))
-        if cat == "cpu_op":
+        if cat in _CPU_OPS:
             flops = args.get("flops")
             self.ops.append(_new(CpuOp, (name, start, end, _label(labels, event.get("tid", "")),
                                          _int(args.get("External id")),
-                                         _items(args.get("Input Dims"), self.type_lists),
+                                         _items(args.get("Input Dims", args.get("Input dims")), self.type_lists),
                                          _items(args.get("Input type"), self.type_lists),
                                          float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
                                          else None)))
-        if step is not None and cat in ("user_annotation", "cpu_op", "python_function", ""):
+        if step is not None and cat in ("user_annotation", "cpu_op", "python_function", "", "Operator"):
             self.steps.append((step, Span(name, start, end)))
-        elif loads and cat in ("cpu_op", "user_annotation", "python_function"):
+        elif loads and cat in ("cpu_op", "user_annotation", "python_function", "Operator"):
             self.loader.append(Span(name, start, end))
 
 
@@ -330,7 +335,7 @@ def read_events(source: bytes | BinaryIO) -> Events:
     if reader.empty:
         raise RegimeError(_FIELD, "expected a JSON trace; the file is empty" + (" once unzipped" if pieces.zipped else ""))
     names: tuple[str, ...] = ()
-    properties = reader.header.get("deviceProperties")
+    properties = reader.header.get("deviceProperties", reader.header.get("computeProperties"))
     if isinstance(properties, list):
         names = tuple(str(p.get("name", ""))[:100] for p in properties if isinstance(p, dict))
     return Events(tuple(sorted(kept.gpu, key=_start)), tuple(sorted(kept.launches, key=_start)), kept.graphs,
