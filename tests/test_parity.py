@@ -3,14 +3,19 @@ and the trimmed standard library the site serves: a module the trimming left out
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
 import subprocess
+import tempfile
 from pathlib import Path
 
 from regime_core.bridge.api import handle
 from regime_core.catalogue import hardware
 from regime_core.content import drill
+from test_trace_eras import in_2021_spelling
+from test_trace_formats import as_gpu_trace_csv, as_nsys_sqlite
+from trace_builder import as_bytes, loader_starved, picket_fence, sync_stall
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -48,6 +53,15 @@ def _requests() -> list[object]:
     # Practice: the generator must write the same incident from a seed under both (random.Random seeded by text).
     reqs += [{"op": "practice", "seed": seed, "level": 1 + seed % 3} for seed in range(0, 3000, 100)]
     reqs += [{"op": "practice_grade", "seed": 7, "level": 2, "lines": {"regime": "undecided", "helps": "time it"}}]
+    # Every trace format, read by the page's worker as by the command line: Nsight Systems' SQLite export (the
+    # browser's sqlite3), a GPU trace CSV, and a 2021 Kineto trace.
+    with tempfile.TemporaryDirectory() as tmp:
+        exported = as_nsys_sqlite(sync_stall(20), Path(tmp) / "run.sqlite").read_bytes()
+    for raw in (exported, as_gpu_trace_csv(picket_fence(50), flavour="rocprof"),
+                as_bytes(in_2021_spelling(loader_starved(5)), zipped=True)):
+        reqs.append({"op": "trace", "data": base64.b64encode(raw).decode()})
+    reqs += [{"op": "class_entry", "file": "a.json", "text": json.dumps({"part_a": {"a3": {"regime": "memory"}}}),
+              "bytes": 40}]
     return reqs
 
 

@@ -324,7 +324,7 @@ def test_the_command_reads_a_file_or_stdin_and_prints_json(tmp_path: Path) -> No
 
 
 @pytest.mark.parametrize(("args", "says"), [(("missing.json",), b"cannot read"), (("-", "--step", "x"), b"--step"),
-                                            (("-",), b"stops being JSON")])
+                                            (("-",), b"this file is none of them")])
 def test_the_command_refuses_in_one_line_with_status_2(args: tuple[str, ...], says: bytes) -> None:
     out = _cli(*args, stdin=b"not json")
     assert out.returncode == 2

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any, BinaryIO, NamedTuple
 
 from regime_core.errors import RegimeError
+from regime_core.trace import formats
 from regime_core.trace.source import MAX_TRACE_BYTES, Pieces
 from regime_core.trace.stream import Reader
 
@@ -324,11 +326,19 @@ _start = itemgetter(1)  # every span's start: Span, GpuSpan, Call and CpuOp all 
 
 
 def read_events(source: bytes | BinaryIO) -> Events:
-    """Read a trace (JSON, or gzipped JSON; its bytes or its open file) into :class:`Events`.
+    """Read a trace (its bytes or its open file) into :class:`Events`, whatever wrote it.
 
-    A RegimeError says what is wrong. A file is read a piece at a time and never held whole.
+    Kineto's JSON (plain or gzipped) is read a piece at a time and never held whole; another format (an Nsight
+    Systems SQLite export, a CSV report: see ``formats``) is told by its content, read whole, and written as the
+    events Kineto would have written, so that every format is kept by the same rules. A RegimeError says what is
+    wrong, or what the file is and how to export what can be read.
     """
     pieces = Pieces(source)
+    if not pieces.zipped:
+        other = formats.other_format(pieces.head)
+        if other is not None:
+            dicts, gpus = other(pieces.whole())
+            return from_dicts(dicts, gpus)
     reader = Reader(pieces)
     kept = _Collector()
     reader.read(kept.add)
@@ -338,6 +348,18 @@ def read_events(source: bytes | BinaryIO) -> Events:
     properties = reader.header.get("deviceProperties", reader.header.get("computeProperties"))
     if isinstance(properties, list):
         names = tuple(str(p.get("name", ""))[:100] for p in properties if isinstance(p, dict))
+    return _events(kept, names)
+
+
+def from_dicts(events: Iterable[dict[str, Any]], device_names: tuple[str, ...] = ()) -> Events:
+    """Events written as Kineto writes them (``ph``, ``cat``, ``name``, ``ts`` and ``dur`` in µs, ``args``), kept."""
+    kept = _Collector()
+    for event in events:
+        kept.add(event)
+    return _events(kept, device_names)
+
+
+def _events(kept: _Collector, names: tuple[str, ...]) -> Events:
     return Events(tuple(sorted(kept.gpu, key=_start)), tuple(sorted(kept.launches, key=_start)), kept.graphs,
                   tuple(sorted(kept.syncs, key=_start)), tuple(sorted(kept.ops, key=_start)),
                   tuple(sorted(kept.steps, key=lambda s: s[1].start)), tuple(sorted(kept.loader, key=_start)),

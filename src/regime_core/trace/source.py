@@ -22,6 +22,8 @@ MAX_TRACE_BYTES = 512 * 2**20
 #: Bytes read (or unzipped) at a time: large enough that the per-piece work vanishes, small beside the file.
 PIECE = 4 * 2**20
 _FIELD = "trace"
+#: The stored bytes a format is told by (an SQLite header is 16, a CSV report's header row fits).
+HEAD = 4096
 _LIMIT = f"at most {MAX_TRACE_BYTES // 2**20} MB of trace"
 
 
@@ -35,16 +37,18 @@ class Pieces:
             size: int | None = len(source)
             self._stored = (bytes(view[at:at + PIECE]) for at in range(0, len(view), PIECE))
             self.zipped = source[:2] == b"\x1f\x8b"
+            self.head = source[:HEAD]
         else:
             try:
                 size = os.fstat(source.fileno()).st_size if stat.S_ISREG(os.fstat(source.fileno()).st_mode) else None
             except (OSError, ValueError, AttributeError):  # a pipe, or a file-like object without a descriptor
                 size = None
             first = source.read(PIECE)
-            while 0 < len(first) < 2 and (further := source.read(PIECE)):  # gzip's magic is two bytes
+            while 0 < len(first) < HEAD and (further := source.read(PIECE)):  # enough to tell the format by
                 first += further
             self._stored = itertools.chain([first], iter(lambda: source.read(PIECE), b""))
             self.zipped = first[:2] == b"\x1f\x8b"
+            self.head = first[:HEAD]
         if size is not None and size > MAX_TRACE_BYTES and not self.zipped:  # said before a byte is parsed
             raise RegimeError(_FIELD, f"expected {_LIMIT}, got {size / 2**20:.0f} MB")
 
@@ -76,6 +80,10 @@ class Pieces:
             raise RegimeError(_FIELD, f"expected a gzipped trace; the file is damaged ({exc})") from None
         if not unzip.eof:
             raise RegimeError(_FIELD, "expected a whole gzipped trace; the file is cut short")
+
+    def whole(self) -> bytes:
+        """Every byte (unzipped), within the limit: for a format read whole (an SQLite database, a CSV report)."""
+        return b"".join(self._json())
 
     def __iter__(self) -> Iterator[str]:
         """The JSON text, decoded as UTF-8 (a byte-order mark is skipped) piece by piece."""

@@ -1,0 +1,258 @@
+"""Which profiler wrote a file, told from its content (never its name), and the readers of the formats besides Kineto.
+
+Each reader writes what it reads as the events Kineto would have written (``ph``, ``cat``, ``name``, ``ts`` and
+``dur`` in microseconds, ``args``), so that the one collector in ``events`` keeps every format by the same rules
+and the verdict, the diff and the pages never know which profiler it was:
+
+- **Nsight Systems**, its SQLite export (``nsys export --type sqlite``): kernels, copies and memsets
+  (``CUPTI_ACTIVITY_KIND_KERNEL``, ``…_MEMCPY``, ``…_MEMSET``), runtime calls (``CUPTI_ACTIVITY_KIND_RUNTIME``,
+  their names in ``StringIds`` without the ``_v7000`` version suffix), NVTX ranges (``NVTX_EVENTS``: steps named
+  ``ProfilerStep#N``, or ``step``/``iteration`` and a number; data-loader ranges), and the card
+  (``TARGET_INFO_GPU``). Read with the standard library's ``sqlite3``, in the browser too.
+- **CSV reports**, by their header row: ``nsys stats --report cuda_gpu_trace`` (the GPU's timeline), rocprofv3's
+  ``kernel_trace.csv`` and ``hip_api_trace.csv``, and rocprof's ``results.csv``. A report that holds no timeline
+  (``cuda_gpu_kern_sum``, ``results.stats.csv``, an NVTX range report, Nsight Compute's ``--csv``) is named, with
+  what it lacks and the export that has it.
+
+Files in these formats carry no op shapes: a reading of one rests on the timeline (busy share, gaps, syncs,
+collectives), and its coverage says that the roofline covers none of the kernel time.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import csv
+import io
+import os
+import re
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from regime_core.errors import RegimeError
+
+if TYPE_CHECKING:
+    import sqlite3
+
+_FIELD = "trace"
+SQLITE_MAGIC = b"SQLite format 3\x00"
+#: A reader of a whole file: the events it holds, as Kineto writes them, and the names of its GPUs.
+FormatReader = Callable[[bytes], tuple[list[dict[str, Any]], tuple[str, ...]]]
+
+_READABLE = ("a Kineto JSON trace (torch.profiler; .json or .json.gz), an Nsight Systems SQLite export"
+             " (nsys export --type sqlite REPORT.nsys-rep), its GPU trace as CSV (nsys stats --report"
+             " cuda_gpu_trace --format csv), or a rocprof kernel trace (kernel_trace.csv, results.csv)")
+_VERSION = re.compile(r"_v\d+$")  # nsys names runtime calls with their API version: cudaLaunchKernel_v7000
+_NVTX_STEP = re.compile(r"^(?:ProfilerStep#|(?:train[ _-]?)?(?:step|iteration|iter)[ _#:-]*)(\d{1,12})$", re.I)
+_NVTX_RANGES = (59, 60)  # NvtxPushPopRange, NvtxStartEndRange
+
+
+def other_format(head: bytes) -> FormatReader | None:
+    """The reader of a file that begins with ``head``, or None where it is JSON (Kineto's own reader reads it).
+
+    Raises:
+        RegimeError: The file is none of the formats read, said with what they are.
+
+    """
+    if head.startswith(SQLITE_MAGIC):
+        return read_nsys_sqlite
+    text = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    if not text or text[:1] in b"{[" or text[:2] in (b"\xff\xfe", b"\xfe\xff"):  # JSON (UTF-16's is said there)
+        return None
+    line = text.split(b"\n", 1)[0]
+    if b"\x00" not in head and (text.startswith(b"==PROF==") or line.count(b",") >= 2):
+        return read_csv_report
+    shown = "".join(c if c.isprintable() else "." for c in text[:16].decode("latin-1"))
+    raise RegimeError(_FIELD, f"expected {_READABLE}; this file is none of them (it begins '{shown}'). An .nsys-rep"
+                              " is exported with nsys export --type sqlite; an .ncu-rep with ncu --import FILE --csv"
+                              " --page details")
+
+
+def _us(ns: float) -> float:
+    return ns / 1000
+
+
+# --- Nsight Systems: the SQLite export ---------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _database(raw: bytes) -> Iterator[sqlite3.Connection]:
+    """The export opened from its bytes: in memory where SQLite can (deserialize), else from a temporary file."""
+    import sqlite3  # noqa: PLC0415 - only where an export is read: the page's worker starts without it
+    import tempfile  # noqa: PLC0415 - as sqlite3
+
+    con = sqlite3.connect(":memory:")
+    path = ""
+    try:
+        try:
+            con.deserialize(raw)
+        except (AttributeError, sqlite3.Error):  # an SQLite built without deserialize
+            con.close()
+            handle, path = tempfile.mkstemp(suffix=".sqlite")
+            with os.fdopen(handle, "wb") as out:
+                out.write(raw)
+            con = sqlite3.connect(path)
+        yield con
+    except sqlite3.DatabaseError as exc:
+        raise RegimeError(_FIELD, f"expected a whole Nsight Systems SQLite export; SQLite cannot read it ({exc})") \
+            from None
+    finally:
+        con.close()
+        if path:
+            os.unlink(path)
+
+
+def _columns(con: sqlite3.Connection, table: str) -> set[str]:
+    return {row[1] for row in con.execute(f"PRAGMA table_info('{table}')")}  # table: one of ours, never the file's
+
+
+def read_nsys_sqlite(raw: bytes) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """An ``nsys export --type sqlite`` database: its GPU work, runtime calls, NVTX ranges and GPUs."""
+    with _database(raw) as con:
+        tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "StringIds" not in tables or not tables & {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"}:
+            raise RegimeError(_FIELD, "expected an Nsight Systems export (tables StringIds and"
+                                      " CUPTI_ACTIVITY_KIND_KERNEL); this SQLite database has neither: profile"
+                                      " with nsys profile --trace cuda (and nvtx), then nsys export --type sqlite")
+        strings = dict(con.execute("SELECT id, value FROM StringIds"))
+        events = [*_nsys_gpu(con, tables, strings), *_nsys_runtime(con, tables, strings),
+                  *_nsys_nvtx(con, tables, strings)]
+        names: tuple[str, ...] = ()
+        for table in ("TARGET_INFO_GPU", "TARGET_INFO_CUDA_GPU"):
+            if table in tables and "name" in _columns(con, table):
+                names = tuple(str(n)[:100] for (n,) in con.execute(f"SELECT name FROM {table} ORDER BY id"))
+                break
+    return events, names
+
+
+def _nsys_gpu(con: sqlite3.Connection, tables: set[str], strings: dict[int, str]) -> Iterator[dict[str, Any]]:
+    if "CUPTI_ACTIVITY_KIND_KERNEL" in tables:
+        named = "demangledName" if "demangledName" in _columns(con, "CUPTI_ACTIVITY_KIND_KERNEL") else "shortName"
+        for start, end, device, stream, corr, name in con.execute(
+                f"SELECT start, end, deviceId, streamId, correlationId, {named} FROM CUPTI_ACTIVITY_KIND_KERNEL"):
+            yield {"ph": "X", "cat": "kernel", "name": strings.get(name, "kernel"), "ts": _us(start),
+                   "dur": _us(end - start), "args": {"device": device, "stream": stream, "correlation": corr}}
+    for table, cat, name in (("CUPTI_ACTIVITY_KIND_MEMCPY", "gpu_memcpy", "Memcpy"),
+                             ("CUPTI_ACTIVITY_KIND_MEMSET", "gpu_memset", "Memset")):
+        if table in tables:
+            for start, end, device, stream, corr in con.execute(
+                    f"SELECT start, end, deviceId, streamId, correlationId FROM {table}"):
+                yield {"ph": "X", "cat": cat, "name": name, "ts": _us(start), "dur": _us(end - start),
+                       "args": {"device": device, "stream": stream, "correlation": corr}}
+
+
+def _nsys_runtime(con: sqlite3.Connection, tables: set[str], strings: dict[int, str]) -> Iterator[dict[str, Any]]:
+    if "CUPTI_ACTIVITY_KIND_RUNTIME" not in tables:
+        return
+    for start, end, thread, corr, name in con.execute(
+            "SELECT start, end, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME"):
+        yield {"ph": "X", "cat": "cuda_runtime", "name": _VERSION.sub("", strings.get(name, "")), "ts": _us(start),
+               "dur": _us(end - start), "tid": thread, "args": {"correlation": corr}}
+
+
+def _nsys_nvtx(con: sqlite3.Connection, tables: set[str], strings: dict[int, str]) -> Iterator[dict[str, Any]]:
+    if "NVTX_EVENTS" not in tables:
+        return
+    has = _columns(con, "NVTX_EVENTS")
+    text = "text" if "text" in has else "NULL"
+    text_id = "textId" if "textId" in has else "NULL"
+    for start, end, kind, said, said_id, thread in con.execute(
+            f"SELECT start, end, eventType, {text}, {text_id}, globalTid FROM NVTX_EVENTS"):
+        if kind not in _NVTX_RANGES or end is None or end < start:
+            continue
+        name = said if isinstance(said, str) else strings.get(said_id, "")
+        step = _NVTX_STEP.match(name.strip())
+        yield {"ph": "X", "cat": "user_annotation", "name": f"ProfilerStep#{int(step.group(1))}" if step else name,
+               "ts": _us(start), "dur": _us(end - start), "tid": thread, "args": {}}
+
+
+# --- CSV reports: nsys stats, rocprof -----------------------------------------------------------------------------
+
+#: Reports that hold no timeline: what each is, and the export that has one.
+_NO_TIMELINE = (
+    ({"Total Time (ns)", "Instances", "Name"}, "an nsys stats summary (per-kernel or per-call totals, such as"
+     " cuda_gpu_kern_sum or cuda_api_sum): totals have no gaps between kernels, so they cannot say whether the GPU"
+     " waited; export the timeline: nsys stats --report cuda_gpu_trace --format csv"),
+    ({"Name", "Calls", "TotalDurationNs"}, "rocprof's results.stats.csv (per-kernel totals): totals have no gaps"
+     " between kernels; read the timeline beside it, results.csv"),
+    ({"Start (ns)", "End (ns)", "Name"}, "an NVTX range report (nvtx_pushpop_trace): ranges, but no kernels;"
+     " export the GPU's timeline: nsys stats --report cuda_gpu_trace --format csv"),
+    ({"Kernel Name", "Metric Name", "Metric Value"}, "an Nsight Compute report (ncu --csv): per-kernel counters"
+     " from kernels replayed one at a time, not a timeline; Regime does not read it yet. For the step's regime,"
+     " profile the run with nsys or torch.profiler"),
+)
+
+
+def read_csv_report(raw: bytes) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
+    """A CSV report, by its header row: the GPU's timeline it holds, or what it is and what to export instead."""
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise RegimeError(_FIELD, "expected a CSV report in UTF-8 text; this file is not") from None
+    lines = [line for line in text.splitlines() if not line.startswith("==PROF==")]
+    rows = csv.DictReader(io.StringIO("\n".join(lines)))
+    header = set(rows.fieldnames or ())
+    if {"Start (ns)", "Duration (ns)", "Name"} <= header and header & {"CorrId", "Strm"}:  # not an NVTX report
+        return list(_nsys_gpu_trace(rows)), ()
+    if {"Kernel_Name", "Start_Timestamp", "End_Timestamp"} <= header:
+        return list(_rocprof_v3_kernels(rows)), ()
+    if {"Function", "Start_Timestamp", "End_Timestamp"} <= header:
+        return list(_rocprof_v3_api(rows)), ()
+    if {"KernelName", "BeginNs", "EndNs"} <= header:
+        return list(_rocprof_v1(rows)), ()
+    for needs, said in _NO_TIMELINE:
+        if needs <= header:
+            raise RegimeError(_FIELD, f"this is {said}")
+    shown = ", ".join(sorted(header)[:6]) or "none"
+    raise RegimeError(_FIELD, f"expected {_READABLE}; this CSV's columns ({shown}) are none of them")
+
+
+def _number(row: dict[str, Any], key: str) -> float | None:
+    try:
+        return float(str(row.get(key, "")).replace(",", ""))
+    except ValueError:
+        return None
+
+
+def _whole(row: dict[str, Any], key: str) -> int | None:
+    value = _number(row, key)
+    return int(value) if value is not None and value.is_integer() else None
+
+
+def _span(cat: str, name: str, start: float | None, end: float | None, args: dict[str, Any]) -> dict[str, Any]:
+    """One event; a start or end that is not a number is left for the collector to count as skipped."""
+    if start is None or end is None:
+        return {"ph": "X", "cat": cat, "name": name, "ts": None, "dur": None, "args": args}
+    return {"ph": "X", "cat": cat, "name": name, "ts": _us(start), "dur": _us(end - start), "args": args}
+
+
+def _nsys_gpu_trace(rows: csv.DictReader[str]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        name = row.get("Name") or "kernel"
+        start, took = _number(row, "Start (ns)"), _number(row, "Duration (ns)")
+        cat = ("gpu_memcpy" if name.startswith("[CUDA memcpy") else "gpu_memset" if name.startswith("[CUDA memset")
+               else "kernel")
+        yield _span(cat, name, start, None if start is None or took is None else start + took,
+                    {"device": row.get("Device", ""), "stream": row.get("Strm", ""),
+                     "correlation": _whole(row, "CorrId")})
+
+
+def _rocprof_v3_kernels(rows: csv.DictReader[str]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        yield _span("kernel", row.get("Kernel_Name") or "kernel", _number(row, "Start_Timestamp"),
+                    _number(row, "End_Timestamp"),
+                    {"device": row.get("Agent_Id", ""), "stream": row.get("Queue_Id", row.get("Stream_Id", "")),
+                     "correlation": _whole(row, "Correlation_Id")})
+
+
+def _rocprof_v3_api(rows: csv.DictReader[str]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        event = _span("cuda_runtime", row.get("Function") or "", _number(row, "Start_Timestamp"),
+                      _number(row, "End_Timestamp"), {"correlation": _whole(row, "Correlation_Id")})
+        event["tid"] = row.get("Thread_Id", "")
+        yield event
+
+
+def _rocprof_v1(rows: csv.DictReader[str]) -> Iterator[dict[str, Any]]:
+    for row in rows:
+        yield _span("kernel", row.get("KernelName") or "kernel", _number(row, "BeginNs"), _number(row, "EndNs"),
+                    {"device": row.get("gpu-id", ""), "stream": row.get("queue-id", "")})
