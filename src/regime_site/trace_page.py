@@ -20,8 +20,10 @@ def trace_widget() -> str:
         " line reads it too: <code>regime trace run.pt.trace.json.gz</code>.</p></noscript>"
         '<form data-search-exclude class="regime-trace__form regime-attempt" novalidate aria-label="Your trace">'
         + _field("guess", "Your reading first (optional): the regime, and why", guess)
-        + _field("file", f"The trace: a .json or .json.gz file, up to {escape(limit)}",
-                 '<input type="file" name="file" accept=".json,.gz,application/json,application/gzip">')
+        + _field("file", f"The trace: torch.profiler's .json or .json.gz, an Nsight Systems .sqlite export or a GPU"
+                         f" trace .csv (nsys, rocprof), up to {escape(limit)}",
+                 '<input type="file" name="file" accept=".json,.gz,.sqlite,.csv,application/json,application/gzip,'
+                 'text/csv">')
         + '<p class="regime-trace__drop" aria-hidden="true">or drop the file here</p>'
         '</form>'
         '<progress class="regime-trace__progress" max="1" value="0" hidden></progress>'
