@@ -136,8 +136,20 @@ def _state_class_report(page: Page, base_url: str) -> None:
     expect(page.locator('.regime-mentor__result[data-state="done"] table')).to_be_visible(timeout=90_000)
 
 
+def _state_trace_diff(page: Page, base_url: str) -> None:
+    from test_diff import stepped
+    from trace_builder import as_bytes
+
+    page.goto(base_url + "trace/")
+    widget = page.locator(".regime-trace-diff")
+    for side, trace in (("before", stepped(loader_us=6000)), ("after", stepped())):
+        widget.locator(f'input[name="{side}"]').set_input_files(
+            {"name": f"{side}.json", "mimeType": "application/json", "buffer": as_bytes(trace)})
+    expect(widget.locator('.regime-trace-diff__result[data-state="done"] table')).to_be_visible(timeout=90_000)
+
+
 STATES = {"error": _state_error, "unlocked": _state_unlocked, "loading": _state_loading, "failed": _state_failed,
-          "class report": _state_class_report}
+          "class report": _state_class_report, "trace diff": _state_trace_diff}
 #: States seen before Python is ready, or when it cannot start: they need a context of their own,
 #: with empty caches; the others open in the warm one.
 COLD_STATES = ("loading", "failed")

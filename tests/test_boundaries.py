@@ -21,7 +21,9 @@ from regime_core.catalogue.quantity import Dim, format_quantity, number, parse
 from regime_core.errors import RegimeError
 from regime_core.judgment.symptoms import OBSERVED_FIELDS
 from regime_core.model import work
+from regime_core.trace.reading import read_trace
 from strategies import json_values
+from trace_builder import as_bytes, picket_fence
 
 SRC = str(Path(__file__).parents[1] / "src")
 HUGE = "1" * 320  # past a float's 1.8e308
@@ -265,6 +267,7 @@ work_specs = st.sampled_from(work.KINDS).flatmap(
     lambda kind: st.fixed_dictionaries({"kernel": st.just(kind)},
                                        optional=dict.fromkeys(work.FIELDS[kind], values)))
 observations = st.dictionaries(st.sampled_from([*OBSERVED_FIELDS, "launches"]), values, max_size=4)
+_READING = read_trace(as_bytes(picket_fence(50))).to_json()
 FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "hardware": cards | values, "dtype": st.sampled_from(["fp16", "bf16", "fp8", "", "<x>"]) | values,
     "work": work_specs | values, "observed": observations | values,
@@ -283,6 +286,10 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
         [base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1e308, "dur": 1e308}]}').decode(),
          base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 0, "dur": 5}]}').decode()]) | values,
     "step": values,
+    # Two readings for the page's diff: a real one, one with its numbers damaged, or anything.
+    "before": st.sampled_from([_READING, {**_READING, "trace": {**_READING["trace"], "steps": [{"step": 1}]}},
+                               {"regime": None, "trace": {}}]) | values,
+    "after": st.sampled_from([_READING, {**_READING, "trace": {**_READING["trace"], "window": "long"}}]) | values,
     # A class's file and its entries: a name, a size, a place in the class; entries of every kind, damaged or not.
     "file": st.text(max_size=30) | values, "bytes": st.integers(-1, 10**9) | values, "index": values,
     "entries": st.lists(st.fixed_dictionaries(

@@ -10,6 +10,7 @@ import pytest
 
 from regime_core.bridge.api import OPS, handle
 from regime_core.bridge.protocol import PROTOCOL, table
+from regime_core.trace.reading import read_trace
 from trace_builder import as_bytes, picket_fence
 
 CONTRIBUTING = Path(__file__).parents[1] / "CONTRIBUTING.md"
@@ -53,6 +54,7 @@ def test_an_unknown_op_lists_the_ops() -> None:
 
 
 #: One request each op answers; the kernel twice, as it answers in two shapes.
+_READING = read_trace(as_bytes(picket_fence(200))).to_json()
 SAMPLES = [
     {"op": "gpus"},
     {"op": "ridge", "hardware": {"id": "l4"}},
@@ -73,6 +75,7 @@ SAMPLES = [
     {"op": "practice_grade", "seed": 4, "level": 1, "lines": {"regime": "memory"}},
     {"op": "class_entry", "file": "ada.json", "text": json.dumps({"part_a": {"a1": {"regime": "compute"}}}), "bytes": 40},
     {"op": "class_report", "entries": [{"kind": "refused", "file": "x.json", "reason": "expected JSON"}]},
+    {"op": "trace_diff", "before": _READING, "after": _READING},
 ]
 
 

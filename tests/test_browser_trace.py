@@ -20,7 +20,7 @@ def _load(page: Page, base_url: str, path: Path, guess: str = "") -> None:
     page.goto(base_url + "trace/")
     if guess:
         page.locator('input[name="guess"]').fill(guess)
-    page.locator('input[type="file"]').set_input_files(str(path))
+    page.locator('.regime-trace input[type="file"]').set_input_files(str(path))
     expect(page.locator(".regime-trace__result")).to_have_attribute("data-state", "done", timeout=READY_MS)
 
 
@@ -82,13 +82,13 @@ def test_a_bad_file_is_one_line_and_the_page_keeps_working(page: Page, base_url:
     bad = tmp_path / "notes.json"
     bad.write_text("this is not a trace")
     page.goto(base_url + "trace/")
-    page.locator('input[type="file"]').set_input_files(str(bad))
+    page.locator('.regime-trace input[type="file"]').set_input_files(str(bad))
     result = page.locator(".regime-trace__result")
     expect(result).to_have_attribute("data-state", "error", timeout=READY_MS)
     expect(result).to_contain_text("this file is none of them")  # with what can be read, and how to export it
     good = tmp_path / "good.json"
     good.write_bytes(as_bytes(picket_fence(100)))
-    page.locator('input[type="file"]').set_input_files(str(good))
+    page.locator('.regime-trace input[type="file"]').set_input_files(str(good))
     expect(result).to_have_attribute("data-state", "done", timeout=READY_MS)
 
 
@@ -148,3 +148,31 @@ def test_on_a_phone_each_op_reads_as_labelled_lines_without_scrolling_sideways(p
         "op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime"]
     assert cells.nth(5).evaluate("(td) => getComputedStyle(td, '::before').content") == '"regime: "'
     assert page.evaluate("document.documentElement.scrollWidth") <= 390
+
+
+def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: object, base_url: str,
+                                                                      tmp_path: Path) -> None:
+    from test_diff import stepped
+
+    page = page_as(permissions=["clipboard-read", "clipboard-write"])  # type: ignore[operator]
+    before, after = tmp_path / "before.json.gz", tmp_path / "after.sqlite"
+    before.write_bytes(as_bytes(stepped(loader_us=6000), zipped=True))
+    from test_trace_formats import as_nsys_sqlite
+
+    as_nsys_sqlite(stepped(), after)  # the after trace from another profiler: the diff is format-blind
+    page.goto(base_url + "trace/")
+    widget = page.locator(".regime-trace-diff")
+    widget.locator('input[name="before"]').set_input_files(str(before))
+    result = widget.locator(".regime-trace-diff__result")
+    expect(result).to_have_attribute("data-state", "waiting", timeout=READY_MS)
+    widget.locator('input[name="after"]').set_input_files(str(after))
+    expect(result).to_have_attribute("data-state", "done", timeout=READY_MS)
+    expect(result.locator(".regime-trace-diff__verdict")).to_have_text(
+        "faster: overhead / host-bound → undecided")  # the nsys export has no shapes to place the GEMMs with
+    expect(result.locator("tbody tr").first).to_contain_text("step time (median)")
+    expect(result).to_contain_text("What moved: idle waiting on the data loader")
+    result.locator('[data-action="copy-diff"]').click()
+    expect(result.locator(".regime-links__status")).to_contain_text("Copied")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied.startswith("### Regime: faster")
+    assert "| step time (median) |" in copied

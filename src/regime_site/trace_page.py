@@ -30,3 +30,22 @@ def trace_widget() -> str:
         '<div class="regime-trace__result" aria-live="polite"></div>'
         "</div>"
     )
+
+
+def diff_widget() -> str:
+    """Two traces, before and after a change: each read in the browser's worker, then the change between them."""
+    limit = f"{MAX_PAGE_TRACE_BYTES // 2**20} MB"
+    accept = 'accept=".json,.gz,.sqlite,.csv,application/json,application/gzip,text/csv"'
+    return (
+        f'<div class="regime-trace-diff" data-regime-widget="trace-diff" data-max-bytes="{MAX_PAGE_TRACE_BYTES}">'
+        '<p class="regime-status" role="status" aria-live="polite"></p>'
+        "<noscript><p>This needs JavaScript: the traces are read by Python running in your browser. The command line"
+        " compares them too: <code>regime diff before.json.gz after.json.gz</code>.</p></noscript>"
+        '<form data-search-exclude class="regime-trace-diff__form regime-attempt" novalidate'
+        ' aria-label="Two traces, before and after">'
+        + _field("before", f"Before the change (up to {escape(limit)})", f'<input type="file" name="before" {accept}>')
+        + _field("after", f"After it (up to {escape(limit)})", f'<input type="file" name="after" {accept}>')
+        + "</form>"
+        '<div class="regime-trace-diff__result" aria-live="polite"></div>'
+        "</div>"
+    )

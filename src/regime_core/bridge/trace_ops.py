@@ -17,6 +17,8 @@ from regime_core.catalogue.levers import advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.grading.review import trace_review
+from regime_core.trace.diff import ROW_HEAD, diff, headline, rows
+from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.picture import LEGEND, caption, ops_roofline, strip_svg
 from regime_core.trace.reading import no_cycle_collection, read_trace
 from regime_core.trace.reading import text as trace_text
@@ -97,5 +99,24 @@ def _op_text(op: Mapping[str, Any], *, carded: bool) -> dict[str, Any]:
                             else "undecided" if carded else "no card to place it on")}
 
 
+def _reading(value: object, field: str) -> Mapping[str, Any]:
+    if not isinstance(value, Mapping) or not isinstance(value.get("trace"), Mapping) or "regime" not in value:
+        raise RegimeError(field, "expected the reading this page made of a trace (its verdict and trace)")
+    return value
+
+
+def op_trace_diff(req: Mapping[str, Any]) -> dict[str, Any]:
+    """Two readings the page made, before and after a change: the verdict on the change, what moved, the comment."""
+    before, after = _reading(req.get("before"), "before"), _reading(req.get("after"), "after")
+    try:
+        result = diff(before, after)
+        return {"verdict": result["change"]["verdict"], "headline": headline(result), "head": list(ROW_HEAD),
+                "rows": [list(row) for row in rows(result)], "text": result["change"]["text"],
+                "markdown": diff_markdown(result)}
+    except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError):  # a reading changed on its way
+        raise RegimeError("before", "expected the readings this page made of two traces, unchanged") from None
+
+
 OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops",
-                                                         "roofline", "roofline_caption", "review"))]
+                                                         "roofline", "roofline_caption", "review")),
+       Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "markdown"))]

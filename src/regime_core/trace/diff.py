@@ -36,7 +36,7 @@ LAUNCH_RISE, LAUNCHES_MIN = 0.2, 100
 
 
 def _f(value: float, dim: Dim) -> str:
-    return format_quantity(value, dim)
+    return "0" if value == 0 else format_quantity(value, dim)
 
 
 def step_time(trace: Mapping[str, Any]) -> dict[str, Any]:
@@ -120,7 +120,7 @@ def _regime_name(reading: Mapping[str, Any]) -> str:
 
 
 def _pct(ratio: float) -> str:
-    return f"{(ratio - 1) * 100:+.0f}%"
+    return f"{(ratio - 1) * 100:+.0f}%".replace("-", "−")  # a minus sign, not a hyphen
 
 
 def paragraph(before: Mapping[str, Any], after: Mapping[str, Any], change: Mapping[str, Any]) -> str:
@@ -216,12 +216,21 @@ def markdown(result: Mapping[str, Any]) -> str:
     """The change as a pull-request comment: a table, the two verdicts, the paragraph."""
     change = result["change"]
     out = [f"### Regime: {change['verdict']}", "", "| | before | after | change |", "| --- | ---: | ---: | ---: |"]
-    out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in _rows(result)]
+    out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(result)]
     out += ["", change["text"], ""]
     return "\n".join(out)
 
 
-def _rows(result: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+#: The head of the rows ``rows`` gives.
+ROW_HEAD = ("", "before", "after", "change")
+
+
+def headline(result: Mapping[str, Any]) -> str:
+    """The verdict on the change and the regime before and after, in one line."""
+    return f"{result['change']['verdict']}: {_regime_name(result['before'])} → {_regime_name(result['after'])}"
+
+
+def rows(result: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
     """What moved, a row each: what, before, after, the change."""
     change = result["change"]
     st = change["step_time"]
@@ -260,8 +269,8 @@ def gate(change: Mapping[str, Any], *, max_slowdown: float | None = None,
 def text(result: Mapping[str, Any]) -> str:
     """The change for a terminal: the verdict, what moved line by line, and the paragraph."""
     change = result["change"]
-    rows = _rows(result)
-    width = max(len(r[0]) for r in rows)
-    lines = [f"{change['verdict']}: {_regime_name(result['before'])} → {_regime_name(result['after'])}", ""]
-    lines += [f"{a.ljust(width)}  {b:>10}  →  {c:<10} {d}".rstrip() for a, b, c, d in rows]
+    moved = rows(result)
+    width = max(len(r[0]) for r in moved)
+    lines = [headline(result), ""]
+    lines += [f"{a.ljust(width)}  {b:>10}  →  {c:<10} {d}".rstrip() for a, b, c, d in moved]
     return "\n".join([*lines, "", change["text"]])

@@ -1,0 +1,93 @@
+// "Before and after": two traces read in this page's worker, one at a time, each into its reading (the bytes are
+// dropped once read), then the core's diff of the two readings: the verdict on the change, what moved, and the
+// pull-request comment. Nothing is sent anywhere; every word and number is the core's.
+import { h, on } from "./dom.js";
+import { copy } from "./links.js";
+import { bindStatus, python } from "./runtime.js";
+
+function rowsTable(head, rows) {
+  const cell = (column, text) => h("td", { "data-label": head[column] }, text);
+  // Four short columns: a plain table fits a phone, and scrolls sideways in its frame where it does not.
+  return h("div", { class: "regime-trace-diff__rows", tabindex: "0", role: "region", "aria-label": "What moved" },
+    h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", { scope: "col" }, name)))),
+      h("tbody", {}, rows.map((row) => h("tr", {}, row.map((text, at) => (at === 0
+        ? h("th", { scope: "row" }, text) : cell(at, text))))))));
+}
+
+export function mount(element) {
+  const form = element.querySelector("form");
+  const result = element.querySelector(".regime-trace-diff__result");
+  const maxBytes = Number(element.dataset.maxBytes) || 0;
+  const readings = { before: null, after: null };
+
+  const say = (text, state) => {
+    result.dataset.state = state;
+    result.replaceChildren(h("p", {}, text));
+  };
+
+  const render = (answer) => {
+    const status = h("p", { class: "regime-links__status", role: "status", "aria-live": "polite" });
+    const button = h("button", { type: "button", class: "md-button", "data-action": "copy-diff" },
+      "Copy as review comment");
+    button.addEventListener("click", () => copy(answer.markdown, status, "the comparison, as Markdown",
+      `Copy this: ${answer.markdown}`));
+    result.dataset.state = "done";
+    result.dataset.verdict = answer.verdict;
+    result.replaceChildren(
+      h("p", { class: "regime-trace-diff__verdict" }, h("strong", {}, answer.headline)),
+      rowsTable(answer.head, answer.rows),
+      h("p", { class: "regime-trace-diff__text" }, answer.text),
+      h("div", { class: "regime-trace__review" }, button, status),
+    );
+  };
+
+  // Each side's newest file wins for that side (an older one still being read is dropped), and the comparison
+  // shown is the newest of the two readings: picking both files at once loses neither.
+  const turns = { before: 0, after: 0, compare: 0 };
+
+  const compare = async () => {
+    const mine = ++turns.compare;
+    const diff = await python.call("trace_diff", { before: readings.before, after: readings.after });
+    if (mine !== turns.compare) return;
+    if (!diff.ok) say(diff.error, "error");
+    else render(diff);
+  };
+
+  const read = async (side, file) => {
+    const mine = ++turns[side];
+    readings[side] = null;
+    if (!file) return;
+    if (maxBytes && file.size > maxBytes) {
+      say(`The ${side} trace is ${(file.size / 2 ** 20).toFixed(0)} MB; the page reads up to`
+        + ` ${(maxBytes / 2 ** 20).toFixed(0)} MB. The command line reads larger ones: regime diff BEFORE AFTER.`, "error");
+      return;
+    }
+    say(`Python is reading the ${side} trace…`, "pending");
+    try {
+      const answer = await python.call("trace", {}, new Uint8Array(await file.arrayBuffer()));
+      if (mine !== turns[side]) return;
+      if (!answer.ok) {
+        say(`The ${side} trace: ${answer.error}`, "error");
+        return;
+      }
+      readings[side] = { ...answer.verdict, trace: answer.trace };
+      const other = side === "before" ? "after" : "before";
+      if (readings[other]) await compare();
+      else if (!form.elements[other].files.length) say(`The ${side} trace is read; now give the ${other} one.`, "waiting");
+    } catch (error) {
+      if (mine === turns[side]) say(`The ${side} trace could not be read: ${error.message}`, "error");
+    }
+  };
+
+  const teardowns = [
+    bindStatus(element.querySelector(".regime-status")),
+    on(form.elements.before, "change", () => read("before", form.elements.before.files[0])),
+    on(form.elements.after, "change", () => read("after", form.elements.after.files[0])),
+    on(form, "submit", (event) => event.preventDefault()),
+  ];
+  python.startSoon();
+  return () => {
+    Object.keys(turns).forEach((key) => { turns[key] += 1; }); // readings still coming are dropped
+    teardowns.forEach((teardown) => teardown());
+  };
+}
