@@ -19,7 +19,7 @@ READY_MS = 120_000  # Python may be starting on a busy machine
 def _load(page: Page, base_url: str, path: Path, guess: str = "") -> None:
     page.goto(base_url + "trace/")
     if guess:
-        page.locator('input[name="guess"]').fill(guess)
+        page.locator('.regime-trace input[name="guess"]').fill(guess)
     page.locator('.regime-trace input[type="file"]').set_input_files(str(path))
     expect(page.locator(".regime-trace__result")).to_have_attribute("data-state", "done", timeout=READY_MS)
 
@@ -162,6 +162,7 @@ def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: ob
     as_nsys_sqlite(stepped(), after)  # the after trace from another profiler: the diff is format-blind
     page.goto(base_url + "trace/")
     widget = page.locator(".regime-trace-diff")
+    widget.locator('input[name="guess"]').fill("loader fixed: faster, compute-bound after")
     widget.locator('input[name="before"]').set_input_files(str(before))
     result = widget.locator(".regime-trace-diff__result")
     expect(result).to_have_attribute("data-state", "waiting", timeout=READY_MS)
@@ -169,7 +170,10 @@ def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: ob
     expect(result).to_have_attribute("data-state", "done", timeout=READY_MS)
     expect(result.locator(".regime-trace-diff__verdict")).to_have_text(
         "faster: overhead / host-bound → undecided")  # the nsys export has no shapes to place the GEMMs with
+    expect(result.locator(".regime-trace__yours")).to_contain_text("loader fixed: faster, compute-bound after")
     expect(result.locator("tbody tr").first).to_contain_text("step time (median)")
+    expect(result.locator("figure.regime-trace-diff__strip")).to_have_count(2)  # each trace's strip
+    expect(result.locator("figure.regime-trace-diff__strip figcaption").first).to_contain_text("Before:")
     expect(result).to_contain_text("What moved: idle waiting on the data loader")
     result.locator('[data-action="copy-diff"]').click()
     expect(result.locator(".regime-links__status")).to_contain_text("Copied")

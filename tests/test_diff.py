@@ -15,7 +15,7 @@ import pytest
 
 from regime_core.trace.diff import diff, gate, markdown, step_time
 from regime_core.trace.reading import read_trace
-from trace_builder import Trace, as_bytes
+from trace_builder import Trace, as_bytes, bandwidth_bound, graph_captured, picket_fence, sync_stall
 
 HTA = Path(__file__).resolve().parents[2] / "shared" / "traces" / "hta"
 GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6  # an 8192³ bf16 GEMM at 70% of an H100's dense peak: 1.59 ms
@@ -165,3 +165,54 @@ def test_a_real_pair_from_hta_trace_diff() -> None:
     assert change["card"] == {"before": "NVIDIA A100 SXM4 40 GB", "after": "Tesla V100-SXM2-16GB"}
     assert change["text"].startswith("The two traces ran on different GPUs")  # the hardware changed too: said
     assert diff(before, before)["change"]["verdict"] == "no change"
+
+
+def _back_to_back(steps: int = 50) -> dict[str, object]:
+    """sync_stall's kernels with its syncs removed: each 1 ms kernel launched as the last one ends."""
+    t = Trace()
+    for n in range(steps):
+        t.kernel(100 + n * 1001, 1000)
+    return t.document()
+
+
+@pytest.mark.parametrize(("before", "after", "moved"), [
+    (sync_stall(50), _back_to_back(50), "idle in host syncs"),  # a sync removed
+    (picket_fence(2000), graph_captured(100), "other idle"),  # a picket fence replayed as a CUDA graph
+    (bandwidth_bound(calls=150), bandwidth_bound(calls=50), "the GPU's busy time"),  # a chain of three adds fused
+], ids=["sync-removed", "graph-captured", "chain-fused"])
+def test_each_fix_reads_faster_and_names_what_moved(before: dict[str, object], after: dict[str, object],
+                                                     moved: str) -> None:
+    change = diff(_read(before), _read(after))["change"]
+    assert change["verdict"] == "faster"
+    assert change["step_time"]["spread_before"] is None  # no step marks: the whole window, said
+    assert "no step-to-step spread measured" in change["text"]
+    assert moved in change["text"].split("What moved:", 1)[1]
+
+
+@pytest.mark.skipif(not HTA.is_dir(), reason="the shared HTA traces are not placed here")
+def test_hta_trace_compare_pair_is_no_change_within_its_spread() -> None:
+    before = read_trace((HTA / "trace_compare_base_base.json.gz").read_bytes()).to_json()
+    after = read_trace((HTA / "trace_compare_test_test.json.gz").read_bytes()).to_json()
+    change = diff(before, after)["change"]
+    assert change["verdict"] == "no change"
+    assert change["step_time"]["ratio"] == pytest.approx(1, abs=0.01)
+    assert change["regime"] == {"before": "overhead", "after": "overhead"}
+    assert "the step-to-step spread is ±10%" in change["text"]
+
+
+def test_the_pages_diff_and_the_commands_are_the_same_words(tmp_path: Path) -> None:
+    import base64
+
+    from regime_core.bridge.api import handle
+
+    files = {"before.json": as_bytes(stepped(loader_us=6000)), "after.json": as_bytes(stepped(adds=1))}
+    readings = {}
+    for name, raw in files.items():
+        (tmp_path / name).write_bytes(raw)
+        answer = json.loads(handle(json.dumps({"op": "trace", "data": base64.b64encode(raw).decode()})))
+        readings[name] = {**answer["verdict"], "trace": answer["trace"]}  # what the page keeps of each
+    page = json.loads(handle(json.dumps({"op": "trace_diff", "before": readings["before.json"],
+                                         "after": readings["after.json"]})))
+    command = _cli("before.json", "after.json", "--markdown", cwd=tmp_path)
+    assert command.stdout == page["markdown"]
+    assert page["headline"] == _cli("before.json", "after.json", cwd=tmp_path).stdout.splitlines()[0]

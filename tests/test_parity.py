@@ -13,6 +13,8 @@ from pathlib import Path
 from regime_core.bridge.api import handle
 from regime_core.catalogue import hardware
 from regime_core.content import drill
+from regime_core.trace.reading import read_trace
+from test_diff import stepped
 from test_trace_eras import in_2021_spelling
 from test_trace_formats import as_gpu_trace_csv, as_nsys_sqlite
 from trace_builder import as_bytes, loader_starved, picket_fence, sync_stall
@@ -60,6 +62,9 @@ def _requests() -> list[object]:
     for raw in (exported, as_gpu_trace_csv(picket_fence(50), flavour="rocprof"),
                 as_bytes(in_2021_spelling(loader_starved(5)), zipped=True)):
         reqs.append({"op": "trace", "data": base64.b64encode(raw).decode()})
+    # The page's diff of two readings, as regime diff gives it.
+    reqs += [{"op": "trace_diff", "before": read_trace(as_bytes(stepped(loader_us=6000))).to_json(),
+              "after": read_trace(as_bytes(stepped())).to_json()}]
     reqs += [{"op": "class_entry", "file": "a.json", "text": json.dumps({"part_a": {"a3": {"regime": "memory"}}}),
               "bytes": 40}]
     return reqs

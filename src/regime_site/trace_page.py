@@ -43,6 +43,9 @@ def diff_widget() -> str:
         " compares them too: <code>regime diff before.json.gz after.json.gz</code>.</p></noscript>"
         '<form data-search-exclude class="regime-trace-diff__form regime-attempt" novalidate'
         ' aria-label="Two traces, before and after">'
+        + _field("guess", "What will this change do? (optional): faster or not, and the regime after",
+                 '<input name="guess" maxlength="300" autocomplete="off" placeholder="e.g. the loader fixed: the'
+                 ' step 40% shorter, compute-bound after">')
         + _field("before", f"Before the change (up to {escape(limit)})", f'<input type="file" name="before" {accept}>')
         + _field("after", f"After it (up to {escape(limit)})", f'<input type="file" name="after" {accept}>')
         + "</form>"

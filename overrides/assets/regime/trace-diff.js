@@ -1,7 +1,7 @@
 // "Before and after": two traces read in this page's worker, one at a time, each into its reading (the bytes are
 // dropped once read), then the core's diff of the two readings: the verdict on the change, what moved, and the
 // pull-request comment. Nothing is sent anywhere; every word and number is the core's.
-import { h, on } from "./dom.js";
+import { h, on, svgNode } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
@@ -19,6 +19,7 @@ export function mount(element) {
   const result = element.querySelector(".regime-trace-diff__result");
   const maxBytes = Number(element.dataset.maxBytes) || 0;
   const readings = { before: null, after: null };
+  const pictures = { before: null, after: null }; // each trace's strip, as the one-trace reader draws it
 
   const say = (text, state) => {
     result.dataset.state = state;
@@ -33,10 +34,21 @@ export function mount(element) {
       `Copy this: ${answer.markdown}`));
     result.dataset.state = "done";
     result.dataset.verdict = answer.verdict;
+    const guess = form.elements.guess.value.trim();
+    const strip = (side) => {
+      const picture = pictures[side] && svgNode(pictures[side].svg);
+      return picture ? h("figure", { class: "regime-figure regime-trace-diff__strip" }, picture,
+        h("figcaption", {}, `${side === "before" ? "Before" : "After"}: ${pictures[side].caption}`)) : null;
+    };
     result.replaceChildren(
-      h("p", { class: "regime-trace-diff__verdict" }, h("strong", {}, answer.headline)),
+      h("div", { class: "regime-trace__compare" },
+        h("div", { class: "regime-trace__yours" }, h("p", {}, h("strong", {}, "What you expected")),
+          h("p", {}, guess || "(none written)")),
+        h("div", { class: "regime-trace__theirs" }, h("p", {}, h("strong", {}, "What the traces say")),
+          h("p", { class: "regime-trace-diff__verdict" }, answer.headline))),
       rowsTable(answer.head, answer.rows),
       h("p", { class: "regime-trace-diff__text" }, answer.text),
+      ...["before", "after"].map(strip).filter(Boolean),
       h("div", { class: "regime-trace__review" }, button, status),
     );
   };
@@ -71,6 +83,7 @@ export function mount(element) {
         return;
       }
       readings[side] = { ...answer.verdict, trace: answer.trace };
+      pictures[side] = { svg: answer.svg, caption: answer.caption };
       const other = side === "before" ? "after" : "before";
       if (readings[other]) await compare();
       else if (!form.elements[other].files.length) say(`The ${side} trace is read; now give the ${other} one.`, "waiting");
@@ -83,7 +96,7 @@ export function mount(element) {
     bindStatus(element.querySelector(".regime-status")),
     on(form.elements.before, "change", () => read("before", form.elements.before.files[0])),
     on(form.elements.after, "change", () => read("after", form.elements.after.files[0])),
-    on(form, "submit", (event) => event.preventDefault()),
+    on(form, "submit", (event) => event.preventDefault()), // Enter in the prediction line reads nothing
   ];
   python.startSoon();
   return () => {

@@ -232,7 +232,7 @@ def cmd_diff(args: argparse.Namespace) -> tuple[dict[str, Any], str, int]:
     result = diff(before, after)
     failed = gate(result["change"], max_slowdown=most, expect_regime=expect)
     result["change"]["gate"] = {"max_slowdown": most, "expect_regime": expect, "failed": failed}
-    text = diff_markdown(result) if args.markdown else diff_text(result)
+    text = diff_markdown(result).removesuffix("\n") if args.markdown else diff_text(result)  # the terminal adds it
     if failed:
         text += "\n" + "\n".join(f"gate: {line}" for line in failed)
     return result, text, 1 if failed else 0
