@@ -6,6 +6,7 @@ Every subcommand takes ``--json``. Bad input prints one line naming the field an
 from __future__ import annotations
 
 import argparse
+import concurrent.futures
 import glob
 import json
 import os
@@ -37,6 +38,12 @@ from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.diff import text as diff_text
 from regime_core.trace.events import MAX_TRACE_BYTES
 from regime_core.trace.picture import ops_roofline
+from regime_core.trace.ranks import COLUMNS as RANK_COLUMNS
+from regime_core.trace.ranks import digest as rank_digest
+from regime_core.trace.ranks import markdown as ranks_markdown
+from regime_core.trace.ranks import merge as merge_ranks
+from regime_core.trace.ranks import reading_of as rank_reading_of
+from regime_core.trace.ranks import table_rows as ranks_table
 from regime_core.trace.reading import TraceReading, no_cycle_collection, read_trace
 from regime_core.trace.reading import text as trace_text
 
@@ -207,6 +214,9 @@ def _read_trace_file(path: str, step: int | None, field: str = "FILE") -> TraceR
 def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
     reading = _read_trace_file(args.file, step)
+    if args.digest:
+        document = rank_digest(reading.to_json())
+        return document, dump_json_text(document)
     if args.svg:
         picture, said = ops_roofline(reading)
         if not picture:
@@ -226,9 +236,8 @@ def cmd_diff(args: argparse.Namespace) -> tuple[dict[str, Any], str, int]:
     most = _percent(args.max_slowdown, "--max-slowdown") if args.max_slowdown is not None else None
     if args.before == "-" and args.after == "-":
         raise RegimeError("AFTER", "expected a file: only one of the two may be read from stdin ('-')")
-    with no_cycle_collection():
-        before = _read_trace_file(args.before, step, "BEFORE").to_json()
-        after = _read_trace_file(args.after, step, "AFTER").to_json()
+    before = _reading_json(args.before, step, "BEFORE")  # a trace of any format, or a rank's digest
+    after = _reading_json(args.after, step, "AFTER")
     result = diff(before, after)
     failed = gate(result["change"], max_slowdown=most, expect_regime=expect)
     result["change"]["gate"] = {"max_slowdown": most, "expect_regime": expect, "failed": failed}
@@ -248,6 +257,79 @@ def _percent(value: str, field: str) -> float:
     if not 0 <= share < 100:
         raise RegimeError(field, f"expected a percentage from 0% up, got {value[:20]!r}")
     return share
+
+
+#: What a folder of ranks is read for: traces (any format the reader tells by content) and digests.
+_RANK_SUFFIXES = (".json", ".json.gz", ".gz", ".sqlite", ".csv")
+
+
+def _rank_files(paths: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    for path in paths:
+        if os.path.isdir(path):
+            out += sorted(os.path.join(path, n) for n in os.listdir(path) if n.lower().endswith(_RANK_SUFFIXES))
+        elif any(c in path for c in "*?[") and not os.path.exists(path):
+            out += sorted(glob.glob(path))
+        else:
+            out.append(path)
+    return out
+
+
+def rank_reading(path: str) -> tuple[str, dict[str, Any] | None, str]:
+    """One rank's file read into its reading (a digest is its reading already), or why not; for a process pool."""
+    try:
+        return path, _reading_json(path, None, path), ""
+    except RegimeError as exc:
+        return path, None, exc.expected
+    except OSError as exc:
+        return path, None, f"cannot read it: {exc.strerror or exc}"
+
+
+def _reading_json(path: str, step: int | None, field: str) -> dict[str, Any]:
+    """A trace's reading, or the reading a digest holds (a digest says so in its first bytes)."""
+    if path != "-":
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(64)
+        except OSError as exc:
+            raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
+        if head.lstrip().startswith(b"{") and b'"regime-digest"' in head:
+            if step is not None:
+                raise RegimeError("--step", f"{path} is a digest: its steps are read already; leave --step out")
+            return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
+    with no_cycle_collection():
+        return _read_trace_file(path, step, field).to_json()
+
+
+def _text_of(path: str) -> str:
+    with open(path, encoding="utf-8") as handle:
+        return handle.read(MAX_FILE_BYTES + 1)
+
+
+def cmd_ranks(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
+    """Every rank's trace or digest, read in parallel, merged into the job's reading."""
+    files = _rank_files(args.paths)
+    if not files:
+        raise RegimeError("PATH", f"no traces or digests in {', '.join(args.paths)}")
+    jobs = _whole(args.jobs, "--jobs") if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise RegimeError("--jobs", "expected at least 1")
+    if jobs == 1 or len(files) == 1:
+        results = [rank_reading(f) for f in files]
+    else:
+        with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
+            results = list(pool.map(rank_reading, files, chunksize=max(1, len(files) // (jobs * 4))))
+    merged = merge_ranks([(p, r) for p, r, _ in results if r is not None],
+                         [(p, why) for p, r, why in results if r is None])
+    if args.markdown:
+        return merged, ranks_markdown(merged).removesuffix("\n")
+    rows = ranks_table(merged)
+    width = [max(len(c), *(len(r[i]) for r in rows)) for i, c in enumerate(RANK_COLUMNS)]
+    lines = [merged["job"]["text"], *(f"note: {n}" for n in merged["notes"]), "",
+             "  ".join(c.ljust(w) for c, w in zip(RANK_COLUMNS, width, strict=True)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(row, width, strict=True)).rstrip() for row in rows]
+    lines += [f"not read: {r['file']}: {r['reason']}" for r in merged["refused"]]
+    return merged, "\n".join(lines)
 
 
 def _whole(value: str, field: str) -> int:
@@ -358,6 +440,8 @@ def build_parser() -> argparse.ArgumentParser:
         "gpus": (cmd_gpus, "the hardware catalogue"),
         "trace": (cmd_trace, "read a profiler trace (torch.profiler / Kineto / ROCm JSON, or .json.gz; '-' reads stdin)"
                              " into a regime"),
+        "ranks": (cmd_ranks, "a distributed run's traces (or digests), one per rank, read together: stragglers told"
+                             " apart from a slow network"),
         "diff": (cmd_diff, "two traces, before and after a change: did the step get faster, and did the change"
                            " attack its regime (a gate for CI with --max-slowdown and --expect-regime)"),
         "practice": (cmd_practice, "a new incident to practise on, generated from a seed (grade it with regime grade)"),
@@ -392,6 +476,11 @@ def build_parser() -> argparse.ArgumentParser:
                                help="one report for the class, even of one file")
     subs["grade"].add_argument("--markdown", action="store_true", help="the class report as Markdown (the default text)")
     subs["grade"].add_argument("--csv", action="store_true", help="the class report as CSV, one row per learner")
+    subs["trace"].add_argument("--digest", action="store_true", help="print the rank's digest (JSON, kilobytes) that"
+                               " regime ranks merges")
+    subs["ranks"].add_argument("paths", nargs="+", metavar="PATH", help="traces or digests, folders of them, or globs")
+    subs["ranks"].add_argument("--jobs", help="traces read at once (default: the CPUs)")
+    subs["ranks"].add_argument("--markdown", action="store_true", help="the job's reading as Markdown")
     subs["diff"].add_argument("before", metavar="BEFORE", help="the trace before the change")
     subs["diff"].add_argument("after", metavar="AFTER", help="the trace after it")
     subs["diff"].add_argument("--step", help="read only ProfilerStep#N of each (default: every step)")

@@ -7,6 +7,7 @@ said by :mod:`regime_core.trace.reading`, not here.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from collections.abc import Iterable
@@ -110,6 +111,8 @@ class Events:
     device_names: tuple[str, ...]
     skipped: int = 0
     profiled_kernels: int = 0  # CUPTI range-profiler records: a kernel's counters, from a replay of it alone
+    rank: int | None = None  # this process's rank and the job's size, from torch.distributed (distributedInfo)
+    world_size: int | None = None
 
 
 def _seconds(value: object) -> float | None:
@@ -348,7 +351,13 @@ def read_events(source: bytes | BinaryIO) -> Events:
     properties = reader.header.get("deviceProperties", reader.header.get("computeProperties"))
     if isinstance(properties, list):
         names = tuple(str(p.get("name", ""))[:100] for p in properties if isinstance(p, dict))
-    return _events(kept, names)
+    events = _events(kept, names)
+    distributed = reader.header.get("distributedInfo")
+    if isinstance(distributed, dict):
+        rank, size = _int(distributed.get("rank")), _int(distributed.get("world_size"))
+        if rank is not None and size is not None and 0 <= rank < size:
+            events = dataclasses.replace(events, rank=rank, world_size=size)
+    return events
 
 
 def from_dicts(events: Iterable[dict[str, Any]], device_names: tuple[str, ...] = ()) -> Events:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import re
 from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -237,8 +238,30 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
                       "mean": sum(tl.gaps) / len(tl.gaps) if tl.gaps else 0.0},
              "comm_share": comm_share, "loader_share": tl.loader_idle / tl.length,
              "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped,
+             "rank": events.rank, "world_size": events.world_size,
+             "compute_time": sum(end - start for start, end in tl.other_spans), "collectives": collectives(events, window),
              "coverage": coverage(totals, kernel_time, card, events)}
     return TraceReading(verdict, symptoms, facts, events, tl)
+
+
+#: A collective kernel's kind, from its name (NCCL's and RCCL's kernels name it).
+_COLLECTIVE_KINDS = (("all-reduce", re.compile(r"all_?reduce", re.I)), ("all-gather", re.compile(r"all_?gather", re.I)),
+                     ("reduce-scatter", re.compile(r"reduce_?scatter", re.I)),
+                     ("all-to-all", re.compile(r"all_?to_?all", re.I)),
+                     ("send/recv", re.compile(r"send|recv", re.I)), ("broadcast", re.compile(r"broadcast", re.I)))
+
+
+def collectives(events: Events, window: tuple[float, float] | None) -> dict[str, dict[str, float]]:
+    """Collective kernels by kind: how many, and their GPU time (overlapped or not), in the window."""
+    out: dict[str, dict[str, float]] = {}
+    for span in events.gpu:
+        if not span.comm or (window is not None and not window[0] <= span.start < window[1]):
+            continue
+        kind = next((k for k, pattern in _COLLECTIVE_KINDS if pattern.search(span.name)), "other")
+        entry = out.setdefault(kind, {"count": 0, "time": 0.0})
+        entry["count"] += 1
+        entry["time"] += span.end - span.start
+    return out
 
 
 def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None, events: Events) -> dict[str, Any]:

@@ -1,0 +1,180 @@
+"""A distributed run's ranks read together: each rank's digest merged into the job's reading.
+
+One rank's trace cannot tell a slow interconnect from a slow rank: when one rank arrives late at a collective,
+every other rank waits inside it, and each of their traces looks communication-bound. Merged, the ranks say it.
+Per rank and per step: the time the rank spent before it reached the collectives (its ``work``: the step less
+its exposed collective time, so a rank stalled on its loader arrives late as surely as one with more compute),
+its compute, its share of exposed collectives, its regime. A rank whose work per step is beyond the others'
+(more than ``STRAGGLER_SHARE`` over their median, and beyond three times their median absolute deviation) is a
+**straggler**: the collectives the others wait in are its cost, not the network's, and the job's verdict is the
+straggler with its own regime. Where no rank is late and every rank's collectives hold the step alike, the job is
+communication-bound: the link is slow for all. Otherwise the job reads as the regime most ranks read.
+
+A **digest** is one rank's reading (what ``regime trace --json`` gives, kilobytes whatever the trace's size) in
+a small versioned document: written where the trace is, merged anywhere.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+from regime_core.catalogue.levers import advice
+from regime_core.catalogue.quantity import Dim, format_quantity
+from regime_core.errors import RegimeError
+from regime_core.judgment.classify import COMM_SHARE
+from regime_core.trace.diff import step_time
+
+DIGEST_FORMAT, DIGEST_VERSION = "regime-digest", 1
+#: A rank whose work per step is this much over the median of all (and beyond their spread) is a straggler.
+STRAGGLER_SHARE = 0.1
+_MAD_FACTOR = 3.0
+
+
+def digest(reading: Mapping[str, Any]) -> dict[str, Any]:
+    """One rank's reading (``regime trace --json``) as a digest document."""
+    return {"format": DIGEST_FORMAT, "version": DIGEST_VERSION, "reading": dict(reading)}
+
+
+def is_digest(raw: object) -> bool:
+    """Whether a JSON document says it is a digest."""
+    return isinstance(raw, Mapping) and raw.get("format") == DIGEST_FORMAT
+
+
+def reading_of(raw: object) -> dict[str, Any]:
+    """The reading a digest holds; a RegimeError says what is wrong with it."""
+    if not isinstance(raw, Mapping) or raw.get("format") != DIGEST_FORMAT:
+        raise RegimeError("digest", f'expected "format": "{DIGEST_FORMAT}" (regime trace FILE --digest writes one)')
+    if raw.get("version") != DIGEST_VERSION:
+        raise RegimeError("digest.version", f"expected {DIGEST_VERSION}: a digest of another version of Regime;"
+                                            " write it again with this one (regime trace FILE --digest)")
+    reading = raw.get("reading")
+    if not isinstance(reading, Mapping) or not isinstance(reading.get("trace"), Mapping):
+        raise RegimeError("digest.reading", "expected the rank's reading (regime trace --json)")
+    return dict(reading)
+
+
+def _f(value: float, dim: Dim) -> str:
+    return "0" if value == 0 else format_quantity(value, dim)
+
+
+def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[str, Any]:
+    trace = reading["trace"]
+    steps = max(1, len(trace["steps"]))
+    step = step_time(trace)["median"]
+    window = trace["window"]
+    comm = trace["comm_share"] * window / steps
+    return {"rank": trace.get("rank") if trace.get("rank") is not None else fallback_rank, "source": source,
+            "world_size": trace.get("world_size"), "card": trace.get("card_name") or trace.get("device"),
+            "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
+            "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
+            "regime": reading["regime"], "regime_name": reading["regime_name"],
+            "collectives": trace.get("collectives", {})}
+
+
+def merge(readings: Iterable[tuple[str, Mapping[str, Any]]], refused: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
+    """The job's reading from its ranks' readings (source, reading): ``ranks``, ``stragglers``, ``job``, ``notes``."""
+    rows: list[dict[str, Any]] = []
+    refused_out = [{"file": file, "reason": reason} for file, reason in refused]
+    seen: dict[int, str] = {}
+    for at, (source, reading) in enumerate(readings):
+        row = _row(source, reading, at)
+        if row["rank"] in seen:
+            refused_out.append({"file": source, "reason": f"rank {row['rank']} again (first read from"
+                                                         f" {seen[row['rank']]}): left out"})
+            continue
+        seen[row["rank"]] = source
+        rows.append(row)
+    if not rows:
+        raise RegimeError("PATH", "no rank could be read: " + "; ".join(f"{r['file']}: {r['reason']}"
+                                                                       for r in refused_out[:3]))
+    rows.sort(key=lambda r: r["rank"])
+    notes = _notes(rows)
+    stragglers = _stragglers(rows)
+    job = _job(rows, stragglers)
+    return {"ranks": rows, "stragglers": [s["rank"] for s in stragglers], "job": job, "notes": notes,
+            "refused": refused_out}
+
+
+def _notes(rows: list[dict[str, Any]]) -> list[str]:
+    """What the set itself says first: ranks missing, sizes that disagree, different cards."""
+    notes = []
+    sizes = {r["world_size"] for r in rows if r["world_size"] is not None}
+    if len(sizes) > 1:
+        notes.append(f"the traces disagree on the job's size ({', '.join(str(s) for s in sorted(sizes))} ranks)")
+    elif sizes:
+        missing = sorted(set(range(next(iter(sizes)))) - {r["rank"] for r in rows})
+        if missing:
+            shown = ", ".join(str(m) for m in missing[:20]) + (" …" if len(missing) > 20 else "")
+            notes.append(f"{len(missing)} of {next(iter(sizes))} ranks missing: {shown}")
+    cards = Counter(r["card"] for r in rows)
+    if len(cards) > 1:
+        notes.append("the ranks ran on different GPUs (" + ", ".join(f"{c or 'unnamed'}: {n}"
+                                                                      for c, n in cards.most_common()) + ")")
+    return notes
+
+
+def _stragglers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    if len(rows) < 3:  # two ranks cannot say which of them is the odd one
+        return []
+    work = [r["work"] for r in rows]
+    median = statistics.median(work)
+    spread = statistics.median(abs(w - median) for w in work)
+    late = [r for r in rows if r["work"] > median * (1 + STRAGGLER_SHARE) and r["work"] - median > _MAD_FACTOR * spread]
+    for r in late:
+        r["late_by"] = r["work"] / median - 1 if median > 0 else 0.0
+    return sorted(late, key=lambda r: -r["work"])
+
+
+def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]]) -> dict[str, Any]:
+    waiting = [r for r in rows if r not in stragglers and r["comm_share"] >= COMM_SHARE]
+    if stragglers:
+        first = stragglers[0]
+        why = ("waits on its data loader" if first["loader_share"] >= 0.2 else
+               f"computes longer ({_f(first['compute_time'], Dim.SECOND)} a step against"
+               f" {_f(statistics.median(r['compute_time'] for r in rows), Dim.SECOND)} for the median rank)")
+        text = (f"Rank {first['rank']} is a straggler: it reaches the collectives {first['late_by']:.0%} later than"
+                f" the median rank; it {why}, and reads {first['regime_name']} on its own."
+                + (f" {len(waiting)} other ranks spend {statistics.median(r['comm_share'] for r in waiting):.0%} of"
+                   " the window in exposed collectives: that is waiting for it, not a slow network."
+                   if waiting else "")
+                + " Fix the straggler first; a faster interconnect would not shorten the step.")
+        return {"verdict": "straggler", "regime": first["regime"], "text": text}
+    shares = [r["comm_share"] for r in rows]
+    if len(waiting) == len(rows):
+        text = (f"Every rank spends {min(shares):.0%}–{max(shares):.0%} of its window in exposed collectives and no"
+                " rank is late: the collectives themselves are slow for all (the link, or too little overlap)."
+                " Overlap them with compute, or move less data; faster kernels would not shorten the step.")
+        return {"verdict": "communication", "regime": "communication", "text": text}
+    regimes = Counter(r["regime"] for r in rows)
+    regime, count = regimes.most_common(1)[0]
+    name = advice(regime).name if regime else "undecided"
+    text = (f"No rank is late and the collectives do not hold the step: {count} of {len(rows)} ranks read {name}.")
+    return {"verdict": regime or "undecided", "regime": regime, "text": text}
+
+
+COLUMNS = ("rank", "step time", "work before collectives", "compute", "exposed collectives", "loader", "regime")
+
+
+def table_rows(result: Mapping[str, Any]) -> list[list[str]]:
+    """The per-rank table as text, a row per rank, stragglers marked."""
+    late = set(result["stragglers"])
+    return [[f"{r['rank']}{' (straggler)' if r['rank'] in late else ''}", _f(r["step_time"], Dim.SECOND),
+             _f(r["work"], Dim.SECOND), _f(r["compute_time"], Dim.SECOND), f"{r['comm_share']:.0%}",
+             f"{r['loader_share']:.0%}", r["regime_name"]] for r in result["ranks"]]
+
+
+def markdown(result: Mapping[str, Any]) -> str:
+    """The job's reading for a pull request or an issue: the verdict, what the set says first, the table."""
+    out = [f"### Regime across {len(result['ranks'])} ranks: {result['job']['verdict']}", "", result["job"]["text"], ""]
+    out += [f"- {note}" for note in result["notes"]]
+    if result["notes"]:
+        out.append("")
+    out += ["| " + " | ".join(COLUMNS) + " |", "| " + " | ".join("---:" if c != "regime" else "---" for c in COLUMNS)
+            + " |"]
+    out += ["| " + " | ".join(row) + " |" for row in table_rows(result)]
+    if result["refused"]:
+        out += ["", "Not read:"] + [f"- {r['file']}: {r['reason']}" for r in result["refused"]]
+    return "\n".join(out) + "\n"

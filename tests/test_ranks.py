@@ -1,0 +1,157 @@
+"""`regime ranks`: a distributed run's traces, one per rank, read together; stragglers told from a slow link.
+
+Each set is written here, rank by rank, as torch.profiler writes a rank's trace (``distributedInfo``, steps, an
+all-reduce after each step's compute that ends on every rank at once, as a collective does): a straggler, a slow
+link, a rank stalled on its loader, and a balanced job.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from regime_core.errors import RegimeError
+from regime_core.trace.ranks import digest, merge, reading_of
+from regime_core.trace.reading import read_trace
+from trace_builder import Trace, as_bytes
+
+
+def job(world: int = 4, steps: int = 6, *, compute: dict[int, float] | None = None, loader: dict[int, float] | None = None,
+        comm_us: float = 300.0, base_us: float = 2000.0) -> list[dict[str, Any]]:
+    """``world`` ranks' traces: each step, rank r waits ``loader[r]`` µs on its loader, computes ``compute[r]`` µs
+    (default ``base_us``), then all-reduces until every rank has arrived and ``comm_us`` more have passed."""
+    compute, loader = compute or {}, loader or {}
+    arrive = [loader.get(r, 0.0) + compute.get(r, base_us) for r in range(world)]
+    step = max(arrive) + comm_us + 10
+    traces = []
+    for r in range(world):
+        t = Trace()
+        for n in range(steps):
+            start = 100 + n * step
+            t.host(start, step - 5, f"ProfilerStep#{n}", "user_annotation")
+            if loader.get(r):
+                t.host(start, loader[r], "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__", "user_annotation")
+            t.kernel(start + loader.get(r, 0.0), compute.get(r, base_us), "ampere_sgemm_128x64_nn")
+            begin = start + arrive[r]
+            t.kernel(begin, max(arrive) + comm_us - arrive[r],
+                     "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", stream=20)
+        document = t.document()
+        document["distributedInfo"] = {"backend": "nccl", "rank": r, "world_size": world}
+        traces.append(document)
+    return traces
+
+
+def _merge(traces: list[dict[str, Any]]) -> dict[str, Any]:
+    return merge((f"rank{r}.json", read_trace(as_bytes(t)).to_json()) for r, t in enumerate(traces))
+
+
+def test_a_straggler_is_named_and_the_network_is_not_blamed() -> None:
+    straggling = job(8, compute={5: 1300.0}, base_us=1000.0, comm_us=800.0)  # rank 5 computes 30% longer
+    result = _merge(straggling)
+    assert result["stragglers"] == [5]
+    assert result["job"]["verdict"] == "straggler"
+    text = result["job"]["text"]
+    assert text.startswith("Rank 5 is a straggler: it reaches the collectives 30% later")
+    assert "waiting for it, not a slow network" in text
+    others = [r for r in result["ranks"] if r["rank"] != 5]
+    assert all(r["comm_share"] > 0.5 for r in others)
+    # Read alone, each other rank's trace looks communication-bound: only the merge tells who they wait for.
+    assert all(r["regime"] == "communication" for r in others)
+
+
+def test_a_slow_link_reads_communication_for_the_job() -> None:
+    result = _merge(job(4, comm_us=4000.0))
+    assert result["stragglers"] == []
+    assert result["job"]["verdict"] == "communication"
+    assert "slow for all" in result["job"]["text"]
+
+
+def test_a_rank_stalled_on_its_loader_is_the_straggler_with_its_own_regime() -> None:
+    result = _merge(job(4, loader={2: 3000.0}))
+    assert result["stragglers"] == [2]
+    assert "waits on its data loader" in result["job"]["text"]
+    stalled = next(r for r in result["ranks"] if r["rank"] == 2)
+    assert stalled["regime"] == "overhead"
+    assert result["job"]["regime"] == "overhead"
+
+
+def test_a_balanced_job_reads_as_its_ranks_read() -> None:
+    result = _merge(job(4, comm_us=50.0))
+    assert result["stragglers"] == []
+    assert {r["regime"] for r in result["ranks"]} == {None}  # a kernel without an op's shapes is not placed
+    assert result["job"] == {"verdict": "undecided", "regime": None,
+                             "text": "No rank is late and the collectives do not hold the step: 4 of 4 ranks read"
+                                     " undecided."}
+
+
+def test_the_set_says_missing_ranks_duplicates_and_sizes_first() -> None:
+    traces = job(4, compute={1: 2700.0})
+    readings = [(f"r{r}.json", read_trace(as_bytes(t)).to_json()) for r, t in enumerate(traces)]
+    result = merge([readings[0], readings[1], readings[1], readings[3]], [("r9.json", "not JSON")])
+    assert "1 of 4 ranks missing: 2" in result["notes"]
+    assert [r["file"] for r in result["refused"]] == ["r9.json", "r1.json"]
+    assert "rank 1 again" in result["refused"][1]["reason"]
+    other = json.loads(json.dumps(readings[3][1]))
+    other["trace"]["world_size"] = 8
+    assert "disagree on the job's size" in merge([readings[0], ("r3.json", other)])["notes"][0]
+
+
+def test_a_digest_is_small_holds_the_reading_and_says_another_version() -> None:
+    reading = read_trace(as_bytes(job(2, steps=50)[0])).to_json()
+    document = digest(reading)
+    assert len(json.dumps(document)) < 16_000
+    assert reading_of(json.loads(json.dumps(document))) == json.loads(json.dumps(reading))
+    with pytest.raises(RegimeError, match="another version"):
+        reading_of({**document, "version": 99})
+
+
+def _cli(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "regime_core", *args], capture_output=True, text=True, timeout=180,
+                          check=False, cwd=cwd)
+
+
+def test_the_command_reads_a_folder_in_parallel_and_a_digest_alike(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    folder.mkdir()
+    for r, trace in enumerate(job(4, compute={3: 2700.0})):
+        (folder / f"rank{r}.pt.trace.json.gz").write_bytes(as_bytes(trace, zipped=True))
+    (folder / "notes.txt").write_text("not a trace")
+    (folder / "broken.json").write_text("{")
+    digested = _cli("trace", str(folder / "rank3.pt.trace.json.gz"), "--digest", cwd=tmp_path)
+    assert digested.returncode == 0, digested.stderr
+    (tmp_path / "rank3.digest.json").write_text(digested.stdout)
+    one = _cli("ranks", str(folder), "--jobs", "1", "--json", cwd=tmp_path)
+    two = _cli("ranks", str(folder), "--jobs", "2", "--json", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    assert one.stdout == two.stdout  # the pool changes nothing but the time
+    out = json.loads(one.stdout)
+    assert out["stragglers"] == [3]
+    assert [Path(r["file"]).name for r in out["refused"]] == ["broken.json"]
+    mixed = [str(folder / f"rank{r}.pt.trace.json.gz") for r in range(3)] + ["rank3.digest.json"]
+    with_digest = json.loads(_cli("ranks", *mixed, "--json", cwd=tmp_path).stdout)
+    assert with_digest["stragglers"] == [3]  # a digest reads as its trace does
+    text = _cli("ranks", str(folder), "--markdown", cwd=tmp_path).stdout
+    assert text.startswith("### Regime across 4 ranks: straggler")
+    assert "| 3 (straggler) |" in text
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    none = _cli("ranks", str(empty), cwd=tmp_path)
+    assert none.returncode == 2
+    assert none.stderr.count("\n") == 1
+
+
+HTA = Path(__file__).resolve().parents[2] / "shared" / "traces" / "hta"
+
+
+@pytest.mark.skipif(not HTA.is_dir(), reason="the shared HTA traces are not placed here")
+def test_two_sampled_ranks_of_a_real_128_rank_job() -> None:
+    result = merge((name, read_trace((HTA / name).read_bytes()).to_json())
+                   for name in ("trace_filter_sampled_rank-0.json.gz", "trace_filter_sampled_rank-1.json.gz"))
+    assert [r["rank"] for r in result["ranks"]] == [0, 1]
+    assert result["notes"][0].startswith("126 of 128 ranks missing: 2, 3, 4")
+    assert result["stragglers"] == []  # two ranks cannot say which is the odd one
