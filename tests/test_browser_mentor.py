@@ -73,3 +73,19 @@ def test_the_practice_page_downloads_a_record_the_report_reads(page: Page, base_
     report = class_report([Submission("regime-practice.json", record)])
     assert report["learners"][0]["practice"]["right"] == 5
     assert report["practice"]["missed"] == {"a decode step reading its weights": 1, "a matrix–vector product": 1}
+
+
+def test_files_dropped_on_the_page_are_read_as_chosen_ones(page: Page, base_url: str) -> None:
+    page.goto(base_url + "mentor/")
+    mentor = page.locator(".regime-mentor")
+    files = [{"name": sub.file, "text": json.dumps(sub.data)} for sub in _class()[:3]]
+    transfer = page.evaluate_handle("""(files) => {
+        const transfer = new DataTransfer();
+        for (const f of files) transfer.items.add(new File([f.text], f.name, { type: "application/json" }));
+        return transfer;
+    }""", files)
+    mentor.dispatch_event("dragover", {"dataTransfer": transfer})
+    expect(mentor).to_have_class("regime-mentor regime-trace--over")  # the drop area lit while files are over it
+    mentor.dispatch_event("drop", {"dataTransfer": transfer})
+    expect(mentor).to_have_class("regime-mentor")
+    expect(page.locator('.regime-mentor__result[data-state="done"] tbody tr')).to_have_count(3, timeout=90_000)

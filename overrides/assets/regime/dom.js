@@ -151,3 +151,23 @@ export function download(name, type, text) {
   link.remove();
   window.setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
+
+/**
+ * Make `element` a drop area for files: `receive(files)` gets the dropped files (an array); while files are
+ * dragged over it, it carries `regime-trace--over` (the highlight the trace and Mentor pages share). Returns a
+ * teardown.
+ */
+export function dropZone(element, receive) {
+  const over = (event) => {
+    event.preventDefault();
+    element.classList.add("regime-trace--over");
+  };
+  const left = () => element.classList.remove("regime-trace--over");
+  const dropped = (event) => {
+    event.preventDefault();
+    left();
+    receive([...(event.dataTransfer ? event.dataTransfer.files : [])]);
+  };
+  const offs = [on(element, "dragover", over), on(element, "dragleave", left), on(element, "drop", dropped)];
+  return () => offs.forEach((off) => off());
+}

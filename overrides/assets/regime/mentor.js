@@ -1,7 +1,7 @@
 // Mentor: a class's files read one at a time in this page's worker, each into its small entry, and the entries
 // merged into the report `regime grade` prints. The page holds the entries, the report and one file's text at a
 // time; nothing is sent anywhere. regime_core writes every word; this renders the view it answers.
-import { download, h, on } from "./dom.js";
+import { download, dropZone, h, on } from "./dom.js";
 import { bindStatus, python } from "./runtime.js";
 
 function learnersTable(table) {
@@ -85,23 +85,11 @@ export function mount(element) {
     }
   };
 
-  const dropped = (event) => {
-    event.preventDefault();
-    element.classList.remove("regime-trace--over");
-    read([...(event.dataTransfer ? event.dataTransfer.files : [])]);
-  };
-  const over = (event) => {
-    event.preventDefault();
-    element.classList.add("regime-trace--over");
-  };
-  const left = () => element.classList.remove("regime-trace--over");
   const teardowns = [
+    dropZone(element, read),
     bindStatus(element.querySelector(".regime-status")),
     on(input, "change", () => read([...input.files])),
     on(form, "submit", (event) => event.preventDefault()),
-    on(element, "dragover", over),
-    on(element, "dragleave", left),
-    on(element, "drop", dropped),
   ];
   python.startSoon();
   return () => {

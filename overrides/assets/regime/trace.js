@@ -1,6 +1,6 @@
 // "Your trace": a profiler trace read by regime_core in this page's worker. The file is read here and its
 // bytes handed to the worker beside the request; it is never sent anywhere. This renders what the core answers.
-import { h, on, svgNode, verdictNodes } from "./dom.js";
+import { dropZone, h, on, svgNode, verdictNodes } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
@@ -118,24 +118,11 @@ export function mount(element) {
     }
   };
 
-  const dropped = (event) => {
-    event.preventDefault();
-    element.classList.remove("regime-trace--over");
-    const [file] = event.dataTransfer ? event.dataTransfer.files : [];
-    if (file) read(file);
-  };
-  const over = (event) => {
-    event.preventDefault();
-    element.classList.add("regime-trace--over");
-  };
-  const left = () => element.classList.remove("regime-trace--over");
   const teardowns = [
+    dropZone(element, ([file]) => file && read(file)),
     bindStatus(element.querySelector(".regime-status")),
     on(input, "change", () => read(input.files[0])),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the reading line reads nothing
-    on(element, "dragover", over),
-    on(element, "dragleave", left),
-    on(element, "drop", dropped),
   ];
   python.startSoon();
   return () => teardowns.forEach((teardown) => teardown());
