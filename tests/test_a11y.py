@@ -145,7 +145,7 @@ def _state_trace_diff(page: Page, base_url: str) -> None:
     for side, trace in (("before", stepped(loader_us=6000)), ("after", stepped())):
         widget.locator(f'input[name="{side}"]').set_input_files(
             {"name": f"{side}.json", "mimeType": "application/json", "buffer": as_bytes(trace)})
-    expect(widget.locator('.regime-trace-diff__result[data-state="done"] table')).to_be_visible(timeout=90_000)
+    expect(widget.locator('.regime-trace-diff__result[data-state="done"] table').first).to_be_visible(timeout=90_000)
 
 
 STATES = {"error": _state_error, "unlocked": _state_unlocked, "loading": _state_loading, "failed": _state_failed,

@@ -173,6 +173,7 @@ def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: ob
     expect(result.locator(".regime-trace__yours")).to_contain_text("loader fixed: faster, compute-bound after")
     expect(result.locator("tbody tr").first).to_contain_text("step time (median)")
     expect(result.locator("figure.regime-trace-diff__strip")).to_have_count(2)  # each trace's strip
+    expect(result.locator('[aria-label="The ops that moved most"] tbody tr').first).to_contain_text("aten::mm")
     expect(result.locator("figure.regime-trace-diff__strip figcaption").first).to_contain_text("Before:")
     expect(result).to_contain_text("What moved: idle waiting on the data loader")
     result.locator('[data-action="copy-diff"]').click()

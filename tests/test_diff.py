@@ -93,6 +93,10 @@ def test_an_op_sped_up_that_held_little_of_the_step_is_said_with_amdahls_arithme
     assert add["time_per_call"]["before"] / add["time_per_call"]["after"] == pytest.approx(2, rel=0.01)
     assert "aten::add got 2.0× faster per call, but it held 6% of the step: at most 6% × (1 − 1/2.0) = 3." \
         in change["text"]
+    comment = markdown(diff(before, after))
+    assert "| op and shapes | GPU time a step | time a call | achieved FLOP/s · bandwidth |" in comment
+    add_row = next(line for line in comment.splitlines() if line.startswith("| aten::add "))
+    assert "400 µs → 200 µs" in add_row  # its time a call, before → after
 
 
 def test_a_regression_names_its_launches() -> None:
@@ -113,7 +117,9 @@ def test_markdown_is_a_pull_request_comment() -> None:
     assert lines[0] == "### Regime: faster"
     assert lines[2:4] == ["| | before | after | change |", "| --- | ---: | ---: | ---: |"]
     assert lines[5] == "| regime | overhead / host-bound | compute-bound |  |"
-    assert "moved from overhead / host-bound to compute-bound" in lines[-1]
+    paragraph = lines[lines.index("") + 1:].copy()
+    assert any("moved from overhead / host-bound to compute-bound" in line for line in paragraph)
+    assert lines[-1].startswith("| aten::mm [[8192, 8192], [8192, 8192]] |")  # then the ops that moved most
 
 
 def test_step_time_is_the_median_of_the_steady_steps() -> None:

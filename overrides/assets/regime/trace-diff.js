@@ -5,10 +5,10 @@ import { h, on, svgNode } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
-function rowsTable(head, rows) {
+function rowsTable(head, rows, label = "What moved") {
   const cell = (column, text) => h("td", { "data-label": head[column] }, text);
   // Four short columns: a plain table fits a phone, and scrolls sideways in its frame where it does not.
-  return h("div", { class: "regime-trace-diff__rows", tabindex: "0", role: "region", "aria-label": "What moved" },
+  return h("div", { class: "regime-trace-diff__rows", tabindex: "0", role: "region", "aria-label": label },
     h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", { scope: "col" }, name)))),
       h("tbody", {}, rows.map((row) => h("tr", {}, row.map((text, at) => (at === 0
         ? h("th", { scope: "row" }, text) : cell(at, text))))))));
@@ -48,6 +48,7 @@ export function mount(element) {
           h("p", { class: "regime-trace-diff__verdict" }, answer.headline))),
       rowsTable(answer.head, answer.rows),
       h("p", { class: "regime-trace-diff__text" }, answer.text),
+      ...(answer.op_rows.length ? [rowsTable(answer.op_head, answer.op_rows, "The ops that moved most")] : []),
       ...["before", "after"].map(strip).filter(Boolean),
       h("div", { class: "regime-trace__review" }, button, status),
     );

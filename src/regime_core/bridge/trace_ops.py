@@ -17,7 +17,7 @@ from regime_core.catalogue.levers import advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.grading.review import trace_review
-from regime_core.trace.diff import ROW_HEAD, diff, headline, rows
+from regime_core.trace.diff import OP_HEAD, ROW_HEAD, diff, headline, op_rows, rows
 from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.picture import LEGEND, caption, ops_roofline, strip_svg
 from regime_core.trace.reading import no_cycle_collection, read_trace
@@ -112,6 +112,7 @@ def op_trace_diff(req: Mapping[str, Any]) -> dict[str, Any]:
         result = diff(before, after)
         return {"verdict": result["change"]["verdict"], "headline": headline(result), "head": list(ROW_HEAD),
                 "rows": [list(row) for row in rows(result)], "text": result["change"]["text"],
+                "op_head": list(OP_HEAD), "op_rows": [list(row) for row in op_rows(result)],
                 "markdown": diff_markdown(result)}
     except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError):  # a reading changed on its way
         raise RegimeError("before", "expected the readings this page made of two traces, unchanged") from None
@@ -119,4 +120,5 @@ def op_trace_diff(req: Mapping[str, Any]) -> dict[str, Any]:
 
 OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops",
                                                          "roofline", "roofline_caption", "review")),
-       Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "markdown"))]
+       Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "op_head",
+                                                                 "op_rows", "markdown"))]

@@ -212,12 +212,39 @@ def _regressions(change: Mapping[str, Any]) -> list[str]:
     return out
 
 
+#: The head of the top ops' rows ``op_rows`` gives; how many it gives.
+OP_HEAD, TOP_OP_ROWS = ("op and shapes", "GPU time a step", "time a call", "achieved FLOP/s · bandwidth"), 8
+
+
+def _pair(before: float | None, after: float | None, dim: Dim) -> str:
+    return f"{'—' if before is None else _f(before, dim)} → {'—' if after is None else _f(after, dim)}"
+
+
+def op_rows(result: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
+    """The ops whose time a step moved most, before → after: time a step, time a call, FLOP/s and bandwidth."""
+    out = []
+    for op in result["change"]["ops"][:TOP_OP_ROWS]:
+        shape = f" {op['shape']}" if op["shape"] else ""
+        rate = (f"{_pair(op['achieved_flops']['before'], op['achieved_flops']['after'], Dim.FLOP_RATE)} ·"
+                f" {_pair(op['bandwidth']['before'], op['bandwidth']['after'], Dim.BYTE_RATE)}"
+                if op["achieved_flops"]["before"] or op["achieved_flops"]["after"] else "not modelled")
+        out.append((f"{op['name']}{shape[:60]}", _pair(op["time_per_step"]["before"], op["time_per_step"]["after"],
+                                                        Dim.SECOND),
+                    _pair(op["time_per_call"]["before"], op["time_per_call"]["after"], Dim.SECOND), rate))
+    return out
+
+
 def markdown(result: Mapping[str, Any]) -> str:
-    """The change as a pull-request comment: a table, the two verdicts, the paragraph."""
+    """The change as a pull-request comment: a table, the two verdicts, the paragraph, the ops that moved most."""
     change = result["change"]
     out = [f"### Regime: {change['verdict']}", "", "| | before | after | change |", "| --- | ---: | ---: | ---: |"]
     out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(result)]
     out += ["", change["text"], ""]
+    ops = op_rows(result)
+    if ops:
+        out += ["| " + " | ".join(OP_HEAD) + " |", "| --- | ---: | ---: | ---: |"]
+        out += ["| " + " | ".join(cell.replace("|", "\\|") for cell in row) + " |" for row in ops]
+        out.append("")
     return "\n".join(out)
 
 
