@@ -155,3 +155,34 @@ def test_two_sampled_ranks_of_a_real_128_rank_job() -> None:
     assert [r["rank"] for r in result["ranks"]] == [0, 1]
     assert result["notes"][0].startswith("126 of 128 ranks missing: 2, 3, 4")
     assert result["stragglers"] == []  # two ranks cannot say which is the odd one
+
+
+def _late_steps(world: int, late_rank: int) -> list[tuple[str, dict[str, Any]]]:
+    """``world`` ranks' readings, one rank's steps 40% longer (written from one trace: a picture needs no more)."""
+    base = read_trace(as_bytes(job(2, steps=6)[0])).to_json()
+    out = []
+    for rank in range(world):
+        one = json.loads(json.dumps(base))
+        one["trace"].update(rank=rank, world_size=world)
+        if rank == late_rank:
+            one["trace"]["window"] *= 1.4
+            for step in one["trace"]["steps"]:
+                step["time"] *= 1.4
+        out.append((f"rank{rank}", one))
+    return out
+
+
+@pytest.mark.parametrize(("world", "late", "rows"), [(8, 5, 8), (1024, 517, 64)])
+def test_the_picture_shows_every_rank_or_gathers_them_and_labels_the_straggler(world: int, late: int,
+                                                                              rows: int) -> None:
+    from regime_core.trace.ranks import picture
+
+    result = merge(_late_steps(world, late))
+    assert result["stragglers"] == [late]
+    drawn = picture(result)
+    assert drawn.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="regime-ranks"')
+    assert drawn.count("<rect ") == rows * 6  # one row a rank, or 64 rows of 16 ranks; six steps
+    assert f"rank {late}</text>" in drawn  # labelled, never averaged away
+    darkest = drawn.count('fill-opacity="0.82"')  # +40% of the median step: 0.12 + 0.88 × 0.8 = 0.824
+    assert darkest == 6  # only the straggler's row (or its group's), every step
+    assert f"stragglers: {late}" in drawn

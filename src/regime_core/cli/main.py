@@ -42,6 +42,7 @@ from regime_core.trace.ranks import COLUMNS as RANK_COLUMNS
 from regime_core.trace.ranks import digest as rank_digest
 from regime_core.trace.ranks import markdown as ranks_markdown
 from regime_core.trace.ranks import merge as merge_ranks
+from regime_core.trace.ranks import picture as ranks_picture
 from regime_core.trace.ranks import reading_of as rank_reading_of
 from regime_core.trace.ranks import table_rows as ranks_table
 from regime_core.trace.reading import TraceReading, no_cycle_collection, read_trace
@@ -321,6 +322,11 @@ def cmd_ranks(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
             results = list(pool.map(rank_reading, files, chunksize=max(1, len(files) // (jobs * 4))))
     merged = merge_ranks([(p, r) for p, r, _ in results if r is not None],
                          [(p, why) for p, r, why in results if r is None])
+    if args.svg:
+        drawn = ranks_picture(merged)
+        if not drawn:
+            raise RegimeError("--svg", "no steps in these traces to draw (profile with a schedule: ProfilerStep#N)")
+        return {"svg": drawn}, drawn
     if args.markdown:
         return merged, ranks_markdown(merged).removesuffix("\n")
     rows = ranks_table(merged)
@@ -481,6 +487,7 @@ def build_parser() -> argparse.ArgumentParser:
     subs["ranks"].add_argument("paths", nargs="+", metavar="PATH", help="traces or digests, folders of them, or globs")
     subs["ranks"].add_argument("--jobs", help="traces read at once (default: the CPUs)")
     subs["ranks"].add_argument("--markdown", action="store_true", help="the job's reading as Markdown")
+    subs["ranks"].add_argument("--svg", action="store_true", help="ranks × steps as SVG, the stragglers labelled")
     subs["diff"].add_argument("before", metavar="BEFORE", help="the trace before the change")
     subs["diff"].add_argument("after", metavar="AFTER", help="the trace after it")
     subs["diff"].add_argument("--step", help="read only ProfilerStep#N of each (default: every step)")

@@ -25,6 +25,7 @@ from regime_core.catalogue.levers import advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import COMM_SHARE
+from regime_core.judgment.svg import escape
 from regime_core.trace.diff import step_time
 
 DIGEST_FORMAT, DIGEST_VERSION = "regime-digest", 1
@@ -71,7 +72,8 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
             "regime": reading["regime"], "regime_name": reading["regime_name"],
-            "collectives": trace.get("collectives", {})}
+            "collectives": trace.get("collectives", {}),
+            "steps": [s["time"] for s in sorted(trace["steps"], key=lambda s: s["step"])]}
 
 
 def merge(readings: Iterable[tuple[str, Mapping[str, Any]]], refused: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
@@ -178,3 +180,58 @@ def markdown(result: Mapping[str, Any]) -> str:
     if result["refused"]:
         out += ["", "Not read:"] + [f"- {r['file']}: {r['reason']}" for r in result["refused"]]
     return "\n".join(out) + "\n"
+
+
+#: The picture's most rows and columns: more ranks or steps are gathered, each cell the slowest it gathers.
+PICTURE_ROWS, PICTURE_COLUMNS = 64, 60
+_CELL_W, _CELL_H, _LEFT, _RIGHT, _TOP, _MIN_STEPS_WIDTH = 8.0, 6.0, 44.0, 60.0, 22.0, 360.0
+#: Text in a grey that reads on a light page and a dark one (the SVG may stand alone, outside any page's CSS).
+_TEXT = "#8a8f98"
+
+
+def _groups(count: int, most: int) -> list[range]:
+    """``count`` items in at most ``most`` consecutive groups."""
+    size = -(-count // most)
+    return [range(start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def picture(result: Mapping[str, Any]) -> str:
+    """Ranks × steps as SVG: each cell a step's time against the job's median step (darker: longer).
+
+    The stragglers are labelled. At 1,024 ranks the rows gather ranks (the slowest of each group shown), so a late
+    rank is never averaged away.
+    """
+    ranks = result["ranks"]
+    steps = max((len(r["steps"]) for r in ranks), default=0)
+    every = [t for r in ranks for t in r["steps"]]
+    if not steps or not every:
+        return ""
+    median = statistics.median(every)
+    rows, columns = _groups(len(ranks), PICTURE_ROWS), _groups(steps, PICTURE_COLUMNS)
+    cell_w = max(_CELL_W, _MIN_STEPS_WIDTH / len(columns))  # a few steps still make a picture, not a strip
+    late = set(result["stragglers"])
+    cells, labels = [], []
+    for y, group in enumerate(rows):
+        for x, span in enumerate(columns):
+            times = [ranks[i]["steps"][j] for i in group for j in span if j < len(ranks[i]["steps"])]
+            if not times:
+                continue
+            over = max(0.0, min(1.0, (max(times) / median - 1) / 0.5)) if median > 0 else 0.0  # +50%: darkest
+            cells.append(f'<rect x="{_LEFT + x * cell_w:.1f}" y="{_TOP + y * _CELL_H:.1f}" width="{cell_w - 1:.1f}"'
+                         f' height="{_CELL_H - 1:.1f}" fill="#e67e22" fill-opacity="{0.12 + 0.88 * over:.2f}"/>')
+        named = [ranks[i]["rank"] for i in group if ranks[i]["rank"] in late]
+        if named:
+            labels.append(f'<text x="{_LEFT + len(columns) * cell_w + 6:.1f}" y="{_TOP + (y + 1) * _CELL_H - 0.5:.1f}"'
+                          f' font-size="7">rank {", ".join(str(n) for n in named[:3])}</text>')
+    first, last = ranks[0]["rank"], ranks[-1]["rank"]
+    height = _TOP + len(rows) * _CELL_H + 14
+    width = _LEFT + len(columns) * cell_w + _RIGHT
+    title = escape(f"Step time by rank ({len(ranks)} ranks, {steps} steps), against the median step of"
+                   f" {format_quantity(median, Dim.SECOND)}: darker is longer, +50% or more darkest"
+                   + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else ""))
+    axes = (f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>'
+            f'<text x="0" y="{_TOP + len(rows) * _CELL_H:.1f}" font-size="7">rank {last}</text>'
+            f'<text x="{_LEFT:.1f}" y="12" font-size="8">steps →</text>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" class="regime-ranks" viewBox="0 0 {width:.0f} {height:.0f}"'
+            f' role="img" aria-label="{title}"><title>{title}</title><g fill="{_TEXT}">{axes}'
+            f'{"".join(labels)}</g>{"".join(cells)}</svg>')
