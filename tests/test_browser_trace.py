@@ -173,6 +173,10 @@ def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: ob
     expect(result.locator(".regime-trace__yours")).to_contain_text("loader fixed: faster, compute-bound after")
     expect(result.locator("tbody tr").first).to_contain_text("step time (median)")
     expect(result.locator("figure.regime-trace-diff__strip")).to_have_count(2)  # each trace's strip
+    widths = [result.locator("figure.regime-trace-diff__strip svg").nth(n).bounding_box()["width"] for n in (0, 1)]
+    windows = [read_trace(as_bytes(stepped(loader_us=6000))).to_json()["trace"]["window"],
+               read_trace(as_bytes(stepped())).to_json()["trace"]["window"]]
+    assert widths[1] / widths[0] == pytest.approx(windows[1] / windows[0], rel=0.02)  # one time scale for both
     expect(result.locator('[aria-label="The ops that moved most"] tbody tr').first).to_contain_text("aten::mm")
     expect(result.locator("figure.regime-trace-diff__strip figcaption").first).to_contain_text("Before:")
     expect(result).to_contain_text("What moved: idle waiting on the data loader")

@@ -35,10 +35,14 @@ export function mount(element) {
     result.dataset.state = "done";
     result.dataset.verdict = answer.verdict;
     const guess = form.elements.guess.value.trim();
+    // One time scale for both strips: the longer window spans the width, the shorter its share of it.
+    const longest = Math.max(readings.before.trace.window, readings.after.trace.window);
     const strip = (side) => {
       const picture = pictures[side] && svgNode(pictures[side].svg);
-      return picture ? h("figure", { class: "regime-figure regime-trace-diff__strip" }, picture,
-        h("figcaption", {}, `${side === "before" ? "Before" : "After"}: ${pictures[side].caption}`)) : null;
+      if (!picture) return null;
+      picture.style.width = `${(100 * readings[side].trace.window) / longest}%`;
+      return h("figure", { class: "regime-figure regime-trace-diff__strip" }, picture,
+        h("figcaption", {}, `${side === "before" ? "Before" : "After"}: ${pictures[side].caption}`));
     };
     result.replaceChildren(
       h("div", { class: "regime-trace__compare" },
