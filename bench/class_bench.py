@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import statistics
 import sys
-import time
 from pathlib import Path
+
+from in_turn import medians_in_turn
 
 from regime_core.grading.class_report import Submission, class_report
 from regime_core.grading.grade import grade
@@ -41,16 +41,8 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
     files = _files(args.files)
-    one_by_one, report = [], []
-    for _ in range(args.runs):
-        start = time.perf_counter()
-        for data in files:
-            grade(data)
-        one_by_one.append(time.perf_counter() - start)
-        start = time.perf_counter()
-        class_report(Submission(f"{n}.json", data) for n, data in enumerate(files))
-        report.append(time.perf_counter() - start)
-    a, b = statistics.median(one_by_one), statistics.median(report)
+    a, b = medians_in_turn(args.runs, lambda: [grade(data) for data in files],
+                           lambda: class_report(Submission(f"{n}.json", data) for n, data in enumerate(files)))
     print(f"| files | one by one (s) | one report (s) | ratio |\n| ---: | ---: | ---: | ---: |\n"
           f"| {args.files} | {a:.2f} | {b:.2f} | {b / a:.2f} |")
     return 0

@@ -14,13 +14,12 @@ from __future__ import annotations
 
 import argparse
 import gzip
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from in_turn import medians_in_turn
 from trace_page_bench import write_trace  # one writer of large traces for the benchmarks
 
 from regime_core.trace.diff import diff, markdown
@@ -42,21 +41,15 @@ def main() -> int:
             plain.write_bytes(gzip.decompress(zipped.read_bytes()))
             paths.append(plain)
         sizes = [p.stat().st_size / 1e6 for p in paths]
-        read_only, whole = [], []
-        for _ in range(args.runs):
-            start = time.perf_counter()
-            for path in paths:
-                with path.open("rb") as handle:
-                    read_trace(handle)
-            read_only.append(time.perf_counter() - start)
-            start = time.perf_counter()
+
+        def read_both() -> list[dict[str, object]]:
             readings = []
             for path in paths:
                 with path.open("rb") as handle:
                     readings.append(read_trace(handle).to_json())
-            markdown(diff(readings[0], readings[1]))
-            whole.append(time.perf_counter() - start)
-    a, b = statistics.median(read_only), statistics.median(whole)
+            return readings
+
+        a, b = medians_in_turn(args.runs, read_both, lambda: markdown(diff(*read_both())))
     print(f"| traces (MB of JSON) | read both (s) | regime diff (s) | ratio |\n| --- | ---: | ---: | ---: |\n"
           f"| {sizes[0]:.0f} and {sizes[1]:.0f} | {a:.2f} | {b:.2f} | {b / a:.2f} |")
     return 0

@@ -171,3 +171,15 @@ export function dropZone(element, receive) {
   const offs = [on(element, "dragover", over), on(element, "dragleave", left), on(element, "drop", dropped)];
   return () => offs.forEach((off) => off());
 }
+
+/**
+ * A table of the core's text: `head` over `rows`, each row's first cell its header; in a frame that scrolls
+ * sideways (`regime-scroll-table`, with `className` for the widget's own rules) and that a keyboard can reach.
+ * On a phone each cell carries its column's name (`data-label`).
+ */
+export function scrollTable(className, label, head, rows) {
+  return h("div", { class: `regime-scroll-table ${className}`, tabindex: "0", role: "region", "aria-label": label },
+    h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", { scope: "col" }, name)))),
+      h("tbody", {}, rows.map((row) => h("tr", {}, row.map((text, at) => (at === 0
+        ? h("th", { scope: "row" }, text) : h("td", { "data-label": head[at] }, text))))))));
+}

@@ -1,17 +1,8 @@
 // Mentor: a class's files read one at a time in this page's worker, each into its small entry, and the entries
 // merged into the report `regime grade` prints. The page holds the entries, the report and one file's text at a
 // time; nothing is sent anywhere. regime_core writes every word; this renders the view it answers.
-import { download, dropZone, h, on } from "./dom.js";
+import { download, dropZone, h, on, scrollTable } from "./dom.js";
 import { bindStatus, python } from "./runtime.js";
-
-function learnersTable(table) {
-  const head = h("tr", {}, table.head.map((name) => h("th", { scope: "col" }, name)));
-  const rows = table.rows.map((row) => h("tr", {}, row.map((cell, at) => (at === 0
-    ? h("th", { scope: "row" }, cell) : h("td", { "data-label": table.head[at] }, cell)))));
-  // A wide table scrolls sideways inside its frame on a phone; the learner's name stays in view (regime.css).
-  return h("div", { class: "regime-mentor__learners", tabindex: "0", role: "region", "aria-label": "Learners" },
-    h("table", {}, h("thead", {}, head), h("tbody", {}, rows)));
-}
 
 function section(part) {
   return h("section", { class: "regime-mentor__item" }, h("h3", {}, part.title),
@@ -33,7 +24,8 @@ function reportNodes(answer) {
     h("h2", { class: "regime-mentor__title" }, "The class's write-ups"),
     h("p", { class: "regime-mentor__summary" }, view.summary),
     buttons,
-    ...(view.learners.rows.length ? [learnersTable(view.learners)] : []),
+    ...(view.learners.rows.length
+      ? [scrollTable("regime-mentor__learners", "Learners", view.learners.head, view.learners.rows)] : []),
     ...view.sections.map(section),
     h("p", { class: "regime-mentor__note" }, view.note),
     ...(view.refused.length ? [h("section", { class: "regime-mentor__refused" }, h("h3", {}, "Files not graded"),

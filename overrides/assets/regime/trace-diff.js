@@ -1,18 +1,9 @@
 // "Before and after": two traces read in this page's worker, one at a time, each into its reading (the bytes are
 // dropped once read), then the core's diff of the two readings: the verdict on the change, what moved, and the
 // pull-request comment. Nothing is sent anywhere; every word and number is the core's.
-import { h, on, svgNode } from "./dom.js";
+import { h, on, scrollTable, svgNode } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
-
-function rowsTable(head, rows, label = "What moved") {
-  const cell = (column, text) => h("td", { "data-label": head[column] }, text);
-  // Four short columns: a plain table fits a phone, and scrolls sideways in its frame where it does not.
-  return h("div", { class: "regime-trace-diff__rows", tabindex: "0", role: "region", "aria-label": label },
-    h("table", {}, h("thead", {}, h("tr", {}, head.map((name) => h("th", { scope: "col" }, name)))),
-      h("tbody", {}, rows.map((row) => h("tr", {}, row.map((text, at) => (at === 0
-        ? h("th", { scope: "row" }, text) : cell(at, text))))))));
-}
 
 export function mount(element) {
   const form = element.querySelector("form");
@@ -50,9 +41,10 @@ export function mount(element) {
           h("p", {}, guess || "(none written)")),
         h("div", { class: "regime-trace__theirs" }, h("p", {}, h("strong", {}, "What the traces say")),
           h("p", { class: "regime-trace-diff__verdict" }, answer.headline))),
-      rowsTable(answer.head, answer.rows),
+      scrollTable("regime-trace-diff__rows", "What moved", answer.head, answer.rows),
       h("p", { class: "regime-trace-diff__text" }, answer.text),
-      ...(answer.op_rows.length ? [rowsTable(answer.op_head, answer.op_rows, "The ops that moved most")] : []),
+      ...(answer.op_rows.length
+        ? [scrollTable("regime-trace-diff__rows", "The ops that moved most", answer.op_head, answer.op_rows)] : []),
       ...["before", "after"].map(strip).filter(Boolean),
       h("div", { class: "regime-trace__review" }, button, status),
     );

@@ -261,19 +261,7 @@ def _percent(value: str, field: str) -> float:
 
 
 #: What a folder of ranks is read for: traces (any format the reader tells by content) and digests.
-_RANK_SUFFIXES = (".json", ".json.gz", ".gz", ".sqlite", ".csv")
-
-
-def _rank_files(paths: Sequence[str]) -> list[str]:
-    out: list[str] = []
-    for path in paths:
-        if os.path.isdir(path):
-            out += sorted(os.path.join(path, n) for n in os.listdir(path) if n.lower().endswith(_RANK_SUFFIXES))
-        elif any(c in path for c in "*?[") and not os.path.exists(path):
-            out += sorted(glob.glob(path))
-        else:
-            out.append(path)
-    return out
+_RANK_SUFFIXES = (".json", ".gz", ".sqlite", ".csv")
 
 
 def rank_reading(path: str) -> tuple[str, dict[str, Any] | None, str]:
@@ -309,7 +297,7 @@ def _text_of(path: str) -> str:
 
 def cmd_ranks(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     """Every rank's trace or digest, read in parallel, merged into the job's reading."""
-    files = _rank_files(args.paths)
+    files = _named_files(args.paths, _RANK_SUFFIXES)
     if not files:
         raise RegimeError("PATH", f"no traces or digests in {', '.join(args.paths)}")
     jobs = _whole(args.jobs, "--jobs") if args.jobs is not None else (os.cpu_count() or 1)
@@ -344,12 +332,12 @@ def _whole(value: str, field: str) -> int:
     return int(value)
 
 
-def _class_files(paths: Sequence[str]) -> list[str]:
-    """The files named: each path as it is, a folder's ``*.json`` files, a glob's matches, sorted within each."""
+def _named_files(paths: Sequence[str], suffixes: tuple[str, ...]) -> list[str]:
+    """The files named: each path as it is, a folder's files with ``suffixes``, a glob's matches, sorted within each."""
     out: list[str] = []
     for path in paths:
         if os.path.isdir(path):
-            out += sorted(os.path.join(path, name) for name in os.listdir(path) if name.lower().endswith(".json"))
+            out += sorted(os.path.join(path, name) for name in os.listdir(path) if name.lower().endswith(suffixes))
         elif any(c in path for c in "*?[") and not os.path.exists(path):
             out += sorted(glob.glob(path))
         else:
@@ -370,7 +358,7 @@ def cmd_grade(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     paths = list(args.files)
     as_class = args.as_class or args.markdown or args.csv or len(paths) > 1 or any(os.path.isdir(p) for p in paths)
     if as_class:
-        files = _class_files(paths)
+        files = _named_files(paths, (".json",))
         if not files:
             raise RegimeError("ATTEMPT", f"no attempt files in {', '.join(paths)} (expected .json files)")
         # One file read at a time, each into its small entry: a class is never all in memory at once.

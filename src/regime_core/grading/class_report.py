@@ -15,7 +15,7 @@ import csv
 import io
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Container, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -160,9 +160,14 @@ def entry(sub: Submission) -> dict[str, Any]:
             "could_not_tell": counts["could_not_tell"], "items": items}
 
 
+#: A learner's columns besides name, file and practice, as a learner who sent no write-up has them.
+_NO_WRITEUP: dict[str, Any] = {"passed": None, "receipt": NO_RECEIPT, "criteria": {}, "attempted": 0, "right": 0,
+                               "wrong": 0, "could_not_tell": 0}
+
+
 def merge(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """The class's report from its files' entries: ``learners``, ``items``, ``practice`` and ``refused``."""
-    learners: list[dict[str, Any]] = []
+    learners: dict[str, dict[str, Any]] = {}  # by name, in the order read
     refused: list[dict[str, str]] = []
     items = {key: _Item() for key in ITEMS}
     records: list[Mapping[str, Any]] = []
@@ -172,23 +177,20 @@ def merge(entries: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         elif one["kind"] == "practice":
             records.append(one)
         else:
-            name = _unique(one["name"], one["file"], {learner["name"] for learner in learners})
-            learners.append({"name": name, "file": one["file"], "passed": one["passed"], "receipt": one["receipt"],
-                             "criteria": dict(one["criteria"]), "attempted": one["attempted"], "right": one["right"],
-                             "wrong": one["wrong"], "could_not_tell": one["could_not_tell"], "practice": None})
+            name = _unique(one["name"], one["file"], learners)
+            learners[name] = {"name": name, "file": one["file"], **{key: one[key] for key in _NO_WRITEUP},
+                              "criteria": dict(one["criteria"]), "practice": None}
             for key, got in one["items"].items():
                 _count_item(items[key], name, got)
     practice = _Practice()
     for record in records:
         practice.add(record["practice"])
-        owner = next((lr for lr in learners if lr["name"] == record["name"] and lr["practice"] is None), None)
-        if owner is None:  # a record without an attempt file: a learner who only practised
-            owner = {"name": _unique(record["name"], record["file"], {lr["name"] for lr in learners}),
-                     "file": record["file"], "passed": None, "receipt": NO_RECEIPT, "criteria": {}, "attempted": 0,
-                     "right": 0, "wrong": 0, "could_not_tell": 0, "practice": None}
-            learners.append(owner)
+        owner = learners.get(record["name"])
+        if owner is None or owner["practice"] is not None:  # a learner who only practised, or a second record
+            name = _unique(record["name"], record["file"], learners)
+            owner = learners[name] = {"name": name, "file": record["file"], **_NO_WRITEUP, "criteria": {}}
         owner["practice"] = record["practice"]
-    return {"learners": learners, "items": {key: _item_json(item) for key, item in items.items()},
+    return {"learners": list(learners.values()), "items": {key: _item_json(item) for key, item in items.items()},
             "practice": practice.to_json(), "refused": refused}
 
 
@@ -197,7 +199,7 @@ def class_report(submissions: Iterable[Submission]) -> dict[str, Any]:
     return merge(entry(sub) for sub in submissions)
 
 
-def _unique(name: str, file: str, taken: set[str]) -> str:
+def _unique(name: str, file: str, taken: Container[str]) -> str:
     """Two files of one learner: both graded, the second named by its file."""
     return f"{name} ({file})" if name in taken else name
 

@@ -33,10 +33,18 @@ OP_SPED_UP, AMDAHL_SHARE = 1.25, (0.02, 0.5)
 AMDAHL_STEP = 0.9
 #: Launches per step: a rise of this share (and of at least LAUNCHES_MIN) is a regression worth naming.
 LAUNCH_RISE, LAUNCHES_MIN = 0.2, 100
+#: An op whose FLOP/s or bandwidth fell by this factor is a regression worth naming.
+OP_SLOWED = 1.25
 
 
-def _f(value: float, dim: Dim) -> str:
+def quantity_text(value: float, dim: Dim) -> str:
+    """A quantity as the diff and the ranks' table write it: nothing at all is "0", not "0 ns"."""
     return "0" if value == 0 else format_quantity(value, dim)
+
+
+
+def _duration(seconds: float) -> str:
+    return quantity_text(seconds, Dim.SECOND)
 
 
 def step_time(trace: Mapping[str, Any]) -> dict[str, Any]:
@@ -51,7 +59,7 @@ def step_time(trace: Mapping[str, Any]) -> dict[str, Any]:
     return {"median": median, "spread": spread, "steps": len(steady), "warmup": warmup}
 
 
-def _per_step(trace: Mapping[str, Any]) -> dict[str, float]:
+def per_step(trace: Mapping[str, Any]) -> dict[str, float]:
     """Where one step's time went: busy, host syncs, the loader, exposed collectives, other idle; launches."""
     count = max(1, len(trace["steps"]))
     window = trace["window"]
@@ -98,7 +106,7 @@ def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
     ob, oa = _ops(tb), _ops(ta)
     ops = [_op_change(k, ob.get(k), oa.get(k), steps) for k in {**ob, **oa}]
     ops.sort(key=lambda o: -abs((o["time_per_step"]["after"] or 0) - (o["time_per_step"]["before"] or 0)))
-    pb, pa = _per_step(tb), _per_step(ta)
+    pb, pa = per_step(tb), per_step(ta)
     change = {"step_time": {"before": sb["median"], "after": sa["median"], "ratio": ratio, "spread": noise,
                             "spread_before": sb["spread"], "spread_after": sa["spread"],
                             "steps": {"before": sb["steps"], "after": sa["steps"]}},
@@ -128,12 +136,12 @@ def paragraph(before: Mapping[str, Any], after: Mapping[str, Any], change: Mappi
     st = change["step_time"]
     spread = f"the step-to-step spread is ±{st['spread']:.0%}" if st["spread_before"] or st["spread_after"] else \
         "no step-to-step spread measured (no ProfilerStep marks)"
-    step = (f"The step went from {_f(st['before'], Dim.SECOND)} to {_f(st['after'], Dim.SECOND)} "
+    step = (f"The step went from {_duration(st['before'])} to {_duration(st['after'])} "
             f"({_pct(st['ratio'])}; {spread})")
     regimes = (f"the regime stayed {_regime_name(after)}" if before["regime"] == after["regime"] else
                f"the regime moved from {_regime_name(before)} to {_regime_name(after)}")
     verdict = change["verdict"]
-    lines = [f"{step}: {'no change' if verdict == 'no change' else verdict}; {regimes}."]
+    lines = [f"{step}: {verdict}; {regimes}."]
     cards = change["card"]
     if cards["before"] != cards["after"]:
         lines.insert(0, f"The two traces ran on different GPUs ({cards['before'] or 'unnamed'} before,"
@@ -164,7 +172,7 @@ def _what_moved(change: Mapping[str, Any]) -> str:
     big = [(d, k) for d, k in deltas if abs(d) >= 0.1 * max(abs(total), 1e-12)][:2]
     if not big or change["verdict"] == "no change":
         return ""
-    said = "; ".join(f"{_PART_NAMES[k]} {_f(per[k]['before'], Dim.SECOND)} → {_f(per[k]['after'], Dim.SECOND)}"
+    said = "; ".join(f"{_PART_NAMES[k]} {_duration(per[k]['before'])} → {_duration(per[k]['after'])}"
                      f" a step" for _, k in big)
     return f"What moved: {said}."
 
@@ -204,8 +212,9 @@ def _regressions(change: Mapping[str, Any]) -> list[str]:
     for op in change["ops"]:
         for key, dim, what in (("bandwidth", Dim.BYTE_RATE, "bandwidth"), ("achieved_flops", Dim.FLOP_RATE, "FLOP/s")):
             b, a = op[key]["before"], op[key]["after"]
-            if b and a and a < b / 1.25:
-                out.append(f"{op['name']} {op['shape']} fell from {_f(b, dim)} to {_f(a, dim)} of {what}.".replace("  ", " "))
+            if b and a and a < b / OP_SLOWED:
+                named = f"{op['name']} {op['shape']}".rstrip()
+                out.append(f"{named} fell from {quantity_text(b, dim)} to {quantity_text(a, dim)} of {what}.")
                 break
         if len(out) >= 4:
             break
@@ -217,7 +226,7 @@ OP_HEAD, TOP_OP_ROWS = ("op and shapes", "GPU time a step", "time a call", "achi
 
 
 def _pair(before: float | None, after: float | None, dim: Dim) -> str:
-    return f"{'—' if before is None else _f(before, dim)} → {'—' if after is None else _f(after, dim)}"
+    return " → ".join("—" if value is None else quantity_text(value, dim) for value in (before, after))
 
 
 def op_rows(result: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
@@ -262,12 +271,12 @@ def rows(result: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
     change = result["change"]
     st = change["step_time"]
     per = change["per_step"]
-    rows = [("step time (median)", _f(st["before"], Dim.SECOND), _f(st["after"], Dim.SECOND), _pct(st["ratio"])),
+    rows = [("step time (median)", _duration(st["before"]), _duration(st["after"]), _pct(st["ratio"])),
             ("regime", _regime_name(result["before"]), _regime_name(result["after"]), ""),
             ("GPU busy", f"{change['busy']['before']:.0%}", f"{change['busy']['after']:.0%}", ""),
             ("kernel time on the roofline", f"{change['coverage']['before']:.0%}", f"{change['coverage']['after']:.0%}",
              "")]
-    rows += [(f"{_PART_NAMES[k]} a step", _f(per[k]["before"], Dim.SECOND), _f(per[k]["after"], Dim.SECOND), "")
+    rows += [(f"{_PART_NAMES[k]} a step", _duration(per[k]["before"]), _duration(per[k]["after"]), "")
              for k in _PARTS[1:]]
     rows.append(("launches a step", f"{per['launches']['before']:,.0f}", f"{per['launches']['after']:,.0f}", ""))
     return rows
@@ -283,8 +292,8 @@ def gate(change: Mapping[str, Any], *, max_slowdown: float | None = None,
     failed = []
     st = change["step_time"]
     if max_slowdown is not None and change["verdict"] == "slower" and st["ratio"] - 1 > max_slowdown:
-        failed.append(f"the step is {(st['ratio'] - 1):.1%} slower ({_f(st['before'], Dim.SECOND)} →"
-                      f" {_f(st['after'], Dim.SECOND)}), more than the {max_slowdown:.1%} allowed, beyond the"
+        failed.append(f"the step is {(st['ratio'] - 1):.1%} slower ({_duration(st['before'])} →"
+                      f" {_duration(st['after'])}), more than the {max_slowdown:.1%} allowed, beyond the"
                       f" ±{st['spread']:.1%} step-to-step spread")
     after = change["regime"]["after"]
     if expect_regime is not None and after != expect_regime:

@@ -26,12 +26,16 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.judgment.classify import COMM_SHARE
 from regime_core.judgment.svg import escape
-from regime_core.trace.diff import step_time
+from regime_core.trace.diff import per_step, step_time
+from regime_core.trace.diff import quantity_text as _f
 
 DIGEST_FORMAT, DIGEST_VERSION = "regime-digest", 1
 #: A rank whose work per step is this much over the median of all (and beyond their spread) is a straggler.
 STRAGGLER_SHARE = 0.1
-_MAD_FACTOR = 3.0
+#: ... and beyond this many times the ranks' median absolute deviation.
+MAD_FACTOR = 3.0
+#: A straggler spending this share of its window waiting on its loader is said to be late for its loader.
+LOADER_LATE = 0.2
 
 
 def digest(reading: Mapping[str, Any]) -> dict[str, Any]:
@@ -57,16 +61,12 @@ def reading_of(raw: object) -> dict[str, Any]:
     return dict(reading)
 
 
-def _f(value: float, dim: Dim) -> str:
-    return "0" if value == 0 else format_quantity(value, dim)
-
-
 def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[str, Any]:
     trace = reading["trace"]
     steps = max(1, len(trace["steps"]))
     step = step_time(trace)["median"]
     window = trace["window"]
-    comm = trace["comm_share"] * window / steps
+    comm = per_step(trace)["collectives"]
     return {"rank": trace.get("rank") if trace.get("rank") is not None else fallback_rank, "source": source,
             "world_size": trace.get("world_size"), "card": trace.get("card_name") or trace.get("device"),
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
@@ -124,7 +124,7 @@ def _stragglers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     work = [r["work"] for r in rows]
     median = statistics.median(work)
     spread = statistics.median(abs(w - median) for w in work)
-    late = [r for r in rows if r["work"] > median * (1 + STRAGGLER_SHARE) and r["work"] - median > _MAD_FACTOR * spread]
+    late = [r for r in rows if r["work"] > median * (1 + STRAGGLER_SHARE) and r["work"] - median > MAD_FACTOR * spread]
     for r in late:
         r["late_by"] = r["work"] / median - 1 if median > 0 else 0.0
     return sorted(late, key=lambda r: -r["work"])
@@ -134,7 +134,7 @@ def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]]) -> dict[s
     waiting = [r for r in rows if r not in stragglers and r["comm_share"] >= COMM_SHARE]
     if stragglers:
         first = stragglers[0]
-        why = ("waits on its data loader" if first["loader_share"] >= 0.2 else
+        why = ("waits on its data loader" if first["loader_share"] >= LOADER_LATE else
                f"computes longer ({_f(first['compute_time'], Dim.SECOND)} a step against"
                f" {_f(statistics.median(r['compute_time'] for r in rows), Dim.SECOND)} for the median rank)")
         text = (f"Rank {first['rank']} is a straggler: it reaches the collectives {first['late_by']:.0%} later than"
@@ -182,6 +182,8 @@ def markdown(result: Mapping[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+#: A step this much over the job's median step is drawn darkest.
+DARKEST_OVER = 0.5
 #: The picture's most rows and columns: more ranks or steps are gathered, each cell the slowest it gathers.
 PICTURE_ROWS, PICTURE_COLUMNS = 64, 60
 _CELL_W, _CELL_H, _LEFT, _RIGHT, _TOP, _MIN_STEPS_WIDTH = 8.0, 6.0, 44.0, 60.0, 22.0, 360.0
@@ -216,7 +218,7 @@ def picture(result: Mapping[str, Any]) -> str:
             times = [ranks[i]["steps"][j] for i in group for j in span if j < len(ranks[i]["steps"])]
             if not times:
                 continue
-            over = max(0.0, min(1.0, (max(times) / median - 1) / 0.5)) if median > 0 else 0.0  # +50%: darkest
+            over = max(0.0, min(1.0, (max(times) / median - 1) / DARKEST_OVER)) if median > 0 else 0.0
             cells.append(f'<rect x="{_LEFT + x * cell_w:.1f}" y="{_TOP + y * _CELL_H:.1f}" width="{cell_w - 1:.1f}"'
                          f' height="{_CELL_H - 1:.1f}" fill="#e67e22" fill-opacity="{0.12 + 0.88 * over:.2f}"/>')
         named = [ranks[i]["rank"] for i in group if ranks[i]["rank"] in late]
@@ -227,7 +229,7 @@ def picture(result: Mapping[str, Any]) -> str:
     height = _TOP + len(rows) * _CELL_H + 14
     width = _LEFT + len(columns) * cell_w + _RIGHT
     title = escape(f"Step time by rank ({len(ranks)} ranks, {steps} steps), against the median step of"
-                   f" {format_quantity(median, Dim.SECOND)}: darker is longer, +50% or more darkest"
+                   f" {format_quantity(median, Dim.SECOND)}: darker is longer, +{DARKEST_OVER:.0%} or more darkest"
                    + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else ""))
     axes = (f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>'
             f'<text x="0" y="{_TOP + len(rows) * _CELL_H:.1f}" font-size="7">rank {last}</text>'
