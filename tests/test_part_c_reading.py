@@ -52,3 +52,53 @@ def test_two_sided_arguments_in_plain_words_are_two_sided(paragraph: str) -> Non
 ])
 def test_one_sided_arguments_stay_one_sided(paragraph: str) -> None:
     assert _checks(paragraph)["both_sides"]["passed"] is False
+
+
+MEMORY_SIDE = "Fusion pays for A2, memory-bound at 1.7 of 2.0 TB/s, where compile bought 3.8x by deleting round trips. "
+
+
+@pytest.mark.parametrize("paragraph", [
+    # the compute side in words the reader does not read as a side argued: not "one side only"
+    MEMORY_SIDE + "Die Matmul in A1 steht schon bei 70 % der Peak-TFLOP/s; eine fusionierte Relu ändert nichts.",
+    # argued in questions, or as a view answered: not read as argued, never "turned around"
+    MEMORY_SIDE + "But if a kernel is compute-bound, like A1's matmul at 70% of peak FLOP/s, what could fusing a relu"
+    " save?",
+    "Doesn't fusion win for A2's chain at 1.7 of 2.0 TB/s? And for A1 at 70% of peak, isn't fusing the relu pointless?",
+])
+def test_sides_the_reader_cannot_read_are_could_not_tell(paragraph: str) -> None:
+    both = _checks(paragraph)["both_sides"]
+    assert both["passed"] is None, both
+
+
+def test_a_view_answered_is_not_the_argument_turned_around() -> None:
+    for view in ("It is tempting to say fusion helps A1's matmul at 70% of peak FLOP/s",
+                 "Managers often say fusion pays on A1's matmul at 70% of peak FLOP/s"):
+        paragraph = view + ", but the matmul is compute-bound and fusing the relu cannot help it. " + MEMORY_SIDE
+        assert _checks(paragraph)["both_sides"]["passed"] is True, view
+
+
+@pytest.mark.parametrize("paragraph", [
+    # the same turn, asserted rather than asked or reported, is the argument turned around
+    "Fusion is the right sentence for A1's compute-bound matmul at 70% of peak: fusing the relu recovers the math. "
+    + MEMORY_SIDE,
+    "Fusion always pays: A2 ran 3.8x faster under compile because fusion removes round trips.",
+])
+def test_sides_asserted_wrongly_or_missing_stay_wrong(paragraph: str) -> None:
+    assert _checks(paragraph)["both_sides"]["passed"] is False
+
+
+ARGUED = " It pays on A2 at 1.7 of 2.0 TB/s and is wasted on A1 at 70% of peak FLOP/s, where the math sets the time."
+
+
+@pytest.mark.parametrize(("said", "passed"), [
+    ("Fusion combines ops so the GPU does fewer calculations overall.", False),
+    ("Merging operations reduces the FLOP count.", False),
+    ("The merged kernel runs at higher occupancy.", False),
+    ("Fusion means fewer trips to HBM and fewer launches, zero fewer FLOPs.", True),
+    ("No fusion of a neighbouring relu reduces the matmul's operation count.", True),
+    ("Fusion deletes intermediate round trips to memory.", True),
+    ("Fusing the relu saves no FLOPs; it deletes a round trip.", True),
+])
+def test_what_fusion_is_said_to_do(said: str, passed: bool) -> None:
+    fusion = _checks(said + ARGUED)["fusion"]
+    assert fusion["passed"] is passed, fusion

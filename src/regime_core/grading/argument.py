@@ -51,6 +51,11 @@ _WORDS = 8  # words after a condition word that say its side
 # not read, so a paragraph of 10,000 characters takes milliseconds.
 MAX_CONDITIONS = 200
 _PART = re.compile(r"[,:;]\s")
+# A view the paragraph reports in order to answer it ("it is tempting to read 70% as a shortfall fusion could
+# recover", "people assume fusion cuts FLOPs"): not what the learner argues.
+_REPORTED = re.compile(r"\b(?:tempting|one might|some (?:would|might|say)|you might (?:think|say)|it'?s easy to|naive(?:ly)?"
+                       r"|(?:people|many|folks|juniors?|manage\w*) (?:often |usually )?(?:think|say|assume|believe)"
+                       r"|common (?:mistake|misreading|trap)|the trap)\b")
 
 
 @dataclass(frozen=True)
@@ -113,6 +118,8 @@ def stances(lowered: str) -> list[Stance]:
     """Every condition the paragraph (normalised) argues, with its polarity and side."""
     out: list[Stance] = []
     for unit in _UNIT.split(lowered.replace("**", "")):
+        if _set_aside(unit):
+            continue
         conditions = list(itertools.islice(_CONDITION.finditer(unit), MAX_CONDITIONS))
         if not conditions:
             out += _by_side_words(unit)
@@ -146,6 +153,12 @@ class Argument:
     pays_on_memory: bool
     wastes_on_compute: bool
     read: bool  # whether any clause's polarity and side were read
+    asked: bool = False  # whether some sentence was set aside as a question or a view reported to be answered
+
+
+def _set_aside(unit: str) -> bool:
+    """A question or a view reported to be answered: it argues no side the grader can read as said."""
+    return unit.rstrip().endswith("?") or bool(_REPORTED.search(unit))
 
 
 def read_argument(lowered: str) -> Argument:
@@ -155,4 +168,5 @@ def read_argument(lowered: str) -> Argument:
                    and _FUSION.search(s.clause)), "")
     return Argument(turned, any(s.pays is True and s.side == "memory" for s in found),
                     any(s.pays is False and s.side == "compute" for s in found),
-                    any(s.pays is not None for s in found))
+                    any(s.pays is not None for s in found),
+                    any(_set_aside(unit) for unit in _UNIT.split(lowered)))

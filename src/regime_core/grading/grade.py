@@ -299,7 +299,8 @@ def drill_numbers() -> list[tuple[float, Dim]]:
 
 
 _FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b|below (?:the )?ridge|under (?:the )?ridge")
-_AGAINST_FUSION = re.compile(r"compute|\bflops?\b(?!/)|tensor core|\bmath|arithmetic|above the ridge")
+_AGAINST_FUSION = re.compile(r"compute|\bflops?\b(?!/)|\bt?flop/s\b|\btflops?\b|tensor core|\bmath|arithmetic|above the ridge"
+                             r"|\bmatmul|\bgemm")
 # Fusion named, or described ("collapse the chain into a single kernel", "one pass", "fold the relu into it").
 _FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor|\bmerg|\bcollaps|(?<![-\w])fold|single kernel|into one kernel"
                            r"|\b(?:one|single) pass\b|\bglue|read (?:\w+ )?once\b")
@@ -314,9 +315,43 @@ def _as_written(paragraph: str, lowered_clause: str) -> str:
 
 # What fusion does not do: cut FLOPs, or make the math itself faster ("fusing a relu into a GEMM cuts the GEMM's
 # FLOPs", "the compiled kernel maps the multiply-add onto tensor cores and so raises arithmetic throughput").
-_FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|deletes?)\b(?:\s+[\w'’-]+){0,3}?\s+flops\b"
+_FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|deletes?)\b"
+                               r"(?:\s+(?!no\b|not\b|zero\b|none\b|nothing\b)[\w'’-]+){0,3}?\s+"
+                               r"(?:flops\b|flop count|(?:operation|op) count|number of flops|arithmetic\b)"
+                               r"|\b(?:fewer|less)\s+(?:[\w-]+\s+)?(?:calculations?|math|operations|flops|arithmetic"
+                               r"|multipl\w*|computation)\b"
+                               r"|\b(?:raises?|raising|higher|increases?|boosts?)\s+(?:the\s+)?occupancy\b|\bmore warps\b"
                                r"|\b(?:raises?|increases?|boosts?)\s+(?:the\s+)?(?:arithmetic|math|compute|flop)\s+"
                                r"(?:throughput|rate|speed)\b|\bonto (?:the )?tensor cores\b")
+
+
+# What fusion does, said in the paragraph: it removes round trips, bytes, intermediates or launches; the data is
+# read once; the chain runs in one pass or keeps its values on chip.
+_FUSION_DOES = re.compile(
+    r"\b(?:cuts?|cutting|reduces?|reducing|removes?|removing|deletes?|deleting|saves?|saving|eliminat\w*|avoids?|avoiding"
+    r"|kills?|drops?|skips?|spares?|collapses?|fewer|less|no more|gets? rid of|trims?)\b(?:\s+[\w'’/-]+){0,4}?\s+"
+    r"(?:round[- ]?trips?|trips?|traffic|bytes?|memory|reads?|writes?|intermediates?|launch\w*|passes|loads?|stores?"
+    r"|hbm|dram|kernels?|temporar\w*|materiali[sz]\w*|spills?|gaps?|overhead)\b"
+    r"|\b(?:read|reads|stream|streams|touch\w*|load\w*)\b(?:\s+[\w'’-]+){0,3}?\s+once\b|\b(?:one|a single|single) pass\b"
+    r"|\bkeep\w*\b(?:\s+[\w'’-]+){0,4}?\s+(?:in registers|on[- ]chip|in (?:shared memory|smem|cache|sram))")
+
+
+# What denies the misstatement that follows: "zero fewer FLOPs", "no fusion of a relu reduces its operation count".
+_FUSION_DENIED = re.compile(r"(?:\bzero|\bnot any|\bno)\s*$|\b(?:no|never a)\s+(?:[\w-]+\s+)?fus\w*\b[^.;:!?]*$")
+
+
+def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
+    """Fusion: named, and what it does said right, misstated, or not said in words the grader reads."""
+    if not talks:
+        return Check(False, "Say what fusion does: it deletes round trips and launches.")
+    misread = _FUSION_DOES_MATH.search(lowered)
+    if misread and not negated(lowered, misread.start(), misread.end()) and not _FUSION_DENIED.search(
+            lowered[max(0, misread.start() - 60):misread.start()]):
+        return Check(False, f"“{_as_written(paragraph, misread.group())}”: fusion deletes round trips through memory and"
+                            " launches; it leaves the FLOPs and the math units' speed as they were.")
+    # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check.
+    said = _FUSION_DOES.search(lowered)
+    return Check(True, f"Says what fusion does: “{_as_written(paragraph, said.group())}”." if said else "Talks about fusion.")
 
 
 def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
@@ -335,9 +370,15 @@ def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
     if argument.read:
         missing = ("when the math sets the time, and fusion cannot help" if argument.pays_on_memory else
                    "when bytes or launches set the time, and fusion pays")
+        # The other side's words are there, but not read as a side argued (a question, a view answered, a
+        # phrasing not known): that is could-not-tell, not "one side only".
+        other = _AGAINST_FUSION if argument.pays_on_memory else _FOR_FUSION
+        if other.search(lowered):
+            return unsure(f"one side was read; where the paragraph says {missing}, the grader could not read it")
         return Check(False, f"One side only: say also {missing}.")
-    if _FOR_FUSION.search(lowered) and _AGAINST_FUSION.search(lowered):
-        return unsure("which side of the ridge each clause puts fusion on could not be read")
+    if (_FOR_FUSION.search(lowered) and _AGAINST_FUSION.search(lowered)) or argument.asked:
+        return unsure("which side of the ridge each clause puts fusion on could not be read"
+                      + (" (it is argued in questions, or as a view answered)" if argument.asked else ""))
     return Check(False, "Argue both sides: when bytes or launches set the time, and when the math does.")
 
 
@@ -413,11 +454,7 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     lowered = with_units(paragraph)
     number = _drill_numbers_check(lowered)
     talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
-    fusion = Check(talks, "Talks about fusion." if talks else "Say what fusion does: it deletes round trips and launches.")
-    misread = _FUSION_DOES_MATH.search(lowered)
-    if talks and misread and not negated(lowered, misread.start(), misread.end()):
-        fusion = Check(False, f"“{_as_written(paragraph, misread.group())}”: fusion deletes round trips through memory and"
-                              " launches; it leaves the FLOPs and the math units' speed as they were.")
+    fusion = _fusion_said(paragraph, lowered, talks)
     sides = _both_sides(paragraph, lowered, talks)
     return _item("part_c", {"number": number, "fusion": fusion, "both_sides": sides})
 
