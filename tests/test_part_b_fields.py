@@ -94,3 +94,17 @@ def test_an_intensity_in_the_words_people_type_is_read(row: str, intensity: str,
 @pytest.mark.parametrize("ridge", ["156 FLOP per byte (312 divided by 2)", "156 FLOP per byte: 312 TFLOP/s divided by 2.0 TB/s."])
 def test_a_ridge_with_its_working_after_it_passes(ridge: str) -> None:
     assert _part_b(ridge)["items"]["part_b"]["checks"]["ridge"]["passed"] is True
+
+
+def test_a_result_said_after_i_e_and_a_side_after_how_far_are_read() -> None:
+    # "log10(156) ≈ 2.19, i.e. 156 FLOP/byte" states 156; "≈ 2.7 decades below the ridge" names below.
+    checks = _part_b("log10(312e12 / 2.0e12) = log10(156) ≈ 2.19, i.e. 156 FLOP/byte",
+                     decode={"side": "≈ 2.2 decades below the ridge: memory-bound"},
+                     matmul={"side": "~9× above it"})["items"]["part_b"]["checks"]
+    assert checks["ridge"]["passed"] is True, checks["ridge"]
+    assert checks["decode"]["passed"] is True
+    assert checks["matmul"]["passed"] is True
+    wrong = _part_b("log10(312e12 / 2.0e12) ≈ 2.19, i.e. 2.19 FLOP/byte",
+                    decode={"side": "≈ 2.2 decades above the ridge"})["items"]["part_b"]["checks"]
+    assert wrong["ridge"]["passed"] is False
+    assert wrong["decode"]["passed"] is False

@@ -37,7 +37,8 @@ def test_the_grading_reference_states_the_graders_own_tolerances(built_site: Pat
     page = (built_site / "reference" / "grading" / "index.html").read_text(encoding="utf-8")
     text = re.sub(r"<[^>]+>|\s+", " ", page)
     for words, value in [("the ridge within", grade.RIDGE_TOLERANCE), ("intensities within", grade.INTENSITY_TOLERANCE),
-                         ("written arithmetic within", claims.ARITHMETIC), ("a speed-up within", claims.SPEED_MATCH)]:
+                         ("never tighter than", claims.ARITHMETIC_FLOOR), ("nor looser than", claims.ARITHMETIC),
+                         ("a speed-up within", claims.SPEED_MATCH)]:
         assert f"{words} {value:.0%}" in text, words
     assert f"within {claims.MATCH:.0%} of the incident figure" in text
 

@@ -181,6 +181,10 @@ def mentions(lowered: str) -> list[Mention]:
     found = [Mention(owner[m.group(0)], m.start(), m.end()) for m in pattern.finditer(lowered)]
     for lever_id, described in _described():
         found += [Mention(lever_id, m.start(), m.end()) for m in described.finditer(lowered)]
+    # A word inside a longer phrase of another lever is that phrase's ("keep the four ops in registers" is fusion,
+    # not register trimming): the longer, more specific reading wins.
+    found = [m for m in found if not any(n.lever != m.lever and n.start <= m.start and m.end <= n.end
+                                         and n.end - n.start > m.end - m.start for n in found)]
     return sorted(found, key=lambda m: (m.start, -m.end))
 
 

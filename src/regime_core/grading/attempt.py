@@ -85,7 +85,7 @@ def _known(data: Mapping[str, object], allowed: tuple[str, ...], where: str) -> 
 # What a field's text gives when it shows its working: the result after the last "=" or "≈" ("1.68e7/5.03e7 ≈ 0.33"),
 # else an intensity it opens with ("0.33 FLOP/B (3·1.68e7·2 B = 1.01e8 bytes)", "something like 1360 FLOP/byte").
 # Either stands alone in its place (a mark, a comma or a bracket may follow): "alert(1)" or "1=1 --" states nothing.
-_RESULT = re.compile(r"=|≈|≃|~|→|->")
+_RESULT = re.compile(r"=|≈|≃|~|→|->|\bi\.e\.|\bthat is\b")
 _LEAD_IN = re.compile(r"^\s*(?:something like|about|around|roughly|approx\.?|approximately|circa|some|nearly|almost"
                       r"|just (?:under|over)|~|≈)?\s*", re.I)
 _ALONE = re.compile(r"\s*(?:$|[,;(.)\]:—–]|\s-\s)")
@@ -204,6 +204,8 @@ def _side(value: str) -> str | None:
     after = _SIDE_AFTER_WORKING.search(text)
     if after and re.match(r"[\d.,\s<>≪≫e×x]+$", text[:after.start()].replace("flop/byte", "").replace("flop/b", "")):
         text = after["side"].strip()
+    # "≈ 2.7 decades below the ridge", "~470× under it": how far is said first, then the side.
+    text = re.sub(r"^[~≈]?\s*[\d.,]+\s*(?:decades?|orders? of magnitude|×|x|times)\s+", "", text)
     text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
     text = re.sub(r"^(?:far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
     found = [side for side, pattern in _SIDE_WORDS.items() if pattern.search(text)]

@@ -28,8 +28,10 @@ from regime_core.grading.language import negated
 MATCH = 0.10
 #: How far a share may be from the incident's in percentage points and still be it (62% said "about 60%").
 SHARE_POINTS = 0.03
-#: How far written arithmetic may be off before it is wrong (``14 / 300 ≈ 0.05``).
+#: How far written arithmetic may be off before it is wrong: one unit of the result's last written digit
+#: (``14 / 300 ≈ 0.05``; ``14 / 8 = 1.5`` is off), never tighter than ARITHMETIC_FLOOR nor looser than ARITHMETIC.
 ARITHMETIC = 0.15
+ARITHMETIC_FLOOR = 0.02
 
 _CLAUSE = re.compile(r"[;!?()\[\]—–\n\t•]|:\s|\.(?=\s|$)|,\s|\b(?:but|whereas|while|because|since|so|and|which)\b")
 _ROOF_WORDS = {
@@ -632,10 +634,42 @@ class Judgement:
         return tuple(m for m in self.marks if m.ok is None)
 
 
+_MANTISSA = re.compile(r"(\d[\d,_]*)(?:\.(\d+))?(?:\s*(?:e|×\s?10\^?|\*\s?10\^?)\s*([+-−]?\d+))?", re.IGNORECASE)
+
+
+def arithmetic_tolerance(written: str) -> float:
+    """How far a written result may be from the arithmetic: one unit of its last digit, relative to it.
+
+    "1.5" is said to a tenth (6.7%), "47" to a unit (2.1%), "0.05" to a hundredth (capped at ARITHMETIC); a
+    whole number's trailing zeros are not digits said ("1,360" to ten).
+    """
+    found = _MANTISSA.search(written)
+    if found is None:
+        return ARITHMETIC
+    whole, decimals, exponent = found[1].replace(",", "").replace("_", ""), found[2], found[3]
+    try:
+        value = float(f"{whole}.{decimals}" if decimals else whole)
+        unit = 10.0 ** -len(decimals) if decimals else 10.0 ** (len(whole) - len(whole.rstrip("0")))
+    except ValueError:
+        return ARITHMETIC
+    if exponent is not None:
+        scale = 10.0 ** int(exponent.replace("−", "-"))
+        value, unit = value * scale, unit * scale
+    if value <= 0:
+        return ARITHMETIC
+    return min(ARITHMETIC, max(ARITHMETIC_FLOOR, unit / value))
+
+
+def _sum_right(s: Sum) -> bool:
+    """Whether a sum's written result is what its arithmetic gives, to the digits the result is written to."""
+    tolerance = arithmetic_tolerance(s.given.written)
+    return any(math.isclose(v, s.given.value, rel_tol=tolerance)
+               for v in (s.computed, s.over_all, s.denominator, s.complement) if v)
+
+
 def _sum_wrong(s: Sum) -> str:
     given = s.given.value
-    if s.computed <= 0 or any(math.isclose(v, given, rel_tol=ARITHMETIC)
-                              for v in (s.computed, s.over_all, s.denominator, s.complement) if v):
+    if s.computed <= 0 or _sum_right(s):
         return ""
     if given <= 0:  # "2 × 4 = 0": a result of zero (or less) is off by no slip, just wrong
         return f"{s.written} is {show(s.computed, s.dim if s.dim is not Dim.COUNT else s.given.dim)}, not {s.given.shown()}"
@@ -874,6 +908,64 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     return ""
 
 
+# A count of things in the claim's own clause ("fused: 2 passes ≈ 1.07 GB"): the claim may be that many of a figure.
+_COUNTED = re.compile(r"(?<![\d.,])(\d{1,2})\s*(?:×\s*)?(?:passes|trips|round[- ]trips|kernels|layers|reads|writes|times"
+                      r"|copies|launches|sweeps)\b")
+# A figure said per item ("8.75 GB of weight traffic per token"): the claim may be a figure over a count.
+_PER_ITEM = re.compile(r"\s*(?:of (?:[\w-]+ ){0,3})?(?:per|a|each|/)\s*(?:token|request|step|sequence|layer|pass|call"
+                       r"|kernel|launch|element|user|item)\b")
+# A magnitude written as such ("t_mem ~ 1e-8 s", "~10^-5 s"): it says the order, not the figure.
+_ORDER = re.compile(r"[~≈]\s*$")
+_ORDER_WRITTEN = re.compile(r"^\s*1(?:\.0)?\s*(?:e|×\s?10\^?|\*\s?10\^?|10\^)\s*[+-−]?\d+", re.IGNORECASE)
+_TIMES_AFTER = re.compile(r"\s*(?:×|x\b|times\b)")
+#: How close a multiplier must be to the ratio of two of the line's own figures to be that ratio.
+LINE_RATIO = 0.05
+#: How far an order of magnitude may be from the figure it is of (1e-8 s for 16.4 ns).
+ORDER_FACTOR = 2.5
+
+
+def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
+    """How a number the incident does not give follows from one it does, by what the line itself says, or "".
+
+    That many of a figure, counted in the claim's own clause ("fused: 2 passes ≈ 1.07 GB" of 537 MB a pass); a
+    figure over one of the incident's counts, said per item ("8.75 GB per token" of 70 GB for a batch of 8); a
+    result of the line's own checked arithmetic said again in another unit ("3.3e-8 s = 0.033 µs"); an order of
+    magnitude written as one ("~1e-8 s" of 16.4 ns).
+    """
+    text = at.text
+    if claim.multiplier or _TIMES_AFTER.match(text, claim.end):  # "~360× longer": two of the line's own times
+        for a, b in itertools.permutations([c for c in at.claims if c.dim not in (Dim.COUNT, Dim.FRACTION)], 2):
+            if a.dim is b.dim and b.value > 0 and math.isclose(claim.value, a.value / b.value, rel_tol=LINE_RATIO):
+                return f"{a.shown()} ÷ {b.shown()} = {number_shown(a.value / b.value)}"
+    if claim.dim in (Dim.COUNT, Dim.FRACTION):
+        return ""
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    for found in _COUNTED.finditer(text, lo, hi):
+        times = int(found[1])
+        for f in facts.known:
+            if times >= 2 and f.dim is claim.dim and math.isclose(claim.value, f.value * times, rel_tol=MATCH):
+                return f"{times} × {show(f.value, f.dim)}"
+    if claim.dim in (Dim.BYTE, Dim.FLOP) and _PER_ITEM.match(text, claim.end):  # an amount shared, not a time
+        counts = {f.value for f in facts.known if f.dim is Dim.COUNT and f.value.is_integer() and 2 <= f.value <= 4096}
+        for f in facts.known:
+            for k in counts:
+                if f.dim is claim.dim and math.isclose(claim.value, f.value / k, rel_tol=MATCH):
+                    return f"{show(f.value, f.dim)} ÷ {number_shown(k)}"
+    for result in at.claims:
+        if result.start in at.results and result.start != claim.start and result.dim is claim.dim and math.isclose(
+                claim.value, result.value, rel_tol=ARITHMETIC):
+            return f"your arithmetic's {result.shown()}, said again"
+    if _ORDER.search(text[max(0, claim.start - 3):claim.start]) and _ORDER_WRITTEN.match(claim.written):
+        # Of a figure the incident gives or a floor it implies: not of any product the derived pool holds, which
+        # within a factor of 2.5 would take in almost any magnitude.
+        near = [v for v in [*(f.value for f in facts.known if f.dim is claim.dim),
+                            *(d.value for d in facts.derived if d.dim is claim.dim and d.role == dv.FLOOR)]
+                if v > 0 and max(v, claim.value) / min(v, claim.value) <= ORDER_FACTOR]
+        if near:
+            return f"the order of {show(near[0], claim.dim)}"
+    return ""
+
+
 def _bounded(claim: Claim, facts: Facts) -> bool:
     """Whether a bound ("well under 1 µs") holds of one of the incident's figures in its unit."""
     values = [f.value for f in facts.known if f.dim is claim.dim] + [d.value for d in facts.derived if d.dim is claim.dim]
@@ -989,6 +1081,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     ridge = _ridge_mark(claim, facts, text, shown)
     if ridge is not None:
         return ridge, False
+    counted = _counted(claim, facts, at)
+    if counted:
+        return Mark(shown, True, counted), False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
     slipped = _slipped(claim, facts, text, own_result=claim.start in at.exact)
@@ -1044,8 +1139,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
         else:
             summed.update(s.operands)
             results.add(s.given.start)
-            if any(math.isclose(v, s.given.value, rel_tol=ARITHMETIC)
-                   for v in (s.computed, s.over_all, s.denominator, s.complement) if v):
+            if _sum_right(s):
                 exact.add(s.given.start)
     cites = False
     unplaced = []
