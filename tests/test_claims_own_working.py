@@ -40,6 +40,9 @@ PAIRS = [
      "12 µs per call, 1.08× from compile; the floor is 1.6e-8 s, and 12 µs is ~73× that"),
     # an order of magnitude written as one; the same figure a power of ten off is not one
     ("a3", "12 µs per call, 1.08× from compile; t_mem ~ 1e-8 s", "12 µs per call, 1.08× from compile; t_mem ~ 1e-2 s"),
+    # a quotient of the line's own quantities whose units make the claim's
+    ("a2", "1.7 of 2.0 TB/s; ~4 FLOP × 1.34e8 ≈ 5.4e8 FLOP over 8 passes × 1.34e8 × 2 B ≈ 2.1e9 B: ≈ 2.5e-1 FLOP/B",
+     "1.7 of 2.0 TB/s; ~4 FLOP × 1.34e8 ≈ 5.4e8 FLOP over 8 passes × 1.34e8 × 2 B ≈ 2.1e9 B: ≈ 2.5e-2 FLOP/B"),
     # written arithmetic to the digits its result is written to
     ("a7", "ITL went from 8 to 14 ms, 14/8 = 1.75x slower", "ITL went from 8 to 14 ms, that's 14/8 = 1.5x slower"),
 ]
@@ -73,3 +76,33 @@ def test_arithmetic_is_held_to_the_digits_written(written: str, tolerance: float
 ])
 def test_a_word_inside_a_longer_lever_phrase_is_that_phrase(text: str, levers: list[str]) -> None:
     assert recognise(text) == levers
+
+
+# (incident, a right line, a wrong line of the same kind): arithmetic right as sums go, on figures in roles they do
+# not have, and what a line says against the incident beyond its numbers.
+ROLES = [
+    # a share divides like by like
+    ("a4", "14 GB at 300 GB/s: 14/300 ≈ 0.047 s, so 38 tok/s beats the 21 tok/s floor",
+     "the L4 has 300 GB/s and we do 38 tok/s, so 38/300 = 13% of bandwidth used"),
+    # a speed-up divides a time
+    ("a3", "12 µs per call; compiled 12 / 1.08 = 11.1 µs", "12 µs per call; compiled 12 × 1.08 = 12.96 µs"),
+    # a share of one roof times that roof's peak, not the other's
+    ("a1", "70% of peak: 0.70 × 989 TFLOP/s ≈ 692 TFLOP/s achieved", "70% of peak: 0.70 × 2.0 TB/s = 1.4 TB/s of traffic"),
+    # a time said as what a speed-up saves
+    ("a3", "12 µs per call, 1.08× from compile: it saves about 0.9 µs", "12 µs per call: compile is 12 µs faster (1.08×)"),
+    # the evidence's conclusion names the regime it argues for
+    ("a3", "12 µs per call and compile buys only 1.08×, so it must be launch overhead",
+     "12 µs per call and compile barely helps (1.08×), so it isn't memory; must be compute"),
+    # fusion said to cut FLOPs in the evidence, as in Part C
+    ("a2", "85% of peak bandwidth; compile fuses the chain and removes round trips, hence the 3.8×",
+     "85% of peak bandwidth; compile fuses the chain and reduces the FLOPs from four per element to one, hence 3.8×"),
+    # the incident's own measurement called unreal, where nothing in it is beyond a roof
+    ("a2", "85% of peak bandwidth, and the 3.8× is what deleting the round trips buys",
+     "85% of peak bandwidth, so at most 1.18× is left: the reported 3.8× cannot be real"),
+]
+
+
+@pytest.mark.parametrize(("item", "right", "wrong"), ROLES)
+def test_roles_and_conclusions_are_checked_both_ways(item: str, right: str, wrong: str) -> None:
+    assert _evidence(item, right)["passed"] is not False, _evidence(item, right)
+    assert _evidence(item, wrong)["passed"] is False, _evidence(item, wrong)

@@ -102,3 +102,16 @@ ARGUED = " It pays on A2 at 1.7 of 2.0 TB/s and is wasted on A1 at 70% of peak F
 def test_what_fusion_is_said_to_do(said: str, passed: bool) -> None:
     fusion = _checks(said + ARGUED)["fusion"]
     assert fusion["passed"] is passed, fusion
+
+
+def test_words_of_the_argument_read_as_said() -> None:
+    # "neither … nor" refuses; "to write a fused kernel" is no memory side; "the four ops" is no FLOP figure.
+    refused = _checks("Fusion pays for A2 at 1.7 of 2.0 TB/s (3.8x). For A1 at 70% of peak FLOP/s, fusing the relu"
+                      " neither removes FLOPs from the matmul nor relieves a bottleneck it has.")
+    assert refused["both_sides"]["passed"] is True, refused["both_sides"]
+    one_sided = _checks("Proposals to write a fused kernel deserve suspicion: A1's matmul runs at 70% of peak math,"
+                        " and fusing the relu changes neither its arithmetic nor its traffic.")
+    assert one_sided["both_sides"]["passed"] is not True, one_sided["both_sides"]
+    ops = _checks("The four ops of A2's chain merge into one pass, deleting round trips: 3.8x at 1.7 of 2.0 TB/s,"
+                  " and wasted on A1 at 70% of peak FLOP/s, where the math sets the time.")
+    assert ops["number"]["passed"] is True, ops["number"]

@@ -28,7 +28,7 @@ from regime_core.catalogue.levers import (
 )
 from regime_core.catalogue.quantity import Dim, counted, plain_numbers, quantities_in
 from regime_core.grading import claims
-from regime_core.grading.language import added, in_context, negated, normalise, with_units
+from regime_core.grading.language import added, fusion_misstated, in_context, negated, normalise, with_units
 from regime_core.judgment.classify import Verdict
 
 UNSURE = "Could not tell"
@@ -105,6 +105,11 @@ _OCCUPANCY_REASON = re.compile(r"\boccupancy\b")
 # A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
 _LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
                      r"|starv\w*|dominat\w*|sets? the (?:time|pace))\b")
+
+
+# A clause that draws the line's conclusion ("so it must be compute", "must be doing a lot less math"): the regime it
+# names is the one the evidence argues for.
+_CONCLUDES = re.compile(r"\b(?:must|has to|have to) be\b|\b(?:a lot|lots|tons|loads) of\b|\btherefore\b|\bhence\b")
 
 
 def reason_against(text: str, regime: str) -> str:
@@ -287,7 +292,7 @@ def _regime_said_against(text: str, regime: str | None) -> str:
         return (f"Your evidence says “{_as_written(text, found.group())}”, which this incident's measurements contradict:"
                 f" it is {advice(regime).name}.")
     for clause in _EVIDENCE_CLAUSE.split(lowered):
-        if not clause.strip() or not _LIMITS.search(clause) or _WHAT_IF.search(clause):
+        if not clause.strip() or not (_LIMITS.search(clause) or _CONCLUDES.search(clause)) or _WHAT_IF.search(clause):
             continue
         other = regime_named(clause)
         if other is not None and other != regime:
@@ -296,12 +301,34 @@ def _regime_said_against(text: str, regime: str | None) -> str:
     return ""
 
 
+# Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
+_FUSION_NAMED = re.compile(r"\bfus|\bcompil|\binductor\b")
+# The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
+_MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
+                             r"|measurement (?:error|mistake|artefact|artifact)|instrumentation (?:loss|error)|bogus"
+                             r"|should be (?:discarded|ignored)|a typo)\b")
+
+
+def _said_against_the_incident(text: str, lowered: str, anomalous: bool) -> str:
+    """What a line says that the incident itself contradicts, beyond its numbers, or ""."""
+    misread = fusion_misstated(lowered) if _FUSION_NAMED.search(lowered) else None
+    if misread:
+        return (f"“{_as_written(text, misread.group())}”: fusion and compile delete round trips through memory and"
+                " launches; they leave the FLOPs and the math units' speed as they were.")
+    denied = None if anomalous else _MEASURE_DENIED.search(lowered)
+    if denied and not negated(lowered, denied.start(), denied.end()):
+        return (f"“{_as_written(text, denied.group())}”: nothing in this incident is beyond its card's roofs; its"
+                " measurements are the facts to read the regime from.")
+    return ""
+
+
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
-                   contradictions: Collection[Contradiction] = ()) -> Check:
+                   contradictions: Collection[Contradiction] = (), *, anomalous: bool = False) -> Check:
     """An evidence line judged claim by claim.
 
     It passes only when it cites a deciding fact, every claim in it is accounted for and none contradicts the
-    incident; a claim that could not be checked makes it "could not tell", named.
+    incident; a claim that could not be checked makes it "could not tell", named. Calling a measurement impossible
+    is wrong unless the incident is ``anomalous`` (a figure beyond its card's roof).
     """
     if not text.strip():
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
@@ -310,7 +337,8 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
     marks = judged.marks
     if judged.wrong:
         return Check(False, cap(judged.wrong) + ".", marks)
-    against = _contradicted(lowered, contradictions) or _regime_said_against(text, regime)
+    against = (_contradicted(lowered, contradictions) or _regime_said_against(text, regime)
+               or _said_against_the_incident(text, normalise(text), anomalous))
     if against:
         return Check(False, against, marks)
     unchecked = judged.unchecked

@@ -23,13 +23,14 @@ _CONDITION = re.compile(r"(?=\b(?:above|below|under)\s+(?:the\s+ridge|it)\b)|\b(
 _MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|(?<!flop/)bytes?|(?<!flop/)b(?=/s)|traffic|launch\w*|overhead"
                      r"|round[- ]?trips?|hbm|dram|moving data|data movement|shuttl\w*|moving (?:it|things|tensors) around"
                      r"|loads? and stores?|(?:small|tiny) (?:jobs|kernels|steps)"
-                     r"|intermediates?|elementwise|pointwise|reads?|writes?|host|tb/s|gb/s|a[234678](?:s|\'s)?)\b"
+                     r"|intermediates?|elementwise|pointwise|reads?|(?<!to )writes?(?!\s+(?:a|an|the|one|custom|your|that|this)\b)|host|tb/s|gb/s|a[234678](?:s|\'s)?)\b"
                      r"|(?:below|under) (?:the )?(?:ridge|it)\b")
 _COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ](?:cores?|pipes?)|math|arithmetic|multipl\w*|gemm|matmul"
                       r"|a[15](?:s|\'s)?)\b"
                       r"|above (?:the )?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
 _NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b")
-_AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|cannot|can'?t"
+_AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|neither|nor"
+                      r"|cannot|can'?t"
                       r"|mistakes?|costly"
                       r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|not|no|none|week|rounding error)\b")
 _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won|faster|deletes?|removes?|saves?|cuts?"

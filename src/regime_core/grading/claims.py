@@ -732,6 +732,29 @@ def _attribute_wrong(claim: Claim, matches: list[Claim], facts: Facts) -> str:
     return ""
 
 
+# A time said as a difference: "12 µs faster", "saves 12 µs".
+_DIFFERENCE_AFTER = re.compile(r"\s*(?:faster|slower|quicker|shorter|longer|saved|less|more)\b")
+_DIFFERENCE_BEFORE = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:about\s+|~|≈)?$")
+
+
+def _difference_wrong(claim: Claim, matches: list[Claim], facts: Facts, text: str) -> str:
+    """A time of the incident said as what a speed-up saves ("12 µs faster" where 1.08× saves 0.89 µs), or ""."""
+    if claim.dim is not Dim.SECOND or not any(m.dim is Dim.SECOND for m in matches) or not (
+            _DIFFERENCE_AFTER.match(text, claim.end) or _DIFFERENCE_BEFORE.search(text, max(0, claim.start - 20),
+                                                                                     claim.start)):
+        return ""
+    times = [f.value for f in facts.known if f.dim is Dim.SECOND]
+    if any(math.isclose(claim.value, a - b, rel_tol=MATCH) for a in times for b in times if a > b > a / 10):
+        return ""  # the difference of two of the incident's times ("8 → 14 ms, 6 ms more")
+    time = next(m for m in matches if m.dim is Dim.SECOND)
+    for speed in (f for f in facts.known if f.speed and f.value > 1):
+        saved = time.value - time.value / speed.value
+        if not math.isclose(claim.value, saved, rel_tol=MATCH):
+            return (f"{claim.shown()} is the time itself; a {speed.shown()}× speed-up saves"
+                    f" {time.shown()} − {time.shown()}/{speed.shown()} = {show(saved, Dim.SECOND)}")
+    return ""
+
+
 def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
     """The derived figures a claim may be, by its unit and by the role its words give it."""
     pool = [*facts.derived, *facts.datasheet]
@@ -917,11 +940,22 @@ _PER_ITEM = re.compile(r"\s*(?:of (?:[\w-]+ ){0,3})?(?:per|a|each|/)\s*(?:token|
 # A magnitude written as such ("t_mem ~ 1e-8 s", "~10^-5 s"): it says the order, not the figure.
 _ORDER = re.compile(r"[~≈]\s*$")
 _ORDER_WRITTEN = re.compile(r"^\s*1(?:\.0)?\s*(?:e|×\s?10\^?|\*\s?10\^?|10\^)\s*[+-−]?\d+", re.IGNORECASE)
+# The quotients whose units make another quantity: an intensity, a time at a rate, a rate over a time.
+_QUOTIENT_DIMS = {(Dim.FLOP, Dim.BYTE): Dim.INTENSITY, (Dim.BYTE, Dim.BYTE_RATE): Dim.SECOND,
+                  (Dim.FLOP, Dim.FLOP_RATE): Dim.SECOND, (Dim.BYTE, Dim.SECOND): Dim.BYTE_RATE,
+                  (Dim.FLOP, Dim.SECOND): Dim.FLOP_RATE, (Dim.FLOP_RATE, Dim.BYTE_RATE): Dim.INTENSITY}
 _TIMES_AFTER = re.compile(r"\s*(?:×|x\b|times\b)")
 #: How close a multiplier must be to the ratio of two of the line's own figures to be that ratio.
 LINE_RATIO = 0.05
 #: How far an order of magnitude may be from the figure it is of (1e-8 s for 16.4 ns).
 ORDER_FACTOR = 2.5
+
+
+def _unit_of(claim: Claim, text: str) -> Dim:
+    """A claim's dimension, with a count followed by a "B" read as bytes ("2.1e9 B", read apart as billions)."""
+    if claim.dim is Dim.COUNT and re.match(r"\s*(?:b|bytes?)\b", text[claim.end:claim.end + 8]):
+        return Dim.BYTE
+    return claim.dim
 
 
 def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
@@ -939,6 +973,11 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
                 return f"{a.shown()} ÷ {b.shown()} = {number_shown(a.value / b.value)}"
     if claim.dim in (Dim.COUNT, Dim.FRACTION):
         return ""
+    for a, b in itertools.permutations(at.claims, 2):  # "5.4e8 FLOP … 2.1e9 B → ≈ 2.5e-1 FLOP/B": units that compose
+        dims = (_unit_of(a, text), _unit_of(b, text))
+        if dims in _QUOTIENT_DIMS and _QUOTIENT_DIMS[dims] is claim.dim and b.value > 0 and (
+                math.isclose(claim.value, a.value / b.value, rel_tol=max(LINE_RATIO, arithmetic_tolerance(claim.written)))):
+            return f"{a.shown()} ÷ {b.shown()} = {show(a.value / b.value, claim.dim)}"
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     for found in _COUNTED.finditer(text, lo, hi):
         times = int(found[1])
@@ -1022,7 +1061,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     matches = [f for f in facts.known if same(claim, f)]
     if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
-    wrong = _attribute_wrong(claim, matches, facts)
+    wrong = _attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
     if not wrong and not _derived_for(claim, facts):
         wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
     if wrong:
@@ -1119,6 +1158,62 @@ def _moved(reading: Reading, facts: Facts, text: str) -> dict[int, str]:
     return out
 
 
+_ROOF_OF_RATE = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}
+
+
+def _written_as(value: float, fact: Claim) -> bool:
+    """Whether ``value`` is the fact's number as written, its unit aside ("12" of "12 µs")."""
+    numeral = _NUMERAL.match(fact.written)
+    try:
+        return bool(numeral) and math.isclose(value, float(numeral.group().replace(",", "")), rel_tol=0.02)  # type: ignore[union-attr]
+    except ValueError:
+        return False
+
+
+def _dim_as_said(claim: Claim, facts: Facts) -> Dim:
+    """A number's unit, or for a bare one the unit of the one incident figure it is as written ("38" of 38 tok/s)."""
+    if claim.dim is not Dim.COUNT:
+        return claim.dim
+    dims = {f.dim for f in facts.known if f.dim not in (Dim.COUNT, Dim.FRACTION) and _written_as(claim.value, f)}
+    return dims.pop() if len(dims) == 1 else Dim.COUNT
+
+
+def _sum_misapplied(s: Sum, operands: list[Claim], facts: Facts) -> str:
+    """Arithmetic right as sums go, on figures in roles they do not have, or "".
+
+    A share of two things in different units ("38/300 = 13% of bandwidth" of 38 tok/s and 300 GB/s); a speed-up
+    multiplied into a time ("12 µs × 1.08 = 12.96 µs compiled": a speed-up divides the time); a share of one roof
+    multiplied by the other roof ("70% × 2.0 TB/s" where 70% is of peak FLOP/s).
+    """
+    if s.given.dim is Dim.FRACTION and len(operands) == 2 and re.search(r"/|÷", s.written):
+        dims = [_dim_as_said(c, facts) for c in operands]
+        if Dim.COUNT not in dims and dims[0] is not dims[1]:
+            a, b = operands
+            return (f"{a.shown()} ÷ {b.shown()} divides {dims[0].value or 'a count'} by {dims[1].value}: a share divides"
+                    " like by like")
+    if "×" not in s.written and "*" not in s.written:
+        return ""
+    # An incident's time, with its unit or as written without it ("12 × 1.08" of 12 µs).
+    times = [f for c in operands for f in facts.known if f.dim is Dim.SECOND and (
+        (c.dim is Dim.SECOND and same(c, f)) or (c.dim is Dim.COUNT and _written_as(c.value, f)))]
+    speeds = [f for f in facts.known if f.speed and f.value > 1]
+    for c in operands:
+        speed = next((f for f in speeds if c.dim is Dim.COUNT and math.isclose(c.value, f.value, rel_tol=0.02)), None)
+        if speed is not None and times and s.given.value > times[0].value * 1.01 and s.given.dim in (Dim.SECOND,
+                                                                                                   Dim.COUNT):
+            t = times[0]
+            return (f"{t.shown()} × {speed.shown()} is slower than {t.shown()}: a {speed.shown()}× speed-up takes it to"
+                    f" {show(t.value / speed.value, Dim.SECOND)}")
+    for share in operands:
+        fact = next((f for f in facts.known if f.roof and f.dim is Dim.FRACTION and not f.hypothetical
+                     and _shares_close(f.value, share.value)), None) if share.dim in (Dim.FRACTION, Dim.COUNT) else None
+        rate = next((c for c in operands if c is not share and c.dim in _ROOF_OF_RATE), None)
+        if fact is not None and rate is not None and _ROOF_OF_RATE[rate.dim] != fact.roof:
+            return (f"{share.shown()} is a share of {_roof_name(fact.roof)}; times {rate.shown()} it gives no rate"
+                    f" this kernel reaches")
+    return ""
+
+
 def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     """Each claim of a learner's line against the incident's facts and the core's arithmetic.
 
@@ -1131,8 +1226,9 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     summed: set[int] = set()
     results: set[int] = set()
     exact: set[int] = set()
+    by_start = {c.start: c for c in reading.claims}
     for s in reading.sums:
-        why = _sum_wrong(s)
+        why = _sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
         if why:
             marks.append(Mark(f"{s.written} = {s.given.shown()}", False, why))
             wrong = wrong or why

@@ -44,7 +44,7 @@ from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
-from regime_core.grading.language import negated, normalise, with_units
+from regime_core.grading.language import fusion_misstated, normalise, with_units
 from regime_core.judgment.classify import Verdict
 from regime_core.resources import load_json
 
@@ -169,7 +169,7 @@ def _contradictions(incident_id: str) -> tuple[Contradiction, ...]:
 
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
     return evidence_check(facts(incident_id), _grading(incident_id).get("facts", []), verdict.regime, text,
-                          _contradictions(incident_id))
+                          _contradictions(incident_id), anomalous=bool(verdict.anomalies))
 
 
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
@@ -298,7 +298,8 @@ def drill_numbers() -> list[tuple[float, Dim]]:
     return found
 
 
-_FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\bmem\b|\bbw\b|\bhbm\b|below (?:the )?ridge|under (?:the )?ridge")
+_FOR_FUSION = re.compile(r"memory|bandwidth|\bbytes?\b|traffic|launch|overhead|round trip|\btrips?\b|\bmem\b|\bbw\b|\bhbm\b"
+                         r"|\b[kmgt]i?b/s\b|below (?:the )?ridge|under (?:the )?ridge")
 _AGAINST_FUSION = re.compile(r"compute|\bflops?\b(?!/)|\bt?flop/s\b|\btflops?\b|tensor core|\bmath|arithmetic|above the ridge"
                              r"|\bmatmul|\bgemm")
 # Fusion named, or described ("collapse the chain into a single kernel", "one pass", "fold the relu into it").
@@ -313,18 +314,6 @@ def _as_written(paragraph: str, lowered_clause: str) -> str:
     return (paragraph[at:at + len(clause)] if at >= 0 else clause)[:160]
 
 
-# What fusion does not do: cut FLOPs, or make the math itself faster ("fusing a relu into a GEMM cuts the GEMM's
-# FLOPs", "the compiled kernel maps the multiply-add onto tensor cores and so raises arithmetic throughput").
-_FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|deletes?)\b"
-                               r"(?:\s+(?!no\b|not\b|zero\b|none\b|nothing\b)[\w'’-]+){0,3}?\s+"
-                               r"(?:flops\b|flop count|(?:operation|op) count|number of flops|arithmetic\b)"
-                               r"|\b(?:fewer|less)\s+(?:[\w-]+\s+)?(?:calculations?|math|operations|flops|arithmetic"
-                               r"|multipl\w*|computation)\b"
-                               r"|\b(?:raises?|raising|higher|increases?|boosts?)\s+(?:the\s+)?occupancy\b|\bmore warps\b"
-                               r"|\b(?:raises?|increases?|boosts?)\s+(?:the\s+)?(?:arithmetic|math|compute|flop)\s+"
-                               r"(?:throughput|rate|speed)\b|\bonto (?:the )?tensor cores\b")
-
-
 # What fusion does, said in the paragraph: it removes round trips, bytes, intermediates or launches; the data is
 # read once; the chain runs in one pass or keeps its values on chip.
 _FUSION_DOES = re.compile(
@@ -336,17 +325,12 @@ _FUSION_DOES = re.compile(
     r"|\bkeep\w*\b(?:\s+[\w'’-]+){0,4}?\s+(?:in registers|on[- ]chip|in (?:shared memory|smem|cache|sram))")
 
 
-# What denies the misstatement that follows: "zero fewer FLOPs", "no fusion of a relu reduces its operation count".
-_FUSION_DENIED = re.compile(r"(?:\bzero|\bnot any|\bno)\s*$|\b(?:no|never a)\s+(?:[\w-]+\s+)?fus\w*\b[^.;:!?]*$")
-
-
 def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
     """Fusion: named, and what it does said right, misstated, or not said in words the grader reads."""
     if not talks:
         return Check(False, "Say what fusion does: it deletes round trips and launches.")
-    misread = _FUSION_DOES_MATH.search(lowered)
-    if misread and not negated(lowered, misread.start(), misread.end()) and not _FUSION_DENIED.search(
-            lowered[max(0, misread.start() - 60):misread.start()]):
+    misread = fusion_misstated(lowered)
+    if misread:
         return Check(False, f"“{_as_written(paragraph, misread.group())}”: fusion deletes round trips through memory and"
                             " launches; it leaves the FLOPs and the math units' speed as they were.")
     # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check.
@@ -425,6 +409,8 @@ def _drill_numbers_check(lowered: str) -> Check:
     cited = quantities_in(lowered)
     numbers, misused, unknown = [], [], []
     for value, dim in cited:
+        if dim is Dim.FLOP and value <= _SMALL_COUNT and float(value).is_integer():
+            continue  # "the four ops merge": a count of operations in words, not a FLOP figure
         # A bare number is held to the drill's own (a derived share or change would match almost any count).
         pool = drill_numbers() if dim is Dim.COUNT else known
         if any(same_quantity((value, dim), k, _PART_C_MATCH) for k in pool):

@@ -86,7 +86,7 @@ _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|does
                      r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
                     r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
-                    r"no help|wasted|waste|theatre|theater|trivial|negligible)\b")
+                    r"no help|wasted|waste|theatre|theater|trivial|negligible|little left|little to gain|not much left)\b")
 _CLAUSE_END = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
                          r"\bwhereas\b|\bthen\b|\bthus\b|\bhence\b|\bwhich\b|,")
 _NEGATION_REACH = 4  # words between a negation and the phrase it denies
@@ -290,3 +290,28 @@ def added(text: str, start: int) -> bool:
     if not cues or len(before[cues[-1].end():].split()) > _NEGATION_REACH:
         return False
     return not _BEFORE.search(before[:cues[-1].start()])
+
+
+# What fusion does not do: cut FLOPs, or make the math itself faster ("fusing a relu into a GEMM cuts the GEMM's
+# FLOPs", "the compiled kernel maps the multiply-add onto tensor cores and so raises arithmetic throughput").
+_FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|deletes?)\b"
+                               r"(?:\s+(?!no\b|not\b|zero\b|none\b|nothing\b)[\w'’-]+){0,3}?\s+"
+                               r"(?:flops\b|flop count|(?:operation|op) count|number of flops|arithmetic\b)"
+                               r"|\b(?:fewer|less)\s+(?:[\w-]+\s+)?(?:calculations?|math|operations|flops|arithmetic"
+                               r"|multipl\w*|computation)\b"
+                               r"|\b(?:raises?|raising|higher|increases?|boosts?)\s+(?:the\s+)?occupancy\b|\bmore warps\b"
+                               r"|\b(?:raises?|increases?|boosts?)\s+(?:the\s+)?(?:arithmetic|math|compute|flop)\s+"
+                               r"(?:throughput|rate|speed)\b|\bonto (?:the )?tensor cores\b")
+
+
+# What denies the misstatement that follows: "zero fewer FLOPs", "no fusion of a relu reduces its operation count".
+_FUSION_DENIED = re.compile(r"(?:\bzero|\bnot any|\bno)\s*$|\b(?:no|never a)\s+(?:[\w-]+\s+)?fus\w*\b[^.;:!?]*$")
+
+
+def fusion_misstated(lowered: str) -> re.Match[str] | None:
+    """Where the text (normalised) says fusion does the math's work: cuts FLOPs, does less math, raises occupancy."""
+    found = _FUSION_DOES_MATH.search(lowered)
+    if found is None or negated(lowered, found.start(), found.end()) or _FUSION_DENIED.search(
+            lowered[max(0, found.start() - 60):found.start()]):
+        return None
+    return found

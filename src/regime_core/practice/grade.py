@@ -177,7 +177,7 @@ def _evidence(kind: str, incident: PracticeIncident, verdict: Verdict, text: str
                        placement.side if placement else None, placement.ridge if placement else None)
     stated = data()["grading"]["facts"]
     phrases_stated = tuple(stated.get(kind if kind in stated else "overhead", ()))
-    return answer_lines.evidence_check(facts, phrases_stated, verdict.regime, text)
+    return answer_lines.evidence_check(facts, phrases_stated, verdict.regime, text, anomalous=bool(verdict.anomalies))
 
 
 def _next_measurement(text: str) -> Check:
