@@ -52,3 +52,34 @@ def test_a_regime_s_reason_is_checked_against_it(item: str, text: str, passed: b
 @pytest.mark.parametrize("text", ["optimising the pointwise kernels", "tuning each small kernel"])
 def test_micro_optimising_the_small_kernels_is_read_and_rightly_refused(text: str) -> None:
     assert _check("a6", "wastes", text)["passed"] is True
+
+
+def _lever(item: str, field: str, text: str) -> dict[str, Any]:
+    answer = {"regime": "", "evidence": "", "helps": "", "wastes": "", field: text}
+    check: dict[str, Any] = grade({"part_a": {item: answer}})["items"][item]["checks"][field]
+    return check
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong"), [
+    # a lever line's written arithmetic is checked
+    ("a4", "helps", "int8 weights: 14 GB / 2 = 7 GB, so the floor halves to ~23 ms a token",
+     "int8 weights: 14 GB / 2 = 5 GB, so the floor drops"),
+    # an offered lever that promises the other incident's result here
+    ("a3", "helps", "CUDA graphs: one launch for the chain; A2's 3.8× does not carry over to a tensor this small",
+     "Apply the same fusion as A2 and expect about 3.8× again."),
+    # what it is replaced with is put in: .cpu() is a host sync too
+    ("a7", "helps", "Replace the per-token .item() with a check every 64 tokens.",
+     "Replace .item() with .cpu() on the same tensor each token."),
+])
+def test_a_lever_line_s_claims_are_checked_both_ways(item: str, field: str, right: str, wrong: str) -> None:
+    assert _lever(item, field, right)["passed"] is True, _lever(item, field, right)
+    assert _lever(item, field, wrong)["passed"] is False, _lever(item, field, wrong)
+
+
+def test_a_lever_s_what_if_figure_is_named_as_not_checked_beside_its_reading() -> None:
+    # half of the incident's 70 GB is placed; 64 MiB is no figure of A1's, named but not held against the lever
+    check = _lever("a8", "helps", "int4 weights: 35 GB a step instead of 70 GB")
+    assert check == {"passed": True, "why": "Quantisation: fits this kernel.", "label": "Lever that helps"}
+    odd = _lever("a1", "wastes", "Fusing the relu: it saves 64 MiB of traffic on a compute-bound GEMM.")
+    assert odd["passed"] is True
+    assert "not checked: 64 MiB" in odd["why"], odd

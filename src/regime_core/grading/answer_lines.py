@@ -187,13 +187,14 @@ def read_levers(text: str) -> LeverLine:
     cures: set[str] = set()  # levers that name a problem, offered by a word for the cure ("keep it on the GPU")
     for m in mentions(lowered)[:_MAX_MENTIONS]:
         describes = _DESCRIBES.match(lowered, m.end) and not _ADOPT.search(lowered, max(0, m.start - 24), m.start)
-        if m.lever in offered or in_context(lowered, m.start) or describes or \
-                _BOUNDED_GAIN.match(lowered, m.end) or _BOUNDED_BEFORE.search(lowered, max(0, m.start - 60), m.start):
-            continue
         lever = by_id(m.lever)
+        # A problem put in is read even after the lever was named ("replace .item() with .cpu()": .cpu() is put in).
         if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and added(lowered, m.start):
             if m.lever not in adds:
                 adds.append(m.lever)
+            continue
+        if m.lever in offered or in_context(lowered, m.start) or describes or \
+                _BOUNDED_GAIN.match(lowered, m.end) or _BOUNDED_BEFORE.search(lowered, max(0, m.start - 60), m.start):
             continue
         target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
         if target is offered and lever.names_a_problem and not _names_the_problem(lowered, m.start, m.end):
@@ -433,6 +434,47 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     if helping:
         return unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
     return Check(True, f"{cap(phrases(named))}: rightly refused for this kernel.")
+
+
+# A lever line that promises another incident's result here ("expect the same 3.8× here", "about 3.8× again").
+_EXPECTED = re.compile(r"\b(?:expect\w*|same|again|similar|likewise|too)\b")
+
+
+def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str, str]:
+    """What a lever line's numbers come to: (why it is wrong, or ""; the numbers not checked, or "").
+
+    A lever line says what the lever would do, so its numbers are what-ifs ("int4 halves the weights to 35 GB"):
+    its written arithmetic is checked, and an offered lever that promises the result of the incident this one is
+    set beside ("expect the same 3.8× here") is wrong; the rest are named as not checked, beside the lever's reading.
+    """
+    lowered = with_units(text)
+    reading = claims.read(lowered)
+    if not reading.claims:
+        return "", ""
+    wrong = claims.arithmetic_wrong(facts, reading)
+    if wrong:
+        return cap(wrong) + ".", ""
+    judged = claims.judge(facts, reading, plain_numbers(lowered))
+    borrowed = next((c for c in reading.claims if any(claims.same(c, x, 0.02) for x in facts.context)
+                     and not any(claims.same(c, k, 0.02) for k in facts.known)), None)
+    if offered and borrowed is not None and _EXPECTED.search(normalise(text)):
+        return (f"“{_as_written(text, borrowed.written)}” is the other incident's result; this one's measurements say"
+                " what the lever buys here."), ""
+    return "", ", ".join(judged.unplaced[:3])
+
+
+def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str, wastes: str) -> dict[str, Check]:
+    """The lever checks with each line's numbers read: a wrong one fails the line, one not checked is named."""
+    out = dict(checks)
+    for field, text in (("helps", helps), ("wastes", wastes)):
+        if field not in out or out[field].ok is False:
+            continue
+        wrong, unchecked = lever_numbers(facts, text, offered=field == "helps")
+        if wrong:
+            out[field] = Check(False, wrong)
+        elif unchecked:
+            out[field] = Check(out[field].ok, f"{out[field].why.rstrip('.')} (not checked: {unchecked}).")
+    return out
 
 
 def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,  # noqa: PLR0917

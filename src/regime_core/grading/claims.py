@@ -1214,6 +1214,16 @@ def _sum_misapplied(s: Sum, operands: list[Claim], facts: Facts) -> str:
     return ""
 
 
+def arithmetic_wrong(facts: Facts, reading: Reading) -> str:
+    """Why the first of a line's written sums is wrong (its arithmetic, or the roles of its figures), or ""."""
+    by_start = {c.start: c for c in reading.claims}
+    for s in reading.sums:
+        why = _sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
+        if why:
+            return why
+    return ""
+
+
 def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     """Each claim of a learner's line against the incident's facts and the core's arithmetic.
 

@@ -38,6 +38,7 @@ from regime_core.grading.answer_lines import (
     regime_named,
     unsure,
     verdict_of,
+    with_lever_numbers,
 )
 from regime_core.grading.argument import read_argument
 from regime_core.grading.attempt import Attempt, parse_attempt
@@ -196,9 +197,11 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     else:
         checks["regime"] = Check(True, f"{cap(advice(regime).name)}, as the symptoms say.")
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
-    checks.update(lever_checks(verdict, kind, entry.get("helps", ""), entry.get("wastes", ""),
-                               _REFUSED_FIX.get(incident_id, ((), ""))[0],
-                               drill.incident(incident_id).symptoms.observed.fused_speedup))
+    levers = lever_checks(verdict, kind, entry.get("helps", ""), entry.get("wastes", ""),
+                          _REFUSED_FIX.get(incident_id, ((), ""))[0],
+                          drill.incident(incident_id).symptoms.observed.fused_speedup)
+    # A lever line's numbers are claims too: checked, or named as not checked.
+    checks.update(with_lever_numbers(levers, facts(incident_id), entry.get("helps", ""), entry.get("wastes", "")))
     wrong_regime = named is not None and named != regime
     return _item(incident_id, checks, hint_rung=1 if wrong_regime else 0)
 
@@ -358,7 +361,8 @@ def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
         # phrasing not known): that is could-not-tell, not "one side only".
         other = _AGAINST_FUSION if argument.pays_on_memory else _FOR_FUSION
         if other.search(lowered):
-            return unsure(f"one side was read; where the paragraph says {missing}, the grader could not read it")
+            read = "when fusion pays" if argument.pays_on_memory else "when the math sets the time"
+            return unsure(f"the side {read} was read; the other side ({missing}) is in words the grader could not read")
         return Check(False, f"One side only: say also {missing}.")
     if (_FOR_FUSION.search(lowered) and _AGAINST_FUSION.search(lowered)) or argument.asked:
         return unsure("which side of the ridge each clause puts fusion on could not be read"

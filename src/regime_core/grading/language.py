@@ -87,14 +87,17 @@ _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|does
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
                     r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
                     r"no help|wasted|waste|theatre|theater|trivial|negligible|little left|little to gain|not much left)\b")
-_CLAUSE_END = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
+# A call's empty brackets (".item()") are part of its name, not the end of a clause.
+_CLAUSE_END = re.compile(r"[;:!?\[\]—–]|\((?!\))|(?<!\()\)|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
                          r"\bwhereas\b|\bthen\b|\bthus\b|\bhence\b|\bwhich\b|,")
 _NEGATION_REACH = 4  # words between a negation and the phrase it denies
 _WINDOW = 80  # characters either side of a phrase in which its negation or context is looked for
 _CONTEXT = re.compile(r"\b(?:already|currently)\b")
 # Words that put something in ("add a sync after every step"): said of a problem, they offer the problem.
 _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inserted|introduce|introduces|introducing|"
-                     r"put in|putting in|put a|put an|call|calls|calling|force|forces|forcing)\b")
+                     r"put in|putting in|put a|put an|call|calls|calling|force|forces|forcing)\b"
+                     # "replace .item() with .cpu()": what it is replaced with is put in
+                     r"|\b(?:replac|swap|switch|substitut)\w*\b(?:\s+\S+){1,3}?\s+(?:with|for|by)\b")
 
 
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")

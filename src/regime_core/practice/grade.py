@@ -171,10 +171,14 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
     return Check(True, f"{cap(advice(named).name)}, as the symptoms say.")
 
 
-def _evidence(kind: str, incident: PracticeIncident, verdict: Verdict, text: str) -> Check:
+def _facts(incident: PracticeIncident, verdict: Verdict) -> Facts:
     placement = verdict.placement
-    facts = Facts.read(answer_lines.deciding_lines(verdict), [with_units(incident.statement)],
-                       placement.side if placement else None, placement.ridge if placement else None)
+    return Facts.read(answer_lines.deciding_lines(verdict), [with_units(incident.statement)],
+                      placement.side if placement else None, placement.ridge if placement else None)
+
+
+def _evidence(kind: str, incident: PracticeIncident, verdict: Verdict, text: str) -> Check:
+    facts = _facts(incident, verdict)
     stated = data()["grading"]["facts"]
     phrases_stated = tuple(stated.get(kind if kind in stated else "overhead", ()))
     return answer_lines.evidence_check(facts, phrases_stated, verdict.regime, text, anomalous=bool(verdict.anomalies))
@@ -232,7 +236,8 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
         checks["wastes"] = _premature(lines["wastes"])
     else:  # "loader" too: levers.json's feed_loader is the one lever that fits it
         measured = parse_symptoms(incident.symptoms).observed.fused_speedup
-        checks.update(answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"], (), measured))
+        levers = answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"], (), measured)
+        checks.update(answer_lines.with_lever_numbers(levers, _facts(incident, verdict), lines["helps"], lines["wastes"]))
     attempted = any(lines.values())
     passed = verdict_of(list(checks.values())) if attempted else False
     # A regime named wrongly is told the ladder's first rung in its ✗ line: Hint then starts at the second.
