@@ -106,3 +106,21 @@ ROLES = [
 def test_roles_and_conclusions_are_checked_both_ways(item: str, right: str, wrong: str) -> None:
     assert _evidence(item, right)["passed"] is not False, _evidence(item, right)
     assert _evidence(item, wrong)["passed"] is False, _evidence(item, wrong)
+
+
+@pytest.mark.parametrize("line", [
+    "12 µs per call, and compile's 1.08× saves about 0.9 µs of it",  # what the speed-up saves: 12 − 12/1.08
+    "12 µs per call; compiled is only 8% faster (1.08×)",  # the speed-up as a percent, quoted from the verdict
+])
+def test_what_a_speed_up_saves_is_accounted_for(line: str) -> None:
+    check = _evidence("a3", line)
+    assert check["passed"] is True, check
+
+
+@pytest.mark.parametrize("text", [
+    "Any work on the matmul or attention kernels.", "Touching the matmul or attention kernels.", "Make kernels faster.",
+    "Réoptimiser les noyaux matmul/attention.", "Matmul/attention kernels tune karna.", "Tocar los kernels.",
+    "don't touch the GEMMs",
+])
+def test_kernel_work_in_many_words_is_the_kernel_rewrite_lever(text: str) -> None:
+    assert recognise(text) == ["rewrite_kernel"]
