@@ -108,3 +108,29 @@ def test_a_result_said_after_i_e_and_a_side_after_how_far_are_read() -> None:
                     decode={"side": "≈ 2.2 decades above the ridge"})["items"]["part_b"]["checks"]
     assert wrong["ridge"]["passed"] is False
     assert wrong["decode"]["passed"] is False
+
+
+@pytest.mark.parametrize(("ridge", "passed"), [
+    ("156 F/B", True), ("312 over 2.0, so 156 FLOP per byte.", True), ("ridge\t156\tFLOP/byte\t(312e12/2.0e12)", True),
+    ("Machine balance: 312e12 flop/s over 2.0e12 bytes/s, 156 flops per byte", True),
+    ("Isn't it just 312e12 / 2.0e12 = 156 FLOP per byte?", True),
+    ("312 over 2.0, so 15.6 FLOP per byte.", False), ("56 F/B", False),
+    ("three twelve tera over two tera is one fifty six flops per b", None),  # a run of number words: not guessed
+])
+def test_the_ridge_in_the_ways_people_write_it(ridge: str, passed: bool | None) -> None:
+    check = _part_b(ridge)["items"]["part_b"]["checks"]["ridge"]
+    assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("row", "intensity", "side", "passed"), [
+    ("add", "1.68e7 / 5.03e7, about a third of a flop per byte", "I < R", True),
+    ("add", "about point three three flops per byte", "So isn't it far below the ridge, memory-bound?", True),
+    ("add", "I = 1.68e7 / 5.03e7 ≈ 1/3", "I << R", True),
+    ("matmul", "~1.36k flop/b", "I > R", True),
+    ("matmul", "1.37e11 / 1.01e8, about 1,360 flops per byte", "I < R", False),
+    ("matmul", "~136 flop/b", "I > R", False),
+])
+def test_an_intensity_and_a_side_in_the_ways_people_write_them(row: str, intensity: str, side: str,
+                                                                  passed: bool) -> None:
+    check = _part_b(**{row: {"intensity": intensity, "side": side}})["items"]["part_b"]["checks"][row]
+    assert check["passed"] is passed, check

@@ -94,15 +94,28 @@ _ALONE = re.compile(r"\s*(?:$|[,;(.)\]:—–]|\s-\s)")
 _PICTURES = re.compile("[\u2190\u2191\u2193-\u21d1\u21d3-\u21ff\u2b00-\u2bff\u2600-\u27bf\ufe0f\u200d"
                        "\U0001f000-\U0001faff]")  # arrows but → and ⇒, which lead to a result
 _LIST_MARK = re.compile(r"^\s*(?:[•*–]|-(?![\d.]))\s*")  # a list's bullet, not a minus sign ("-1" stays -1)
-_PER_BYTE = re.compile(r"\b(?:of an? )?(?:flops?|math operations?|operations?|ops)\s+(?:per|a|an|for each)\s+bytes?\b", re.I)
+_PER_BYTE = re.compile(r"\b(?:of an? )?(?:flops?|math operations?|operations?|ops)\s+(?:per|a|an|for each)\s+(?:bytes?|b)\b"
+                       r"|\bF/B\b", re.I)
 _FRACTION = {"third": 1 / 3, "quarter": 0.25, "half": 0.5, "fifth": 0.2, "tenth": 0.1}
 _A_FRACTION = re.compile(r"\b(?:a|one) (third|quarter|half|fifth|tenth)\b", re.I)
 _ONE = re.compile(r"\bone\b(?=\s+FLOP/byte)", re.I)
 
 
+# A number or a number word right before another: the two are one number read in parts ("one fifty six").
+_RUN_BEFORE = re.compile(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|hundred|thousand))\s+$",
+                         re.I)
+_DIGIT_WORDS = {"zero": "0", "oh": "0", "one": "1", "two": "2", "three": "3", "four": "4", "five": "5", "six": "6",
+                "seven": "7", "eight": "8", "nine": "9"}
+_POINT_WORDS = re.compile(r"\bpoint((?:\s+(?:zero|oh|one|two|three|four|five|six|seven|eight|nine)\b)+)", re.I)
+_THOUSANDS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)k\b", re.I)
+
+
 def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
-    text = _LIST_MARK.sub("", _PICTURES.sub(" ", text))
+    text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
+    # "point three three" is 0.33; "1.36k" is 1360
+    text = _POINT_WORDS.sub(lambda m: "0." + "".join(_DIGIT_WORDS[w.lower()] for w in m[1].split()), text)
+    text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _A_FRACTION.sub(lambda m: f"{_FRACTION[m[1].lower()]:.3g}", text)
     return " ".join(numbers_in_words(decimal_commas(_ONE.sub("1", text))).split())
@@ -130,6 +143,8 @@ def _stated(text: str) -> float | None:
     parts = _RESULT.split(plain)
     for part in reversed(parts[1:]):
         result = _opening(part, typed=False)
+        if result is None and "/" in part:  # a result written as a fraction ("≈ 1/3")
+            result = _quotient(part.strip())
         if result is not None:
             return result
     return _opening(plain, typed=True)
@@ -177,6 +192,12 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
         if stated is None:
             parts = _RESULT.split(plain_numbers(text))
             stated = _quotient(parts[0]) if len(parts) == 1 else None
+        if stated is None:  # "1.37e11 / 1.01e8, about 1,360 FLOP/byte": the intensity it names last
+            plain = plain_numbers(text)
+            # not one read out of a run of numbers ("one fifty six" read as 1 and 56): that run is no one number
+            named = [v for v, d, start, _ in quantity_spans(plain) if d is Dim.INTENSITY
+                     and not _RUN_BEFORE.search(plain[:start])]
+            stated = named[-1] if named else None
         if stated is None:
             try:
                 stated = parse(text, where, Dim.INTENSITY, allow_zero=True)
@@ -206,6 +227,8 @@ def _side(value: str) -> str | None:
         text = after["side"].strip()
     # "≈ 2.7 decades below the ridge", "~470× under it": how far is said first, then the side.
     text = re.sub(r"^[~≈]?\s*[\d.,]+\s*(?:decades?|orders? of magnitude|×|x|times)\s+", "", text)
+    # "I < R", "AI << ridge", "So isn't it far below the ridge, memory-bound?": the intensity named first, or asked.
+    text = re.sub(r"^(?:so\s+)?(?:isn'?t|doesn'?t|is)\s+(?:it|that)\s+|^(?:i|ai|intensity)\s*(?=[<>≪≫])", "", text)
     text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
     text = re.sub(r"^(?:far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
     found = [side for side, pattern in _SIDE_WORDS.items() if pattern.search(text)]

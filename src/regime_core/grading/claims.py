@@ -962,6 +962,18 @@ def _unit_of(claim: Claim, text: str) -> Dim:
     return claim.dim
 
 
+#: How far (in characters) a line's own figures may stand from a number and still be what it is worked from, and how
+#: many of them are tried in pairs: working is written beside its result, and pasted noise stays linear.
+NEAR = 200
+NEAR_CLAIMS = 16
+
+
+def _near(claim: Claim, at: _Line) -> list[Claim]:
+    """The line's claims written before ``claim`` and near it, the nearest NEAR_CLAIMS of them."""
+    before = [c for c in at.claims if c.start < claim.start and claim.start - c.start <= NEAR]
+    return before[-NEAR_CLAIMS:]
+
+
 def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     """How a number the incident does not give follows from one it does, by what the line itself says, or "".
 
@@ -971,13 +983,14 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     magnitude written as one ("~1e-8 s" of 16.4 ns).
     """
     text = at.text
+    near = _near(claim, at)
     if claim.multiplier or _TIMES_AFTER.match(text, claim.end):  # "~360× longer": two of the line's own times
-        for a, b in itertools.permutations([c for c in at.claims if c.dim not in (Dim.COUNT, Dim.FRACTION)], 2):
+        for a, b in itertools.permutations([c for c in near if c.dim not in (Dim.COUNT, Dim.FRACTION)], 2):
             if a.dim is b.dim and b.value > 0 and math.isclose(claim.value, a.value / b.value, rel_tol=LINE_RATIO):
                 return f"{a.shown()} ÷ {b.shown()} = {number_shown(a.value / b.value)}"
     if claim.dim in (Dim.COUNT, Dim.FRACTION):
         return ""
-    for a, b in itertools.permutations(at.claims, 2):  # "5.4e8 FLOP … 2.1e9 B → ≈ 2.5e-1 FLOP/B": units that compose
+    for a, b in itertools.permutations(near, 2):  # "5.4e8 FLOP … 2.1e9 B → ≈ 2.5e-1 FLOP/B": units that compose
         dims = (_unit_of(a, text), _unit_of(b, text))
         if dims in _QUOTIENT_DIMS and _QUOTIENT_DIMS[dims] is claim.dim and b.value > 0 and (
                 math.isclose(claim.value, a.value / b.value, rel_tol=max(LINE_RATIO, arithmetic_tolerance(claim.written)))):
