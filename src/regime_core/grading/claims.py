@@ -1014,11 +1014,11 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     if _ORDER.search(text[max(0, claim.start - 3):claim.start]) and _ORDER_WRITTEN.match(claim.written):
         # Of a figure the incident gives or a floor it implies: not of any product the derived pool holds, which
         # within a factor of 2.5 would take in almost any magnitude.
-        near = [v for v in [*(f.value for f in facts.known if f.dim is claim.dim),
-                            *(d.value for d in facts.derived if d.dim is claim.dim and d.role == dv.FLOOR)]
-                if v > 0 and max(v, claim.value) / min(v, claim.value) <= ORDER_FACTOR]
-        if near:
-            return f"the order of {show(near[0], claim.dim)}"
+        of = [v for v in [*(f.value for f in facts.known if f.dim is claim.dim),
+                          *(d.value for d in facts.derived if d.dim is claim.dim and d.role == dv.FLOOR)]
+              if v > 0 and max(v, claim.value) / min(v, claim.value) <= ORDER_FACTOR]
+        if of:
+            return f"the order of {show(of[0], claim.dim)}"
     return ""
 
 
