@@ -87,7 +87,7 @@ ROLES = [
     # a speed-up divides a time
     ("a3", "12 µs per call; compiled 12 / 1.08 = 11.1 µs", "12 µs per call; compiled 12 × 1.08 = 12.96 µs"),
     # a share of one roof times that roof's peak, not the other's
-    ("a1", "70% of peak: 0.70 × 989 TFLOP/s ≈ 692 TFLOP/s achieved", "70% of peak: 0.70 × 2.0 TB/s = 1.4 TB/s of traffic"),
+    ("a1", "70% of peak: 0.70 × 312 TFLOP/s ≈ 218 TFLOP/s achieved", "70% of peak: 0.70 × 2.0 TB/s = 1.4 TB/s of traffic"),
     # a time said as what a speed-up saves
     ("a3", "12 µs per call, 1.08× from compile: it saves about 0.9 µs", "12 µs per call: compile is 12 µs faster (1.08×)"),
     # the evidence's conclusion names the regime it argues for
@@ -124,3 +124,33 @@ def test_what_a_speed_up_saves_is_accounted_for(line: str) -> None:
 ])
 def test_kernel_work_in_many_words_is_the_kernel_rewrite_lever(text: str) -> None:
     assert recognise(text) == ["rewrite_kernel"]
+
+
+# (incident, a right line, a wrong line of the same kind): what a figure is said to be, and how it is written.
+SAID = [
+    # a figure said to be some regime's cost is checked against the incident's regime
+    ("a3", "12 µs per call and compile bought 1.08×: the 12 µs is launch time", "12 µs per call: the 12 µs is arithmetic time"),
+    ("a6", "2 µs on, 8 µs off, 40,000 of them is a lot of launches", "2 µs on, 8 µs off, 40,000 of them is a lot of traffic"),
+    # occupancy measures no roof (Rule 4), said in words
+    ("a8", "70 GB read every step, HBM saturated; the 55% occupancy measures resident warps, not bandwidth",
+     "70 GB read every step, HBM saturated; occupancy tells you how much of the bandwidth is in use"),
+    # a rate worked out beyond the card's roof
+    ("a2", "1.7 of 2.0 TB/s: 1.7 / 2.0 = 85% of peak bandwidth", "3.8x faster, so it must pull 3.8 × 1.7 = 6.46 TB/s"),
+    # a unit conversion and a dot for thousands are how a number is written, not slips
+    ("a6", "2 µs on, 8 µs off: 40,000 × 10 µs = 400,000 µs, and 1,000 µs = 1 ms, so 400 ms",
+     "2 µs on, 8 µs off: 40,000 × 10 µs = 400,000 µs, and 1,000 µs = 1 ms, so 40 ms"),
+    ("a6", "2 µs of work then 8 µs of nothing, repeat 40k times: 40.000 launches × 10 µs ≈ 400 ms",
+     "2 µs of work and 8 µs of nothing: 40.000 launches × 10 µs ≈ 40 ms"),
+]
+
+
+@pytest.mark.parametrize(("item", "right", "wrong"), SAID)
+def test_what_a_figure_is_said_to_be_both_ways(item: str, right: str, wrong: str) -> None:
+    assert _evidence(item, right)["passed"] is True, _evidence(item, right)
+    assert _evidence(item, wrong)["passed"] is False, _evidence(item, wrong)
+
+
+def test_a_rate_beyond_the_roof_is_the_reading_where_the_incident_measures_one() -> None:
+    # A4's 38 tok/s is beyond its card's floor: working that out is the anomaly read, not a slip.
+    check = _evidence("a4", "14 GB at 300 GB/s: 38 tok/s × 14 GB = 532 GB/s, beyond the L4's 300 GB/s")
+    assert check["passed"] is not False, check

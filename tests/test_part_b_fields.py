@@ -127,6 +127,7 @@ def test_the_ridge_in_the_ways_people_write_it(ridge: str, passed: bool | None) 
     ("add", "about point three three flops per byte", "So isn't it far below the ridge, memory-bound?", True),
     ("add", "I = 1.68e7 / 5.03e7 ≈ 1/3", "I << R", True),
     ("matmul", "~1.36k flop/b", "I > R", True),
+    ("add", "1.68e7 / 5.03e7 = 0.334 — check: 0.334 × 5.03e7 ≈ 1.68e7, yes", "below", True),  # its check aside
     ("matmul", "1.37e11 / 1.01e8, about 1,360 flops per byte", "I < R", False),
     ("matmul", "~136 flop/b", "I > R", False),
 ])

@@ -109,7 +109,10 @@ _LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|ma
 
 # A clause that draws the line's conclusion ("so it must be compute", "must be doing a lot less math"): the regime it
 # names is the one the evidence argues for.
-_CONCLUDES = re.compile(r"\b(?:must|has to|have to) be\b|\b(?:a lot|lots|tons|loads) of\b|\btherefore\b|\bhence\b")
+_CONCLUDES = re.compile(r"\b(?:must|has to|have to) be\b|\b(?:a lot|lots|tons|loads) of\b|\btherefore\b|\bhence\b"
+                        # a figure said to be what some cost is: "the 12 µs is arithmetic time", "is the launch overhead"
+                        r"|\b(?:is|=|≈|are)\s+(?:just\s+|all\s+|mostly\s+|basically\s+|simply\s+)?(?:the\s+)?"
+                        r"(?:[\w-]+\s+){0,2}(?:time|cost|overhead|floor)\b")
 
 
 def reason_against(text: str, regime: str) -> str:
@@ -304,6 +307,11 @@ def _regime_said_against(text: str, regime: str | None) -> str:
 
 # Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
 _FUSION_NAMED = re.compile(r"\bfus|\bcompil|\binductor\b")
+# Occupancy said to measure a roof ("occupancy measures how much of the memory bandwidth is in use", "55% occupancy ⇒
+# 45% of bandwidth left"): Rule 4.
+_OCCUPANCY_AS_ROOF = re.compile(r"\boccupancy\b[^.;:!?]{0,40}?(?:\b(?:measures?|means?|shows?|is|tells?|confirms?|so)\b"
+                                r"|=|⇒|=>|->|→)[^.;!?]{0,40}?\b(?:bandwidth|hbm|dram|memory traffic|flop/?s"
+                                r"|compute (?:use|usage))\b")
 # The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
 _MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
                              r"|measurement (?:error|mistake|artefact|artifact)|instrumentation (?:loss|error)|bogus"
@@ -316,6 +324,11 @@ def _said_against_the_incident(text: str, lowered: str, anomalous: bool) -> str:
     if misread:
         return (f"“{_as_written(text, misread.group())}”: fusion and compile delete round trips through memory and"
                 " launches; they leave the FLOPs and the math units' speed as they were.")
+    occupancy = _OCCUPANCY_AS_ROOF.search(lowered)
+    if occupancy and not negated(lowered, occupancy.start(), occupancy.end()) and not re.search(
+            r"\b(?:not|no|never|isn'?t|nothing)\b", occupancy.group()):
+        return (f"“{_as_written(text, occupancy.group())}”: occupancy counts the warps resident on an SM; it measures no"
+                " share of bandwidth or of peak FLOP/s, and decides no regime (Rule 4).")
     denied = None if anomalous else _MEASURE_DENIED.search(lowered)
     if denied and not negated(lowered, denied.start(), denied.end()):
         return (f"“{_as_written(text, denied.group())}”: nothing in this incident is beyond its card's roofs; its"

@@ -101,6 +101,8 @@ _A_FRACTION = re.compile(r"\b(?:a|one) (third|quarter|half|fifth|tenth)\b", re.I
 _ONE = re.compile(r"\bone\b(?=\s+FLOP/byte)", re.I)
 
 
+# Where a field's own check of its result begins ("— check: 0.334 × 5.03e7 ≈ 1.68e7, yes").
+_CHECKED = re.compile(r"\s[—–-]+\s*(?:check|verify|sanity)\w*|\(?\b(?:check|verify|sanity check)\w*\s*:", re.I)
 # A number or a number word right before another: the two are one number read in parts ("one fifty six").
 _RUN_BEFORE = re.compile(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|hundred|thousand))\s+$",
                          re.I)
@@ -113,6 +115,7 @@ _THOUSANDS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)k\b", re.I)
 def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
+    text = _CHECKED.split(text, maxsplit=1)[0]  # "= 0.334 — check: 0.334 × 5.03e7 ≈ 1.68e7": the check is not the result
     # "point three three" is 0.33; "1.36k" is 1360
     text = _POINT_WORDS.sub(lambda m: "0." + "".join(_DIGIT_WORDS[w.lower()] for w in m[1].split()), text)
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)

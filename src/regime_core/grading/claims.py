@@ -45,7 +45,7 @@ _SHARE_WORDS = {
 # What a time is a span of on a timeline: the kernels running, or the gaps between them.
 _SPAN_WORDS = {
     "busy": re.compile(r"\b(?:kernels?|on|busy|running|compute|work)\b"),
-    "idle": re.compile(r"\b(?:gaps?|off|idle|idles|between|waits?|waiting)\b"),
+    "idle": re.compile(r"\b(?:gaps?|off|idle|idles|between|waits?|waiting|nothing|dead|bubbles?)\b"),
 }
 # A share that is occupancy or nvidia-smi's GPU-Util: neither is a share of a roof (Rule 4; GPU-Util is the
 # share of time some kernel runs).
@@ -578,11 +578,14 @@ class Facts:
     #: The figures of the incidents this one names as its context (A3 is "the same chain" as A2's): a learner may
     #: quote them to contrast, and they are checked, but they never decide.
     context: tuple[Claim, ...] = ()
+    #: The incident measures a figure beyond its card's roof (the classifier's anomaly): a rate worked out beyond
+    #: the roof restates it rather than slips.
+    anomalous: bool = False
 
     @classmethod
     def read(cls, deciding_lines: list[str], other_lines: list[str], side: str | None = None,
              ridge: float | None = None, *, datasheet: tuple[dv.Derived, ...] = (),
-             context_lines: list[str] | None = None) -> Facts:
+             context_lines: list[str] | None = None, anomalous: bool = False) -> Facts:
         """Facts from the classifier's evidence lines and the incident's own text (normalised)."""
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
@@ -600,7 +603,7 @@ class Facts:
                    if not c.metric and not (c.dim is Dim.COUNT and not c.multiplier and c.value < 2)]
         figures += [dv.Figure(d.value, d.dim, None, False, True) for d in datasheet]
         context = tuple(c for line in context_lines or [] for c in read(line).claims)
-        return cls(deciding, known, transitions, side, ridge, dv.derive(figures), datasheet, context)
+        return cls(deciding, known, transitions, side, ridge, dv.derive(figures), datasheet, context, anomalous)
 
 
 @dataclass(frozen=True)
@@ -974,6 +977,18 @@ def _near(claim: Claim, at: _Line) -> list[Claim]:
     return before[-NEAR_CLAIMS:]
 
 
+def _converted(claim: Claim, at: _Line) -> str:
+    """The number as one side of a unit conversion written in the line ("1,000 µs = 1 ms"), or ""."""
+    at_index = at.claims.index(claim) if claim in at.claims else -1
+    for other in at.claims[max(0, at_index - 1):at_index + 2] if at_index >= 0 else ():  # its neighbours
+        first, second = (claim, other) if claim.start < other.start else (other, claim)
+        relation = _RELATION.match(at.text, first.end)
+        if other is not claim and other.dim is claim.dim and relation and relation.end() == second.start and (
+                first.written.strip() != second.written.strip()) and math.isclose(claim.value, other.value, rel_tol=0.01):
+            return f"{first.shown()} = {second.shown()}, a unit conversion"
+    return ""
+
+
 def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     """How a number the incident does not give follows from one it does, by what the line itself says, or "".
 
@@ -983,6 +998,9 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     magnitude written as one ("~1e-8 s" of 16.4 ns).
     """
     text = at.text
+    converted = _converted(claim, at)
+    if converted:
+        return converted
     near = _near(claim, at)
     if claim.multiplier or _TIMES_AFTER.match(text, claim.end):  # "~360× longer": two of the line's own times
         for a, b in itertools.permutations([c for c in near if c.dim not in (Dim.COUNT, Dim.FRACTION)], 2):
@@ -1020,6 +1038,17 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
         if of:
             return f"the order of {show(of[0], claim.dim)}"
     return ""
+
+
+def _beyond_roof(claim: Claim, facts: Facts) -> str:
+    """A rate the line works out that is beyond the card's roof ("3.8 × 1.7 = 6.46 TB/s" on a 2.0 TB/s card), or ""."""
+    if claim.dim not in (Dim.BYTE_RATE, Dim.FLOP_RATE) or claim.hypothetical or facts.anomalous:
+        return ""  # where the incident itself measures beyond a roof, saying so is the reading, not a slip
+    roofs = [d.value for d in facts.datasheet if d.dim is claim.dim] or [
+        f.value for f in facts.known if f.dim is claim.dim and not f.hypothetical]
+    if not roofs or claim.value <= max(roofs) * (1 + MATCH):
+        return ""
+    return (f"{claim.shown()} is beyond the card's {show(max(roofs), claim.dim)}: no kernel runs faster than its roof")
 
 
 def _bounded(claim: Claim, facts: Facts) -> bool:
@@ -1146,7 +1175,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if slipped:
         return Mark(shown, False, slipped), False
     if claim.start in results:
-        return Mark(shown, True, "your arithmetic, checked"), False
+        beyond = _beyond_roof(claim, facts)
+        return Mark(shown, not beyond, beyond or "your arithmetic, checked"), False
     scaled = _scaled(claim, facts, text)
     if scaled:
         return Mark(shown, True, scaled), False

@@ -149,7 +149,7 @@ def facts(incident_id: str) -> Facts:
               *_tensor_sizes(dict(item.symptoms.work_spec or {}))]
     context = [with_units(drill.incident(other).text) for other in _grading(incident_id).get("context", [])]
     return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,
-                      datasheet=datasheet(cards), context_lines=context)
+                      datasheet=datasheet(cards), context_lines=context, anomalous=bool(item.verdict().anomalies))
 
 
 def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
@@ -289,6 +289,11 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
 
 # --- Part C -----------------------------------------------------------------------------------------------------------
 
+@cache
+def _drill_numbers() -> tuple[tuple[float, Dim], ...]:
+    return tuple(drill_numbers())
+
+
 def drill_numbers() -> list[tuple[float, Dim]]:
     """Every number that appears in Part A or Part B, as written or as derived."""
     found = [q for item in drill.incidents() for q in quantities_in(item.text)]
@@ -416,7 +421,7 @@ def _drill_numbers_check(lowered: str) -> Check:
         if dim is Dim.FLOP and value <= _SMALL_COUNT and float(value).is_integer():
             continue  # "the four ops merge": a count of operations in words, not a FLOP figure
         # A bare number is held to the drill's own (a derived share or change would match almost any count).
-        pool = drill_numbers() if dim is Dim.COUNT else known
+        pool = _drill_numbers() if dim is Dim.COUNT else known
         if any(same_quantity((value, dim), k, _PART_C_MATCH) for k in pool):
             numbers.append((value, dim))
             continue

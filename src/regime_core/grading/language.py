@@ -129,10 +129,20 @@ def _fractions(text: str) -> str:
     return _PARTS_OF.sub(lambda m: f"{100 * int(m[1]) / _PARTS[singular[m[2]]]:.0f}%", text)
 
 
+# A dot before three zeros ("40.000 launches") or before three digits and a count of things ("12.345 kernels") is a
+# thousands separator: a count of launches is whole.
+_THOUSANDS_PLAIN = re.compile(r"(?<![\d.,])([1-9]\d{0,2})\.(000|\d{3}(?=\s+(?:launches|kernels|calls|elements|tokens|steps"
+                              r"|requests|grids|iterations|params|parameters)\b))(?![\d.,])")
+
+
 def decimal_commas(text: str) -> str:
-    """A decimal comma ("0,33", "1,7 von 2,0 TB/s") read as a point; it makes the line's dots thousands ("40.000")."""
+    """A decimal comma ("0,33", "1,7 von 2,0 TB/s") read as a point; it makes the line's dots thousands ("40.000").
+
+    Without a decimal comma, a dot is a thousands separator only where it cannot be a decimal point ("40.000
+    launches").
+    """
     if not _DECIMAL_COMMA.search(text):
-        return text
+        return _THOUSANDS_PLAIN.sub(r"\1\2", text) if "." in text else text
     return _DECIMAL_COMMA.sub(r"\1.\2", _THOUSANDS_DOT.sub(r"\1\2", text))
 
 

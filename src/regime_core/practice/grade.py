@@ -174,7 +174,8 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
 def _facts(incident: PracticeIncident, verdict: Verdict) -> Facts:
     placement = verdict.placement
     return Facts.read(answer_lines.deciding_lines(verdict), [with_units(incident.statement)],
-                      placement.side if placement else None, placement.ridge if placement else None)
+                      placement.side if placement else None, placement.ridge if placement else None,
+                      anomalous=bool(verdict.anomalies))
 
 
 def _evidence(kind: str, incident: PracticeIncident, verdict: Verdict, text: str) -> Check:
