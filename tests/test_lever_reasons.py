@@ -81,5 +81,20 @@ def test_a_lever_s_what_if_figure_is_named_as_not_checked_beside_its_reading() -
     check = _lever("a8", "helps", "int4 weights: 35 GB a step instead of 70 GB")
     assert check == {"passed": True, "why": "Quantisation: fits this kernel.", "label": "Lever that helps"}
     odd = _lever("a1", "wastes", "Fusing the relu: it saves 64 MiB of traffic on a compute-bound GEMM.")
-    assert odd["passed"] is True
+    assert odd["passed"] is None  # a pass means every claim was checked: the lever's reading, and what was not
+    assert "rightly refused" in odd["why"], odd
     assert "not checked: 64 MiB" in odd["why"], odd
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    # a weight format scales the incident's bytes by its width over the incident's (bf16 → int4: 14 GB → 3.5 GB),
+    # the floor the same way and the rate by the inverse
+    ("a4", "int4 weights: 3.5 GB a token, so ~86 tok/s at the same 300 GB/s", True),
+    ("a4", "int8 weights: 7 GB, the floor halves to ~23 ms", True),
+    ("a8", "int4 weights: 35 GB a step instead of 70 GB", True),
+    ("a8", "int4 weights: 17.5 GB a step", None),  # 70 GB at int8 is 35 GB at int4: 17.5 GB is not checked
+    ("a4", "int4 weights: 1.75 GB a token", None),
+])
+def test_a_weight_format_in_a_lever_line_scales_the_incident_s_figures(item: str, text: str,
+                                                                       passed: bool | None) -> None:
+    assert _lever(item, "helps", text)["passed"] is passed, _lever(item, "helps", text)

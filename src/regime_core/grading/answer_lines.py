@@ -8,6 +8,7 @@ check says so and points at the worked answer instead of marking it wrong).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
@@ -28,8 +29,10 @@ from regime_core.catalogue.levers import (
 )
 from regime_core.catalogue.quantity import Dim, counted, plain_numbers, quantities_in
 from regime_core.grading import claims
+from regime_core.grading import derived as dv
 from regime_core.grading.language import added, fusion_misstated, in_context, negated, normalise, with_units
 from regime_core.judgment.classify import Verdict
+from regime_core.model.work import weight_format_bytes
 
 UNSURE = "Could not tell"
 _MAX_MENTIONS = 100  # a line naming more levers than this is read by its first hundred
@@ -468,12 +471,50 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     if wrong:
         return cap(wrong) + ".", ""
     judged = claims.judge(facts, reading, plain_numbers(lowered))
+    # What the lever would do is a what-if: a number off the incident's figures is not held against the line, but a
+    # pass needs it explained (a weight format's width, halving, nothing left) or it is named as not checked.
+    open_claims = [c for c in judged.unconfirmed if not _lever_what_if(c, facts, lowered)]
     borrowed = next((c for c in reading.claims if any(claims.same(c, x, 0.02) for x in facts.context)
                      and not any(claims.same(c, k, 0.02) for k in facts.known)), None)
     if offered and borrowed is not None and _EXPECTED.search(normalise(text)):
         return (f"“{_as_written(text, borrowed.written)}” is the other incident's result; this one's measurements say"
                 " what the lever buys here."), ""
-    return "", ", ".join(judged.unplaced[:3])
+    return "", ", ".join(c.shown() for c in open_claims[:3])
+
+
+# A dtype named in a lever line ("int4 weights: 3.5 GB"), and the words that halve or double ("halve the prompt").
+_DTYPE = re.compile(r"\b(fp32|fp16|bf16|fp8|int8|int4|nf4|w8|w4|[48][- ]?bit)\b")
+_NOMINAL = {"int4": 0.5, "nf4": 0.5, "w4": 0.5, "4bit": 0.5, "4-bit": 0.5, "4 bit": 0.5, "w8": 1.0, "8bit": 1.0,
+            "8-bit": 1.0, "8 bit": 1.0}  # widths as learners count them: 4 bits is half a byte
+_HALVES = re.compile(r"\b(?:halv\w*|half|doubl\w*|twice|2 gpus|two gpus)\b")
+
+
+def _lever_what_if(claim: claims.Claim, facts: claims.Facts, lowered: str) -> bool:
+    """Whether a lever line's number is what its lever does to one of the incident's figures.
+
+    A weight format named in the line scales the bytes by its width over the incident's bytes per value (bf16 → int4:
+    14 GB → 3.5 GB), the time by the same and the rate by its inverse; halving or doubling scales by 2; nothing
+    left ("to 0 µs") is the lever's limit.
+    """
+    if claim.value == 0:
+        return True
+    widths = weight_format_bytes()
+    factors = [0.5, 2.0] if _HALVES.search(lowered) else []
+    # The incident's bytes per value: said ("2 B a parameter"), or its weights over its parameters (14 GB / 7e9).
+    sizes = [f.value for f in facts.known if f.dim is Dim.BYTE]
+    counts = [f.value for f in facts.known if f.dim is Dim.COUNT and f.value >= 1e6]
+    per_value = {w for w in (0.5, 1.0, 2.0, 4.0) if w in sizes or any(
+        math.isclose(b / n, w, rel_tol=0.05) for b in sizes for n in counts)}
+    for dtype in _DTYPE.findall(lowered):
+        nominal = _NOMINAL.get(dtype, widths.get(dtype, 1.0))
+        factors += [nominal / old for old in per_value]
+    values = [f.value for f in facts.known if f.dim is claim.dim] + [
+        d.value for d in facts.derived if d.dim is claim.dim and d.role in (dv.FLOOR, dv.PER_ITEM)]
+    for factor in factors:
+        scale = 1 / factor if claim.dim is Dim.TOKEN_RATE else factor
+        if any(math.isclose(claim.value, v * scale, rel_tol=claims.MATCH) for v in values):
+            return True
+    return False
 
 
 def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str, wastes: str) -> dict[str, Check]:
@@ -485,8 +526,9 @@ def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str
         wrong, unchecked = lever_numbers(facts, text, offered=field == "helps")
         if wrong:
             out[field] = Check(False, wrong)
-        elif unchecked:
-            out[field] = Check(out[field].ok, f"{out[field].why.rstrip('.')} (not checked: {unchecked}).")
+        elif unchecked:  # a pass means every claim was checked: the lever's reading stands beside what was not
+            out[field] = unsure(f"{out[field].why.rstrip('.')}; not checked: {unchecked}") if out[field].ok else Check(
+                out[field].ok, f"{out[field].why.rstrip('.')} (not checked: {unchecked}).")
     return out
 
 

@@ -634,6 +634,8 @@ class Judgement:
     cites: bool
     unplaced: tuple[str, ...]
     marks: tuple[Mark, ...] = ()
+    #: The numbers with a unit not confirmed: not checked, or off the incident's figures (what a what-if may explain).
+    unconfirmed: tuple[Claim, ...] = ()
 
     @property
     def unchecked(self) -> tuple[Mark, ...]:
@@ -1296,6 +1298,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
                 exact.add(s.given.start)
     cites = False
     unplaced = []
+    unconfirmed: list[Claim] = []
     at = _Line(text, reading.claims, frozenset(summed), frozenset(results), frozenset(exact))
     moved = _moved(reading, facts, text)
     for claim in reading.claims:
@@ -1307,6 +1310,8 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
             wrong = mark.why
         if mark.ok is None and claim.dim is not Dim.COUNT:
             unplaced.append(claim.shown())
+        if mark.ok is not True and claim.dim is not Dim.COUNT:
+            unconfirmed.append(claim)
     if not wrong:
         for first, then in reading.transitions:
             if any(same(first, b) and same(then, a) for a, b in facts.transitions):
@@ -1318,4 +1323,4 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
             c.side for c in reading.claims):
         wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"
         marks.append(Mark(f"{reading.sides[0]} the ridge", False, wrong))
-    return Judgement(wrong, cites, tuple(unplaced), tuple(marks))
+    return Judgement(wrong, cites, tuple(unplaced), tuple(marks), tuple(unconfirmed))
