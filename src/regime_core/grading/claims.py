@@ -1219,6 +1219,11 @@ def _written_as(value: float, fact: Claim) -> bool:
         return False
 
 
+_DIM_WORDS = {Dim.COUNT: "a count", Dim.FLOP: "FLOPs", Dim.BYTE: "bytes", Dim.SECOND: "a time",
+              Dim.FLOP_RATE: "a compute rate", Dim.BYTE_RATE: "a bandwidth", Dim.INTENSITY: "an intensity",
+              Dim.TOKEN_RATE: "a token rate", Dim.FRACTION: "a share"}
+
+
 def _dim_as_said(claim: Claim, facts: Facts) -> Dim:
     """A number's unit, or for a bare one the unit of the one incident figure it is as written ("38" of 38 tok/s)."""
     if claim.dim is not Dim.COUNT:
@@ -1238,8 +1243,8 @@ def _sum_misapplied(s: Sum, operands: list[Claim], facts: Facts) -> str:
         dims = [_dim_as_said(c, facts) for c in operands]
         if Dim.COUNT not in dims and dims[0] is not dims[1]:
             a, b = operands
-            return (f"{a.shown()} ÷ {b.shown()} divides {dims[0].value or 'a count'} by {dims[1].value}: a share divides"
-                    " like by like")
+            return (f"{a.shown()} ÷ {b.shown()} divides {_DIM_WORDS[dims[0]]} by {_DIM_WORDS[dims[1]]}: a share"
+                    " divides like by like")
     if "×" not in s.written and "*" not in s.written:
         return ""
     # An incident's time, with its unit or as written without it ("12 × 1.08" of 12 µs).
