@@ -186,3 +186,64 @@ def test_the_picture_shows_every_rank_or_gathers_them_and_labels_the_straggler(w
     darkest = drawn.count('fill-opacity="0.82"')  # +40% of the median step: 0.12 + 0.88 × 0.8 = 0.824
     assert darkest == 6  # only the straggler's row (or its group's), every step
     assert f"stragglers: {late}" in drawn
+
+
+def moving_job(world: int = 8, steps: int = 8, *, extra_us: float = 600.0, base_us: float = 1000.0,
+               comm_us: float = 300.0, slow: dict[int, int] | None = None) -> list[dict[str, Any]]:
+    """``world`` ranks where each step one rank (``slow[n]``; by default a different one each step, rank (3n + 1) mod
+    world) computes ``extra_us`` longer, then all ranks all-reduce until the slowest has arrived and ``comm_us`` more."""
+    slow = slow or {n: (3 * n + 1) % world for n in range(steps)}
+    traces = [Trace() for _ in range(world)]
+    start = 100.0
+    for n in range(steps):
+        compute = [base_us + (extra_us if slow[n] == r else 0.0) for r in range(world)]
+        step = max(compute) + comm_us + 10
+        for r, t in enumerate(traces):
+            t.host(start, step - 5, f"ProfilerStep#{n}", "user_annotation")
+            t.kernel(start, compute[r], "ampere_sgemm_128x64_nn")
+            t.kernel(start + compute[r], max(compute) + comm_us - compute[r],
+                     "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", stream=20)
+        start += step
+    documents = []
+    for r, t in enumerate(traces):
+        document = t.document()
+        document["distributedInfo"] = {"backend": "nccl", "rank": r, "world_size": world}
+        documents.append(document)
+    return documents
+
+
+def test_imbalance_that_moves_between_ranks_is_not_read_as_a_slow_network() -> None:
+    result = _merge(moving_job())
+    # Averaged, no rank is late and every rank waits in collectives: without each step's work it read as a slow link.
+    assert result["stragglers"] == []
+    assert all(r["comm_share"] >= 0.3 for r in result["ranks"])
+    assert result["job"]["verdict"] == "imbalance", result["job"]
+    assert result["job"]["regime"] is None
+    assert result["job"]["late_ranks"] == [1, 4, 7, 2, 5, 0, 3, 6]
+    assert "a different rank from step to step" in result["job"]["text"]
+    assert "up to 60% after the median" in result["job"]["text"]
+    # Each step's exposed collectives are in the reading: the slow rank's is short, the others' long.
+    first = next(r for r in result["ranks"] if r["rank"] == 1)
+    assert first["step_work"][0] == pytest.approx(1600e-6, rel=0.02)
+    assert next(r for r in result["ranks"] if r["rank"] == 0)["step_work"][0] == pytest.approx(1000e-6, rel=0.02)
+
+
+def test_the_same_rank_late_every_step_stays_a_straggler_and_a_slow_link_stays_communication() -> None:
+    # The moving check runs only where no straggler is found, and needs a different rank late from step to step.
+    assert _merge(job(8, compute={5: 1300.0}, base_us=1000.0, comm_us=800.0))["job"]["verdict"] == "straggler"
+    assert _merge(job(4, comm_us=4000.0))["job"]["verdict"] == "communication"
+    assert _merge(moving_job(extra_us=50.0))["job"]["verdict"] != "imbalance"  # 5% late: within the spread
+    # One rank the slowest in five of eight steps (15% late, under a straggler on average): not work that moves.
+    mostly = {n: 2 if n < 5 else 6 for n in range(8)}
+    result = _merge(moving_job(extra_us=150.0, slow=mostly))
+    assert result["stragglers"] == []
+    assert result["job"]["verdict"] != "imbalance", result["job"]
+
+
+def test_each_step_s_exposed_collectives_leave_out_what_other_work_overlaps() -> None:
+    t = Trace()
+    t.host(100, 2000, "ProfilerStep#0", "user_annotation")
+    t.kernel(100, 1000, "ampere_sgemm_128x64_nn")
+    t.kernel(600, 1000, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", stream=20)
+    steps = read_trace(as_bytes(t.document())).to_json()["trace"]["steps"]
+    assert steps[0]["collectives"] == pytest.approx(500e-6, rel=0.01)  # 1000 µs of all-reduce, 500 µs under the GEMM

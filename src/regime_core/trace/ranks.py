@@ -7,8 +7,11 @@ its exposed collective time, so a rank stalled on its loader arrives late as sur
 its compute, its share of exposed collectives, its regime. A rank whose work per step is beyond the others'
 (more than ``STRAGGLER_SHARE`` over their median, and beyond three times their median absolute deviation) is a
 **straggler**: the collectives the others wait in are its cost, not the network's, and the job's verdict is the
-straggler with its own regime. Where no rank is late and every rank's collectives hold the step alike, the job is
-communication-bound: the link is slow for all. Otherwise the job reads as the regime most ranks read.
+straggler with its own regime. Where no rank is late on average but most steps have a late rank, and it is a
+different rank from step to step, the job's work is split unevenly (**imbalance**): every rank waits in the
+collectives for that step's slowest, which the averages hide. Where no rank is late and every rank's collectives
+hold the step alike, the job is communication-bound: the link is slow for all. Otherwise the job reads as the
+regime most ranks read.
 
 A **digest** is one rank's reading (what ``regime trace --json`` gives, kilobytes whatever the trace's size) in
 a small versioned document: written where the trace is, merged anywhere.
@@ -73,7 +76,10 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
             "regime": reading["regime"], "regime_name": reading["regime_name"],
             "collectives": trace.get("collectives", {}),
-            "steps": [s["time"] for s in sorted(trace["steps"], key=lambda s: s["step"])]}
+            "steps": [s["time"] for s in sorted(trace["steps"], key=lambda s: s["step"])],
+            # each step's work before the collectives, where the reading has each step's exposed collectives
+            "step_work": [max(0.0, s["time"] - s["collectives"]) for s in sorted(trace["steps"], key=lambda s: s["step"])
+                          if "collectives" in s]}
 
 
 def merge(readings: Iterable[tuple[str, Mapping[str, Any]]], refused: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
@@ -95,7 +101,7 @@ def merge(readings: Iterable[tuple[str, Mapping[str, Any]]], refused: Iterable[t
     rows.sort(key=lambda r: r["rank"])
     notes = _notes(rows)
     stragglers = _stragglers(rows)
-    job = _job(rows, stragglers)
+    job = _job(rows, stragglers, [] if stragglers else _moving(rows))
     return {"ranks": rows, "stragglers": [s["rank"] for s in stragglers], "job": job, "notes": notes,
             "refused": refused_out}
 
@@ -130,8 +136,44 @@ def _stragglers(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return sorted(late, key=lambda r: -r["work"])
 
 
-def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]]) -> dict[str, Any]:
+def _moving(rows: list[dict[str, Any]]) -> list[tuple[int, float]]:
+    """Each late step's slowest rank and by how much, where the lateness moves from rank to rank; else [].
+
+    A step is late where its slowest rank's work is beyond the others' as a straggler's is (``STRAGGLER_SHARE`` over
+    the median and ``MAD_FACTOR`` times the spread). The lateness moves where half the steps or more are late and no
+    one rank is the slowest in most of them: uneven work (sequence lengths, routing), not a slow node.
+    """
+    steps = min((len(r["step_work"]) for r in rows), default=0)
+    if len(rows) < 3 or steps < 3:
+        return []
+    late = []
+    for n in range(steps):
+        work = [r["step_work"][n] for r in rows]
+        median = statistics.median(work)
+        spread = statistics.median(abs(w - median) for w in work)
+        slowest = max(range(len(rows)), key=lambda i: work[i])
+        if median > 0 and work[slowest] > median * (1 + STRAGGLER_SHARE) and work[slowest] - median > MAD_FACTOR * spread:
+            late.append((rows[slowest]["rank"], work[slowest] / median - 1))
+    most = Counter(rank for rank, _ in late).most_common(1)
+    if len(late) * 2 < steps or not most or most[0][1] * 2 > len(late):
+        return []
+    return late
+
+
+def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]],
+         moving: list[tuple[int, float]] | None = None) -> dict[str, Any]:
     waiting = [r for r in rows if r not in stragglers and r["comm_share"] >= COMM_SHARE]
+    if moving:
+        ranks = list(dict.fromkeys(rank for rank, _ in moving))
+        shown = ", ".join(str(r) for r in ranks[:8]) + (" …" if len(ranks) > 8 else "")
+        text = (f"No one rank is late: in {len(moving)} of {min(len(r['step_work']) for r in rows)} steps one rank"
+                f" reaches the collectives up to {max(by for _, by in moving):.0%} after the median, and it is a"
+                f" different rank from step to step (ranks {shown}). The work is split unevenly (sequence lengths,"
+                " routing, a data-dependent path), not a slow node or a slow network: every other rank waits in"
+                " the collectives for that step's slowest. Balance the work per step (bucket or pack by length, cap"
+                " the imbalance); a faster interconnect or another node would not shorten the step.")
+        # Not communication-bound, though every rank waits in collectives: the wait is the slowest rank's work.
+        return {"verdict": "imbalance", "regime": None, "text": text, "late_ranks": ranks}
     if stragglers:
         first = stragglers[0]
         why = ("waits on its data loader" if first["loader_share"] >= LOADER_LATE else

@@ -24,9 +24,9 @@ from regime_core.errors import RegimeError
 from regime_core.judgment.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
 from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.resources import load_json
-from regime_core.trace.events import Events, read_events
+from regime_core.trace.events import Events, Span, read_events
 from regime_core.trace.ops import OpTotal, op_totals
-from regime_core.trace.timeline import Timeline, timeline
+from regime_core.trace.timeline import Timeline, exposed_in, timeline
 
 TOP_OPS = 20  # ops listed, most GPU time first
 
@@ -232,7 +232,7 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
                          sum(1 for c in events.launches if window[0] <= c.start < window[1]),
              "graph_launches": events.graph_launches, "card": card.id if card else None,
              "card_name": card.name if card else None, "device": device,
-             "steps": [{"step": n, "time": s.duration} for n, s in steps],
+             "steps": _steps(steps, tl),
              "syncs": {"calls": len(events.syncs), "idle": tl.sync_idle},
              "gaps": {"count": len(tl.gaps), "launch_sized": tl.launch_gaps,
                       "mean": sum(tl.gaps) / len(tl.gaps) if tl.gaps else 0.0},
@@ -242,6 +242,24 @@ def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
              "compute_time": sum(end - start for start, end in tl.other_spans), "collectives": collectives(events, window),
              "coverage": coverage(totals, kernel_time, card, events)}
     return TraceReading(verdict, symptoms, facts, events, tl)
+
+
+def _steps(steps: list[tuple[int, Span]], tl: Timeline) -> list[dict[str, Any]]:
+    """Each step's time, and where collectives ran, the time each step spent in them exposed.
+
+    A rank late one step and early the next shows there, where its averages hide it.
+    """
+    if not tl.comm_spans:
+        return [{"step": n, "time": s.duration} for n, s in steps]
+    order = sorted(range(len(steps)), key=lambda i: steps[i][1].start)
+    windows, last = [], float("-inf")
+    for i in order:  # steps that overlap (a nested annotation) are clipped to follow one another
+        span = steps[i][1]
+        start = max(span.start, last)
+        windows.append((start, max(start, span.end)))
+        last = max(last, span.end)
+    exposed = dict(zip(order, exposed_in(tl, windows), strict=True))
+    return [{"step": n, "time": s.duration, "collectives": exposed[i]} for i, (n, s) in enumerate(steps)]
 
 
 #: A collective kernel's kind, from its name (NCCL's and RCCL's kernels name it).

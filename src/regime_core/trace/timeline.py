@@ -97,6 +97,29 @@ class Timeline:
         return sum(g <= LAUNCH_GAP for g in self.gaps)
 
 
+def intersection(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Where two merged, sorted interval lists overlap, as a merged, sorted list (one sweep)."""
+    out: list[tuple[float, float]] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+        if hi > lo:
+            out.append((lo, hi))
+        if a[i][1] < b[j][1]:
+            i += 1
+        else:
+            j += 1
+    return out
+
+
+def exposed_in(tl: Timeline, windows: Sequence[tuple[float, float]]) -> list[float]:
+    """Collective time not overlapped by other GPU work, in each of ``windows`` (in order, not overlapping)."""
+    if not tl.comm_spans:
+        return [0.0 for _ in windows]
+    both = intersection(tl.comm_spans, tl.other_spans)
+    return [c - o for c, o in zip(coverage(tl.comm_spans, windows), coverage(both, windows), strict=True)]
+
+
 def _overlap(idle: Sequence[tuple[float, float]], spans: Sequence[Span | Call | CpuOp]) -> float:
     return sum(coverage(_union_of(spans), idle), 0.0) if spans else 0.0  # seconds: a float even when no gap
 
