@@ -240,14 +240,18 @@ def _groups(count: int, most: int) -> list[range]:
 
 
 def picture(result: Mapping[str, Any]) -> str:
-    """Ranks × steps as SVG: each cell a step's time against the job's median step (darker: longer).
+    """Ranks × steps as SVG: each cell a step's work before the collectives against the job's median (darker: longer).
 
-    The stragglers are labelled. At 1,024 ranks the rows gather ranks (the slowest of each group shown), so a late
+    Without each step's collectives in the readings, the step's time is drawn instead. The stragglers are labelled. At 1,024 ranks the rows gather ranks (the slowest of each group shown), so a late
     rank is never averaged away.
     """
     ranks = result["ranks"]
-    steps = max((len(r["steps"]) for r in ranks), default=0)
-    every = [t for r in ranks for t in r["steps"]]
+    # Synchronised ranks share their step times (each waits for the slowest in the collectives): where the readings
+    # hold each step's work before the collectives, that is drawn, and the late rank shows.
+    worked = all(r.get("step_work") and len(r["step_work"]) == len(r["steps"]) for r in ranks)
+    series = [r["step_work"] if worked else r["steps"] for r in ranks]
+    steps = max((len(s) for s in series), default=0)
+    every = [t for s in series for t in s]
     if not steps or not every:
         return ""
     median = statistics.median(every)
@@ -257,7 +261,7 @@ def picture(result: Mapping[str, Any]) -> str:
     cells, labels = [], []
     for y, group in enumerate(rows):
         for x, span in enumerate(columns):
-            times = [ranks[i]["steps"][j] for i in group for j in span if j < len(ranks[i]["steps"])]
+            times = [series[i][j] for i in group for j in span if j < len(series[i])]
             if not times:
                 continue
             over = max(0.0, min(1.0, (max(times) / median - 1) / DARKEST_OVER)) if median > 0 else 0.0
@@ -270,7 +274,8 @@ def picture(result: Mapping[str, Any]) -> str:
     first, last = ranks[0]["rank"], ranks[-1]["rank"]
     height = _TOP + len(rows) * _CELL_H + 14
     width = _LEFT + len(columns) * cell_w + _RIGHT
-    title = escape(f"Step time by rank ({len(ranks)} ranks, {steps} steps), against the median step of"
+    what = "Work before the collectives" if worked else "Step time"
+    title = escape(f"{what} by rank ({len(ranks)} ranks, {steps} steps), against the median of"
                    f" {format_quantity(median, Dim.SECOND)}: darker is longer, +{DARKEST_OVER:.0%} or more darkest"
                    + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else ""))
     axes = (f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>'
