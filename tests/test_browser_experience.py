@@ -197,11 +197,13 @@ def test_a_stretch_link_never_shows_another_kernels_verdict(page: Page, base_url
     """)
     page.goto(f"{base_url}drill/?hardware.id=mi300x&work.kernel=matmul&work.m=8192&work.n=8192&work.k=8192#stretch")
     result = page.locator(".regime-stretch__result")
-    expect(result).to_contain_text("Working out the kernel from this link")
     expect(result).to_contain_text("MI300X")
     expect(result).to_contain_text("8192×8192")
     shown = page.evaluate("window.regimeShown")
     assert shown, "the result area was never seen"
+    # Until Python answers, the area says it is working out the link's kernel (recorded: a warm worker may answer
+    # before a poll of the page would see it).
+    assert any("Working out the kernel from this link" in text for text in shown), shown[:3]
     stale = [text for text in shown if "H100" in text or "14336" in text]
     assert stale == [], stale[:2]
 

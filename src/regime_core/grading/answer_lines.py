@@ -518,7 +518,7 @@ def _lever_what_if(claim: claims.Claim, facts: claims.Facts, lowered: str) -> bo
 
 
 def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str, wastes: str) -> dict[str, Check]:
-    """The lever checks with each line's numbers read: a wrong one fails the line, one not checked is named."""
+    """The lever checks with each line's numbers read: one wrong fails the line, one not checked makes a pass unsure."""
     out = dict(checks)
     for field, text in (("helps", helps), ("wastes", wastes)):
         if field not in out or out[field].ok is False:
@@ -526,9 +526,8 @@ def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str
         wrong, unchecked = lever_numbers(facts, text, offered=field == "helps")
         if wrong:
             out[field] = Check(False, wrong)
-        elif unchecked:  # a pass means every claim was checked: the lever's reading stands beside what was not
-            out[field] = unsure(f"{out[field].why.rstrip('.')}; not checked: {unchecked}") if out[field].ok else Check(
-                out[field].ok, f"{out[field].why.rstrip('.')} (not checked: {unchecked}).")
+        elif unchecked and out[field].ok:  # a pass means every claim was checked: the reading, beside what was not
+            out[field] = unsure(f"{out[field].why.rstrip('.')}; not checked: {unchecked}")
     return out
 
 

@@ -994,10 +994,12 @@ def _converted(claim: Claim, at: _Line) -> str:
 def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     """How a number the incident does not give follows from one it does, by what the line itself says, or "".
 
-    That many of a figure, counted in the claim's own clause ("fused: 2 passes ≈ 1.07 GB" of 537 MB a pass); a
-    figure over one of the incident's counts, said per item ("8.75 GB per token" of 70 GB for a batch of 8); a
-    result of the line's own checked arithmetic said again in another unit ("3.3e-8 s = 0.033 µs"); an order of
-    magnitude written as one ("~1e-8 s" of 16.4 ns).
+    One side of a unit conversion ("1,000 µs = 1 ms"); a multiplier that is the ratio of two of the line's own
+    figures ("~360× longer"); a quotient of two of them whose units make the claim's ("5.4e8 FLOP … 2.1e9 B →
+    0.25 FLOP/B"); that many of a figure, counted in the claim's own clause ("fused: 2 passes ≈ 1.07 GB" of 537 MB
+    a pass); a figure over one of the incident's counts, said per item ("8.75 GB per token" of 70 GB for a batch of
+    8); a result of the line's own checked arithmetic said again in another unit ("3.3e-8 s = 0.033 µs"); an order
+    of magnitude written as one ("~1e-8 s" of 16.4 ns).
     """
     text = at.text
     converted = _converted(claim, at)
