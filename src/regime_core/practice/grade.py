@@ -178,8 +178,7 @@ def _facts(incident: PracticeIncident, verdict: Verdict) -> Facts:
                       anomalous=bool(verdict.anomalies))
 
 
-def _evidence(kind: str, incident: PracticeIncident, verdict: Verdict, text: str) -> Check:
-    facts = _facts(incident, verdict)
+def _evidence(kind: str, facts: Facts, verdict: Verdict, text: str) -> Check:
     stated = data()["grading"]["facts"]
     phrases_stated = tuple(stated.get(kind if kind in stated else "overhead", ()))
     return answer_lines.evidence_check(facts, phrases_stated, verdict.regime, text, anomalous=bool(verdict.anomalies))
@@ -230,15 +229,16 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
     """Grade the four lines against ``verdict``, the classifier's reading of ``incident``."""
     lines = {name: lines.get(name, "").strip() for name in LINES}
     kind = kind_of(incident, verdict)
+    facts = _facts(incident, verdict)  # read once: the evidence and the lever lines' numbers both use it
     checks: dict[str, Check] = {"regime": _regime(kind, verdict, lines["regime"]),
-                                "evidence": _evidence(kind, incident, verdict, lines["evidence"])}
+                                "evidence": _evidence(kind, facts, verdict, lines["evidence"])}
     if kind == "undecided":
         checks["helps"] = _next_measurement(lines["helps"])
         checks["wastes"] = _premature(lines["wastes"])
     else:  # "loader" too: levers.json's feed_loader is the one lever that fits it
         measured = parse_symptoms(incident.symptoms).observed.fused_speedup
         levers = answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"], (), measured)
-        checks.update(answer_lines.with_lever_numbers(levers, _facts(incident, verdict), lines["helps"], lines["wastes"]))
+        checks.update(answer_lines.with_lever_numbers(levers, facts, lines["helps"], lines["wastes"]))
     attempted = any(lines.values())
     passed = verdict_of(list(checks.values())) if attempted else False
     # A regime named wrongly is told the ladder's first rung in its ✗ line: Hint then starts at the second.
