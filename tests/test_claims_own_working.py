@@ -139,6 +139,8 @@ SAID = [
     # a unit conversion and a dot for thousands are how a number is written, not slips
     ("a6", "2 µs on, 8 µs off: 40,000 × 10 µs = 400,000 µs, and 1,000 µs = 1 ms, so 400 ms",
      "2 µs on, 8 µs off: 40,000 × 10 µs = 400,000 µs, and 1,000 µs = 1 ms, so 40 ms"),
+    ("a4", "7 billion × 2 bytes = 14 GB; at 300 GB/s that is about 47 ms a token",
+     "7 billion × 1 byte = 14 GB; at 300 GB/s that is about 47 ms a token"),
     ("a6", "2 µs of work then 8 µs of nothing, repeat 40k times: 40.000 launches × 10 µs ≈ 400 ms",
      "2 µs of work and 8 µs of nothing: 40.000 launches × 10 µs ≈ 40 ms"),
 ]

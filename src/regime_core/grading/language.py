@@ -103,6 +103,8 @@ _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inser
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
 _BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))")
+_DIGITS_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(million|billion|trillion)\b")
+_SCALE_EXPONENT = {"million": 6, "billion": 9, "trillion": 12}
 _RUN_NEEDLES = (*_RUN_STARTS, "one", "zero")  # what a number in words holds, before the regex looks for one
 _DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d{3}\b)")
 _A_SCALE = re.compile(r"\ba (hundred|thousand)\b")
@@ -252,6 +254,8 @@ def normalise(text: str) -> str:
             lowered = pattern.sub(replacement, lowered)
     if "b" in lowered:  # a model's size ("7b × 2 bytes", "a 70b model") is billions of parameters, not bytes
         lowered = _BILLIONS.sub(r"\1e9", lowered)
+    if "illion" in lowered:  # digits with a scale in words ("7 billion × 2 bytes"): one number
+        lowered = _DIGITS_SCALED.sub(lambda m: f"{m[1]}e{_SCALE_EXPONENT[m[2]]}", lowered)
     if "_" in lowered:  # Python's 40_000 in a learner's line (a field of a form refuses it)
         lowered = _DIGIT_GROUP.sub("", lowered)
     lowered = _TIMES.sub("×", lowered)
