@@ -340,12 +340,12 @@ def _said_against_the_incident(text: str, lowered: str, anomalous: bool) -> str:
 
 
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
-                   contradictions: Collection[Contradiction] = (), *, anomalous: bool = False) -> Check:
+                   contradictions: Collection[Contradiction] = ()) -> Check:
     """An evidence line judged claim by claim.
 
     It passes only when it cites a deciding fact, every claim in it is accounted for and none contradicts the
     incident; a claim that could not be checked makes it "could not tell", named. Calling a measurement impossible
-    is wrong unless the incident is ``anomalous`` (a figure beyond its card's roof).
+    is wrong unless the incident is anomalous (``facts.anomalous``: a figure beyond its card's roof).
     """
     if not text.strip():
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
@@ -354,12 +354,12 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
     marks = judged.marks
     if judged.wrong:
         return Check(False, cap(judged.wrong) + ".", marks)
+    words = normalise(text)
     against = (_contradicted(lowered, contradictions) or _regime_said_against(text, regime)
-               or _said_against_the_incident(text, normalise(text), anomalous))
+               or _said_against_the_incident(text, words, facts.anomalous))
     if against:
         return Check(False, against, marks)
     unchecked = judged.unchecked
-    words = normalise(text)
     cites = judged.cites or any(f in words for f in phrases_stated)
     if cites and unchecked:
         checked = [m for m in marks if m.ok]

@@ -88,12 +88,11 @@ def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
             out.append(Derived(1 / f.value, Dim.TOKEN_RATE, PER_ITEM, f"1 ÷ {shown}", f.deciding))
     own = [f for f in found if not f.datasheet]
     # What a speed-up saves of a time ("1.08× faster: 12 µs − 12 µs/1.08 = 0.89 µs saved").
-    for f in own:
-        for t in own:
-            if f.speed and f.value > 1 and t.dim is Dim.SECOND:
-                saved = t.value - t.value / f.value
-                out.append(Derived(saved, Dim.SECOND, TOTAL, f"{_shown(t.value, t.dim)} − {_shown(t.value, t.dim)}"
-                                                              f"/{_shown(f.value, f.dim)}", f.deciding and t.deciding))
+    for f in (f for f in own if f.speed and f.value > 1):
+        for t in (t for t in own if t.dim is Dim.SECOND):
+            saved = t.value - t.value / f.value
+            out.append(Derived(saved, Dim.SECOND, TOTAL, f"{_shown(t.value, t.dim)} − {_shown(t.value, t.dim)}"
+                                                          f"/{_shown(f.value, f.dim)}", f.deciding and t.deciding))
     said = {id(f): _shown(f.value, f.dim) for f in own}
     for a, b in itertools.permutations(own, 2):
         out += _pair(a, b, said[id(a)], said[id(b)])

@@ -170,7 +170,7 @@ def _contradictions(incident_id: str) -> tuple[Contradiction, ...]:
 
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
     return evidence_check(facts(incident_id), _grading(incident_id).get("facts", []), verdict.regime, text,
-                          _contradictions(incident_id), anomalous=bool(verdict.anomalies))
+                          _contradictions(incident_id))
 
 
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
@@ -379,7 +379,7 @@ def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
 def _part_c_known() -> tuple[tuple[float, Dim], ...]:
     """The drill's numbers, and those one step of arithmetic takes each incident's to (26 ms a token, 112 ms)."""
     derived = [(d.value, d.dim) for i in drill.incidents() for d in facts(i.id).derived if d.dim is not Dim.COUNT]
-    return (*drill_numbers(), *derived)
+    return (*_drill_numbers(), *derived)
 
 
 #: How close a Part C number must be to the drill's to be it (a paragraph rounds: 21 tok/s for 21.4).

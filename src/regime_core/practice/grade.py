@@ -181,7 +181,7 @@ def _facts(incident: PracticeIncident, verdict: Verdict) -> Facts:
 def _evidence(kind: str, facts: Facts, verdict: Verdict, text: str) -> Check:
     stated = data()["grading"]["facts"]
     phrases_stated = tuple(stated.get(kind if kind in stated else "overhead", ()))
-    return answer_lines.evidence_check(facts, phrases_stated, verdict.regime, text, anomalous=bool(verdict.anomalies))
+    return answer_lines.evidence_check(facts, phrases_stated, verdict.regime, text)
 
 
 def _next_measurement(text: str) -> Check:

@@ -70,16 +70,16 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
     step = step_time(trace)["median"]
     window = trace["window"]
     comm = per_step(trace)["collectives"]
+    ordered = sorted(trace["steps"], key=lambda s: s["step"])
     return {"rank": trace.get("rank") if trace.get("rank") is not None else fallback_rank, "source": source,
             "world_size": trace.get("world_size"), "card": trace.get("card_name") or trace.get("device"),
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
             "regime": reading["regime"], "regime_name": reading["regime_name"],
             "collectives": trace.get("collectives", {}),
-            "steps": [s["time"] for s in sorted(trace["steps"], key=lambda s: s["step"])],
+            "steps": [s["time"] for s in ordered],
             # each step's work before the collectives, where the reading has each step's exposed collectives
-            "step_work": [max(0.0, s["time"] - s["collectives"]) for s in sorted(trace["steps"], key=lambda s: s["step"])
-                          if "collectives" in s]}
+            "step_work": [max(0.0, s["time"] - s["collectives"]) for s in ordered if "collectives" in s]}
 
 
 def merge(readings: Iterable[tuple[str, Mapping[str, Any]]], refused: Iterable[tuple[str, str]] = ()) -> dict[str, Any]:
