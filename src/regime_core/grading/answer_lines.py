@@ -23,6 +23,7 @@ from regime_core.catalogue.levers import (
     mentions,
     phrases,
     recognise,
+    regime_blamed,
     regime_denied,
     regime_described,
     regime_names,
@@ -308,6 +309,40 @@ def _regime_said_against(text: str, regime: str | None) -> str:
     return ""
 
 
+# Where one claim of a line ends and the next begins, for what each blames: a sentence, or "but"/"whereas".
+_BLAME_SPAN = re.compile(r"[.;!?](?=\s|$)|\n|\b(?:but|whereas|while)\b")
+_NOTHING_BEFORE = re.compile(r"\b(?:nothing|none|no one)\b(?:\s+[\w-]+){0,4}\s*$")
+#: What each regime's cause is, in the feedback's words.
+_CAUSE = {"compute": "the math", "memory": "moving bytes", "overhead": "launches or the host",
+          "communication": "communication"}
+
+
+def blamed_against(text: str, lowered: str, regime: str | None) -> str:
+    """Why a line is wrong where it gives only another regime's cause as the reason for a time, or "".
+
+    "Compile's 3.8× comes from faster math" of a memory-bound chain, "the 8 µs gaps are DRAM latency" of an
+    overhead-bound one. A sentence that blames the incident's own regime as well is left to the other checks; a
+    denied cause ("nothing left for faster math to win") or a what-if blames nothing.
+    """
+    if regime is None:
+        return ""
+    for span in _BLAME_SPAN.split(lowered):
+        found: dict[str, str] = {}
+        for other in REGIMES:
+            pattern = regime_blamed(other)
+            for match in pattern.finditer(span) if pattern else ():
+                before = span[:match.start()]
+                if (negated(span, match.start(), match.end()) or _NOTHING_BEFORE.search(before)
+                        or _WHAT_IF.search(before[-40:])):
+                    continue
+                found.setdefault(other, match.group())
+        if found and regime not in found:
+            other, said = next(iter(found.items()))
+            return (f"“{_as_written(text, said)}” puts the time on {_CAUSE[other]}, as in {a_kernel(other)}; this"
+                    f" incident's measurements say it is {advice(regime).name}.")
+    return ""
+
+
 # Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
 _FUSION_NAMED = re.compile(r"\bfus|\bcompil|\binductor\b")
 # Occupancy said to measure a roof ("occupancy measures how much of the memory bandwidth is in use", "55% occupancy ⇒
@@ -356,7 +391,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         return Check(False, cap(judged.wrong) + ".", marks)
     words = normalise(text)
     against = (_contradicted(lowered, contradictions) or _regime_said_against(text, regime)
-               or _said_against_the_incident(text, words, facts.anomalous))
+               or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts.anomalous))
     if against:
         return Check(False, against, marks)
     unchecked = judged.unchecked

@@ -27,6 +27,7 @@ from regime_core.grading.answer_lines import (
     REGIME_CHOICES,
     Check,
     Contradiction,
+    blamed_against,
     cap,
     deciding_lines,
     deciding_numbers,
@@ -389,10 +390,11 @@ _SMALL_COUNT = 16
 
 
 _SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+_CLAUSE = re.compile(r"[,:;—–()]|\b(?:which|so|because|since)\b")
 _INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 
 
-def _said_of_an_incident_wrongly(lowered: str) -> str:
+def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
     """What Part C gets wrong of an incident it names, read as that incident's evidence is.
 
     What is said of an incident runs from its name to the next incident's name or the end of the sentence ("A6,
@@ -406,12 +408,21 @@ def _said_of_an_incident_wrongly(lowered: str) -> str:
             judged = claim_reader.judge(facts(f"a{found[1]}"), claim_reader.read(said), plain_numbers(said))
             if judged.wrong:
                 return f"Of A{found[1]}: {judged.wrong}."
+            # A number used as another regime's cause ("A2's compiled chain does 3.8× fewer FLOPs"); a cause said
+            # beside a number used rightly is the fusion check's to judge.
+            regime = drill.incident(f"a{found[1]}").verdict().regime
+            for clause in _CLAUSE.split(said):
+                figures = [v for v, dim in quantities_in(clause)
+                           if not (dim in (Dim.COUNT, Dim.FLOP) and v <= _SMALL_COUNT and float(v).is_integer())]
+                blamed = blamed_against(paragraph, clause, regime) if figures else ""
+                if blamed:
+                    return f"Of A{found[1]}: {blamed}"
     return ""
 
 
-def _drill_numbers_check(lowered: str) -> Check:
+def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
-    wrong = _said_of_an_incident_wrongly(lowered)
+    wrong = _said_of_an_incident_wrongly(paragraph, lowered)
     if wrong:
         return Check(False, wrong)
     known = _part_c_known()
@@ -447,7 +458,7 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     if not paragraph:
         return {"attempted": False, "checks": {}}
     lowered = with_units(paragraph)
-    number = _drill_numbers_check(lowered)
+    number = _drill_numbers_check(paragraph, lowered)
     talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     fusion = _fusion_said(paragraph, lowered, talks)
     sides = _both_sides(paragraph, lowered, talks)

@@ -1,0 +1,101 @@
+"""A line that gives only another regime's cause as the reason for a time is wrong, and says whose cause it gave.
+
+"Compile's 3.8× comes from faster math" of A2 (memory-bound), "the 8 µs gaps are DRAM latency" of A6
+(overhead-bound), "the 6 ms is the time to copy the tensor over PCIe" of A7: each cites a right number and
+blames the wrong roof. The causes are data (``blamed_on`` in ``levers.json``). A cause denied ("not from faster
+math", "nothing left for faster math to win"), said in a what-if, or said of the incident's own regime beside
+another, blames nothing. In Part C, a number used as another regime's cause fails the number check.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.catalogue.levers import regime_blamed
+from regime_core.grading.grade import grade
+
+ANSWER = {"regime": "", "helps": "", "wastes": ""}
+
+
+def _evidence(item: str, text: str) -> dict[str, Any]:
+    check: dict[str, Any] = grade({"part_a": {item: {**ANSWER, "evidence": text}}})["items"][item]["checks"]["evidence"]
+    return check
+
+
+# (incident, a right line, a wrong line of the same kind: the second blames another regime's cause)
+PAIRS = [
+    ("a2", "1.7 of 2.0 TB/s; compile's 3.8× comes from fewer round trips through HBM, not from faster math",
+     "1.7 of 2.0 TB/s; compile's 3.8× comes from faster vectorised math"),
+    ("a2", "3.8× slower than compiled at 1.7 TB/s of 2.0: eager writes every intermediate to HBM",
+     "3.8× slower than compiled at 1.7 TB/s of 2.0, so eager is doing ~3.8× the FLOPs"),
+    ("a2", "1.7 of 2.0 TB/s; compile is 3.8× faster because it keeps the intermediates on chip",
+     "1.7 of 2.0 TB/s; compile is 3.8× faster because it launches one kernel"),
+    ("a4", "14 GB / 300 GB/s ≈ 47 ms a token; 38 tok/s is past that, so there is nothing left for faster math to win",
+     "14 GB / 300 GB/s ≈ 47 ms a token; 1.4e10 FLOPs a token is a huge amount of math for an L4"),
+    ("a4", "38 tok/s is ~26 ms per token, against a 47 ms floor from 14 GB at 300 GB/s",
+     "38 tok/s is ~26 ms per token, mostly per-token launch overhead"),
+    ("a3", "~12 µs both ways; 32 KB is ~16 ns of DRAM time at 2 TB/s, so the 12 µs is launch latency",
+     "~12 µs both ways; the 12 µs is the time to move the data"),
+    ("a6", "2 µs of kernel, 8 µs of gap: busy 20%; the gaps are the host launching the next kernel",
+     "2 µs of kernel, 8 µs of gap: busy 20%; the 8 µs gaps are DRAM latency"),
+    ("a7", "ITL 8 → 14 ms with the kernels unchanged: the 6 ms is the CPU waiting on the GPU at .item()",
+     "ITL 8 → 14 ms: .item() copies data over PCIe, and the 6 ms more per token is the transfer time"),
+    ("a5", "62% of peak tensor TFLOP/s; if the 180 ms were mostly host time the tensor cores could not reach 62%",
+     "62% of peak tensor TFLOP/s; the 180 ms TTFT comes mostly from Python dispatch"),
+]
+
+
+@pytest.mark.parametrize(("item", "right", "wrong"), PAIRS)
+def test_a_cause_of_another_regime_fails_the_line_and_its_own_does_not(item: str, right: str, wrong: str) -> None:
+    """The right line of each pair is not marked wrong; the wrong one is, naming what it blamed."""
+    assert _evidence(item, right)["passed"] is not False, _evidence(item, right)["why"]
+    failed = _evidence(item, wrong)
+    assert failed["passed"] is False
+    assert "puts the time on" in failed["why"]
+
+
+def test_the_feedback_quotes_the_learners_words_and_names_both_regimes() -> None:
+    """The cause is quoted as written, with the regime it belongs to and the incident's own."""
+    why = _evidence("a6", "2 µs of kernel, 8 µs of gap; the gaps are DRAM Latency")["why"]
+    assert "“DRAM Latency”" in why
+    assert "memory-bound" in why
+    assert "overhead / host-bound" in why
+
+
+def test_every_regime_with_a_roof_has_causes_to_blame() -> None:
+    """Compute, memory and overhead each read their causes from the data file."""
+    for regime in ("compute", "memory", "overhead"):
+        assert regime_blamed(regime) is not None
+
+
+def _part_c(paragraph: str) -> dict[str, Any]:
+    checks: dict[str, Any] = grade({"part_c": paragraph})["items"]["part_c"]["checks"]
+    return checks
+
+
+def test_part_c_a_number_used_as_another_regimes_cause_fails_the_number_check() -> None:
+    """"A2's compiled chain does 3.8× fewer FLOPs" uses the number as the math's; "A2 got 3.8×" does not."""
+    wrong = _part_c("Fusion pays in A2, where the compiled chain does 3.8x fewer FLOPs; it is a waste for A1, "
+                    "at 70% of peak TFLOP/s, where the math sets the time.")
+    assert wrong["number"]["passed"] is False
+    assert "Of A2" in wrong["number"]["why"]
+    right = _part_c("Fusion pays in A2, where compile got 3.8x by deleting the round trips to HBM; it is a waste for "
+                    "A1, at 70% of peak TFLOP/s, where the math sets the time.")
+    assert right["number"]["passed"] is True
+
+
+def test_a_sentence_that_blames_the_incidents_own_regime_too_is_left_to_the_other_checks() -> None:
+    """Overhead blamed beside memory, of an overhead-bound incident: not wrong by this rule."""
+    line = ("2 µs of kernel, 8 µs of gap, busy 20%: the time goes into launching kernels, and the 2 µs of each is the"
+            " time to move its data")
+    assert _evidence("a6", line)["passed"] is not False
+
+
+def test_part_c_a_cause_beside_a_number_used_rightly_is_the_fusion_checks_to_judge() -> None:
+    """"A2 got 3.8× under compile: the ops merge into fewer math steps": the number is a speed-up, rightly used."""
+    checks = _part_c("Fusion pays in A2, which got 3.8x under compile: the four ops merge into fewer math steps. It"
+                     " is a waste for A1, at 70% of peak TFLOP/s, where the math sets the time.")
+    assert checks["number"]["passed"] is True
+    assert checks["fusion"]["passed"] is False
