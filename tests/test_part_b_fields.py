@@ -69,6 +69,14 @@ def test_the_learner_s_own_value_is_echoed_with_what_else_is_accepted() -> None:
     assert "0.167" in why, why
 
 
+@pytest.mark.parametrize("intensity", ["0.334", "0.33", "0.167"])
+def test_the_feedback_names_the_arithmetic_not_the_program(intensity: str) -> None:
+    """The accepted figures are the drill's and the shape's arithmetic's, said in a learner's words."""
+    why = _part_b(add={"intensity": intensity})["items"]["part_b"]["checks"]["add"]["why"]
+    assert "the shape's arithmetic gives 0.167 FLOP/byte" in why, why
+    assert "core" not in why, why
+
+
 def test_the_form_s_own_check_of_a_field_still_says_what_is_wrong() -> None:
     answer = json.loads(handle(json.dumps({"op": "part_b_attempt", "ridge": "a lot"})))
     assert answer["ok"] is False

@@ -233,10 +233,10 @@ def _also(given: float | None, derived: float, drill_figure: float) -> str:
     """Which figure the learner's intensity is, and the other one accepted."""
     shown, drill_shown = format_quantity(derived, Dim.INTENSITY), format_quantity(drill_figure, Dim.INTENSITY)
     if given is None or math.isclose(derived, drill_figure, rel_tol=0.02):
-        return f"the core derives {shown}"
+        return f"the shape's arithmetic gives {shown}"
     if _close(given, [derived], INTENSITY_TOLERANCE):
-        return f"the core derives {shown}; the drill's {drill_shown} is accepted too"
-    return f"the drill's figure; the core derives {shown}, also accepted"
+        return f"the shape's arithmetic gives {shown}; the drill's {drill_shown} is accepted too"
+    return f"the drill's figure; the shape's arithmetic gives {shown}, also accepted"
 
 
 def grade_part_b(attempt: Attempt) -> dict[str, Any]:
