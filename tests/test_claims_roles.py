@@ -61,6 +61,11 @@ PAIRS = [
      "about 1 FLOP per byte, much more than the ridge of the L4", "below the ridge"),
     # a ridge the learner names, on the incident's card
     ("a1", "evidence", "1365 FLOP/byte vs a ridge of 156", "1365 FLOP/byte vs a ridge of 15.6", "card's ridge is 156"),
+    # the kernels' share of the time, said as what the kernels are, or busy in another language
+    ("a6", "evidence", "2 µs kernel, 8 µs gap: the kernels are 20% of the wall time",
+     "2 µs kernel, 8 µs gap: the kernels are 80% of the wall time", "busy 20%"),
+    ("a6", "evidence", "2 µs de kernel, 8 µs de hueco: la GPU está ocupada el 20% del tiempo",
+     "2 µs de kernel, 8 µs de hueco: la GPU está ocupada el 80% del tiempo", "busy 20%"),
 ]
 
 

@@ -39,7 +39,8 @@ _ROOF_WORDS = {
     "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s)(?![\w/])"),
 }
 _SHARE_WORDS = {
-    "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|running|computing|doing work|occupied)\b"),
+    "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|running|computing|doing work|occupied|ocupad[ao]"
+                       r"|kernels? (?:are|is|take|takes|make up|makes up|account for|accounts for))\b"),
     "idle": re.compile(r"\b(?:idle|idles|idling|gaps?|waiting|waits|wasted|stalled|empty|doing nothing|dead time)\b"),
 }
 # What a time is a span of on a timeline: the kernels running, or the gaps between them.
