@@ -66,6 +66,11 @@ PAIRS = [
      "2 µs kernel, 8 µs gap: the kernels are 80% of the wall time", "busy 20%"),
     ("a6", "evidence", "2 µs de kernel, 8 µs de hueco: la GPU está ocupada el 20% del tiempo",
      "2 µs de kernel, 8 µs de hueco: la GPU está ocupada el 80% del tiempo", "busy 20%"),
+    # a speed-up said of taking the gaps away: the whole time over the kernels' time
+    ("a6", "evidence", "2 µs on, 8 µs off: removing the gaps entirely gives a 5× speed-up",
+     "2 µs on, 8 µs off: removing the gaps entirely gives a 4× speed-up", "÷ 2 µs = 5×, not 4×"),
+    ("a6", "evidence", "Busy 20% of the time; with no gaps the request would run 5 times faster",
+     "Busy 20% of the time; with no gaps the request would run 4 times faster", "= 5×, not 4×"),
 ]
 
 

@@ -831,6 +831,30 @@ def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     return f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×, not {claim.shown()}×"
 
 
+# The idle part of the time taken away ("removing the gaps", "with the bubbles closed"): what is left is the kernels.
+_GAPS_REMOVED = re.compile(r"\b(?:remov\w*|eliminat\w*|clos\w*|kill\w*|cut\w*|get(?:ting)? rid of|without|delet\w*"
+                           r"|hid\w*|fill\w*|no)\b(?:\s+[\w-]+){0,3}?\s+(?:gaps?|idle time|bubbles?|off[- ]time"
+                           r"|dead time|waits?)\b")
+
+
+def _gaps_removed_wrong(claim: Claim, text: str, facts: Facts) -> str:
+    """A speed-up said of taking the gaps away that is not the whole time ÷ the kernels' ("2 on, 8 off: 4×")."""
+    if not claim.multiplier or claim.bound or claim.dim is not Dim.COUNT:
+        return ""
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    if not _GAPS_REMOVED.search(text, max(0, lo - 60), hi):
+        return ""
+    on = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "busy"), None)
+    off = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "idle"), None)
+    if on is None or off is None:
+        return ""
+    expected, how = (on.value + off.value) / on.value, f"({on.shown()} + {off.shown()}) ÷ {on.shown()}"
+    if math.isclose(claim.value, expected, rel_tol=MATCH):
+        return ""
+    return (f"with the gaps gone only the kernels' time is left: {how} = {number_shown(expected)}×,"
+            f" not {claim.shown()}×")
+
+
 _SCALINGS = ((re.compile(r"\bhalv\w*|\bhalf\b"), 0.5, "half"), (re.compile(r"\bdoubl\w*|\btwice\b"), 2.0, "twice"),
              (re.compile(r"\bquarter\w*"), 0.25, "a quarter of"))
 
@@ -1112,7 +1136,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     matches = [f for f in facts.known if same(claim, f)]
     if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
-    wrong = _attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
+    wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
+             or _gaps_removed_wrong(claim, text, facts))
     if not wrong and not _derived_for(claim, facts):
         wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
     if wrong:
