@@ -64,6 +64,9 @@ PAIRS = [
     # LaTeX as people type it
     ("a7", r"ITL rises by $\frac{14-8}{8} = 75\%$ after the .item() was added",
      r"ITL rises by $\frac{14-8}{8} = 57\%$ after the .item() was added", "75%"),
+    # a size said beside the memory's state is traffic, not a card's capacity (an H200 holds 141 GB)
+    ("a8", "70B int8 = 70 GB per step, HBM saturated", "70B int8 = 140 GB per step, HBM saturated",
+     "another format's bytes per value"),
 ]
 
 

@@ -267,7 +267,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
     span = _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True), _words(text[end:hi], 2, last=False)) \
         if dim is Dim.SECOND else None
-    capacity = dim is Dim.BYTE and bool(_CAPACITY.search(f"{before} {text[end:end + 40]}"))
+    capacity = dim is Dim.BYTE and bool(_CAPACITY.search(f"{before} {text[end:min(hi, end + 40)]}"))
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
                  hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction, span,
                  capacity)
@@ -536,8 +536,8 @@ def is_fact_as_written(bare: Claim, fact: Claim) -> bool:
 
 _SLIPS = ((10.0, "a power of ten"), (100.0, "a power of ten"), (1000.0, "a power of ten"),
           (8.0, "a factor of 8"), (2.0, "a factor of 2"))
-# Where a factor of 8 or 2 has a usual cause: bits read as bytes; one byte counted for a 16-bit value.
-_CAUSES = {8.0: "bits for bytes?", 2.0: "one byte counted where a 16-bit value has two?"}
+# Where a factor of 8 or 2 has a usual cause: bits read as bytes; another format's bytes per value (either way).
+_CAUSES = {8.0: "bits for bytes?", 2.0: "another format's bytes per value (1 for int8, 2 for fp16)?"}
 _BYTE_DIMS = (Dim.BYTE, Dim.BYTE_RATE, Dim.SECOND, Dim.TOKEN_RATE, Dim.INTENSITY)
 _SLIP_DIMS = (Dim.SECOND, Dim.TOKEN_RATE, Dim.BYTE, Dim.BYTE_RATE, Dim.FLOP_RATE, Dim.FLOP, Dim.INTENSITY, Dim.FRACTION)
 
