@@ -67,6 +67,9 @@ PAIRS = [
     # a size said beside the memory's state is traffic, not a card's capacity (an H200 holds 141 GB)
     ("a8", "70B int8 = 70 GB per step, HBM saturated", "70B int8 = 140 GB per step, HBM saturated",
      "another format's bytes per value"),
+    # a rate from the incident's own count over a time: no prefix was left off the count
+    ("a5", "62% of peak; 4096 / 180 ms ≈ 22,756 tokens/s of prefill", "62% of peak; 4096 / 180 ms ≈ 22.8 tokens/s of prefill",
+     "is 22756 tok/s"),
 ]
 
 

@@ -1260,13 +1260,36 @@ def _dim_as_said(claim: Claim, facts: Facts) -> Dim:
     return dims.pop() if len(dims) == 1 else Dim.COUNT
 
 
+#: A bare count at least this large, written as the incident writes it, has no prefix left off ("4096 tokens").
+_WHOLE_COUNT = 100
+
+
+def _nothing_left_off(s: Sum, operands: list[Claim], facts: Facts) -> str:
+    """Arithmetic excused as a unit or prefix left off where none was: its bare operands are the incident's counts.
+
+    "4096 / 180 ms ≈ 22.8 tokens/s" divides the prompt's 4096 tokens by 0.18 s; no operand lacks a prefix, so the
+    result is 22,756 tok/s, not 22.8 tok/s ("7 × 2 = 14 GB", where 7 is the 7B model's, is still excused).
+    """
+    if s.computed <= 0 or s.given.value <= 0 or s.given.dim is Dim.COUNT or _sum_right(s):
+        return ""
+    bare = [c for c in operands if c.dim is Dim.COUNT and not c.multiplier]
+    if not bare or not all(c.value >= _WHOLE_COUNT and any(
+            f.dim is Dim.COUNT and math.isclose(c.value, f.value, rel_tol=0.01) for f in facts.known) for c in bare):
+        return ""
+    return f"{s.written} is {show(s.computed, s.dim)}, not {s.given.shown()}"
+
+
 def _sum_misapplied(s: Sum, operands: list[Claim], facts: Facts) -> str:
     """Arithmetic right as sums go, on figures in roles they do not have, or "".
 
     A share of two things in different units ("38/300 = 13% of bandwidth" of 38 tok/s and 300 GB/s); a speed-up
     multiplied into a time ("12 µs × 1.08 = 12.96 µs compiled": a speed-up divides the time); a share of one roof
-    multiplied by the other roof ("70% × 2.0 TB/s" where 70% is of peak FLOP/s).
+    multiplied by the other roof ("70% × 2.0 TB/s" where 70% is of peak FLOP/s); a result excused as a prefix left
+    off where its bare operands are the incident's own counts.
     """
+    left_off = _nothing_left_off(s, operands, facts)
+    if left_off:
+        return left_off
     if s.given.dim is Dim.FRACTION and len(operands) == 2 and re.search(r"/|÷", s.written):
         dims = [_dim_as_said(c, facts) for c in operands]
         if Dim.COUNT not in dims and dims[0] is not dims[1]:
