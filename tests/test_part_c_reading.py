@@ -23,6 +23,12 @@ BOTH = " and is wasted on A1 at 70% of peak FLOP/s, where the math sets the time
     ("Fusion pays for A2, memory-bound at 1.7 TFLOP/s of 2.0," + BOTH, False),
     ("Fusion pays when bytes set the time, as for our layernorm at 900 GB/s (2.5x)," + BOTH, None),
     ("Fusion pays where decode reads its weights at about 21 tok/s," + BOTH, True),  # A4's floor, rounded
+    # a figure with a unit is the drill's only in that unit: A3's bare 32 is no 33 FLOP/byte
+    ("Fusion pays where bytes set the time, as for the elementwise add at ~0.33 FLOP/B, far under the ridge.", True),
+    ("Fusion pays where bytes set the time, as for the elementwise add at ~33 FLOP/B, far under the ridge.", False),
+    ("Fusion pays for the elementwise add at ~33 FLOP/B," + BOTH, None),
+    ("Fusion pays below the ridge, and an H100's ridge is ~500 FLOP/byte.", False),  # A4's context is 512, no ridge
+    ("Fusion pays on the 4096 matmul's 1.37e11 FLOPs only if its bytes set the time.", True),  # Part B's FLOPs
 ])
 def test_part_c_numbers_are_read_in_their_units(paragraph: str, passed: bool | None) -> None:
     number = _checks(paragraph)["number"]

@@ -301,7 +301,8 @@ def drill_numbers() -> list[tuple[float, Dim]]:
     for item in drill.incidents():
         found += deciding_numbers(item.verdict())
     for row in drill.part_b():
-        found += [(row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT), (row.drill_intensity, Dim.INTENSITY),
+        found += [(row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT), (row.drill_flops, Dim.FLOP),
+                  (row.drill_bytes, Dim.BYTE), (row.drill_intensity, Dim.INTENSITY),
                   (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY),
                   (row.placement.factor, Dim.COUNT)]
     return found
@@ -432,7 +433,9 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
         if dim is Dim.FLOP and value <= _SMALL_COUNT and float(value).is_integer():
             continue  # "the four ops merge": a count of operations in words, not a FLOP figure
         # A bare number is held to the drill's own (a derived share or change would match almost any count).
-        pool = _drill_numbers() if dim is Dim.COUNT else known
+        # A figure with a unit is held to the drill's figures in that unit: a bare count of the drill's (A3's 32, A4's
+        # context of 512) is no intensity of 33 or 500 FLOP/byte.
+        pool = _drill_numbers() if dim is Dim.COUNT else [k for k in known if k[1] is dim]
         if any(same_quantity((value, dim), k, _PART_C_MATCH) for k in pool):
             numbers.append((value, dim))
             continue
