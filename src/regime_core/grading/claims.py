@@ -957,9 +957,18 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
             return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
-    for d in () if own_result else (*facts.datasheet, *facts.derived):
-        if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM, dv.ACHIEVED) and (
-                why := slip(claim.value, d.value, claim.dim)):
+    roles = (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM, dv.ACHIEVED, *((dv.CHANGE,) if claim.change else ()))
+    pool = [d for d in ((*facts.datasheet, *facts.derived) if not own_result else ())
+            if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in roles and d.value != 0]
+
+    def off_a_power_of_ten(d: dv.Derived) -> float:
+        exponent = math.log10(claim.value / abs(d.value)) if claim.value > 0 else 0.0
+        return abs(exponent - round(exponent))
+
+    # The nearest first: "1.08×, an 80% improvement" is off the +8% in speed, not the −7.4% in time.
+    pool.sort(key=off_a_power_of_ten)
+    for d in pool:
+        if why := slip(claim.value, abs(d.value), claim.dim):
             source = "the card's datasheet" if d.role == dv.DATASHEET else d.how
             return f"{claim.shown()} is off {source}, {show(d.value, d.dim)}, by {why}"
     return ""
