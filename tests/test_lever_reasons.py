@@ -26,6 +26,21 @@ def test_a_lever_that_adds_a_sync_is_read_as_one(text: str, passed: bool) -> Non
     assert _check("a7", "helps", text)["passed"] is passed
 
 
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    ("a6", "throw a torch.cuda.synchronize() after every launch so they don't pile up", False),
+    ("a7", "move the sampling/argmax over to the CPU so there's nothing left to sync on", False),
+    ("a3", "run this little chain on the host with numpy", False),
+    ("a7", "keep the argmax on the GPU; do not move it to the CPU", True),
+    ("a7", "keep the sampling on the GPU and never read the token back to the host", True),
+])
+def test_work_moved_to_the_host_or_a_sync_thrown_in_puts_a_sync_in(item: str, text: str, passed: bool) -> None:
+    """Moving GPU work to the host reads its input back there: the lever puts the problem in, and says so."""
+    check = _check(item, "helps", text)
+    assert check["passed"] is passed, check
+    if passed is False and "sync" not in text:
+        assert "puts a host sync in" in check["why"]
+
+
 @pytest.mark.parametrize("text", ["fusion", "fusing the chain: compile bought only 1.08x", "torch.compile"])
 def test_refusing_fusion_where_it_was_measured_to_buy_nothing_is_right(text: str) -> None:
     check = _check("a3", "wastes", text)

@@ -177,12 +177,23 @@ _BOUNDED_BEFORE = re.compile(r"\b(?:more than|at most|over|beyond|no more than)\
 class LeverLine:
     """The levers a line names: offered (neither denied nor only describing the kernel), denied, and added.
 
-    ``added`` holds levers whose problem the line puts in ("add a torch.cuda.synchronize() after each step").
+    ``added`` holds levers whose problem the line puts in ("add a torch.cuda.synchronize() after each step");
+    ``to_host`` the words that move GPU work to the host, which puts a sync in ("move the argmax to the CPU").
     """
 
     offered: tuple[str, ...]
     denied: tuple[str, ...]
     added: tuple[str, ...] = ()
+    to_host: str = ""
+
+
+_HOST_SYNC = "remove_host_sync"
+# GPU work moved to the host: "move the sampling over to the CPU", "do the argmax on the host".
+_TO_THE_HOST = re.compile(r"\b(?:mov\w*|do|does|doing|run|runs|running|comput\w*|shift\w*|offload\w*|push\w*|put)\b"
+                          r"(?:\s+[\w/().-]+){1,4}?\s+(?:over\s+)?(?:to|on|onto) (?:the )?(?:cpu|host)\b(?!\s*side)")
+
+
+_NOT_IN = re.compile(r"\b(?:not|never|no|don'?t|avoid\w*|without)\b")
 
 
 def read_levers(text: str) -> LeverLine:
@@ -208,9 +219,17 @@ def read_levers(text: str) -> LeverLine:
             cures.add(m.lever)
         if m.lever not in target:
             target.append(m.lever)
+    # Work moved to the host ("move the argmax over to the CPU") reads its input back there: a sync put in.
+    moved = _TO_THE_HOST.search(lowered)
+    to_host = ""
+    if moved and not negated(lowered, moved.start(), moved.end()) and not _NOT_IN.search(moved.group()):
+        to_host = moved.group()
+        if _HOST_SYNC not in adds:
+            adds.append(_HOST_SYNC)
     # "call synchronize() before .item()" adds a sync: the line names the problem twice and its cure nowhere.
     offered = [o for o in offered if o not in adds or o in cures]
-    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered), tuple(a for a in adds if a not in offered))
+    return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered), tuple(a for a in adds if a not in offered),
+                     to_host)
 
 
 def helps_here(lever_id: str, kind: str) -> bool:
@@ -433,6 +452,10 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
     if verdict.anomalies and _RETIME_SYNC.search(normalise(text)) and _RETIME.search(normalise(text)):
         return Check(True, "Re-timing with a synchronize: a figure beyond the roof is checked before anything is"
                            " fixed.")
+    if line.added and not line.offered and line.to_host:
+        return Check(False, f"“{_as_written(text, line.to_host)}” puts a host sync in: the host must copy the GPU's"
+                            " data back before it can work on it, so the CPU waits on the GPU every step. Keep the"
+                            " work on the GPU.")
     if line.added and not line.offered:
         return Check(False, f"That puts the problem in: {phrases(list(line.added))} is the cure, since the CPU then"
                             " waits on the GPU every step.")

@@ -95,7 +95,8 @@ _WINDOW = 80  # characters either side of a phrase in which its negation or cont
 _CONTEXT = re.compile(r"\b(?:already|currently)\b")
 # Words that put something in ("add a sync after every step"): said of a problem, they offer the problem.
 _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inserted|introduce|introduces|introducing|"
-                     r"put in|putting in|put a|put an|call|calls|calling|force|forces|forcing)\b"
+                     r"put in|putting in|put a|put an|call|calls|calling|force|forces|forcing|throw|throws|throwing"
+                     r"|stick|sticks|sticking|sprinkle|sprinkles|sprinkling)\b"
                      # "replace .item() with .cpu()": what it is replaced with is put in
                      r"|\b(?:replac|swap|switch|substitut)\w*\b(?:\s+\S+){1,3}?\s+(?:with|for|by)\b")
 
