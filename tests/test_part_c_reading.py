@@ -29,6 +29,9 @@ BOTH = " and is wasted on A1 at 70% of peak FLOP/s, where the math sets the time
     ("Fusion pays for the elementwise add at ~33 FLOP/B," + BOTH, None),
     ("Fusion pays below the ridge, and an H100's ridge is ~500 FLOP/byte.", False),  # A4's context is 512, no ridge
     ("Fusion pays on the 4096 matmul's 1.37e11 FLOPs only if its bytes set the time.", True),  # Part B's FLOPs
+    # a small multiplier is a figure, not a count in words: 10× is from no part of the drill, 5× follows from A6's
+    ("Fusion pays where bytes set the time: A2's fused chain gained about 10× over eager," + BOTH, None),
+    ("Fusion pays where launches set the time: A6 would gain 5× with its gaps gone," + BOTH, True),
 ])
 def test_part_c_numbers_are_read_in_their_units(paragraph: str, passed: bool | None) -> None:
     number = _checks(paragraph)["number"]

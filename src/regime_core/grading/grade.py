@@ -384,6 +384,15 @@ def _part_c_known() -> tuple[tuple[float, Dim], ...]:
     return (*_drill_numbers(), *derived)
 
 
+@cache
+def _part_c_ratios() -> tuple[float, ...]:
+    """The multipliers the drill gives or one step of arithmetic takes its figures to (3.8×, 1.08×, 5×, 2.25×)."""
+    derived = [d.value for i in drill.incidents() for d in facts(i.id).derived if d.dim is Dim.COUNT]
+    return (*(v for v, dim in _drill_numbers() if dim is Dim.COUNT), *derived)
+
+
+_MULTIPLIER = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?×")
+
 #: How close a Part C number must be to the drill's to be it (a paragraph rounds: 21 tok/s for 21.4).
 _PART_C_MATCH = 0.05
 #: A bare count this small is words, not a figure ("two sides", "4 ops").
@@ -428,6 +437,7 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
         return Check(False, wrong)
     known = _part_c_known()
     cited = quantities_in(lowered)
+    multipliers = {float(m[1]) for m in _MULTIPLIER.finditer(lowered)}
     numbers, misused, unknown = [], [], []
     for value, dim in cited:
         if dim is Dim.FLOP and value <= _SMALL_COUNT and float(value).is_integer():
@@ -445,6 +455,8 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
             misused.append(f"{format_quantity(value, dim)} is not in the drill: its {format_quantity(*other)} is")
         elif not (dim is Dim.COUNT and value <= _SMALL_COUNT and float(value).is_integer()):
             unknown.append(format_quantity(value, dim))
+        elif value in multipliers and not any(math.isclose(value, k, rel_tol=_PART_C_MATCH) for k in _part_c_ratios()):
+            unknown.append(f"{format_quantity(value, dim)}×")  # "gained about 10×": a figure, not a count in words
     if misused:
         return Check(False, f"{cap(misused[0])}: a number used in another unit says something else.")
     if not numbers:
