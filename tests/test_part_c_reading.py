@@ -32,6 +32,12 @@ BOTH = " and is wasted on A1 at 70% of peak FLOP/s, where the math sets the time
     # a small multiplier is a figure, not a count in words: 10× is from no part of the drill, 5× follows from A6's
     ("Fusion pays where bytes set the time: A2's fused chain gained about 10× over eager," + BOTH, None),
     ("Fusion pays where launches set the time: A6 would gain 5× with its gaps gone," + BOTH, True),
+    # a figure called the ridge is the ridge: the intensity and the ridge swapped is wrong; the ridge's working is not
+    ("Fusion pays for A2 at 1.7 TB/s; it is wasted on a 4096 matmul at 156 FLOP/byte, far above the ridge of 1,356.",
+     False),
+    ("Fusion pays for A2 at 1.7 TB/s; it is wasted on a 4096 matmul at ~1356 flop/byte vs ridge 156.", True),
+    ("Ridge = 312e12 / 2.0e12 = 156 FLOP/byte: fusion pays below it, as for A2 at 1.7 TB/s, and not far above it.",
+     True),
 ])
 def test_part_c_numbers_are_read_in_their_units(paragraph: str, passed: bool | None) -> None:
     number = _checks(paragraph)["number"]

@@ -902,7 +902,9 @@ _WHAT_IF = re.compile(r"\b(?:would|could|might|if|once|should|instead|target|goa
 
 
 # An intensity said to be a ridge: "a ~156 FLOP/B ridge", "the ridge of 156", "ridge ≈ 295 FLOP/byte".
-_RIDGE_AFTER = re.compile(r"\s*(?:[a-z/]+\s+){0,1}ridge\b")
+# "a 156 FLOP/B ridge"; not "1356 FLOP/B vs ridge 156", where the figure is set against the ridge.
+_RIDGE_AFTER = re.compile(r"\s*(?:(?!(?:vs|versus|against|than|and|or|over|under|below|above|past|beyond)\b)[a-z/]+\s+)?"
+                          r"ridge\b")
 _RIDGE_BEFORE = re.compile(r"\bridge\s*(?:of|at|is|=|≈|~|:)?\s*(?:about\s+|~|≈)?$")
 
 
@@ -930,6 +932,23 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
         return None if some_card else Mark(
             shown, False, f"the card's ridge is {show(facts.ridge, Dim.INTENSITY)}, not {claim.shown()}")
     return Mark(shown, True, "a catalogue card's ridge (this incident names no card)") if some_card else None
+
+
+def ridge_wrong(lowered: str, ridge: float) -> str:
+    """Why a text (normalised) is wrong where it calls a figure the ridge that is neither ``ridge`` nor a card's, or "".
+
+    "A 4096 matmul at 156 FLOP/byte sits above the ridge of 1,356" swaps the intensity and the ridge.
+    """
+    facts = Facts((), (), ridge=ridge)
+    reading = read(lowered)
+    operands = {n for s in reading.sums for n in s.operands}  # "ridge = 312e12 / 2e12 = 156": its working
+    for claim in reading.claims:
+        if claim.start in operands:
+            continue
+        mark = _ridge_mark(claim, facts, lowered, claim.written)
+        if mark is not None and mark.ok is False:
+            return mark.why
+    return ""
 
 
 def _what_if(text: str, claim: Claim) -> bool:

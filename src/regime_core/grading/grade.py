@@ -301,6 +301,10 @@ def drill_numbers() -> list[tuple[float, Dim]]:
     for item in drill.incidents():
         found += deciding_numbers(item.verdict())
     for row in drill.part_b():
+        # The card's peak and bandwidth, in their units and bare ("312e12 / 2.0e12 = 156").
+        card = row.placement
+        found += [(card.peak_flops, Dim.FLOP_RATE), (card.bandwidth, Dim.BYTE_RATE), (card.peak_flops, Dim.COUNT),
+                  (card.bandwidth, Dim.COUNT)]
         found += [(row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT), (row.drill_flops, Dim.FLOP),
                   (row.drill_bytes, Dim.BYTE), (row.drill_intensity, Dim.INTENSITY),
                   (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY),
@@ -432,9 +436,10 @@ def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
 
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
-    wrong = _said_of_an_incident_wrongly(paragraph, lowered)
+    wrong = _said_of_an_incident_wrongly(paragraph, lowered) or claim_reader.ridge_wrong(
+        lowered, drill.part_b()[0].placement.ridge)
     if wrong:
-        return Check(False, wrong)
+        return Check(False, cap(wrong) + ("" if wrong.endswith(".") else "."))
     known = _part_c_known()
     cited = quantities_in(lowered)
     multipliers = {float(m[1]) for m in _MULTIPLIER.finditer(lowered)}
