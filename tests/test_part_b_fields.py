@@ -69,6 +69,11 @@ def test_the_learner_s_own_value_is_echoed_with_what_else_is_accepted() -> None:
     assert "0.167" in why, why
 
 
+def test_the_other_class_said_to_return_nothing_is_refused_not_offered() -> None:
+    checks = _part_b(add={"optimisation": "Bytes only: fuse, lower precision. Compute work has zero return."})
+    assert checks["items"]["part_b"]["checks"]["add"]["passed"] is True
+
+
 @pytest.mark.parametrize("intensity", ["0.334", "0.33", "0.167"])
 def test_the_feedback_names_the_arithmetic_not_the_program(intensity: str) -> None:
     """The accepted figures are the drill's and the shape's arithmetic's, said in a learner's words."""

@@ -765,6 +765,22 @@ def _difference_wrong(claim: Claim, matches: list[Claim], facts: Facts, text: st
     return ""
 
 
+def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
+    """A time said to be saved that the incident's speed-up does not save ("1.08× saves ~8 µs" of 12 µs), or ""."""
+    if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not _NOT_A_SLIP.search(
+            text, max(0, claim.start - 24), claim.start):
+        return ""
+    speeds = [f for f in facts.known if f.speed and f.value > 1]
+    times = [f for f in facts.known if f.dim is Dim.SECOND]
+    saved = [(t.value - t.value / s.value, t, s) for s in speeds for t in times]
+    if not saved or any(math.isclose(claim.value, v, rel_tol=MATCH) for v, _, _ in saved) or any(
+            math.isclose(claim.value, a.value - b.value, rel_tol=MATCH) for a in times for b in times):
+        return ""
+    value, time, speed = min(saved, key=lambda found: abs(math.log(found[0] / claim.value)))
+    return (f"a {speed.shown()}× speed-up saves {time.shown()} − {time.shown()}/{speed.shown()} ="
+            f" {show(value, Dim.SECOND)}, not {claim.shown()}")
+
+
 def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
     """The derived figures a claim may be, by its unit and by the role its words give it."""
     pool = [*facts.derived, *facts.datasheet]
@@ -962,6 +978,13 @@ def _what_if(text: str, claim: Claim) -> bool:
     return bool(_WHAT_IF.search(text, start, min(ends) if ends else len(text)))
 
 
+# What a figure is not a slip of: an amount saved or cut ("only saves 40 ms" of 400), a share of the ridge ("10% of a
+# ~156 ridge"), a number with a dot for thousands ("1.360").
+_NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:only\s+|just\s+|about\s+|~|≈)*$")
+_OF_THE_RIDGE = re.compile(r"\s*of (?:a |the |its )?~?[\d.,]*\s*(?:flop/b\w*\s+)?ridge\b")
+_THOUSANDS_WRITTEN = re.compile(r"[1-9]\d{0,2}\.\d{3}")
+
+
 def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) -> str:
     """How ``claim`` is off one of the incident's figures by a slip people make, or "".
 
@@ -971,8 +994,12 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     """
     if claim.dim not in _SLIP_DIMS or claim.bound:
         return ""
-    if _what_if(text, claim):
+    if _what_if(text, claim) or _NOT_A_SLIP.search(text, max(0, claim.start - 24), claim.start) or \
+            _OF_THE_RIDGE.match(text, claim.end):
         return ""
+    if _THOUSANDS_WRITTEN.fullmatch(claim.written.split()[0].lstrip("~≈")) and any(
+            f.dim is claim.dim and math.isclose(claim.value * 1000, f.value, rel_tol=MATCH) for f in facts.known):
+        return ""  # "~1.360 FLOP/byte" with a dot for thousands: 1360, not a slip of 1000
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
             return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
@@ -1165,7 +1192,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
-             or _gaps_removed_wrong(claim, text, facts))
+             or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
     if wrong:

@@ -86,7 +86,8 @@ _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|does
                      r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|does not|doesn't|do not|don't|"
                     r"cannot|can't|is not|isn't|are not|aren't|is gone|gone|useless|pointless|irrelevant|"
-                    r"no help|wasted|waste|theatre|theater|trivial|negligible|little left|little to gain|not much left)\b")
+                    r"no help|wasted|waste|theatre|theater|trivial|negligible|little left|little to gain|not much left"
+                    r"|(?:has |have |gives? |brings? )?(?:zero|no) (?:return|gain|payoff|benefit)s?)\b")
 # A call's empty brackets (".item()") are part of its name, not the end of a clause.
 _CLAUSE_END = re.compile(r"[;:!?\[\]—–]|\((?!\))|(?<!\()\)|\.(?=\s|$)|\bbut\b|\bso\b|\bbecause\b|\bsince\b|\bwhile\b|"
                          r"\bwhereas\b|\bthen\b|\bthus\b|\bhence\b|\bwhich\b|,")
