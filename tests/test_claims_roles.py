@@ -77,6 +77,11 @@ PAIRS = [
     # a slipped figure stated before a what-if in its sentence is still the incident's, slipped
     ("a5", "evidence", "62% of peak; TTFT is 180 ms and needs to get to 80 ms",
      "62% of peak; TTFT is 180 µs and needs to get to 80 µs", "off the incident's 180 ms"),
+    # a time a token turned into a rate keeps its number only by mistake: the rate is its inverse
+    ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms per token, so the max is ~21 tok/s",
+     "14 GB / 300 GB/s ≈ 47 ms per token, so the max is ~47 tok/s", "= 21.4 tok/s, not 47 tok/s"),
+    ("a7", "evidence", "ITL 8 → 14 ms: from 125 tok/s down to ~71 tok/s",
+     "ITL 8 → 14 ms: from 125 tok/s down to 14 tok/s", "= 71.4 tok/s, not 14 tok/s"),
 ]
 
 

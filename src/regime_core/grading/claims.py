@@ -765,6 +765,20 @@ def _difference_wrong(claim: Claim, matches: list[Claim], facts: Facts, text: st
     return ""
 
 
+def _time_as_rate(claim: Claim, facts: Facts, line: list[Claim]) -> str:
+    """A rate that is a time's number in milliseconds ("47 ms a token, so at most 47 tok/s"), not its inverse, or ""."""
+    if claim.dim is not Dim.TOKEN_RATE:
+        return ""
+    times = [*(f.value for f in facts.known if f.dim is Dim.SECOND), *(c.value for c in line if c.dim is Dim.SECOND),
+             *(d.value for d in facts.derived if d.dim is Dim.SECOND and d.value > 0)]
+    # Read after the derived figures: a rate that is some time's inverse was accounted for there.
+    time = next((t for t in times if math.isclose(claim.value, t * 1000, rel_tol=0.02)), None)
+    if time is None:
+        return ""
+    return (f"{show(time, Dim.SECOND)} a token is 1 ÷ {show(time, Dim.SECOND)} = {show(1 / time, Dim.TOKEN_RATE)},"
+            f" not {claim.shown()}")
+
+
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
     """A time said to be saved that the incident's speed-up does not save ("1.08× saves ~8 µs" of 12 µs), or ""."""
     if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not _NOT_A_SLIP.search(
@@ -1257,6 +1271,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     counted = _counted(claim, facts, at)
     if counted:
         return Mark(shown, True, counted), False
+    as_rate = _time_as_rate(claim, facts, line)
+    if as_rate:
+        return Mark(shown, False, as_rate), False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
     slipped = _slipped(claim, facts, text, own_result=claim.start in at.exact)
