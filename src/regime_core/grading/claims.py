@@ -1271,12 +1271,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     counted = _counted(claim, facts, at)
     if counted:
         return Mark(shown, True, counted), False
-    as_rate = _time_as_rate(claim, facts, line)
-    if as_rate:
-        return Mark(shown, False, as_rate), False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
-    slipped = _slipped(claim, facts, text, own_result=claim.start in at.exact)
+    slipped = _time_as_rate(claim, facts, line) or _slipped(claim, facts, text, own_result=claim.start in at.exact)
     if slipped:
         return Mark(shown, False, slipped), False
     if claim.start in results:
