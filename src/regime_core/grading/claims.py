@@ -16,6 +16,7 @@ import ast
 import itertools
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -765,7 +766,7 @@ def _difference_wrong(claim: Claim, matches: list[Claim], facts: Facts, text: st
     return ""
 
 
-def _time_as_rate(claim: Claim, facts: Facts, line: list[Claim]) -> str:
+def _time_as_rate(claim: Claim, facts: Facts, line: Sequence[Claim]) -> str:
     """A rate that is a time's number in milliseconds ("47 ms a token, so at most 47 tok/s"), not its inverse, or ""."""
     if claim.dim is not Dim.TOKEN_RATE:
         return ""
