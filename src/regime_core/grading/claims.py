@@ -780,6 +780,53 @@ def _time_as_rate(claim: Claim, facts: Facts, line: Sequence[Claim]) -> str:
             f" not {claim.shown()}")
 
 
+def _share_off(claim: Claim, facts: Facts) -> str:
+    """A share of a roof the incident measures, said as another share ("1.7 of 2.0 TB/s = 75% of peak"), or "".
+
+    Read after the derived figures: a share that is one of theirs (a what-if's, a complement) was accounted for.
+    """
+    if claim.dim is not Dim.FRACTION or not claim.roof or claim.hypothetical or claim.bound or claim.spare or \
+            claim.at_peak or claim.change or claim.value >= 1:
+        return ""
+    measured = [f for f in facts.known if f.dim is Dim.FRACTION and f.roof == claim.roof and not f.hypothetical
+                and not f.spare and f.value < 1]
+    if not measured or any(_shares_close(f.value, claim.value) for f in measured):
+        return ""
+    return f"the incident measures {show(measured[0].value, Dim.FRACTION)} of {_roof_name(claim.roof)}, not {claim.shown()}"
+
+
+# A percent said of a time or a speed ("needs 38% of the eager time", "cuts runtime by 38%").
+_TIME_WORDS = re.compile(r"\b(?:time|runtime|run time|latency|faster|slower|quicker|less|cuts?|shorter|improvement"
+                         r"|speed\w*|gain\w*|saving\w*)\b")
+
+
+_CAUSE_WORDS = re.compile(r"\b(?:data movement|memory|bandwidth|traffic|launch\w*|overhead|compute|math|host|cpu)\b")
+
+
+def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | None:
+    """The mark of a percent said of the incident's speed-up, or None where the percent is not said of it.
+
+    Right where it is one of what the speed-up gives (3.8×: 26% of the time, 74% less, +280% speed), else wrong. Read after the derived figures, and only where the line cites the speed-up and the percent's clause speaks of time
+    or speed: "3.8× faster, so the compiled version needs 38% of the eager time" is wrong.
+    """
+    if claim.dim is not Dim.FRACTION or claim.roof or claim.share or claim.metric or claim.hypothetical or claim.bound:
+        return None
+    cited = [f for f in facts.known if f.speed and f.value > 1 and any(
+        c.speed or c.multiplier for c in at.claims if math.isclose(c.value, f.value, rel_tol=0.02))]
+    lo, hi = _clause_bounds(at.text, claim.start, claim.end)
+    if not cited or not _TIME_WORDS.search(at.text, lo, hi) or _CAUSE_WORDS.search(at.text, lo, hi):
+        return None  # "92% of the time is data movement": a share given a cause is no share of the speed-up
+    speed, said = cited[0].value, cited[0].shown()
+    gives = ((1 / speed, f"1 ÷ {said}× leaves"), (1 - 1 / speed, f"1 − 1/{said} less time"),
+             (speed - 1, f"{said}× is +"))
+    found = next((how for value, how in gives if _shares_close(claim.value, value)), None)
+    if found is not None:
+        return Mark(shown, True, f"{found} {show(claim.value, Dim.FRACTION)}" if found.endswith(("+", "leaves"))
+                    else f"{found}: {show(claim.value, Dim.FRACTION)}")
+    return Mark(shown, False, f"a {said}× speed-up leaves {show(1 / speed, Dim.FRACTION)} of the time"
+                              f" ({show(1 - 1 / speed, Dim.FRACTION)} less), not {claim.shown()}")
+
+
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
     """A time said to be saved that the incident's speed-up does not save ("1.08× saves ~8 µs" of 12 µs), or ""."""
     if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not _NOT_A_SLIP.search(
@@ -1266,7 +1313,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, f"the incident's {written.shown()}, its unit left off"), False
     if any(same(claim, c) for c in facts.context):
         return Mark(shown, True, "the figure of the incident this one is set beside"), False
-    ridge = _ridge_mark(claim, facts, text, shown)
+    ridge = _ridge_mark(claim, facts, text, shown) or _speed_share(claim, facts, at, shown)
     if ridge is not None:
         return ridge, False
     counted = _counted(claim, facts, at)
@@ -1274,7 +1321,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, counted), False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
-    slipped = _time_as_rate(claim, facts, line) or _slipped(claim, facts, text, own_result=claim.start in at.exact)
+    slipped = (_time_as_rate(claim, facts, line) or _share_off(claim, facts)
+               or _slipped(claim, facts, text, own_result=claim.start in at.exact))
     if slipped:
         return Mark(shown, False, slipped), False
     if claim.start in results:
