@@ -70,9 +70,12 @@ PAIRS = [
     # a rate from the incident's own count over a time: no prefix was left off the count
     ("a5", "62% of peak; 4096 / 180 ms ≈ 22,756 tokens/s of prefill", "62% of peak; 4096 / 180 ms ≈ 22.8 tokens/s of prefill",
      "is 22756 tok/s"),
-    # a percent change off the speed-up by a power of ten, named against the nearer of speed and time
+    # a percent change off the speed-up, named against what it gives in time and in speed
     ("a3", "~12 µs both ways; compile gives 1.08×, an 8% improvement", "~12 µs both ways; compile gives 1.08×, an 80%"
-     " improvement", "in speed, 8%, by a power of ten"),
+     " improvement", "+8% speed), not 80%"),
+    # the same with the speed-up not cited: off the change it gives by a power of ten, the nearer of speed and time
+    ("a3", "~12 µs both ways; compiling bought an 8% improvement", "~12 µs both ways; compiling bought an 80% improvement",
+     "in speed, 8%, by a power of ten"),
 ]
 
 

@@ -824,7 +824,8 @@ def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | No
         return Mark(shown, True, f"{found} {show(claim.value, Dim.FRACTION)}" if found.endswith(("+", "leaves"))
                     else f"{found}: {show(claim.value, Dim.FRACTION)}")
     return Mark(shown, False, f"a {said}× speed-up leaves {show(1 / speed, Dim.FRACTION)} of the time"
-                              f" ({show(1 - 1 / speed, Dim.FRACTION)} less), not {claim.shown()}")
+                              f" ({show(1 - 1 / speed, Dim.FRACTION)} less; +{show(speed - 1, Dim.FRACTION)} speed),"
+                              f" not {claim.shown()}")
 
 
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
