@@ -113,3 +113,18 @@ def test_a_lever_s_what_if_figure_is_named_as_not_checked_beside_its_reading() -
 def test_a_weight_format_in_a_lever_line_scales_the_incident_s_figures(item: str, text: str,
                                                                        passed: bool | None) -> None:
     assert _lever(item, "helps", text)["passed"] is passed, _lever(item, "helps", text)
+
+
+@pytest.mark.parametrize(("item", "field", "text", "passed"), [
+    ("a6", "helps", "Put a cudaDeviceSynchronize after each launch so the gaps close", False),
+    ("a7", "helps", "drop the per-token .item() and the cudaDeviceSynchronize before it", True),
+    ("a1", "wastes", "Adding GPUs; the fix is local to the kernel.", False),
+    ("a2", "wastes", "Adding GPUs: the math does not set the time.", True),
+    # faster math beside a lever that fits, where the math does not set the time
+    ("a8", "helps", "FP8 tensor cores.", False),
+    ("a8", "helps", "FP8 weights, to halve the bytes each step reads.", True),
+    ("a7", "helps", "Remove the .item(), and a faster attention kernel so it finishes sooner.", False),
+])
+def test_levers_named_in_these_words_are_read(item: str, field: str, text: str, passed: bool) -> None:
+    check = _check(item, field, text)
+    assert check["passed"] is passed, check

@@ -151,7 +151,8 @@ def reason_against(text: str, regime: str) -> str:
 
 # Words of a lever that names a problem which name the problem itself, not its cure ("sync", not "non_blocking"
 # or "sync-free").
-_PROBLEM_WORDS = re.compile(r"(?:\bsync|\bsynchron|item\(\)|cpu\(\)|\bread(?:ing)?(?: it)? ?back|host read)\S*(?<!free)(?<!less)$")
+_PROBLEM_WORDS = re.compile(r"(?:\bsync|\bsynchron|cuda(?:device|stream)synchron|item\(\)|cpu\(\)|\bread(?:ing)?(?: it)? ?back"
+                            r"|host read)\S*(?<!free)(?<!less)$")
 
 
 def _names_the_problem(lowered: str, start: int, end: int) -> bool:
@@ -477,6 +478,13 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
         return Check(True, f"{cap(phrases(helpful))}: fits this kernel.")
     if helpful:
         others = [i for i in line.offered if i not in helpful]
+        # Faster math offered beside a lever that fits, where the math does not set the time: a claim checked false.
+        # Other levers of another regime beside one that fits are often a word read as a lever ("read back in a
+        # batch"): not checked.
+        if verdict.regime is not None and all(by_id(i).fits == ("compute",) for i in others):
+            verb = "fit" if len(helpful) > 1 else "fits"
+            return Check(False, f"{cap(phrases(helpful))} {verb}, but {phrases(others)} cannot move this kernel: the"
+                                " math does not set its time.")
         return unsure(f"{phrases(helpful)} fits, but the grader could not tell what {phrases(others)} would do here")
     return Check(False, f"{cap(phrases(list(line.offered)))} does not help this kernel: look at what sets its time.")
 
