@@ -90,6 +90,22 @@ PAIRS = [
      "1.7 of 2.0 TB/s; compile is 3.8× faster, so it needs about 38% of the eager time", "leaves 26.3% of the time"),
     ("a3", "evidence", "~12 µs; compiling makes it 1.08× faster, which cuts the time by about 7%",
      "~12 µs; compiling makes it 1.08× faster, which cuts the time by about 80%", "not 80%"),
+    # a side of a card's ridge named by the card
+    ("a4", "evidence", "Intensity about 1 FLOP per byte, far below the L4 ridge",
+     "Intensity about 1 FLOP per byte, comfortably above the L4 ridge", "below the ridge, not above"),
+    # a multiplier that is the incident's before → after ratio, said the right way round
+    ("a7", "evidence", "ITL 8 → 14 ms, so decode became 1.75× slower per token",
+     "ITL 8 → 14 ms, so decode became 1.75× faster per token", "1.75× slower, not faster"),
+    # a headroom written to its digits, and a bound on it
+    ("a1", "evidence", "70% of peak, so at most a 1.4x speed-up is left", "70% of peak, so at most a 1.3x speed-up is left",
+     "= 1.43×"),
+    # two of the line's figures compared
+    ("a4", "evidence", "Floor 14 GB / 300 GB/s ≈ 47 ms ≈ 21 tok/s; measured 38 tok/s is above that 21 tok/s",
+     "Floor 14 GB / 300 GB/s ≈ 47 ms ≈ 21 tok/s; measured 38 tok/s is below that 21 tok/s",
+     "38 tok/s is above 21 tok/s, not below it"),
+    # what a time is, named by the words before it and not by the next figure's
+    ("a6", "evidence", "Each car drives 2 µs then waits 8 µs at a light: the road is in use 20% of the time",
+     "Each car drives 8 µs then waits 2 µs at a light: the road is in use 20% of the time", "gap (idle) time"),
 ]
 
 
@@ -357,3 +373,21 @@ def test_a_share_of_the_time_given_a_cause_is_not_confirmed_as_the_speed_ups() -
     check = _check("a3", "evidence", "~12 µs; the 1.08× speed-up shows that some 92% of the remaining time is data"
                                      " movement")
     assert check["passed"] is not True, check
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    ("a8", "HBM saturated; 55% occupancy proves it's memory-bound.", False),
+    ("a3", "~12 µs both; the relu and multiplies cost the time.", False),
+    ("a3", "~12 µs both; the launches cost the time.", True),
+    ("a1", "70% of peak: at most 1.3× headroom", False),  # a bound below what is left
+    ("a1", "70% of peak: at most 1.5× headroom", True),
+    ("a6", "the GPU is working 8 µs of every 10 µs", False),  # the 8 µs is the gap
+    ("a6", "the GPU is working 2 µs of every 10 µs", True),
+    # "31.6 ms over the target" is a difference (not derived: could not tell), never a comparison found false
+    ("a5", "62% of peak; at 100% it would take 180 ms × 0.62 = 111.6 ms, still 31.6 ms over the 80 ms target", None),
+])
+def test_these_lines_read_as_said(item: str, text: str, passed: bool | None) -> None:
+    """Occupancy said to prove a regime; the math said to cost an overhead-bound kernel's time; "over" as a
+    difference, not a comparison."""
+    check = _check(item, "evidence", text)
+    assert check["passed"] is passed, check

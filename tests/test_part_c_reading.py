@@ -38,6 +38,7 @@ BOTH = " and is wasted on A1 at 70% of peak FLOP/s, where the math sets the time
     ("Fusion pays for A2 at 1.7 TB/s; it is wasted on a 4096 matmul at ~1356 flop/byte vs ridge 156.", True),
     ("Ridge = 312e12 / 2.0e12 = 156 FLOP/byte: fusion pays below it, as for A2 at 1.7 TB/s, and not far above it.",
      True),
+    (">>> ridge = 312e12/2.0e12\n>>> ridge\n156.0\n>>> # fusion pays below it, as for A2 at 1.7 TB/s", True),
 ])
 def test_part_c_numbers_are_read_in_their_units(paragraph: str, passed: bool | None) -> None:
     number = _checks(paragraph)["number"]

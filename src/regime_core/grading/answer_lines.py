@@ -367,9 +367,9 @@ def blamed_against(text: str, lowered: str, regime: str | None) -> str:
 _FUSION_NAMED = re.compile(r"\bfus|\bcompil|\binductor\b")
 # Occupancy said to measure a roof ("occupancy measures how much of the memory bandwidth is in use", "55% occupancy ⇒
 # 45% of bandwidth left"): Rule 4.
-_OCCUPANCY_AS_ROOF = re.compile(r"\boccupancy\b[^.;:!?]{0,40}?(?:\b(?:measures?|means?|shows?|is|tells?|confirms?|so)\b"
-                                r"|=|⇒|=>|->|→)[^.;!?]{0,40}?\b(?:bandwidth|hbm|dram|memory traffic|flop/?s"
-                                r"|compute (?:use|usage))\b")
+_OCCUPANCY_AS_ROOF = re.compile(r"\boccupancy\b[^.;:!?]{0,40}?(?:\b(?:measures?|means?|shows?|is|tells?|confirms?|so"
+                                r"|proves?)\b|=|⇒|=>|->|→)[^.;!?]{0,40}?\b(?:bandwidth|hbm|dram|memory traffic|flop/?s"
+                                r"|compute (?:use|usage)|(?:memory|compute|bandwidth)[- ]bound)\b")
 # The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
 _MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
                              r"|measurement (?:error|mistake|artefact|artifact)|instrumentation (?:loss|error)|bogus"

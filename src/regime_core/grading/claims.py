@@ -46,7 +46,7 @@ _SHARE_WORDS = {
 }
 # What a time is a span of on a timeline: the kernels running, or the gaps between them.
 _SPAN_WORDS = {
-    "busy": re.compile(r"\b(?:kernels?|on|busy|running|compute|work)\b"),
+    "busy": re.compile(r"\b(?:kernels?|on|busy|running|compute|work|working|drives?|driving)\b"),
     "idle": re.compile(r"\b(?:gaps?|off|idle|idles|between|waits?|waiting|nothing|dead|bubbles?)\b"),
 }
 # A share that is occupancy or nvidia-smi's GPU-Util: neither is a share of a roof (Rule 4; GPU-Util is the
@@ -57,7 +57,8 @@ _METRIC_WORDS = {
 }
 _SIDE = re.compile(r"\b(?P<word>above|over|beyond|past|higher than|more than|greater than|right of|below|under|beneath"
                    r"|lower than|less than|smaller than|left of)"
-                   r"\s+(?:the |its |a |our |any |every |this |that |all )?(?:[\w-]+'?s |\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
+                   r"\s+(?:the |its |a |our |any |every |this |that |all )?(?:[\w-]+'?s |[a-z]{0,3}\d{1,4}[a-z]?'?s? "
+                   r"|\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
 _SPEED = re.compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|quicker|improvements?|gains?|wins?|bought|jumps?|jumped"
                     r"|went|rose|grew|dropped|fell)\b")
 #: How far a speed multiplier may be from the incident's own before it is another figure ("about 2×" for 1.75×).
@@ -207,6 +208,9 @@ def _flip(key: str | None, pairs: tuple[str, str]) -> str | None:
     return None if key is None else pairs[1] if key == pairs[0] else pairs[0]
 
 
+_THEN = re.compile(r"\s*(?:then|and then|before|after|followed by)\b")
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -266,7 +270,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
             direction = "+" if _RISE_BEFORE.fullmatch(just_before) else "-"
     of_time = share is not None and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|step|wall)", text[end:hi]))
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
-    span = _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True), _words(text[end:hi], 2, last=False)) \
+    # The words after a time name it only up to a connective ("drives 2 µs then waits 8 µs": "waits" is the 8 µs's).
+    span = _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True),
+                    "" if _THEN.match(text, end) else _words(text[end:hi], 2, last=False)) \
         if dim is Dim.SECOND else None
     capacity = dim is Dim.BYTE and bool(_CAPACITY.search(f"{before} {text[end:min(hi, end + 40)]}"))
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
@@ -874,7 +880,9 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
             continue
         if claim.dim is Dim.FRACTION and abs(claim.value - abs(d.value)) > SHARE_POINTS:
             continue
-        if bare or math.isclose(claim.value, abs(d.value), rel_tol=MATCH):
+        # A headroom is a multiplier written to its digits: "1.3×" is not 1 ÷ 70% = 1.43×, "1.4×" is.
+        rel = min(MATCH, arithmetic_tolerance(claim.written)) if d.role == dv.HEADROOM else MATCH
+        if bare or math.isclose(claim.value, abs(d.value), rel_tol=rel):
             out.append(d)
     return out
 
@@ -899,7 +907,7 @@ def _fraction_misread(claim: Claim, facts: Facts) -> str:
 
 def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     """A multiplier said of the room left to a roof that is not 1 ÷ the share ("70% of peak: 3.3× headroom")."""
-    if not claim.multiplier or claim.bound:
+    if not claim.multiplier or claim.bound == ">":
         return ""
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     if not _HEADROOM.search(text, lo, hi):
@@ -907,7 +915,11 @@ def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
     if not rooms:
         return ""
-    return f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×, not {claim.shown()}×"
+    room = f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×"
+    if claim.bound == "<":  # "at most 1.3× is left" of 70%: a bound below what is left is false
+        tolerance = min(MATCH, arithmetic_tolerance(claim.written))
+        return "" if claim.value >= rooms[0].value * (1 - tolerance) else f"{room}, more than at most {claim.shown()}×"
+    return f"{room}, not {claim.shown()}×"
 
 
 # The idle part of the time taken away ("removing the gaps", "with the bubbles closed"): what is left is the kernels.
@@ -1013,6 +1025,9 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     return Mark(shown, True, "a catalogue card's ridge (this incident names no card)") if some_card else None
 
 
+_OPERAND = re.compile(r"\s*[/÷×*]")
+
+
 def ridge_wrong(lowered: str, ridge: float) -> str:
     """Why a text (normalised) is wrong where it calls a figure the ridge that is neither ``ridge`` nor a card's, or "".
 
@@ -1022,7 +1037,7 @@ def ridge_wrong(lowered: str, ridge: float) -> str:
     reading = read(lowered)
     operands = {n for s in reading.sums for n in s.operands}  # "ridge = 312e12 / 2e12 = 156": its working
     for claim in reading.claims:
-        if claim.start in operands:
+        if claim.start in operands or _OPERAND.match(lowered, claim.end):  # ">>> ridge = 312e12/2.0e12"
             continue
         mark = _ridge_mark(claim, facts, lowered, claim.written)
         if mark is not None and mark.ok is False:
@@ -1501,4 +1516,55 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
             c.side for c in reading.claims):
         wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"
         marks.append(Mark(f"{reading.sides[0]} the ridge", False, wrong))
+    compared = "" if wrong else (_comparison_wrong(text, reading.claims) or _direction_wrong(text, reading.claims, facts))
+    if compared:
+        wrong = compared
+        marks.append(Mark(compared.split(",")[0], False, wrong))
     return Judgement(wrong, cites, tuple(unplaced), tuple(marks), tuple(unconfirmed))
+
+
+# Two figures set against each other with nothing but the relation between them ("38 tok/s is below that 21 tok/s",
+# "112 ms > 80 ms").
+_COMPARED = re.compile(r"\s*(?:is|are|was|were|sits?|runs?|stays?)?\s*(?:well |far |comfortably |just |still |already"
+                       r" |way |much |a bit |slightly )?(?P<rel>below|less than|lower than|smaller than|above"
+                       r"|more than|greater than|higher than|bigger than|larger than|<|>|≤|≥)\s*(?:that |the |our"
+                       r" |its |a |an )?~?\s*")
+# "Over" and "under" are left out: "31.6 ms over the 80 ms target" is a difference, not a comparison.
+_LESS_THAN = ("below", "less than", "lower than", "smaller than", "<", "≤")
+
+
+_SPEED_SAID = re.compile(r"\s?×?\s*(?P<word>faster|quicker|slower)\b")
+
+
+def _direction_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """Why a multiplier that is the incident's before → after ratio is said the wrong way ("8 → 14 ms: 1.75× faster")."""
+    for claim in claims:
+        said = _SPEED_SAID.match(text, claim.end) if claim.multiplier else None
+        if said is None:
+            continue
+        for before, after in facts.transitions:
+            if before.dim is not after.dim or before.dim not in (Dim.SECOND, Dim.TOKEN_RATE) or min(
+                    before.value, after.value) <= 0:
+                continue
+            ratio = max(before.value, after.value) / min(before.value, after.value)
+            if not math.isclose(claim.value, ratio, rel_tol=0.05):
+                continue
+            faster = (after.value < before.value) if before.dim is Dim.SECOND else (after.value > before.value)
+            if faster != (said["word"] != "slower"):
+                way = "faster" if faster else "slower"
+                return f"{before.shown()} → {after.shown()} is {number_shown(ratio)}× {way}, not {said['word']}"
+    return ""
+
+
+def _comparison_wrong(text: str, claims: Sequence[Claim]) -> str:
+    """Why a comparison of two of the line's figures in one unit is false ("38 tok/s is below 21 tok/s"), or ""."""
+    for a, b in itertools.pairwise(claims):
+        if a.dim is not b.dim or a.dim is Dim.COUNT or a.value <= 0 or b.value <= 0:
+            continue
+        found = _COMPARED.fullmatch(text, a.end, b.start)
+        if found is None or math.isclose(a.value, b.value, rel_tol=MATCH):
+            continue
+        less = found["rel"] in _LESS_THAN
+        if less != (a.value < b.value):
+            return f"{a.shown()} is {'above' if less else 'below'} {b.shown()}, not {found['rel']} it"
+    return ""
