@@ -42,6 +42,9 @@ PAIRS = [
      "2 µs of kernel, 8 µs of gap: busy 20%; the 8 µs gaps are DRAM latency"),
     ("a7", "ITL 8 → 14 ms with the kernels unchanged: the 6 ms is the CPU waiting on the GPU at .item()",
      "ITL 8 → 14 ms: .item() copies data over PCIe, and the 6 ms more per token is the transfer time"),
+    ("a7", "ITL from 8 to 14 ms as the .item() syncs every token", "ITL from 8 to 14 ms as the KV cache grows"),
+    ("a2", "Compile is 3.8× faster at 1.7 of 2.0 TB/s: the math was never slow, the bytes were",
+     "Compile is 3.8× faster, so the math in eager was slow"),
     ("a5", "62% of peak tensor TFLOP/s; if the 180 ms were mostly host time the tensor cores could not reach 62%",
      "62% of peak tensor TFLOP/s; the 180 ms TTFT comes mostly from Python dispatch"),
 ]
@@ -99,3 +102,11 @@ def test_part_c_a_cause_beside_a_number_used_rightly_is_the_fusion_checks_to_jud
                      " is a waste for A1, at 70% of peak TFLOP/s, where the math sets the time.")
     assert checks["number"]["passed"] is True
     assert checks["fusion"]["passed"] is False
+
+
+def test_a_regime_whose_reason_is_the_kv_cache_is_memory_bound() -> None:
+    """"Limited by reading the whole KV cache" describes memory, against a compute-bound regime."""
+    check = grade({"part_a": {"a5": {**ANSWER, "evidence": "", "regime": "Compute-bound, prefill being limited by"
+                                     " reading the whole KV cache per token."}}})["items"]["a5"]["checks"]["regime"]
+    assert check["passed"] is False
+    assert "memory-bound" in check["why"]

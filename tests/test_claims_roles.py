@@ -106,6 +106,15 @@ PAIRS = [
     # what a time is, named by the words before it and not by the next figure's
     ("a6", "evidence", "Each car drives 2 µs then waits 8 µs at a light: the road is in use 20% of the time",
      "Each car drives 8 µs then waits 2 µs at a light: the road is in use 20% of the time", "gap (idle) time"),
+    # a share worked in words from "a of b"
+    ("a2", "evidence", "1.7 of 2.0 TB/s, so about 85% of the pipe in use", "1.7 of 2.0 TB/s, so about 70% of the pipe in use",
+     "1.7 of 2.0 TB/s is 85%, not 70%"),
+    # a rise worked out, said after its direction word: a change, held to the change
+    ("a7", "evidence", "ITL 8 → 14 ms: a 6 ms stop, so ITL rose 6/8 = 75%", "ITL 8 → 14 ms: a 6 ms stop, so ITL rose 6/14 = 43%",
+     "not a change of 43%"),
+    # a bound on what compile can give that the incident's own speed-up beats
+    ("a2", "evidence", "1.7 of 2.0 TB/s = 85%: faster eager kernels can give at most ~1.18×, and compile gave 3.8×",
+     "1.7 of 2.0 TB/s = 85%: only 15% headroom, so compile can give at most ~1.18×", "measured at 3.8×"),
 ]
 
 
@@ -383,6 +392,7 @@ def test_a_share_of_the_time_given_a_cause_is_not_confirmed_as_the_speed_ups() -
     ("a1", "70% of peak: at most 1.5× headroom", True),
     ("a6", "the GPU is working 8 µs of every 10 µs", False),  # the 8 µs is the gap
     ("a6", "the GPU is working 2 µs of every 10 µs", True),
+    ("a2", "1.7 of a 2.0 TB/s card, so about 85% of the pipe", True),  # a bare number beside a unit-ful one
     # "31.6 ms over the target" is a difference (not derived: could not tell), never a comparison found false
     ("a5", "62% of peak; at 100% it would take 180 ms × 0.62 = 111.6 ms, still 31.6 ms over the 80 ms target", None),
 ])

@@ -75,6 +75,8 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
 # A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
 _DIRECTION_BEFORE = re.compile(r"up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops")
 _RISE_BEFORE = re.compile(r"up|rose|grew|increased|rises")
+_DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops)\s+"
+                               r"(?:by\s+)?[\d.,\s/÷×*()+−-]+[=≈]\s*~?$")
 _EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|will (?:run|be|get|give))\b")
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
@@ -242,7 +244,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
-    just_before = _words(text[lo:start], 1, last=True)
+    # "ITL rose 6/14 = 43%": the direction word before the working is the result's
+    just_before = (worked[1] if (worked := _DIRECTION_WORKED.search(text, max(lo, start - 40), start))
+                   else _words(text[lo:start], 1, last=True))
     said_before = dim is Dim.FRACTION and bool(_DIRECTION_BEFORE.fullmatch(just_before))
     change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word)) or said_before
                                       or (bool(re.search(r"\bby\s*$", text[max(lo, start - 6):start]))
@@ -834,6 +838,23 @@ def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | No
                               f" not {claim.shown()}")
 
 
+_COMPILE_SAID = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b")
+
+
+def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
+    """A bound on what compile or fusion can give that the incident's measured speed-up beats, or "".
+
+    "Compile can give at most 1.18×" of a chain compile made 3.8× faster.
+    """
+    if not claim.multiplier or claim.bound != "<":
+        return ""
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    if not _COMPILE_SAID.search(text, max(0, lo - 40), hi):
+        return ""
+    beaten = next((f for f in facts.known if f.speed and f.value > claim.value * (1 + MATCH)), None)
+    return "" if beaten is None else f"compile was measured at {beaten.shown()}×, more than at most {claim.shown()}×"
+
+
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
     """A time said to be saved that the incident's speed-up does not save ("1.08× saves ~8 µs" of 12 µs), or ""."""
     if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not _NOT_A_SLIP.search(
@@ -1273,7 +1294,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
-             or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text))
+             or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
+             or _bound_beaten(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
     if wrong:
@@ -1516,7 +1538,8 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
             c.side for c in reading.claims):
         wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"
         marks.append(Mark(f"{reading.sides[0]} the ridge", False, wrong))
-    compared = "" if wrong else (_comparison_wrong(text, reading.claims) or _direction_wrong(text, reading.claims, facts))
+    compared = "" if wrong else (_comparison_wrong(text, reading.claims) or _direction_wrong(text, reading.claims, facts)
+                                 or _of_share_wrong(text, reading.claims))
     if compared:
         wrong = compared
         marks.append(Mark(compared.split(",")[0], False, wrong))
@@ -1553,6 +1576,26 @@ def _direction_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
             if faster != (said["word"] != "slower"):
                 way = "faster" if faster else "slower"
                 return f"{before.shown()} → {after.shown()} is {number_shown(ratio)}× {way}, not {said['word']}"
+    return ""
+
+
+# "1.7 of 2.0 TB/s, so about 70%": a share said of "a of b", worked in words.
+_OF = re.compile(r"\s*(?:[a-z/]+\s+)?(?:of|out of)\s+(?:a |the |its )?~?\s*")
+_SO_SHARE = re.compile(r"[^\d]{0,12}?(?:=|≈|~|\bso\b|\bi\.e\.|\bwhich is\b)\s*(?:about |roughly |around |~|≈)?\s*")
+
+
+def _of_share_wrong(text: str, claims: Sequence[Claim]) -> str:
+    """Why a percent said of "a of b" is not a ÷ b ("1.7 of 2.0 TB/s, so about 70%": it is 85%), or ""."""
+    for a, b, share in zip(claims, claims[1:], claims[2:], strict=False):
+        # "1.7 of 2.0 TB/s" shares its unit when read; a bare number beside a unit-ful one is left alone
+        if a.dim is Dim.FRACTION or share.dim is not Dim.FRACTION or b.value <= 0 or a.dim is not b.dim:
+            continue
+        if not _OF.fullmatch(text, a.end, b.start) or not _SO_SHARE.fullmatch(text, b.end, share.start):
+            continue
+        ratio = a.value / b.value
+        if 0 < ratio < 1 and not math.isclose(share.value, ratio, abs_tol=0.02 + arithmetic_tolerance(share.written)
+                                              * share.value):
+            return f"{a.shown()} of {b.shown()} is {show(ratio, Dim.FRACTION)}, not {share.shown()}"
     return ""
 
 
