@@ -393,6 +393,8 @@ def test_a_share_of_the_time_given_a_cause_is_not_confirmed_as_the_speed_ups() -
     ("a6", "the GPU is working 8 µs of every 10 µs", False),  # the 8 µs is the gap
     ("a6", "the GPU is working 2 µs of every 10 µs", True),
     ("a2", "1.7 of a 2.0 TB/s card, so about 85% of the pipe", True),  # a bare number beside a unit-ful one
+    ("a1", "70% of peak; even a perfect kernel cuts the time by at most 30%", True),  # the time at the roof
+    ("a1", "70% of peak TFLOP/s, so 30 bps of headroom left to peak", None),  # a bare number is no change
     # "31.6 ms over the target" is a difference (not derived: could not tell), never a comparison found false
     ("a5", "62% of peak; at 100% it would take 180 ms × 0.62 = 111.6 ms, still 31.6 ms over the 80 ms target", None),
 ])

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from regime_core.catalogue.quantity import Dim, quantities_in
-from regime_core.grading.language import added, in_context, negated, normalise, with_units
+from regime_core.grading.language import added, in_context, negated, normalise, unrepl, with_units
 
 
 @pytest.mark.parametrize(
@@ -116,3 +116,20 @@ def test_a_full_stop_inside_a_dotted_name_does_not_end_the_clause() -> None:
 def test_added_reads_a_phrase_put_in_but_not_one_whose_adding_is_denied(text: str, phrase: str, put_in: bool) -> None:
     assert added(text, text.index(phrase)) is put_in
 
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    (">>> 312e12 / 2.0e12\n156.0", "312e12 / 2.0e12 = 156.0"),
+    (">>> 2/(2+8)   # GPU busy share\n0.2", "2/(2+8) = 0.2; GPU busy share"),
+    (">>> regime\n'compute-bound'", "regime\n'compute-bound'"),  # a result that is no number is left as said
+    (">>> # a comment alone\ntext", "# a comment alone\ntext"),
+    ("no prompt here", "no prompt here"),
+])
+def test_a_repl_transcript_is_read_as_working(text: str, read: str) -> None:
+    assert unrepl(text) == read
+
+
+def test_a_repl_reading_is_linear_in_the_text() -> None:
+    """Prompts with nothing else, and many prompt-result pairs, read as fast as any text (no backtracking)."""
+    for text in (">>>" * 40_000, ">>> " + " " * 100_000, ">>> 1\n2\n" * 20_000):
+        assert ">>>" not in unrepl(text)

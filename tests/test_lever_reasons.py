@@ -124,6 +124,9 @@ def test_a_weight_format_in_a_lever_line_scales_the_incident_s_figures(item: str
     ("a8", "helps", "FP8 tensor cores.", False),
     ("a8", "helps", "FP8 weights, to halve the bytes each step reads.", True),
     ("a7", "helps", "Remove the .item(), and a faster attention kernel so it finishes sooner.", False),
+    ("a3", "wastes", "Chasing bandwidth: there is no traffic to chase at 8,192 elements", True),
+    ("a3", "helps", "hand-vectorise loads to push bandwidth", False),
+    ("a5", "helps", "Better GEMM kernels.", True),
 ])
 def test_levers_named_in_these_words_are_read(item: str, field: str, text: str, passed: bool) -> None:
     check = _check(item, field, text)

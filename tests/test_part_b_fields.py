@@ -23,7 +23,7 @@ def _part_b(ridge: object = "156", **rows: dict[str, str]) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize("ridge", [
-    "312 TFLOP/s / 2 TB/s", "312e12/2e12", "312 / 2", r"$\frac{312}{2}$", r"$\frac{312 \times 10^{12}}{2 \times 10^{12}}$",
+    ">>> 312e12 / 2.0e12\n156.0", "312 TFLOP/s / 2 TB/s", "312e12/2e12", "312 / 2", r"$\frac{312}{2}$", r"$\frac{312 \times 10^{12}}{2 \times 10^{12}}$",
     r"$\frac{312\,\mathrm{TFLOP/s}}{2\,\mathrm{TB/s}} \approx 156$", r"$1.56 \times 10^{2}$", "156 (FLOP per byte)",
 ])
 def test_the_ridge_written_as_the_lesson_writes_it_passes(ridge: str) -> None:

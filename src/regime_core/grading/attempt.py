@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantity_spans
 from regime_core.content import drill
 from regime_core.errors import RegimeError
-from regime_core.grading.language import decimal_commas, delatex, numbers_in_words
+from regime_core.grading.language import decimal_commas, delatex, numbers_in_words, unrepl
 
 #: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
@@ -190,7 +190,7 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
     except RegimeError:
         if not isinstance(value, str) or len(value) > MAX_TEXT:
             raise
-        text = _lenient(delatex(value))
+        text = _lenient(delatex(unrepl(value)))
         stated = _stated(text)
         if stated is None:
             parts = _RESULT.split(plain_numbers(text))

@@ -878,8 +878,9 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
     for d in pool:
         bare = claim.dim is Dim.COUNT and not claim.multiplier
         as_written = abs(d.value) * (100 if d.dim is Dim.FRACTION else 1)  # a share is written in percent
-        if bare and (d.dim is Dim.COUNT or not math.isclose(claim.value, as_written, rel_tol=0.02)):
-            continue  # a bare number is a derived figure only as written in its unit, not any ratio near it
+        if bare and (d.dim is Dim.COUNT or d.role in (dv.CHANGE, dv.SPARE)
+                     or not math.isclose(claim.value, as_written, rel_tol=0.02)):
+            continue  # a bare number is a derived figure only as written in its unit (never a change or what is left)
         if d.dim is not claim.dim and not (claim.multiplier and d.dim is Dim.COUNT) and not bare:
             continue
         if d.role == dv.CHANGE and claim.direction and (d.value > 0) != (claim.direction == "+"):

@@ -237,10 +237,34 @@ def delatex(text: str) -> str:
     return text
 
 
+# A result a Python REPL printed on its own line ("156.0", "-0.25", "1.6e-05").
+_PRINTED = re.compile(r"[-+]?\d[\d.eE+-]*")
+
+
+def unrepl(text: str) -> str:
+    """A REPL transcript read as working: ">>> 312e12 / 2.0e12" over "156.0" is "312e12 / 2.0e12 = 156.0".
+
+    A line's comment is kept after the result; the prompts go. Line by line, so any text reads in linear time.
+    """
+    if ">>>" not in text:
+        return text
+    lines = text.split("\n")
+    out: list[str] = []
+    for n, line in enumerate(lines):
+        if out and out[-1].startswith("\0") and _PRINTED.fullmatch(line.strip()):
+            expression, _, comment = out.pop()[1:].partition("#")
+            out.append(f"{expression.strip()} = {line.strip()}" + (f"; {comment.strip()}" if comment.strip() else ""))
+            continue
+        stripped = line.lstrip()
+        is_prompt = stripped.startswith(">>>") and n + 1 < len(lines)
+        out.append("\0" + stripped[3:].strip() if is_prompt else line.replace(">>>", ""))
+    return "\n".join(line.lstrip("\0") for line in out)
+
+
 @lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
-    lowered = delatex(text).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    lowered = delatex(unrepl(text)).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
     if _has(lowered, _MARKDOWN_MARKS):
         lowered = _MARKDOWN.sub("", lowered)
     if _has(lowered, _QUOTE_MARKS):
