@@ -148,3 +148,14 @@ def test_an_intensity_and_a_side_in_the_ways_people_write_them(row: str, intensi
                                                                   passed: bool) -> None:
     check = _part_b(**{row: {"intensity": intensity, "side": side}})["items"]["part_b"]["checks"][row]
     assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("ridge", "passed"), [
+    ("312e12 / 2.0e12 = 156 FLOP/byte; anything with intensity above 156 is memory-bound.", False),
+    ("156 FLOP/byte; below it a kernel is compute-bound, above it memory-bound", False),
+    ("156 FLOP/byte; above it a kernel is compute-bound, below it memory-bound", True),
+    ("156: a kernel above it is not memory-bound", True),
+])
+def test_a_ridge_whose_words_turn_the_sides_round_fails(ridge: str, passed: bool) -> None:
+    check = _part_b(ridge)["items"]["part_b"]["checks"]["ridge"]
+    assert check["passed"] is passed, check

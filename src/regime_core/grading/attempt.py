@@ -52,6 +52,7 @@ class Attempt:
     kernels: dict[str, KernelAttempt] = field(default_factory=dict)
     part_c: str = ""
     ridge_unread: str = ""  # the ridge as written, where it could not be read
+    ridge_said: str = ""  # the ridge field's words, where it has any beside its number ("156: above it, compute")
 
 
 def _mapping(value: object, where: str) -> Mapping[str, object]:
@@ -297,4 +298,6 @@ def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
     ridge_unread = ""
     if ridge is not None and math.isnan(ridge):
         ridge, ridge_unread = None, str(part_b.get("ridge"))[:200]
-    return Attempt(part_a, ridge, kernels, _text(data.get("part_c"), "part_c"), ridge_unread)
+    said = part_b.get("ridge")
+    ridge_said = said[:MAX_TEXT] if isinstance(said, str) and re.search(r"[a-zA-Z]{4}", said) else ""
+    return Attempt(part_a, ridge, kernels, _text(data.get("part_c"), "part_c"), ridge_unread, ridge_said)

@@ -239,6 +239,23 @@ def _also(given: float | None, derived: float, drill_figure: float) -> str:
     return f"the drill's figure; the shape's arithmetic gives {shown}, also accepted"
 
 
+# A side of the ridge given the other side's regime ("anything above 156 is memory-bound").
+_SIDES_SWAPPED = re.compile(r"\b(?:above|over|beyond|past|higher than|more than|greater than)\b"
+                            r"(?:(?!compute|below|under|less|lower)[^.;\n]){0,40}?\b(?:memory|bandwidth)[- ]bound"
+                            r"|\b(?:below|under|less than|lower than)\b"
+                            r"(?:(?!memory|bandwidth|above|over|more|greater|higher)[^.;\n]){0,40}?\bcompute[- ]bound")
+_DENIED_IN = re.compile(r"\b(?:not|never|no)\b|n't")
+
+
+def sides_swapped(text: str) -> str:
+    """The words that give a side of the ridge the other side's regime, as written, or ""."""
+    lowered = normalise(text) if text else ""
+    found = _SIDES_SWAPPED.search(lowered)
+    if found is None or _DENIED_IN.search(found.group()):
+        return ""
+    return _as_written(text, found.group())
+
+
 def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     """Part B: the ridge, and each kernel's intensity, side and allowed class of optimisation."""
     rows = drill.part_b()
@@ -251,6 +268,10 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         checks["ridge"] = unsure(f"the grader could not read “{attempt.ridge_unread[:60]}” as a number ({_READABLE})")
     elif attempt.ridge is None:
         checks["ridge"] = Check(False, "Compute the ridge: peak FLOP/s ÷ peak bytes/s.")
+    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE) and (swapped := sides_swapped(attempt.ridge_said)):
+        checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is the ridge, but “{swapped}”"
+                                       " turns it round: above the ridge the math sets the time (compute-bound), below"
+                                       " it the bytes do (memory-bound).")
     elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
         checks["ridge"] = Check(True, f"{format_quantity(attempt.ridge, Dim.INTENSITY)}: the ridge is {ridge_text},"
                                       f" and yours is within {RIDGE_TOLERANCE:.0%}.")
