@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from regime_core.catalogue.levers import recognise, unsnake
 from regime_core.catalogue.quantity import Dim, quantities_in
+from regime_core.grading.grade import grade
 from regime_core.grading.language import added, in_context, negated, normalise, unrepl, with_units
 
 
@@ -57,7 +59,7 @@ def test_already_marks_a_description_of_the_kernel_not_a_lever() -> None:
 @pytest.mark.parametrize(
     ("text", "read"),
     [("the 'faster' attention kernel", "the faster attention kernel"), ('the "faster" kernel', "the faster kernel"),
-     ("`pin_memory`", "pin_memory"), ("don't fuse", "don't fuse"), ("the weights' bytes", "the weights bytes")],
+     ("`pin_memory`", "pin memory"), ("don't fuse", "don't fuse"), ("the weights' bytes", "the weights bytes")],
 )
 def test_quotation_marks_around_a_word_are_dropped_but_an_apostrophe_inside_one_stays(text: str, read: str) -> None:
     assert normalise(text) == read
@@ -133,3 +135,19 @@ def test_a_repl_reading_is_linear_in_the_text() -> None:
     """Prompts with nothing else, and many prompt-result pairs, read as fast as any text (no backtracking)."""
     for text in (">>>" * 40_000, ">>> " + " " * 100_000, ">>> 1\n2\n" * 20_000):
         assert ">>>" not in unrepl(text)
+
+
+@pytest.mark.parametrize(("item", "field", "text"), [
+    ("a3", "regime", "regime: overhead_bound"),
+    ("a3", "helps", "levers: [cuda_graphs, fewer_launches]"),
+    ("a3", "wastes", "anti_levers: [bandwidth_tuning]"),
+])
+def test_snake_case_identifiers_are_read_as_words(item: str, field: str, text: str) -> None:
+    """A config writer's identifiers are words joined by underscores; the levers' own (pin_memory) still read."""
+    entry = {"regime": "", "evidence": "", "helps": "", "wastes": "", field: text}
+    assert grade({"part_a": {item: entry}})["items"][item]["checks"][field]["passed"] is True
+
+
+def test_levers_named_as_identifiers_are_recognised() -> None:
+    assert recognise("pin_memory=True, num_workers=8") == ["feed_loader"]
+    assert unsnake("cuda_graphs and 40_000") == "cuda graphs and 40_000"

@@ -12,6 +12,7 @@ import difflib
 import re
 from functools import cache, lru_cache
 
+from regime_core.catalogue.levers import unsnake
 from regime_core.catalogue.levers import vocabulary as levers_vocabulary
 
 # Misspellings too far from the word for the fuzzy match below (or too short for it).
@@ -282,8 +283,8 @@ def normalise(text: str) -> str:
         lowered = _BILLIONS.sub(r"\1e9", lowered)
     if "illion" in lowered:  # digits with a scale in words ("7 billion × 2 bytes"): one number
         lowered = _DIGITS_SCALED.sub(lambda m: f"{m[1]}e{_SCALE_EXPONENT[m[2]]}", lowered)
-    if "_" in lowered:  # Python's 40_000 in a learner's line (a field of a form refuses it)
-        lowered = _DIGIT_GROUP.sub("", lowered)
+    if "_" in lowered:  # Python's 40_000 in a learner's line (a field of a form refuses it); snake_case as words
+        lowered = unsnake(_DIGIT_GROUP.sub("", lowered))
     lowered = _TIMES.sub("×", lowered)
     lowered = _PERCENT.sub("%", lowered)
     return _MICROSECONDS.sub(" µs", lowered) if "us" in lowered else lowered
