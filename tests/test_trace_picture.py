@@ -82,8 +82,9 @@ def test_without_a_card_or_shapes_there_is_no_picture_and_the_line_says_why() ->
     conv = Trace()
     op = conv.op(90, 5, "aten::cudnn_convolution", [[8, 64, 56, 56], [64, 64, 3, 3]], ["float", "float"])
     conv.kernel(100, 50, op=op)
-    assert ops_roofline(read_trace(as_bytes(conv.document())))[1] == (
-        "No roofline: no op with shapes is one Regime models (convolutions and custom ops are not).")
+    assert ops_roofline(read_trace(as_bytes(conv.document())))[1] == (  # a convolution recorded without its stride
+        "No roofline: no op with shapes is one Regime models (custom ops, transposed convolutions and convolutions"
+        " recorded without their stride are not).")
 
 
 def _cli(*args: str, stdin: bytes) -> subprocess.CompletedProcess[bytes]:

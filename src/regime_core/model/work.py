@@ -73,6 +73,40 @@ def matmul(m: int, n: int, k: int, dtype: str = "fp16", batch: int = 1) -> Work:
     ), dtype)
 
 
+def convolution(batch: int, channels: int, filters: int, *, kernel: tuple[int, ...], inputs: tuple[int, ...],
+                outputs: tuple[int, ...], dtype: str = "fp16", groups: int = 1,
+                grads: tuple[bool, bool] | None = None) -> Work:
+    """A convolution's work: 2·N·K·(C/g)·R·S·P·Q FLOPs, a multiply-add per filter weight per output element.
+
+    ``inputs`` and ``outputs`` are the spatial sizes (H·W and P·Q for 2-D), ``kernel`` the filter's (R·S). The forward
+    pass reads the input and the weight once and writes the output once. ``grads`` (input, weight) makes it the
+    backward pass: each gradient asked for costs the forward's FLOPs; it reads the output's gradient, the input and
+    the weight, and writes the gradients asked for.
+    """
+    size = DTYPE_BYTES[dtype]
+    per_filter = channels // groups * math.prod(kernel)
+    forward = 2.0 * batch * filters * per_filter * math.prod(outputs)
+    x, w, y = batch * channels * math.prod(inputs), filters * per_filter, batch * filters * math.prod(outputs)
+    dims = "×".join(str(d) for d in kernel)
+    grouped = f", {groups} groups" if groups > 1 else ""
+    if grads:
+        asked = sum(grads)
+        moved = float((y + x + w + (x if grads[0] else 0) + (w if grads[1] else 0)) * size)
+        return Work(forward * asked, moved, f"convolution backward, {filters} filters of {channels // groups}×{dims}"
+                                            f"{grouped}, {dtype}", (
+            f"FLOPs = {asked} × 2·N·K·(C/g)·{'·'.join('RSTU'[:len(kernel)])}·(output) = {number(forward * asked)}",
+            f"bytes = output gradient, input and weight read, {asked} gradient(s) written, × {number(size)} B"
+            f" = {number(moved)}",
+        ), dtype)
+    moved = float((x + w + y) * size)
+    return Work(forward, moved, f"convolution, {filters} filters of {channels // groups}×{dims}{grouped}, {dtype}", (
+        f"FLOPs = 2·N·K·(C/g)·{'·'.join('RSTU'[:len(kernel)])}·(output) = 2·{batch}·{filters}·{channels // groups}"
+        f"·{'·'.join(str(d) for d in kernel)}·{'·'.join(str(d) for d in outputs)} = {number(forward)}",
+        f"bytes = (input + weight + output)·{number(size)} B = ({number(x)} + {number(w)} + {number(y)})·"
+        f"{number(size)} = {number(moved)}",
+    ), dtype)
+
+
 def elementwise(shape: tuple[int, ...], dtype: str = "fp32", ops: int = 1,
                 inputs: int = 1, fused: bool = False) -> Work:
     """A chain of ``ops`` pointwise ops over one tensor of ``shape``.

@@ -95,6 +95,8 @@ class CpuOp(NamedTuple):
     dims: tuple[object, ...] = ()
     types: tuple[object, ...] = ()
     flops: float | None = None
+    #: The values recorded for non-tensor arguments (``Concrete Inputs``: a convolution's stride, padding, groups).
+    concrete: tuple[object, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -318,7 +320,8 @@ class _Collector:
                                          _items(args.get("Input Dims", args.get("Input dims")), self.type_lists),
                                          _items(args.get("Input type"), self.type_lists),
                                          float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
-                                         else None)))
+                                         else None,
+                                         _items(args.get("Concrete Inputs"), self.type_lists))))
         if step is not None and cat in ("user_annotation", "cpu_op", "python_function", "", "Operator"):
             self.steps.append((step, Span(name, start, end)))
         elif loads and cat in ("cpu_op", "user_annotation", "python_function", "Operator"):

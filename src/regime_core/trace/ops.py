@@ -2,8 +2,10 @@
 
 An op's FLOPs and bytes come from the core's own work models (a matmul's 2·M·N·K, its three operands'
 bytes); its time is the GPU time of the kernels it launched, linked through the trace's ``External id``.
-Where the trace carries ``flops`` (``with_flops=True``) that count is used and said. Ops whose shapes
-give no model (convolutions, custom ops) keep their time and are said as not modelled.
+Where the trace carries ``flops`` (``with_flops=True``) that count is used and said. A convolution
+is placed from its input and weight shapes and the stride, padding, dilation and groups the trace records beside
+them (``Concrete Inputs``). Ops whose shapes give no model (custom ops, a convolution recorded without its stride)
+keep their time and are said as not modelled.
 """
 
 from __future__ import annotations
@@ -94,6 +96,68 @@ def _attention(tensors: list[tuple[tuple[int, ...], int, str]]) -> OpWork | None
     return OpWork(modelled.flops, modelled.bytes, dtype, "shapes")
 
 
+# Where each convolution op records its stride, padding, dilation and groups among its arguments (``Concrete
+# Inputs``), and whether it is transposed: (stride, padding, dilation, transposed, groups); None where it has none.
+_CONVOLUTION: dict[str, tuple[int, int, int, int | None, int]] = {
+    "aten::convolution": (3, 4, 5, 6, 8), "aten::_convolution": (3, 4, 5, 6, 8),
+    "aten::conv1d": (3, 4, 5, None, 6), "aten::conv2d": (3, 4, 5, None, 6), "aten::conv3d": (3, 4, 5, None, 6),
+    "aten::cudnn_convolution": (3, 2, 4, None, 5), "aten::miopen_convolution": (4, 3, 5, None, 6),
+    "aten::convolution_backward": (4, 5, 6, 7, 9),
+}
+
+
+def _ints(value: object, count: int) -> tuple[int, ...] | None:
+    """A recorded list of ints ("[2, 2]", or "2" for every dimension), ``count`` of them, or None."""
+    text = str(value).strip("[] ")
+    try:
+        found = tuple(int(part) for part in text.split(",")) if text else ()
+    except ValueError:
+        return None
+    if len(found) == 1:
+        found *= count
+    return found if len(found) == count and all(v >= 0 for v in found) else None
+
+
+def _convolution(op: CpuOp, tensors: list[tuple[tuple[int, ...], int, str]]) -> OpWork | None:
+    """A convolution's work from its input and weight shapes and its stride, padding, dilation and groups.
+
+    The output's size is ⌊(H + 2p − d·(R − 1) − 1) ÷ s⌋ + 1 per spatial dimension; the backward pass reads it
+    from the gradient it is given. Transposed convolutions, and ops that recorded no stride or padding, are not
+    modelled.
+    """
+    at = _CONVOLUTION[op.name]
+    backward = op.name == "aten::convolution_backward"
+    shapes = [t for t in tensors if len(t[0]) >= 3]
+    if len(shapes) < (3 if backward else 2) or len(op.concrete) <= max(i for i in at if i is not None):
+        return None
+    grad, x, weight = (shapes[0], shapes[1], shapes[2]) if backward else (None, shapes[0], shapes[1])
+    spatial = len(x[0]) - 2
+    stride, padding, dilation = (_ints(op.concrete[i], spatial) for i in at[:3])
+    groups = _ints(op.concrete[at[4]], 1)
+    transposed = at[3] is not None and str(op.concrete[at[3]]).strip().lower() == "true"
+    if stride is None or padding is None or dilation is None or not groups or transposed or \
+            len(weight[0]) != len(x[0]) or groups[0] == 0 or x[0][1] != weight[0][1] * groups[0]:
+        return None
+    kernel = weight[0][2:]
+    if grad is not None:
+        outputs = grad[0][2:]
+        mask = [part.strip().lower() == "true" for part in str(op.concrete[10]).strip("[] ").split(",")] \
+            if len(op.concrete) > 10 and str(op.concrete[10]).strip("[] ") else [True, True]
+        grads = (mask[0], len(mask) > 1 and mask[1])
+        if not any(grads):
+            return None
+    else:
+        outputs = tuple((size + 2 * p - d * (r - 1) - 1) // s + 1 if s else 0
+                        for size, p, d, r, s in zip(x[0][2:], padding, dilation, kernel, stride, strict=True))
+        grads = None
+    dtype = x[2] if x[2] in DTYPE_BYTES else "fp32"
+    if min(outputs, default=0) <= 0 or 0 in x[0] or 0 in kernel:
+        return None
+    modelled = wk.convolution(x[0][0], x[0][1], weight[0][0], kernel=kernel, inputs=x[0][2:], outputs=outputs,
+                              dtype=dtype, groups=groups[0], grads=grads)
+    return OpWork(modelled.flops, modelled.bytes, dtype, "shapes")
+
+
 def work_of(op: CpuOp) -> OpWork | None:
     """The op's FLOPs and bytes per call from its recorded shapes (or the trace's own FLOP count), or None."""
     tensors = _tensors(op)
@@ -104,6 +168,8 @@ def work_of(op: CpuOp) -> OpWork | None:
         found = _matmul(op.name, tensors)
     elif op.name in _ATTENTION:
         found = _attention(tensors)
+    elif op.name in _CONVOLUTION:
+        found = _convolution(op, tensors)
     elif op.name in _ONE_PASS:
         largest = max(tensors, key=lambda t: _numel(t[0]))
         moved = float(sum(_numel(t[0]) * t[1] for t in tensors))

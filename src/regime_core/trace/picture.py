@@ -87,7 +87,8 @@ def ops_roofline(reading: TraceReading) -> tuple[str, str]:
     if not drawn:
         why = (f"the ops with shapes are in {', '.join(sorted(no_peak))}, for which the card has no peak" if no_peak
                else "the ops with shapes do no FLOPs (copies)" if no_flops
-               else "no op with shapes is one Regime models (convolutions and custom ops are not)"
+               else "no op with shapes is one Regime models (custom ops, transposed convolutions and convolutions"
+               " recorded without their stride are not)"
                if any(op["shape"] for op in ops) else "no op has its shapes recorded (profile with record_shapes=True)")
         return "", f"No roofline: {why}."
     top = "The top op" if len(drawn) == 1 else f"The top {len(drawn)} ops"

@@ -287,7 +287,7 @@ def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None
 
     ``placed``: kernel time of ops whose FLOPs and bytes were modelled from their shapes (or the trace's count)
     and set on a known card, over all kernel time. ``no_shapes``: ops recorded without shapes (profile with
-    ``record_shapes=True``); ``not_modelled``: ops with shapes no work model reads (convolutions, custom ops);
+    ``record_shapes=True``); ``not_modelled``: ops with shapes no work model reads (custom ops, a convolution without its stride);
     ``no_op``: kernels no recorded op launched (CUDA graph replays, collectives, kernels launched outside ops);
     ``graph_launches``; ``skipped_events``; the card and, per dtype the placed ops ran in, its dense peak.
     """
