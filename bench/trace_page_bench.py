@@ -8,7 +8,7 @@ then, in Node, under the Pyodide build the site ships, times the bridge's ``trac
 run after the other in one interpreter inherits its heap: ``json.loads`` after the op took twice as long as
 alone); prints the medians and the ratios.
 
-    .venv/bin/python bench/trace_page_bench.py [--runs 3] [--megabytes 20]
+    .venv/bin/python bench/trace_page_bench.py [--runs 3] [--megabytes 20] [--diff]
 """
 
 from __future__ import annotations
@@ -29,9 +29,9 @@ from trace_builder import Trace  # the tests' trace writer: one way of writing t
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def write_trace(path: Path, megabytes: float) -> tuple[int, int]:
+def write_trace(path: Path, megabytes: float, seed: int = 1) -> tuple[int, int]:
     """A deterministic trace whose gzip is about ``megabytes`` MB; returns its events and its JSON size."""
-    rng = random.Random(1)
+    rng = random.Random(seed)
     t = Trace()
     at = 100.0
     zipped = 0.0
@@ -59,6 +59,9 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--megabytes", type=float, default=20)
+    parser.add_argument("--diff", action="store_true",
+                        help="compare two traces as the page does (the trace op on each, then trace_diff) against"
+                             " json.loads of both")
     args = parser.parse_args()
     ours: list[float] = []
     theirs: list[float] = []
@@ -67,10 +70,15 @@ def main() -> None:
         path = Path(tmp) / "trace.pt.trace.json.gz"
         events, unzipped = write_trace(path, args.megabytes)
         stored = path.stat().st_size
+        second: list[str] = []
+        if args.diff:  # the after trace: the same kind of work, other times
+            write_trace(Path(tmp) / "after.pt.trace.json.gz", args.megabytes, seed=2)
+            second = [str(Path(tmp) / "after.pt.trace.json.gz")]
+        sides = (("loads2", theirs), ("diff", ours)) if args.diff else (("loads", theirs), ("op", ours))
         for _ in range(args.runs):
-            for side, times in (("loads", theirs), ("op", ours)):
+            for side, times in sides:
                 out = subprocess.run(["node", "--max-old-space-size=8192", str(ROOT / "bench/trace_pyodide.mjs"),
-                                      str(ROOT / "src"), str(path), side],
+                                      str(ROOT / "src"), str(path), side, *second],
                                      cwd=ROOT, capture_output=True, text=True, check=False)
                 if out.returncode != 0:
                     raise SystemExit(f"node failed: {out.stderr[-2000:]}")
@@ -78,14 +86,16 @@ def main() -> None:
                 times.append(answer["seconds"])
                 kernels = answer.get("kernels", kernels)
     ratio = [a / b for a, b in zip(ours, theirs, strict=True)]
-    print(f"trace: {stored / 1e6:.1f} MB gzipped ({unzipped / 1e6:.0f} MB of JSON), {events:,} events,"
-          f" {kernels:,} kernels; {args.runs} runs each, in turn, each in a fresh Pyodide under Node; medians\n")
-    print("| measure | trace op | json.loads(gzip.decompress()) | ratio of medians | ratio per run, median (min–max)"
-          " | target |")
+    what = "two traces, each" if args.diff else "trace"
+    print(f"{what}: {stored / 1e6:.1f} MB gzipped ({unzipped / 1e6:.0f} MB of JSON), {events:,} events;"
+          f" {kernels:,} kernels read; {args.runs} runs each, in turn, each in a fresh Pyodide under Node; medians\n")
+    ours_said, theirs_said, target = (("trace op on each + trace_diff", "json.loads of both", "≤ 2.2") if args.diff
+                                      else ("trace op", "json.loads(gzip.decompress())", "≤ 2.0"))
+    print(f"| measure | {ours_said} | {theirs_said} | ratio of medians | ratio per run, median (min–max) | target |")
     print("| --- | ---: | ---: | ---: | ---: | --- |")
     print(f"| wall s | {statistics.median(ours):.2f} | {statistics.median(theirs):.2f} |"
           f" {statistics.median(ours) / statistics.median(theirs):.2f} | {statistics.median(ratio):.2f}"
-          f" ({min(ratio):.2f}–{max(ratio):.2f}) | ≤ 2.0 |")
+          f" ({min(ratio):.2f}–{max(ratio):.2f}) | {target} |")
 
 
 if __name__ == "__main__":

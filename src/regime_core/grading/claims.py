@@ -852,7 +852,8 @@ def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
     if not _COMPILE_SAID.search(text, max(0, lo - 40), hi):
         return ""
     beaten = next((f for f in facts.known if f.speed and f.value > claim.value * (1 + MATCH)), None)
-    return "" if beaten is None else f"compile was measured at {beaten.shown()}×, more than at most {claim.shown()}×"
+    return "" if beaten is None else (f"the incident measured {beaten.shown()}× from it, more than at most"
+                                      f" {claim.shown()}×")
 
 
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
