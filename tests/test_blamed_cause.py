@@ -9,11 +9,13 @@ another, blames nothing. In Part C, a number used as another regime's cause fail
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
 
 from regime_core.catalogue.levers import regime_blamed
+from regime_core.grading.answer_lines import blamed_against
 from regime_core.grading.grade import grade
 
 ANSWER = {"regime": "", "helps": "", "wastes": ""}
@@ -43,6 +45,14 @@ PAIRS = [
     ("a7", "ITL 8 → 14 ms with the kernels unchanged: the 6 ms is the CPU waiting on the GPU at .item()",
      "ITL 8 → 14 ms: .item() copies data over PCIe, and the 6 ms more per token is the transfer time"),
     ("a7", "ITL from 8 to 14 ms as the .item() syncs every token", "ITL from 8 to 14 ms as the KV cache grows"),
+    ("a7", "ITL 8 → 14 ms: the .item() waits for the GPU, and the 6 ms is that wait",
+     "ITL 8 → 14 ms: the .item() copies the tensor to host, and copying a scalar takes the 6 ms"),
+    ("a3", "~12 µs both ways, and 1.08× from compile: it is not the arithmetic, it is the launches",
+     "~12 µs both ways, and 1.08× from compile didn't help, so it's the arithmetic"),
+    ("a6", "2 µs of kernel, 8 µs of gap: the picket fence shows launch gaps, not memory stalls",
+     "2 µs of kernel, 8 µs of gap: the picket fence shows memory stalls between kernels"),
+    ("a3", "~12 µs both ways at 1.08×: the 12 µs is launch latency, not data movement",
+     "~12 µs both ways at 1.08×: the 12 µs is mostly data movement"),
     ("a2", "Compile is 3.8× faster at 1.7 of 2.0 TB/s: the math was never slow, the bytes were",
      "Compile is 3.8× faster, so the math in eager was slow"),
     ("a5", "62% of peak tensor TFLOP/s; if the 180 ms were mostly host time the tensor cores could not reach 62%",
@@ -110,3 +120,14 @@ def test_a_regime_whose_reason_is_the_kv_cache_is_memory_bound() -> None:
                                      " reading the whole KV cache per token."}}})["items"]["a5"]["checks"]["regime"]
     assert check["passed"] is False
     assert "memory-bound" in check["why"]
+
+
+def test_reading_the_causes_is_linear_in_the_text() -> None:
+    """Each cause found looks only at the words near it: ten times the text takes about ten times as long."""
+    took = []
+    for count in (1_000, 10_000):
+        text = "because it launches " * count  # the incident's own regime blamed, over and over: read to the end
+        start = time.perf_counter()
+        assert blamed_against(text, text, "overhead") == ""
+        took.append(max(time.perf_counter() - start, 1e-4))
+    assert took[1] / took[0] < 35, took

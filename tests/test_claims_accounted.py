@@ -73,9 +73,10 @@ PAIRS = [
     # a percent change off the speed-up, named against what it gives in time and in speed
     ("a3", "~12 µs both ways; compile gives 1.08×, an 8% improvement", "~12 µs both ways; compile gives 1.08×, an 80%"
      " improvement", "+8% speed), not 80%"),
-    # the same with the speed-up not cited: off the change it gives by a power of ten, the nearer of speed and time
-    ("a3", "~12 µs both ways; compiling bought an 8% improvement", "~12 µs both ways; compiling bought an 80% improvement",
-     "in speed, 8%, by a power of ten"),
+    # the same with the speed-up neither cited nor named: off the change it gives by a power of ten, the nearer of
+    # speed and time
+    ("a3", "~12 µs both ways; the change bought an 8% improvement", "~12 µs both ways; the change bought an 80%"
+     " improvement", "in speed, 8%, by a power of ten"),
 ]
 
 

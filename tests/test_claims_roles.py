@@ -113,6 +113,20 @@ PAIRS = [
     ("a7", "evidence", "ITL 8 → 14 ms: a 6 ms stop, so ITL rose 6/8 = 75%", "ITL 8 → 14 ms: a 6 ms stop, so ITL rose 6/14 = 43%",
      "not a change of 43%"),
     # a bound on what compile can give that the incident's own speed-up beats
+    # a percent of the speed-up in the role its words give it, with compile named and no figure
+    ("a2", "evidence", "1.7 of 2.0 TB/s = 85%; compile cuts the time by about 74%",
+     "1.7 of 2.0 TB/s = 85%; compile cuts the time by 38%", "not 38%"),
+    ("a2", "evidence", "1.7 of 2.0 TB/s = 85%; 3.8×, so compile makes it 280% faster",
+     "1.7 of 2.0 TB/s = 85%; 1/3.8 = 0.26, so compile makes it 26% faster", "not 26%"),
+    # a multiplier said of reaching the peak is a headroom
+    ("a1", "evidence", "70% of peak: 1.43× faster if we reach the peak",
+     "70% of peak: 3.3× faster if we reach the peak", "= 1.43×"),
+    # a floor slipped by a millionfold
+    ("a3", "evidence", "~12 µs; 16 KB at 2 TB/s is about 8 ns of transfer", "~12 µs; 16 KB at 2 TB/s is about 8 ms of"
+     " transfer", "8 ns, not 8 ms"),
+    # a config's keys carry their units
+    ("a6", "evidence", "kernel_us: 2\ngap_us: 8\ngpu_busy_pct: 20", "kernel_us: 2\ngap_us: 8\ngpu_busy_pct: 80",
+     "busy 20%"),
     ("a2", "evidence", "1.7 of 2.0 TB/s = 85%: faster eager kernels can give at most ~1.18×, and compile gave 3.8×",
      "1.7 of 2.0 TB/s = 85%: only 15% headroom, so compile can give at most ~1.18×", "measured 3.8× from it"),
 ]
@@ -395,6 +409,7 @@ def test_a_share_of_the_time_given_a_cause_is_not_confirmed_as_the_speed_ups() -
     ("a2", "1.7 of a 2.0 TB/s card, so about 85% of the pipe", True),  # a bare number beside a unit-ful one
     ("a1", "70% of peak; even a perfect kernel cuts the time by at most 30%", True),  # the time at the roof
     ("a1", "70% of peak TFLOP/s, so 30 bps of headroom left to peak", None),  # a bare number is no change
+    ("a3", "elements: 8192\ntime_us: 12\ncompile_speedup: 1.08\ntime_saved_pct: 108", False),  # 108% is no 1.08×
     # "31.6 ms over the target" is a difference (not derived: could not tell), never a comparison found false
     ("a5", "62% of peak; at 100% it would take 180 ms × 0.62 = 111.6 ms, still 31.6 ms over the 80 ms target", None),
 ])

@@ -151,3 +151,13 @@ def test_snake_case_identifiers_are_read_as_words(item: str, field: str, text: s
 def test_levers_named_as_identifiers_are_recognised() -> None:
     assert recognise("pin_memory=True, num_workers=8") == ["feed_loader"]
     assert unsnake("cuda_graphs and 40_000") == "cuda graphs and 40_000"
+
+
+@pytest.mark.parametrize(("text", "read"), [
+    ("gpu_busy_pct: 20", "gpu busy: 20%"),
+    ("floor_tok_per_s: 21  # from 47 ms", "floor: 21 tok per s  # from 47 ms"),
+    ("time_us = 12", "time: 12 µs"),
+    ("the gap us: not a key", "the gap us: not a key"),  # no value after it: left as written
+])
+def test_a_config_key_that_ends_in_a_unit_gives_its_value_the_unit(text: str, read: str) -> None:
+    assert normalise(text) == read

@@ -331,6 +331,7 @@ def _regime_said_against(text: str, regime: str | None) -> str:
 
 # Where one claim of a line ends and the next begins, for what each blames: a sentence, or "but"/"whereas".
 _BLAME_SPAN = re.compile(r"[.;!?](?=\s|$)|\n|\b(?:but|whereas|while)\b")
+_WINDOW_BEFORE = 80
 _NOTHING_BEFORE = re.compile(r"\b(?:nothing|none|no one)\b(?:\s+[\w-]+){0,4}\s*$")
 #: What each regime's cause is, in the feedback's words.
 _CAUSE = {"compute": "the math", "memory": "moving bytes", "overhead": "launches or the host",
@@ -351,7 +352,7 @@ def blamed_against(text: str, lowered: str, regime: str | None) -> str:
         for other in REGIMES:
             pattern = regime_blamed(other)
             for match in pattern.finditer(span) if pattern else ():
-                before = span[:match.start()]
+                before = span[max(0, match.start() - _WINDOW_BEFORE):match.start()]  # near words: linear on any text
                 if (negated(span, match.start(), match.end()) or _NOTHING_BEFORE.search(before)
                         or _WHAT_IF.search(before[-40:])):
                     continue

@@ -80,7 +80,8 @@ _DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increa
 _EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|will (?:run|be|get|give))\b")
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
-_HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof))\b")
+_HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
+                       r"|reach(?:es|ing)? (?:the )?(?:peak|roof))\b")
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
 _RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
 _FALL = re.compile(r"(?:less|shorter|faster|cut|drops?|lower|down|fewer|reduction|saving\w*|speed-?ups?|better)\b")
@@ -225,7 +226,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     metric = _nearest(_METRIC_WORDS, label, after) if dim is Dim.FRACTION else None
     share = _nearest(_SHARE_WORDS, before, after) if dim is Dim.FRACTION and metric != "occupancy" else None
     if share is None and dim is Dim.FRACTION and metric != "occupancy":  # "busy share = 2/8 = 25%": the label's
-        written = re.search(r"([a-z][a-z ]{0,30}?)\s*[=:]\s*[\d.\s/+×*()-]*=\s*$", text[lo:start])
+        written = re.search(r"([a-z][a-z ]{0,30}?)\s*[=:]\s*(?:[\d.\s/+×*()-]*=\s*)?$", text[max(0, start - 80):start])
         share = _nearest(_SHARE_WORDS, written[1], "") if written else None
     if metric == "gpu_util":
         share = "busy"  # GPU-Util is the share of time some kernel runs
@@ -526,6 +527,9 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
         return False
     if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
         return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
+    if Dim.FRACTION in (a.dim, b.dim) and Dim.COUNT in (a.dim, b.dim) and (a.speed or b.speed or a.multiplier
+                                                                        or b.multiplier):
+        return False  # "108%" is not the 1.08× speed-up
     if Dim.FRACTION in (a.dim, b.dim) and abs(a.value - b.value) > SHARE_POINTS:
         return False  # a pencil rounds 62% to 60%, not 80% to 74%: shares within a few points
     return math.isclose(a.value, b.value, rel_tol=rel)
@@ -545,7 +549,7 @@ def is_fact_as_written(bare: Claim, fact: Claim) -> bool:
         return False
 
 
-_SLIPS = ((10.0, "a power of ten"), (100.0, "a power of ten"), (1000.0, "a power of ten"),
+_SLIPS = ((10.0, "a power of ten"), (100.0, "a power of ten"), (1000.0, "a power of ten"), (1e6, "a power of ten"),
           (8.0, "a factor of 8"), (2.0, "a factor of 2"))
 # Where a factor of 8 or 2 has a usual cause: bits read as bytes; another format's bytes per value (either way).
 _CAUSES = {8.0: "bits for bytes?", 2.0: "another format's bytes per value (1 for int8, 2 for fp16)?"}
@@ -816,19 +820,29 @@ _CAUSE_WORDS = re.compile(r"\b(?:data movement|memory|bandwidth|traffic|launch\w
 def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | None:
     """The mark of a percent said of the incident's speed-up, or None where the percent is not said of it.
 
-    Right where it is one of what the speed-up gives (3.8×: 26% of the time, 74% less, +280% speed), else wrong. Read after the derived figures, and only where the line cites the speed-up and the percent's clause speaks of time
-    or speed: "3.8× faster, so the compiled version needs 38% of the eager time" is wrong.
+    Right where it is what the speed-up gives in the role its words say (3.8×: 26% of the time, 74% less time, 280%
+    faster), else wrong. Read after the derived figures, and only where the line cites the speed-up (by its figure,
+    or compile named in the clause) and the clause speaks of time or speed: "3.8× faster, so the compiled version
+    needs 38% of the eager time" and "compile makes it 26% faster" are wrong.
     """
     if claim.dim is not Dim.FRACTION or claim.roof or claim.share or claim.metric or claim.hypothetical or claim.bound:
         return None
-    cited = [f for f in facts.known if f.speed and f.value > 1 and any(
-        c.speed or c.multiplier for c in at.claims if math.isclose(c.value, f.value, rel_tol=0.02))]
     lo, hi = _clause_bounds(at.text, claim.start, claim.end)
+    # The speed-up cited by its figure, or by its subject in the percent's own clause ("compile cuts the time by 38%")
+    named = bool(_COMPILE_SAID.search(at.text, max(0, lo - 40), hi))
+    cited = [f for f in facts.known if f.speed and f.value > 1 and (named or any(
+        c.speed or c.multiplier for c in at.claims if math.isclose(c.value, f.value, rel_tol=0.02)))]
     if not cited or not _TIME_WORDS.search(at.text, lo, hi) or _CAUSE_WORDS.search(at.text, lo, hi):
         return None  # "92% of the time is data movement": a share given a cause is no share of the speed-up
     speed, said = cited[0].value, cited[0].shown()
-    gives = ((1 / speed, f"1 ÷ {said}× leaves"), (1 - 1 / speed, f"1 − 1/{said} less time"),
-             (speed - 1, f"{said}× is +"))
+    leaves, less, faster = ((1 / speed, f"1 ÷ {said}× leaves"), (1 - 1 / speed, f"1 − 1/{said} less time"),
+                            (speed - 1, f"{said}× is +"))
+    if _FASTER_AFTER.match(at.text, claim.end):  # "26% faster" is a change in speed
+        gives: tuple[tuple[float, str], ...] = (faster,)
+    elif claim.change or _LESS_TIME.search(at.text, lo, hi):  # "cuts the time by 38%" is a change in time
+        gives = (less,)
+    else:
+        gives = (leaves, less, faster)
     found = next((how for value, how in gives if _shares_close(claim.value, value)), None)
     if found is not None:
         return Mark(shown, True, f"{found} {show(claim.value, Dim.FRACTION)}" if found.endswith(("+", "leaves"))
@@ -839,6 +853,8 @@ def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | No
 
 
 _COMPILE_SAID = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b")
+_FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|more speed|speed-?up)\b")
+_LESS_TIME = re.compile(r"\b(?:less|shorter|cuts?|cutting|saves?|saving|reduc\w*|shaves?)\b")
 
 
 def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:

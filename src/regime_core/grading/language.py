@@ -262,6 +262,18 @@ def unrepl(text: str) -> str:
     return "\n".join(line.lstrip("\0") for line in out)
 
 
+# A key that ends in its value's unit, then the value, on a line of its own: "gpu busy pct: 80", "time us = 12".
+_KEYED_UNIT = re.compile(r"^(?P<key>[ \t]*[a-z][a-z ]{0,40}?)[ \t]+(?P<unit>pct|percent|ms|us|µs|ns|s|gb|gb/s|tb/s"
+                         r"|tok per s|tokens per s|ms per tok(?:en)?|flop per byte)[ \t]*[:=][ \t]*"
+                         r"(?P<value>[-+]?\d[\d.]*(?:e[-+]?\d+)?)(?=[ \t]*(?:#|;|$))", re.MULTILINE)
+_UNIT_SAID = {"pct": "%", "percent": "%"}
+
+
+def _unit_after(found: re.Match[str]) -> str:
+    unit = _UNIT_SAID.get(found["unit"], " " + found["unit"])
+    return f"{found['key']}: {found['value']}{unit}"
+
+
 @lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
@@ -285,6 +297,8 @@ def normalise(text: str) -> str:
         lowered = _DIGITS_SCALED.sub(lambda m: f"{m[1]}e{_SCALE_EXPONENT[m[2]]}", lowered)
     if "_" in lowered:  # Python's 40_000 in a learner's line (a field of a form refuses it); snake_case as words
         lowered = unsnake(_DIGIT_GROUP.sub("", lowered))
+    if ":" in lowered or "=" in lowered:  # "floor ms per token: 47" (a config's key carries the unit) is "floor: 47 ms"
+        lowered = _KEYED_UNIT.sub(_unit_after, lowered)
     lowered = _TIMES.sub("×", lowered)
     lowered = _PERCENT.sub("%", lowered)
     return _MICROSECONDS.sub(" µs", lowered) if "us" in lowered else lowered
