@@ -91,6 +91,7 @@ def test_a_trace_places_its_convolutions_on_the_roofline() -> None:
     trace = read_trace(as_bytes(t.document())).to_json()["trace"]
     row = trace["ops"][0]
     assert (row["name"], row["flops"], row["source"]) == ("aten::convolution", 2 * 32 * 64 * 64 * 9 * 56 * 56, "shapes")
+    assert row["shape"] == "[[32, 64, 56, 56], [64, 64, 3, 3]]"  # the stride's and padding's empty entries left off
     assert row["achieved_flops"] == pytest.approx(row["flops"] / 30e-6)
     assert trace["coverage"]["placed"] == 1.0
     assert trace["coverage"]["not_modelled"]["ops"] == 0

@@ -263,8 +263,17 @@ class _Tally:
 
 
 def _shape(op: CpuOp) -> str:
-    """The op's recorded shapes as the ops table shows them ("" when it recorded none)."""
-    return str([list(d) if isinstance(d, list) else d for d in op.dims])[:200] if any(op.dims) else ""
+    """The op's recorded shapes as the ops table shows them ("" when it recorded none).
+
+    The empty entries a trailing run of non-tensor arguments records (a convolution's stride, padding, …) are left
+    off: "[[32, 64, 56, 56], [64, 64, 3, 3]]", not seven "[]" after it.
+    """
+    if not any(op.dims):
+        return ""
+    shown = [list(d) if isinstance(d, list) else d for d in op.dims]
+    while shown and shown[-1] in ([], ()):
+        shown.pop()
+    return str(shown)[:200]
 
 
 _REACH = 64  # ops looked back at for the one enclosing a launch: nesting is shallow
