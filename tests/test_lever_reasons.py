@@ -127,6 +127,9 @@ def test_a_weight_format_in_a_lever_line_scales_the_incident_s_figures(item: str
     ("a3", "wastes", "Chasing bandwidth: there is no traffic to chase at 8,192 elements", True),
     ("a3", "helps", "hand-vectorise loads to push bandwidth", False),
     ("a5", "helps", "Better GEMM kernels.", True),
+    # a what-if on the kernels in the refused lever: it is checked too
+    ("a6", "wastes", "Micro-optimising the kernel: halving it to 1 µs gives a 2× faster request.", False),
+    ("a6", "wastes", "Micro-optimising the kernel: halving it to 1 µs gives only a 1.1× faster request.", True),
 ])
 def test_levers_named_in_these_words_are_read(item: str, field: str, text: str, passed: bool) -> None:
     check = _check(item, field, text)

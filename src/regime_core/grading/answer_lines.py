@@ -60,6 +60,11 @@ def cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def cap_line(text: str) -> str:
+    """A reason as a line of feedback: capitalised, with its full stop ("" stays "")."""
+    return f"{cap(text)}." if text else ""
+
+
 def unsure(what: str) -> Check:
     """A check that could not tell, saying what it could not read."""
     return Check(None, f"{UNSURE}: {what}; compare it with the worked answer.")
@@ -412,7 +417,8 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         return Check(False, cap(judged.wrong) + ".", marks)
     words = normalise(text)
     against = (_contradicted(lowered, contradictions) or _regime_said_against(text, regime)
-               or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts.anomalous))
+               or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts.anomalous)
+               or cap_line(claims.kernel_what_if_wrong(facts, lowered)))
     if against:
         return Check(False, against, marks)
     unchecked = judged.unchecked
@@ -591,6 +597,7 @@ def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str
         if field not in out or out[field].ok is False:
             continue
         wrong, unchecked = lever_numbers(facts, text, offered=field == "helps")
+        wrong = wrong or cap_line(claims.kernel_what_if_wrong(facts, with_units(text)))
         if wrong:
             out[field] = Check(False, wrong)
         elif unchecked and out[field].ok:  # a pass means every claim was checked: the reading, beside what was not

@@ -872,6 +872,39 @@ def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
                                       f" {claim.shown()}×")
 
 
+# A what-if that makes the kernels faster ("halving each kernel's time", "making it 2x faster", "halving k") and what
+# it says the whole request or step then does ("would halve the request time", "a 2× faster request", "halves T").
+_KERNELS_FASTER = re.compile(r"\bhalv\w*\s+(?:each\s+|the\s+|every\s+)?(?:[\w']+\s+){0,2}?kernel|\bhalving\s+(?:it|k|them)\b"
+                             r"|\bkernels?\b(?:\s+[\w']+){0,3}?\s+(?P<k>\d+(?:\.\d+)?)\s*×\s*faster"
+                             r"|\bmak\w*\s+(?:it|them|the kernels?|each kernel)\s+(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster")
+_WHOLE_FASTER = re.compile(r"\bhalv\w*\s+(?:the\s+)?(?:request|step|total|t)\b|\bcut\w*\s+(?:the\s+)?(?:request|step|total)"
+                           r"(?:\s+time)?\s+in\s+half|\b(?P<k>\d+(?:\.\d+)?)\s*×\s*faster\s+(?:request|step)"
+                           r"|\b(?:request|step)s?\b[^.;]{0,20}?\b(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster")
+
+
+def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
+    """Why a what-if that speeds the kernels up says the whole request speeds up as much, where gaps hold most of it.
+
+    With 2 µs of kernel in every 10 µs, kernels twice as fast make the request (2 + 8) ÷ (1 + 8) = 1.11× faster,
+    not twice as fast ("halving each kernel's time would halve the request time" is wrong). "" where the line
+    says no such thing, or the incident has no kernel and gap times.
+    """
+    on = next((f.value for f in facts.known if f.dim is Dim.SECOND and f.span == "busy"), None)
+    off = next((f.value for f in facts.known if f.dim is Dim.SECOND and f.span == "idle"), None)
+    kernels = _KERNELS_FASTER.search(lowered) if on and off else None
+    whole = _WHOLE_FASTER.search(lowered, kernels.end()) if kernels else None
+    if on is None or off is None or kernels is None or whole is None:
+        return ""
+    k = float(kernels["k"] or kernels["k2"] or 2)
+    claimed = float(whole["k"] or whole["k2"] or 2)
+    expected = (on + off) / (on / k + off)
+    if k <= 0 or math.isclose(claimed, expected, rel_tol=MATCH):
+        return ""
+    return (f"the kernels are {show(on, Dim.SECOND)} of every {show(on + off, Dim.SECOND)}: {number_shown(k)}× faster"
+            f" kernels make it ({show(on, Dim.SECOND)} + {show(off, Dim.SECOND)}) ÷ ({show(on / k, Dim.SECOND)} +"
+            f" {show(off, Dim.SECOND)}) = {number_shown(expected)}× faster, not {number_shown(claimed)}×")
+
+
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
     """A time said to be saved that the incident's speed-up does not save ("1.08× saves ~8 µs" of 12 µs), or ""."""
     if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not _NOT_A_SLIP.search(
