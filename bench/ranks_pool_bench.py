@@ -12,7 +12,6 @@ the pool, the merge and the JSON included). Issue 44 asks for the pool within 1.
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import statistics
 import subprocess
@@ -32,11 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 def write_ranks(folder: Path, ranks: int, megabytes: float) -> None:
     """``ranks`` traces of about ``megabytes`` MB gzipped, rank r written with seed r and named as rank r."""
     for rank in range(ranks):
-        path = folder / f"rank{rank}.pt.trace.json.gz"
-        write_trace(path, megabytes, seed=rank + 1)
-        document = json.loads(gzip.decompress(path.read_bytes()))
-        document["distributedInfo"] = {"backend": "nccl", "rank": rank, "world_size": ranks}
-        path.write_bytes(gzip.compress(json.dumps(document).encode(), 6))
+        write_trace(folder / f"rank{rank}.pt.trace.json.gz", megabytes, seed=rank + 1, rank=(rank, ranks))
 
 
 def main() -> None:

@@ -29,8 +29,11 @@ from trace_builder import Trace  # the tests' trace writer: one way of writing t
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def write_trace(path: Path, megabytes: float, seed: int = 1) -> tuple[int, int]:
-    """A deterministic trace whose gzip is about ``megabytes`` MB; returns its events and its JSON size."""
+def write_trace(path: Path, megabytes: float, seed: int = 1, rank: tuple[int, int] | None = None) -> tuple[int, int]:
+    """A deterministic trace whose gzip is about ``megabytes`` MB; returns its events and its JSON size.
+
+    ``rank`` (rank, world size) names it as one rank of a run, as ``distributedInfo`` does.
+    """
     rng = random.Random(seed)
     t = Trace()
     at = 100.0
@@ -49,7 +52,10 @@ def write_trace(path: Path, megabytes: float, seed: int = 1) -> tuple[int, int]:
             zipped = len(gzip.compress(sample, 6)) / len(t.events)
         if zipped * len(t.events) >= megabytes * 1e6:
             break
-    data = json.dumps(t.document()).encode()
+    document = t.document()
+    if rank is not None:
+        document["distributedInfo"] = {"backend": "nccl", "rank": rank[0], "world_size": rank[1]}
+    data = json.dumps(document).encode()
     path.write_bytes(gzip.compress(data, 6))
     return len(t.events), len(data)
 

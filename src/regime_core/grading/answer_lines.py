@@ -31,7 +31,7 @@ from regime_core.catalogue.levers import (
 from regime_core.catalogue.quantity import Dim, counted, plain_numbers, quantities_in
 from regime_core.grading import claims
 from regime_core.grading import derived as dv
-from regime_core.grading.language import added, fusion_misstated, in_context, negated, normalise, with_units
+from regime_core.grading.language import NEGATION, added, fusion_misstated, in_context, negated, normalise, with_units
 from regime_core.judgment.classify import Verdict
 from regime_core.model.work import weight_format_bytes
 
@@ -199,9 +199,6 @@ _TO_THE_HOST = re.compile(r"\b(?:mov\w*|do|does|doing|run|runs|running|comput\w*
                           r"(?:\s+[\w/().-]+){1,4}?\s+(?:over\s+)?(?:to|on|onto) (?:the )?(?:cpu|host)\b(?!\s*side)")
 
 
-_NOT_IN = re.compile(r"\b(?:not|never|no|don'?t|avoid\w*|without)\b")
-
-
 def read_levers(text: str) -> LeverLine:
     """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
     lowered = normalise(text)
@@ -228,7 +225,7 @@ def read_levers(text: str) -> LeverLine:
     # Work moved to the host ("move the argmax over to the CPU") reads its input back there: a sync put in.
     moved = _TO_THE_HOST.search(lowered)
     to_host = ""
-    if moved and not negated(lowered, moved.start(), moved.end()) and not _NOT_IN.search(moved.group()):
+    if moved and not negated(lowered, moved.start(), moved.end()) and not NEGATION.search(moved.group()):
         to_host = moved.group()
         if _HOST_SYNC not in adds:
             adds.append(_HOST_SYNC)
@@ -369,8 +366,6 @@ def blamed_against(text: str, lowered: str, regime: str | None) -> str:
     return ""
 
 
-# Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
-_FUSION_NAMED = re.compile(r"\bfus|\bcompil|\binductor\b")
 # Occupancy said to measure a roof ("occupancy measures how much of the memory bandwidth is in use", "55% occupancy ⇒
 # 45% of bandwidth left"): Rule 4.
 _OCCUPANCY_AS_ROOF = re.compile(r"\boccupancy\b[^.;:!?]{0,40}?(?:\b(?:measures?|means?|shows?|is|tells?|confirms?|so"
@@ -384,7 +379,8 @@ _MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn
 
 def _said_against_the_incident(text: str, lowered: str, anomalous: bool) -> str:
     """What a line says that the incident itself contradicts, beyond its numbers, or ""."""
-    misread = fusion_misstated(lowered) if _FUSION_NAMED.search(lowered) else None
+    # Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
+    misread = fusion_misstated(lowered) if claims.COMPILE_NAMED.search(lowered) else None
     if misread:
         return (f"“{_as_written(text, misread.group())}”: fusion and compile delete round trips through memory and"
                 " launches; they leave the FLOPs and the math units' speed as they were.")

@@ -829,7 +829,7 @@ def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | No
         return None
     lo, hi = _clause_bounds(at.text, claim.start, claim.end)
     # The speed-up cited by its figure, or by its subject in the percent's own clause ("compile cuts the time by 38%")
-    named = bool(_COMPILE_SAID.search(at.text, max(0, lo - 40), hi))
+    named = bool(COMPILE_NAMED.search(at.text, max(0, lo - 40), hi))
     cited = [f for f in facts.known if f.speed and f.value > 1 and (named or any(
         c.speed or c.multiplier for c in at.claims if math.isclose(c.value, f.value, rel_tol=0.02)))]
     if not cited or not _TIME_WORDS.search(at.text, lo, hi) or _CAUSE_WORDS.search(at.text, lo, hi):
@@ -852,7 +852,8 @@ def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | No
                               f" not {claim.shown()}")
 
 
-_COMPILE_SAID = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b")
+#: Compile or fusion named ("compiled", "fusing", "inductor").
+COMPILE_NAMED = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b")
 _FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|more speed|speed-?up)\b")
 _LESS_TIME = re.compile(r"\b(?:less|shorter|cuts?|cutting|saves?|saving|reduc\w*|shaves?)\b")
 
@@ -865,7 +866,7 @@ def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
     if not claim.multiplier or claim.bound != "<":
         return ""
     lo, hi = _clause_bounds(text, claim.start, claim.end)
-    if not _COMPILE_SAID.search(text, max(0, lo - 40), hi):
+    if not COMPILE_NAMED.search(text, max(0, lo - 40), hi):
         return ""
     beaten = next((f for f in facts.known if f.speed and f.value > claim.value * (1 + MATCH)), None)
     return "" if beaten is None else (f"the incident measured {beaten.shown()}× from it, more than at most"
@@ -889,12 +890,12 @@ def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
     not twice as fast ("halving each kernel's time would halve the request time" is wrong). "" where the line
     says no such thing, or the incident has no kernel and gap times.
     """
-    on = next((f.value for f in facts.known if f.dim is Dim.SECOND and f.span == "busy"), None)
-    off = next((f.value for f in facts.known if f.dim is Dim.SECOND and f.span == "idle"), None)
-    kernels = _KERNELS_FASTER.search(lowered) if on and off else None
+    spans = _kernel_and_gap(facts)
+    kernels = _KERNELS_FASTER.search(lowered) if spans else None
     whole = _WHOLE_FASTER.search(lowered, kernels.end()) if kernels else None
-    if on is None or off is None or kernels is None or whole is None:
+    if spans is None or kernels is None or whole is None:
         return ""
+    on, off = spans[0].value, spans[1].value
     k = float(kernels["k"] or kernels["k2"] or 2)
     claimed = float(whole["k"] or whole["k2"] or 2)
     expected = (on + off) / (on / k + off)
@@ -1000,6 +1001,13 @@ _GAPS_REMOVED = re.compile(r"\b(?:remov\w*|eliminat\w*|clos\w*|kill\w*|cut\w*|ge
                            r"|dead time|waits?)\b")
 
 
+def _kernel_and_gap(facts: Facts) -> tuple[Claim, Claim] | None:
+    """The incident's kernel (busy) time and gap (idle) time, where it gives both ("2 µs of kernel, 8 µs of gap")."""
+    on = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "busy"), None)
+    off = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "idle"), None)
+    return None if on is None or off is None else (on, off)
+
+
 def _gaps_removed_wrong(claim: Claim, text: str, facts: Facts) -> str:
     """A speed-up said of taking the gaps away that is not the whole time ÷ the kernels' ("2 on, 8 off: 4×")."""
     if not claim.multiplier or claim.bound or claim.dim is not Dim.COUNT:
@@ -1007,10 +1015,10 @@ def _gaps_removed_wrong(claim: Claim, text: str, facts: Facts) -> str:
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     if not _GAPS_REMOVED.search(text, max(0, lo - 60), hi):
         return ""
-    on = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "busy"), None)
-    off = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "idle"), None)
-    if on is None or off is None:
+    spans = _kernel_and_gap(facts)
+    if spans is None:
         return ""
+    on, off = spans
     expected, how = (on.value + off.value) / on.value, f"({on.shown()} + {off.shown()}) ÷ {on.shown()}"
     if math.isclose(claim.value, expected, rel_tol=MATCH):
         return ""

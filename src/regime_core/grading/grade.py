@@ -46,7 +46,7 @@ from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
-from regime_core.grading.language import fusion_misstated, normalise, with_units
+from regime_core.grading.language import NEGATION, fusion_misstated, normalise, with_units
 from regime_core.judgment.classify import Verdict
 from regime_core.resources import load_json
 
@@ -244,14 +244,13 @@ _SIDES_SWAPPED = re.compile(r"\b(?:above|over|beyond|past|higher than|more than|
                             r"(?:(?!compute|below|under|less|lower)[^.;\n]){0,40}?\b(?:memory|bandwidth)[- ]bound"
                             r"|\b(?:below|under|less than|lower than)\b"
                             r"(?:(?!memory|bandwidth|above|over|more|greater|higher)[^.;\n]){0,40}?\bcompute[- ]bound")
-_DENIED_IN = re.compile(r"\b(?:not|never|no)\b|n't")
 
 
 def sides_swapped(text: str) -> str:
     """The words that give a side of the ridge the other side's regime, as written, or ""."""
     lowered = normalise(text) if text else ""
     found = _SIDES_SWAPPED.search(lowered)
-    if found is None or _DENIED_IN.search(found.group()):
+    if found is None or NEGATION.search(found.group()):
         return ""
     return _as_written(text, found.group())
 

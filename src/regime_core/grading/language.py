@@ -327,6 +327,10 @@ def _after(text: str, end: int) -> str:
     return window[:found.start()] if found else window
 
 
+#: A word that denies what a matched phrase says from inside it ("do not move it to the CPU", "isn't memory-bound").
+NEGATION = re.compile(r"\b(?:not|never|no|don'?t|avoid\w*|without)\b|n't")
+
+
 def negated(text: str, start: int, end: int) -> bool:
     """Whether the phrase at ``text[start:end]`` (normalised text) is denied within its clause."""
     before = _before(text, start)
