@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from regime_core.trace.reading import read_trace
+from test_trace_ncu import ncu_details
 from trace_builder import PATTERNS, as_bytes, gemm_bound, picket_fence
 
 READY_MS = 120_000  # Python may be starting on a busy machine
@@ -65,6 +66,20 @@ def test_the_ops_table_shows_each_op_placed_by_the_core(page: Page, base_url: st
     expect(figure.locator("svg.roofline .roofline__point-label")).to_have_text(["1. mm"])
     expect(figure.locator("figcaption")).to_have_text(
         "The top op with shapes, numbered as in the table, at the FLOP/s achieved.")
+
+
+def test_an_nsight_compute_report_reads_kernel_by_kernel_under_its_own_heads(page: Page, base_url: str,
+                                                                              tmp_path: Path) -> None:
+    path = tmp_path / "report.csv"
+    path.write_bytes(ncu_details([("ampere_sgemm_128x64_nn", 500.0, 88, 30, 2), ("elementwise", 100.0, 8, 90, 1)]))
+    _load(page, base_url, path)
+    result = page.locator(".regime-trace__result")
+    expect(result.locator(".regime-trace__theirs")).to_contain_text("compute-bound")
+    expect(result.locator(".regime-trace__ops thead th")).to_have_text(
+        ["kernel and launch", "launches", "replayed time", "SM throughput", "memory throughput (DRAM)", "regime"])
+    expect(result.locator(".regime-trace__ops tbody tr").nth(1)).to_contain_text("90% (81%)")
+    expect(result.locator(".regime-trace__roofline-none")).to_contain_text("No roofline: Nsight Compute gives")
+    assert result.locator("svg.regime-strip").count() == 0
 
 
 def test_without_a_card_the_page_says_why_there_is_no_roofline(page: Page, base_url: str, tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ from regime_core.trace.reading import read_trace
 from test_diff import stepped
 from test_trace_eras import in_2021_spelling
 from test_trace_formats import as_gpu_trace_csv, as_nsys_sqlite
+from test_trace_ncu import ncu_details, raw_page
 from trace_builder import as_bytes, loader_starved, picket_fence, sync_stall
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -59,8 +60,10 @@ def _requests() -> list[object]:
     # browser's sqlite3), a GPU trace CSV, and a 2021 Kineto trace.
     with tempfile.TemporaryDirectory() as tmp:
         exported = as_nsys_sqlite(sync_stall(20), Path(tmp) / "run.sqlite").read_bytes()
+    # And Nsight Compute's per-kernel counters, the details page and the raw one.
     for raw in (exported, as_gpu_trace_csv(picket_fence(50), flavour="rocprof"),
-                as_bytes(in_2021_spelling(loader_starved(5)), zipped=True)):
+                as_bytes(in_2021_spelling(loader_starved(5)), zipped=True),
+                ncu_details([("sgemm", 500.0, 88, 30, 2), ("pointwise", 90.0, 9, 91, 3)]), raw_page()):
         reqs.append({"op": "trace", "data": base64.b64encode(raw).decode()})
     # The page's diff of two readings, as regime diff gives it.
     reqs += [{"op": "trace_diff", "before": read_trace(as_bytes(stepped(loader_us=6000))).to_json(),

@@ -399,14 +399,14 @@ def test_the_cycle_collector_is_off_until_the_reading_is_freed_and_then_as_found
         enabled: bool, monkeypatch: pytest.MonkeyPatch) -> None:
     # Back on beside the millions of objects a read made while it was off, it would walk them all.
     held: list[bool] = []
-    real = trace_ops.read_trace
+    real = trace_ops.read_profile
 
     def watched(*args: Any) -> Any:
         reading = real(*args)
         held.append(gc.isenabled())
         return reading
 
-    monkeypatch.setattr(trace_ops, "read_trace", watched)
+    monkeypatch.setattr(trace_ops, "read_profile", watched)
     was = gc.isenabled()
     (gc.enable if enabled else gc.disable)()
     try:

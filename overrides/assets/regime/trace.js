@@ -22,9 +22,9 @@ function breakable(name) {
   return name.split(/(?<=::|_)/).flatMap((part, at) => (at ? [h("wbr"), part] : [part]));
 }
 
-function opsTable(ops) {
-  if (!ops.length) return null;
-  const head = ["op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime"];
+/** The ops table, under the core's own column heads (a trace's ops, or Nsight Compute's kernels). */
+function opsTable(ops, head) {
+  if (!ops.length || !head) return null;
   // Numbered as on the roofline picture below, whose points carry the same numbers.
   // Each cell carries its column's name: on a phone a row reads as a small card of labelled lines (regime.css).
   const cell = (column, ...content) => h("td", { "data-label": head[column] }, ...content);
@@ -84,8 +84,8 @@ export function mount(element) {
       h("p", { class: "regime-trace__caption" }, answer.caption),
       ...(strip ? [strip, legend] : []),
       h("ul", { class: "regime-trace__facts" }, answer.text.split("\n").filter((line) => !line.startsWith("  ")
-        && !line.startsWith("top ops")).map((line) => h("li", {}, line))),
-      ...[opsTable(answer.ops || [])].filter(Boolean),
+        && !/^top (ops|kernels) /.test(line)).map((line) => h("li", {}, line))),
+      ...[opsTable(answer.ops || [], answer.ops_head)].filter(Boolean),
       opsRoofline(answer),
       reviewLine(answer.review),
     );

@@ -16,11 +16,15 @@ from regime_core.bridge.protocol import Op
 from regime_core.catalogue.levers import advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
-from regime_core.grading.review import trace_review
+from regime_core.grading.review import counter_review, trace_review
+from regime_core.judgment.words import percent
+from regime_core.trace.counters import NAME as COUNTERS
+from regime_core.trace.counters import CounterReading
+from regime_core.trace.counters import text as counter_text
 from regime_core.trace.diff import OP_HEAD, ROW_HEAD, diff, headline, op_rows, rows
 from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.picture import LEGEND, caption, ops_roofline, strip_svg
-from regime_core.trace.reading import no_cycle_collection, read_trace
+from regime_core.trace.reading import no_cycle_collection, read_profile
 from regime_core.trace.reading import text as trace_text
 
 #: The largest trace the page reads, as stored (gzipped or not): the page says so before a file is chosen.
@@ -72,16 +76,43 @@ def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
     step = req.get("step")
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
-    reading = read_trace(raw, step if isinstance(step, int) and not isinstance(step, bool) else None)
+    reading = read_profile(raw, step if isinstance(step, int) and not isinstance(step, bool) else None)
+    if isinstance(reading, CounterReading):
+        return _counter_answer(reading)
     out = reading.to_json()
     roofline, roofline_caption = ops_roofline(reading)
     return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": out["trace"],
             "svg": strip_svg(reading.events, reading.timeline), "caption": caption(reading.timeline),
             "legend": [{"kind": kind, "text": text} for kind, text in LEGEND], "text": trace_text(reading),
+            "ops_head": list(_OPS_HEAD),
             "ops": [_op_text(op, carded=out["trace"]["card"] is not None) for op in out["trace"]["ops"]],
             # The page puts its own address where {url} stands.
             "roofline": roofline, "roofline_caption": roofline_caption,
             "review": trace_review(reading.verdict, out["trace"], "{url}")}
+
+
+#: The ops table's columns: an op's shapes and calls, then where the trace places it.
+_OPS_HEAD = ("op and shapes", "calls", "GPU time", "intensity", "achieved FLOP/s · bandwidth", "regime")
+#: The same table for Nsight Compute's counters: each kernel's launch, and its two throughputs.
+_COUNTER_HEAD = ("kernel and launch", "launches", "replayed time", "SM throughput", "memory throughput (DRAM)",
+                 "regime")
+
+
+def _counter_answer(reading: CounterReading) -> dict[str, Any]:
+    """Nsight Compute's counters as the page shows a trace: no strip and no roofline, since it has neither."""
+    out = reading.to_json()
+    rows = [{"name": op["name"], "calls": op["calls"], "shape_text": op["shape"], "time_text": _text(op["time"], Dim.SECOND),
+             "intensity_text": percent(op["sm_throughput"]),
+             "achieved_text": percent(op["memory_throughput"]) + (
+                 f" ({percent(op['dram_throughput'])})" if op["dram_throughput"] is not None else ""),
+             "regime_text": advice(op["regime"]).name if op["regime"] else "on neither roof"}
+            for op in out["trace"]["ops"]]
+    return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": out["trace"], "svg": "",
+            "caption": "Nsight Compute counted each kernel alone, so there is no timeline to draw.", "legend": [],
+            "text": counter_text(reading), "ops_head": list(_COUNTER_HEAD), "ops": rows, "roofline": "",
+            "roofline_caption": "No roofline: Nsight Compute gives each kernel's throughput as a share of the card's"
+                                " own peaks, in the table above, not its FLOPs and bytes per op.",
+            "review": counter_review(reading.verdict, out["trace"], "{url}")}
 
 
 def _text(value: float | None, dim: Dim) -> str:
@@ -108,6 +139,11 @@ def _reading(value: object, field: str) -> Mapping[str, Any]:
 def op_trace_diff(req: Mapping[str, Any]) -> dict[str, Any]:
     """Two readings the page made, before and after a change: the verdict on the change, what moved, the comment."""
     before, after = _reading(req.get("before"), "before"), _reading(req.get("after"), "after")
+    for field, reading in (("before", before), ("after", after)):
+        if reading["trace"].get("format") == COUNTERS:
+            raise RegimeError(field, "expected two traces with timelines; this one is an Nsight Compute report, whose"
+                                     " kernels were counted one at a time: compare the runs' nsys or torch.profiler"
+                                     " traces")
     try:
         result = diff(before, after)
         return {"verdict": result["change"]["verdict"], "headline": headline(result), "head": list(ROW_HEAD),
@@ -118,7 +154,7 @@ def op_trace_diff(req: Mapping[str, Any]) -> dict[str, Any]:
         raise RegimeError("before", "expected the readings this page made of two traces, unchanged") from None
 
 
-OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops",
+OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops_head", "ops",
                                                          "roofline", "roofline_caption", "review")),
        Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "op_head",
                                                                  "op_rows", "markdown"))]

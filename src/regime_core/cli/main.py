@@ -33,6 +33,8 @@ from regime_core.model import roofline, work
 from regime_core.practice.generate import check_level, check_seed, practice
 from regime_core.practice.grade import grade_practice, grade_text, is_practice_attempt
 from regime_core.resources import dump_json_text, parse_json_text
+from regime_core.trace.counters import CounterReading
+from regime_core.trace.counters import text as counter_text
 from regime_core.trace.diff import diff, gate
 from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.diff import text as diff_text
@@ -45,7 +47,7 @@ from regime_core.trace.ranks import merge as merge_ranks
 from regime_core.trace.ranks import picture as ranks_picture
 from regime_core.trace.ranks import reading_of as rank_reading_of
 from regime_core.trace.ranks import table_rows as ranks_table
-from regime_core.trace.reading import TraceReading, no_cycle_collection, read_trace
+from regime_core.trace.reading import TraceReading, no_cycle_collection, read_profile, read_trace
 from regime_core.trace.reading import text as trace_text
 
 MAX_FILE_BYTES = 1_000_000
@@ -212,9 +214,26 @@ def _read_trace_file(path: str, step: int | None, field: str = "FILE") -> TraceR
         raise RegimeError(field if field != "FILE" else exc.field, exc.expected) from None
 
 
+def _open_profile(path: str, step: int | None) -> TraceReading | CounterReading:
+    """What ``regime trace`` reads: a trace, or Nsight Compute's per-kernel counters."""
+    if path == "-":
+        return read_profile(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE"), step)
+    try:
+        with open(path, "rb") as handle:  # read a piece at a time, never whole
+            return read_profile(handle, step)
+    except OSError as exc:
+        raise RegimeError("FILE", f"cannot read {path!r}: {exc.strerror or exc}") from None
+
+
 def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
-    reading = _read_trace_file(args.file, step)
+    reading = _open_profile(args.file, step)
+    if isinstance(reading, CounterReading):
+        if args.digest or args.svg:
+            raise RegimeError("--digest" if args.digest else "--svg", "an Nsight Compute report holds kernels"
+                              " counted one at a time, with no timeline or steps to digest and no FLOPs and bytes"
+                              " per op to place on the roofline: read it without this option")
+        return reading.to_json(), f"{_verdict_text(reading.verdict)}\n\n{counter_text(reading)}"
     if args.digest:
         document = rank_digest(reading.to_json())
         return document, dump_json_text(document)

@@ -108,6 +108,14 @@ def kernel_review(verdict: Verdict, url: str) -> str:
     return review_comment(verdict, label, url)
 
 
+def counter_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
+    """Nsight Compute's counters' verdict for a review, with what they measured; no part of the report."""
+    label = (f"This Nsight Compute report ({counted(facts['launches'], 'kernel launch')} of"
+             f" {counted(facts['kernels'], 'kernel')}, {format_quantity(facts['time'], Dim.SECOND)} of replayed"
+             " kernel time)")
+    return review_comment(verdict, label, url, link_text="How Regime reads a trace")
+
+
 def trace_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
     """A profiler trace's verdict for a review, with what the trace measured; it carries no part of the trace."""
     card = f", on {facts['card_name']}" if facts.get("card_name") else ""

@@ -331,7 +331,7 @@ class _Collector:
 _start = itemgetter(1)  # every span's start: Span, GpuSpan, Call and CpuOp all keep it second
 
 
-def read_events(source: bytes | BinaryIO) -> Events:
+def read_events(source: bytes | BinaryIO | Pieces) -> Events:
     """Read a trace (its bytes or its open file) into :class:`Events`, whatever wrote it.
 
     Kineto's JSON (plain or gzipped) is read a piece at a time and never held whole; another format (an Nsight
@@ -339,7 +339,7 @@ def read_events(source: bytes | BinaryIO) -> Events:
     events Kineto would have written, so that every format is kept by the same rules. A RegimeError says what is
     wrong, or what the file is and how to export what can be read.
     """
-    pieces = Pieces(source)
+    pieces = source if isinstance(source, Pieces) else Pieces(source)
     if not pieces.zipped:
         other = formats.other_format(pieces.head)
         if other is not None:

@@ -11,8 +11,9 @@ and the verdict, the diff and the pages never know which profiler it was:
   (``TARGET_INFO_GPU``). Read with the standard library's ``sqlite3``, in the browser too.
 - **CSV reports**, by their header row: ``nsys stats --report cuda_gpu_trace`` (the GPU's timeline), rocprofv3's
   ``kernel_trace.csv`` and ``hip_api_trace.csv``, and rocprof's ``results.csv``. A report that holds no timeline
-  (``cuda_gpu_kern_sum``, ``results.stats.csv``, an NVTX range report, Nsight Compute's ``--csv``) is named, with
-  what it lacks and the export that has it.
+  (``cuda_gpu_kern_sum``, ``results.stats.csv``, an NVTX range report) is named, with what it lacks and the
+  export that has it. Nsight Compute's ``--csv`` holds kernels counted one at a time, no timeline: ``counters``
+  reads it, and here, where a timeline is needed, it is named.
 
 Files in these formats carry no op shapes: a reading of one rests on the timeline (busy share, gaps, syncs,
 collectives), and its coverage says that the roofline covers none of the kernel time.
@@ -29,6 +30,7 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from regime_core.errors import RegimeError
+from regime_core.trace import counters
 
 if TYPE_CHECKING:
     import sqlite3
@@ -176,9 +178,6 @@ _NO_TIMELINE = (
      " between kernels; read the timeline beside it, results.csv"),
     ({"Start (ns)", "End (ns)", "Name"}, "an NVTX range report (nvtx_pushpop_trace): ranges, but no kernels;"
      " export the GPU's timeline: nsys stats --report cuda_gpu_trace --format csv"),
-    ({"Kernel Name", "Metric Name", "Metric Value"}, "an Nsight Compute report (ncu --csv): per-kernel counters"
-     " from kernels replayed one at a time, not a timeline; Regime does not read it yet. For the step's regime,"
-     " profile the run with nsys or torch.profiler"),
 )
 
 
@@ -188,6 +187,10 @@ def read_csv_report(raw: bytes) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RegimeError(_FIELD, "expected a CSV report in UTF-8 text; this file is not") from None
+    if counters.is_counters(counters.header_row(raw)):
+        raise RegimeError(_FIELD, "this is an Nsight Compute report (ncu --csv): each kernel's counters, replayed one"
+                                  " at a time, not a timeline. regime trace reads it kernel by kernel; comparing runs"
+                                  " or ranks needs their timelines (nsys or torch.profiler)")
     lines = [line for line in text.splitlines() if not line.startswith("==PROF==")]
     rows = csv.DictReader(io.StringIO("\n".join(lines)))
     header = set(rows.fieldnames or ())

@@ -24,8 +24,10 @@ from regime_core.errors import RegimeError
 from regime_core.judgment.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
 from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.resources import load_json
+from regime_core.trace.counters import CounterReading, header_row, is_counters, read_counters
 from regime_core.trace.events import Events, Span, read_events
 from regime_core.trace.ops import OpTotal, op_totals
+from regime_core.trace.source import Pieces
 from regime_core.trace.timeline import Timeline, exposed_in, timeline
 
 TOP_OPS = 20  # ops listed, most GPU time first
@@ -137,10 +139,27 @@ def text(reading: TraceReading) -> str:
     return "\n".join(lines)
 
 
-def read_trace(source: bytes | BinaryIO, step: int | None = None) -> TraceReading:
+def read_trace(source: bytes | BinaryIO | Pieces, step: int | None = None) -> TraceReading:
     """Read a trace (JSON or gzipped; its bytes or its open file) into a verdict; a RegimeError names what is wrong."""
     with no_cycle_collection():
         return _read_trace(source, step)
+
+
+def read_profile(source: bytes | BinaryIO, step: int | None = None) -> TraceReading | CounterReading:
+    """A trace's reading, or, for Nsight Compute's per-kernel counters (``ncu --csv``), theirs.
+
+    What ``regime trace`` and the page read; commands that compare timelines (``diff``, ``ranks``) read
+    ``read_trace``, which names an ncu report as what it is.
+    """
+    pieces = Pieces(source)
+    if pieces.zipped or not (pieces.head.lstrip().startswith(b"==PROF==") or is_counters(header_row(pieces.head))):
+        return read_trace(pieces, step)
+    raw = pieces.whole()  # ncu writes a line per kernel it profiles before its table: the header may lie far in
+    if not is_counters(header_row(raw)):
+        return read_trace(raw, step)
+    if step is not None:
+        raise RegimeError("--step", "an Nsight Compute report has no steps: each kernel was counted alone")
+    return read_counters(raw)
 
 
 @contextlib.contextmanager
@@ -174,7 +193,7 @@ def _why_no_gpu(events: Events) -> str:
     return "it holds no GPU activity (a CPU-only profile?): " + again
 
 
-def _read_trace(source: bytes | BinaryIO, step: int | None) -> TraceReading:
+def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceReading:
     events = read_events(source)
     if not events.gpu:
         raise RegimeError("trace", _why_no_gpu(events))
