@@ -416,9 +416,10 @@ def test_an_unreadable_line_is_could_not_tell_and_fails_no_criterion() -> None:
     assert result["passed"] is None
 
 
-def test_part_c_on_compile_alone_passes_the_fusion_check_and_says_so() -> None:
+def test_part_c_on_compile_alone_passes_the_fusion_check_and_says_what_it_checked() -> None:
     checks = grade_part_c("torch.compile won 3.8x on memory-bound A2 and nothing on the compute-bound matmul.")["checks"]
-    assert checks["fusion"] == {"passed": True, "why": "Talks about fusion.", "label": "Fusion"}
+    assert checks["fusion"]["passed"] is True
+    assert checks["fusion"]["why"].startswith("Says where fusion pays: “torch.compile won 3.8")
 
 
 def test_criteria_keep_their_wording_and_reveal_no_answer_before_an_attempt() -> None:

@@ -131,3 +131,43 @@ def test_words_of_the_argument_read_as_said() -> None:
     ops = _checks("The four ops of A2's chain merge into one pass, deleting round trips: 3.8x at 1.7 of 2.0 TB/s,"
                   " and wasted on A1 at 70% of peak FLOP/s, where the math sets the time.")
     assert ops["number"]["passed"] is True, ops["number"]
+
+
+# The fusion check passes a claim it has read: what fusion does, or where it pays or wastes the week; fusion only
+# named is could-not-tell, never a pass; fusion credited with a host sync's cure is wrong.
+@pytest.mark.parametrize(("paragraph", "passed", "why"), [
+    ("Fusion pays for A2, memory-bound at 1.7 TB/s of 2.0.", True, "Says where fusion pays"),
+    ("A fused kernel is a bad idea for A1: its matmul is at 70% of peak and fusing the relu is a wasted week.", True,
+     "Says where fusion wastes the week"),
+    ("Fused kernels are always worth it: fusing the relu into A1's matmul would win big.", None, "Could not tell: “Fused"
+     " kernels are always worth it: fusing the relu into A1's matmul would win big” has fusion pay"),
+    ("Fusion is a thing people talk about; A2 got 3.8x.", None, "Could not tell: fusion is named, but neither what it"
+     " does"),
+    # a clause that has fusion pay or waste the week, beside one that turns the argument round, passes nothing
+    ("Fused kernels are always worth it: A2 got 3.8x from fusion, and every kernel reads memory, so fusing the relu"
+     " into A1's matmul would give the same kind of win.", None, "Could not tell: “fusing the relu into A1's matmul"
+     " would give the same kind of win” has fusion pay where the math sets the time"),
+    ("Fusing pays when the math sets the time, as in A1 at 70% of peak; fusion is wasted when the math units wait on"
+     " nothing, as on compute-bound A5.", None, "Could not tell: “Fusing pays when the math sets the time"),
+    ("Never write a fused kernel. A3 proves it: compile was only 1.08x faster.", None, "Could not tell"),
+    ("Fusion's right for A7: the .item() sync goes away if you fuse the decode step.", False,
+     "“.item() sync goes away if you fuse”: fusion deletes round trips through memory and launches; it leaves the host"
+     " sync in place"),
+    ("Fusing removes the sync in A7, so fuse there.", False, "“Fusing removes the sync”"),
+    ("Fusion would be wasted on A7: removing the .item() sync is the fix; A2's 3.8x shows fusion pays where bytes set"
+     " the time.", True, "Says where fusion pays"),
+    ("Fusing does not remove the sync in A7; A2 got 3.8x from fusion as it removes round trips.", True,
+     "Says what fusion does"),
+])
+def test_the_fusion_check_passes_only_a_claim_it_read(paragraph: str, passed: bool | None, why: str) -> None:
+    check = _checks(paragraph)["fusion"]
+    assert check["passed"] is passed
+    assert check["why"].startswith(why)
+
+
+def test_a_part_a_line_that_has_compile_cure_a_sync_is_wrong_saying_why() -> None:
+    entry = {"regime": "overhead", "evidence": "tok/s is flat; torch.compile fuses the step so the .item() sync goes"
+             " away if you fuse", "helps": "remove the .item() sync", "wastes": "a faster kernel"}
+    check = grade({"part_a": {"a7": entry}})["items"]["a7"]["checks"]["evidence"]
+    assert check["passed"] is False
+    assert "they leave the host sync in place" in check["why"]

@@ -31,7 +31,16 @@ from regime_core.catalogue.levers import (
 from regime_core.catalogue.quantity import Dim, counted, plain_numbers, quantities_in
 from regime_core.grading import claims
 from regime_core.grading import derived as dv
-from regime_core.grading.language import NEGATION, added, fusion_misstated, in_context, negated, normalise, with_units
+from regime_core.grading.language import (
+    NEGATION,
+    added,
+    fusion_leaves,
+    fusion_misstated,
+    in_context,
+    negated,
+    normalise,
+    with_units,
+)
 from regime_core.judgment.classify import Verdict
 from regime_core.model.work import weight_format_bytes
 
@@ -383,7 +392,7 @@ def _said_against_the_incident(text: str, lowered: str, anomalous: bool) -> str:
     misread = fusion_misstated(lowered) if claims.COMPILE_NAMED.search(lowered) else None
     if misread:
         return (f"“{_as_written(text, misread.group())}”: fusion and compile delete round trips through memory and"
-                " launches; they leave the FLOPs and the math units' speed as they were.")
+                f" launches; they leave {fusion_leaves(misread)}.")
     occupancy = _OCCUPANCY_AS_ROOF.search(lowered)
     if occupancy and not negated(lowered, occupancy.start(), occupancy.end()) and not re.search(
             r"\b(?:not|no|never|isn'?t|nothing)\b", occupancy.group()):

@@ -155,6 +155,8 @@ class Argument:
     wastes_on_compute: bool
     read: bool  # whether any clause's polarity and side were read
     asked: bool = False  # whether some sentence was set aside as a question or a view reported to be answered
+    pays_clause: str = ""  # the first clause that has fusion pay where bytes or launches set the time
+    wastes_clause: str = ""  # the first that has it waste the week where the math does
 
 
 def _set_aside(unit: str) -> bool:
@@ -167,7 +169,7 @@ def read_argument(lowered: str) -> Argument:
     found = stances(lowered)
     turned = next((s.clause for s in found if s.pays is True and s.side == "compute" and not s.limited
                    and _FUSION.search(s.clause)), "")
-    return Argument(turned, any(s.pays is True and s.side == "memory" for s in found),
-                    any(s.pays is False and s.side == "compute" for s in found),
-                    any(s.pays is not None for s in found),
-                    any(_set_aside(unit) for unit in _UNIT.split(lowered)))
+    pays = next((s.clause for s in found if s.pays is True and s.side == "memory"), "")
+    wastes = next((s.clause for s in found if s.pays is False and s.side == "compute"), "")
+    return Argument(turned, bool(pays), bool(wastes), any(s.pays is not None for s in found),
+                    any(_set_aside(unit) for unit in _UNIT.split(lowered)), pays, wastes)

@@ -46,7 +46,7 @@ from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
-from regime_core.grading.language import NEGATION, fusion_misstated, normalise, with_units
+from regime_core.grading.language import NEGATION, fusion_leaves, fusion_misstated, normalise, with_units
 from regime_core.judgment.classify import Verdict
 from regime_core.resources import load_json
 
@@ -344,8 +344,14 @@ _FUSION_WORDS = re.compile(r"\bfus|\bfuse|compil|inductor|\bmerg|\bcollaps|(?<![
 def _as_written(paragraph: str, lowered_clause: str) -> str:
     """A normalised clause quoted as the learner wrote it, where it can be found; at most 160 characters."""
     clause = lowered_clause.rstrip(" ;,.:")
-    at = paragraph.lower().find(clause[:40])
-    return (paragraph[at:at + len(clause)] if at >= 0 else clause)[:160]
+    lowered = paragraph.lower()
+    at = next((found for size in (40, 20, 10) if (found := lowered.find(clause[:size])) >= 0), -1)
+    if at < 0:
+        return clause[:160]
+    end = at + len(clause)
+    while end < len(paragraph) and paragraph[end].isalnum():  # normalising may have shortened it ("A1's" → "a1s")
+        end += 1
+    return paragraph[at:end][:160]
 
 
 # What fusion does, said in the paragraph: it removes round trips, bytes, intermediates or launches; the data is
@@ -366,10 +372,22 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
     misread = fusion_misstated(lowered)
     if misread:
         return Check(False, f"“{_as_written(paragraph, misread.group())}”: fusion deletes round trips through memory and"
-                            " launches; it leaves the FLOPs and the math units' speed as they were.")
+                            f" launches; it leaves {fusion_leaves(misread)}.")
     # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check.
     said = _FUSION_DOES.search(lowered)
-    return Check(True, f"Says what fusion does: “{_as_written(paragraph, said.group())}”." if said else "Talks about fusion.")
+    if said:
+        return Check(True, f"Says what fusion does: “{_as_written(paragraph, said.group())}”.")
+    # What it does not said in words read here: where it is said to pay, or to waste the week, is the claim checked.
+    argument = read_argument(lowered)
+    if argument.pays_clause and not argument.turned:
+        return Check(True, f"Says where fusion pays: “{_as_written(paragraph, argument.pays_clause)}”.")
+    if argument.wastes_clause and not argument.turned:
+        return Check(True, f"Says where fusion wastes the week: “{_as_written(paragraph, argument.wastes_clause)}”.")
+    if argument.turned:
+        return unsure(f"“{_as_written(paragraph, argument.turned)}” has fusion pay where the math sets the time (see"
+                      " Both sides); what fusion itself does is not said in words the grader reads")
+    return unsure("fusion is named, but neither what it does (deletes round trips and launches) nor where it pays"
+                  " (where bytes or launches set the time) is said in words the grader reads")
 
 
 def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:

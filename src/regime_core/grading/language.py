@@ -370,9 +370,25 @@ _FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|del
 _FUSION_DENIED = re.compile(r"(?:\bzero|\bnot any|\bno)\s*$|\b(?:no|never a)\s+(?:[\w-]+\s+)?fus\w*\b[^.;:!?]*$")
 
 
+# What fusion does not cure either: a host sync ("the .item() sync goes away if you fuse", "fusing removes the sync").
+# The host waits because the code asks for a value; a fused kernel still hands it back.
+_FUSION_CURES_SYNC = re.compile(r"\bfus\w*\b(?:(?!\b(?:not|never|no|cannot|can'?t|won'?t|doesn'?t)\b)[^.;!?,]){0,30}?"
+                                r"\b(?:removes?|eliminat\w*|kills?|gets? rid of|deletes?)\s+(?:the\s+|a\s+|that\s+)?"
+                                r"(?:host\s+)?(?:sync\w*|\.?item\(\))"
+                                r"|(?:\bsync\w*|\.?item\(\))[^.;!?]{0,25}?\b(?:goes away|go away|disappears?|vanish\w*|is gone)"
+                                r"\b[^.;!?]{0,20}?\b(?:if|when|once|after)\s+(?:you\s+)?fus\w*")
+
+
+def fusion_leaves(misstated: re.Match[str]) -> str:
+    """What fusion leaves as it was, against what the misstatement has it do: the math, or the host's wait."""
+    if _FUSION_CURES_SYNC.fullmatch(misstated.group()):
+        return "the host sync in place: the host waits while the code asks for a value (.item(), a print)"
+    return "the FLOPs and the math units' speed as they were"
+
+
 def fusion_misstated(lowered: str) -> re.Match[str] | None:
-    """Where the text (normalised) says fusion does the math's work: cuts FLOPs, does less math, raises occupancy."""
-    found = _FUSION_DOES_MATH.search(lowered)
+    """Where the text (normalised) says fusion does the math's work (less math, more occupancy) or a sync's cure."""
+    found = _FUSION_DOES_MATH.search(lowered) or _FUSION_CURES_SYNC.search(lowered)
     if found is None or negated(lowered, found.start(), found.end()) or _FUSION_DENIED.search(
             lowered[max(0, found.start() - 60):found.start()]):
         return None
