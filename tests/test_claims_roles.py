@@ -367,7 +367,43 @@ def test_a_time_said_at_the_roof_is_checked_as_the_roof_s(text: str, passed: boo
     assert _check("a5", "evidence", text)["passed"] is passed
 
 
-ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS]
+# Kinds read after the ninth set was spent (bench/grading/fresh-2026-12-04h.json): each both ways.
+NINTH_PAIRS = [
+    # a value right after "key: " is that key's: a config line's headroom and its roof
+    ("a2", "evidence", "bw_util: 0.85\nheadroom_at_peak_bw: 1.18x", "bw_util: 0.85\nheadroom_at_peak_bw: 1.85x",
+     "The headroom is 1 ÷ 85% = 1.18×, not 1.85×"),
+    ("a1", "evidence", "achieved_flops_pct: 70  # of peak tensor TFLOP/s", "achieved_bw_pct: 70  # from the 70% figure",
+     "70% is of peak FLOP/s, not of bandwidth"),
+    # "a of every b" of the cycle, with what the GPU does then: its kernels' time, or the gaps'
+    ("a6", "evidence", "2 µs of the 10 µs cycle the GPU is working; 40,000 launches",
+     "8 µs of the 10 µs cycle the GPU is working hard; 40,000 launches", "2 µs of every 10 µs is the time its kernels run"),
+    ("a6", "evidence", "Two of every ten microseconds the GPU toils; eight it rests.",
+     "Eight of every ten microseconds the GPU toils; two it rests.", "8 µs is the gap time"),
+    ("a6", "evidence", "8 of every 10 µs the GPU waits on the next launch", "2 of every 10 µs the GPU waits on the next"
+     " launch", "8 µs of every 10 µs is the time it waits in the gaps; 2 µs is the kernel time"),
+    # a multiplier is no small count of the incident's (A2's "x * 2"): 1.85× is not taken for the 2
+    ("a2", "evidence", "85% of 2.0 TB/s used; headroom 1.18×", "85% of 2.0 TB/s used; headroom 1.85×",
+     "The headroom is 1 ÷ 85% = 1.18×, not 1.85×"),
+]
+ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS]
+
+
+@pytest.mark.parametrize("text", ["8 of every 40 µs the GPU toils", "5 of every 10 µs the GPU toils"])
+def test_a_of_every_b_is_read_only_against_the_incident_s_own_cycle_and_times(text: str) -> None:
+    """40 µs is no cycle of A6's and 5 µs neither of its times: the reading says nothing of them."""
+    assert "is the time its kernels run" not in _check("a6", "evidence", text)["why"]
+
+
+def test_a_multiplier_is_not_checked_out_as_a_small_count_of_the_incident_s() -> None:
+    """2.1× fewer passes is no figure of A2's; the 2 of "x * 2 + 1" does not vouch for it."""
+    check = _check("a2", "evidence", "85% of 2.0 TB/s; fusing would cut the passes 2.1×")
+    assert check["passed"] is None
+    assert "not checked: “2.1”" in check["why"]
+
+
+def test_an_operand_of_a_product_is_still_the_incident_s_figure() -> None:
+    """"7B × 2 bytes": the × makes 7B an operand, not a multiplier said of something."""
+    assert _check("a4", "evidence", "14 GB (7B × bf16) per token over 300 GB/s: 14/300 ≈ 47 ms/tok")["passed"] is True
 
 
 @pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), ALL_PAIRS, ids=[p[3][:40] for p in ALL_PAIRS])

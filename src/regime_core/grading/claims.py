@@ -178,11 +178,20 @@ MAX_CLAIMS = 200
 _REACH = 160  # characters either side of a number in which its clause is looked for
 
 
+_KEY_WORDS = 5
+
+
 def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
     lo = max(0, start - _REACH)
-    before = [m.end() for m in _CLAUSE.finditer(text, lo, start)]
+    before = list(_CLAUSE.finditer(text, lo, start))
     after = _CLAUSE.search(text, end, end + _REACH)
-    return (before[-1] if before else lo), (after.start() if after else min(len(text), end + _REACH))
+    # A value right after "key: " is that key's ("headroom at peak bw: 1.85×"): its clause takes the key in, where the
+    # key is a label (a few words, no figures), not a clause of its own ("8 → 14 ms with the same kernels: 6 ms …").
+    if before and text[before[-1].start()] == ":" and not text[before[-1].end():start].strip():
+        key = text[before[-2].end() if len(before) > 1 else lo:before[-1].start()]
+        if len(key.split()) <= _KEY_WORDS and not any(c.isdigit() for c in key):
+            before.pop()
+    return (before[-1].end() if before else lo), (after.start() if after else min(len(text), end + _REACH))
 
 
 def _words(text: str, limit: int, *, last: bool) -> str:
@@ -530,6 +539,9 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
     if Dim.FRACTION in (a.dim, b.dim) and Dim.COUNT in (a.dim, b.dim) and (a.speed or b.speed or a.multiplier
                                                                         or b.multiplier):
         return False  # "108%" is not the 1.08× speed-up
+    if a.dim is b.dim is Dim.COUNT and a.multiplier != b.multiplier and not (a.speed or b.speed) and a.value < 100:
+        # "1.85×" is no small count of the incident's (the 2 of "x * 2 + 1", a batch of 8); "7B × 2 bytes" is a product
+        return False
     if Dim.FRACTION in (a.dim, b.dim) and abs(a.value - b.value) > SHARE_POINTS:
         return False  # a pencil rounds 62% to 60%, not 80% to 74%: shares within a few points
     return math.isclose(a.value, b.value, rel_tol=rel)
@@ -1598,7 +1610,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
         wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"
         marks.append(Mark(f"{reading.sides[0]} the ridge", False, wrong))
     compared = "" if wrong else (_comparison_wrong(text, reading.claims) or _direction_wrong(text, reading.claims, facts)
-                                 or _of_share_wrong(text, reading.claims))
+                                 or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts))
     if compared:
         wrong = compared
         marks.append(Mark(compared.split(",")[0], False, wrong))
@@ -1655,6 +1667,55 @@ def _of_share_wrong(text: str, claims: Sequence[Claim]) -> str:
         if 0 < ratio < 1 and not math.isclose(share.value, ratio, abs_tol=0.02 + arithmetic_tolerance(share.written)
                                               * share.value):
             return f"{a.shown()} of {b.shown()} is {show(ratio, Dim.FRACTION)}, not {share.shown()}"
+    return ""
+
+
+# What the GPU is said to do for "a of every b" of its cycle: work (its kernels) or rest (the gaps).
+_CYCLE_DOES = {
+    "busy": re.compile(r"\b(?:works?|working|toils?|toiling|computes?|computing|crunch\w*|busy|runs?|running|active"
+                       r"|does (?:real )?work|doing (?:real )?work|executes?|executing)\b"),
+    "idle": re.compile(r"\b(?:rests?|resting|idles?|idling|idle|waits?|waiting|sleeps?|sleeping|does nothing|doing nothing"
+                       r"|stalls?|stalled|starv\w*)\b"),
+}
+_OF_EVERY = re.compile(r"\s*(?:of|out of)\s+(?:every |each |the |a |its )?~?\s*")
+
+
+def _unit_scale(claim: Claim) -> float:
+    """What one of the claim's written units is in base units ("10 µs": 1e-6), for a bare number that shares it."""
+    written = _NUMERAL.match(claim.written)
+    try:
+        figure = float(written.group().replace(",", "")) if written else 0.0
+    except ValueError:
+        figure = 0.0
+    return claim.value / figure if figure else 0.0
+
+
+def _of_cycle_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """Why "a of every b µs the GPU works" gives the kernels' time the gaps' (or the other way), or "".
+
+    Where the incident gives a kernel and a gap time and b is their sum, a is the time the words say the GPU spends
+    so ("8 of every 10 µs the GPU toils": its kernels take 2).
+    """
+    pair = _kernel_and_gap(facts)
+    if pair is None:
+        return ""
+    on, off = pair
+    for a, b in itertools.pairwise(claims):
+        if b.dim is not Dim.SECOND or a.dim not in (Dim.SECOND, Dim.COUNT) or not _OF_EVERY.fullmatch(text, a.end, b.start):
+            continue
+        if not math.isclose(b.value, on.value + off.value, rel_tol=MATCH):
+            continue
+        a_value = a.value if a.dim is Dim.SECOND else a.value * _unit_scale(b)
+        _, hi = _clause_bounds(text, b.start, b.end)
+        does = _nearest(_CYCLE_DOES, "", _words(text[b.end:hi], 6, last=False))
+        said = {"busy": on, "idle": off}.get(does or "")
+        other = {"busy": off, "idle": on}.get(does or "")
+        if said is None or other is None or math.isclose(a_value, said.value, rel_tol=MATCH):
+            continue
+        if math.isclose(a_value, other.value, rel_tol=MATCH):
+            what = "its kernels run" if does == "busy" else "it waits in the gaps"
+            return (f"{show(said.value, Dim.SECOND)} of every {show(on.value + off.value, Dim.SECOND)} is the time {what};"
+                    f" {show(other.value, Dim.SECOND)} is the {'gap' if does == 'busy' else 'kernel'} time")
     return ""
 
 
