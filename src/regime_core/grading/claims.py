@@ -870,19 +870,36 @@ _FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|more speed|speed-?up)\b")
 _LESS_TIME = re.compile(r"\b(?:less|shorter|cuts?|cutting|saves?|saving|reduc\w*|shaves?)\b")
 
 
+# A bound said of anything at all ("the most we could ever get", "at most … is possible"), not of one lever.
+_EVER_BOUND = re.compile(r"\b(?:the most (?:we|you|it|one|anyone) (?:can|could)(?: \w+){0,2}? (?:get|gain|win|hope for)"
+                         r"|(?:the )?best (?:we|you|any \w+) (?:can|could)(?: ever)? (?:get|do|gain)|(?:can|could) ever"
+                         r"|is (?:all|the most) (?:that is |that's )?(?:possible|available|left)|at most [^;!?]{0,30}?possible)\b")
+_FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|speed-?up|more speed)\b")
+
+
 def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
     """A bound on what compile or fusion can give that the incident's measured speed-up beats, or "".
 
     "Compile can give at most 1.18×" of a chain compile made 3.8× faster.
     """
-    if not claim.multiplier or claim.bound != "<":
-        return ""
     lo, hi = _clause_bounds(text, claim.start, claim.end)
-    if not COMPILE_NAMED.search(text, max(0, lo - 40), hi):
+    ever = _EVER_BOUND.search(text, max(0, lo - 60), hi)
+    if claim.multiplier:
+        factor = claim.value
+    elif claim.dim is Dim.FRACTION and claim.change and _FASTER_AFTER.match(text, claim.end):
+        factor = 1 + claim.value  # "at most 15% faster"
+    else:
         return ""
-    beaten = next((f for f in facts.known if f.speed and f.value > claim.value * (1 + MATCH)), None)
-    return "" if beaten is None else (f"the incident measured {beaten.shown()}× from it, more than at most"
-                                      f" {claim.shown()}×")
+    if not (claim.bound == "<" or ever) or not (ever or COMPILE_NAMED.search(text, max(0, lo - 40), hi)):
+        return ""
+    beaten = next((f for f in facts.known if f.speed and f.value > factor * (1 + MATCH)), None)
+    if beaten is None:
+        return ""
+    said = claim.shown() + ("×" if claim.multiplier else " faster")
+    if not ever:
+        return f"the incident measured {beaten.shown()}× from it, more than at most {said}"
+    return (f"the incident measured {beaten.shown()}×, more than the most said ({said}): a share of the roof bounds"
+            " only what moving the same bytes or FLOPs faster can give, and fusion or compile moves fewer")
 
 
 # A what-if that makes the kernels faster ("halving each kernel's time", "making it 2x faster", "halving k") and what
@@ -1610,7 +1627,9 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
         wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"
         marks.append(Mark(f"{reading.sides[0]} the ridge", False, wrong))
     compared = "" if wrong else (_comparison_wrong(text, reading.claims) or _direction_wrong(text, reading.claims, facts)
-                                 or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts))
+                                 or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts)
+                                 or _times_below_peak_wrong(text, reading.claims, facts)
+                                 or _beyond_the_roof_wrong(text, reading.claims, facts))
     if compared:
         wrong = compared
         marks.append(Mark(compared.split(",")[0], False, wrong))
@@ -1716,6 +1735,70 @@ def _of_cycle_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
             what = "its kernels run" if does == "busy" else "it waits in the gaps"
             return (f"{show(said.value, Dim.SECOND)} of every {show(on.value + off.value, Dim.SECOND)} is the time {what};"
                     f" {show(other.value, Dim.SECOND)} is the {'gap' if does == 'busy' else 'kernel'} time")
+    return ""
+
+
+# "3.8 times below the card's peak": a share of the roof said as a factor under it (1 ÷ 3.8 = 26%).
+_TIMES_BELOW = re.compile(r"\s*(?:times|x|×)?\s*(?:below|under|short of|less than|lower than|away from|off)\s+"
+                          r"(?:the |its |the card'?s |the gpu'?s |our |their )?(?:peak|roof|datasheet|limit|max\w*)\b")
+
+
+def _times_below_peak_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """Why "k× below the peak" is not the incident's share of that roof (85% is 1.18× below it, not 3.8×), or ""."""
+    for claim in claims:
+        if not (claim.multiplier or claim.dim is Dim.COUNT) or claim.value <= 0 or not _TIMES_BELOW.match(text, claim.end):
+            continue
+        _, hi = _clause_bounds(text, claim.start, claim.end)
+        roof = _nearest(_ROOF_WORDS, _words(text[max(0, claim.start - 80):claim.start], 6, last=True),
+                        _words(text[claim.end:hi], 8, last=False))
+        shares = [f for f in facts.known if f.dim is Dim.FRACTION and f.roof and (roof is None or f.roof == roof)
+                  and 0 < f.value < 1]
+        if not shares or len({f.roof for f in shares}) > 1:
+            continue
+        share = shares[0]
+        if not math.isclose(claim.value, 1 / share.value, rel_tol=MATCH):
+            return (f"{claim.shown()}× below the peak is {show(1 / claim.value, Dim.FRACTION)} of it; the incident's"
+                    f" figure is {share.shown()} of {_roof_name(share.roof)}, {number_shown(1 / share.value)}× below it")
+    return ""
+
+
+# A time said to be reached ("we reach 80 ms", "gets TTFT down to 80 ms") on the same card and precision: better
+# kernels or tuning, this one GPU. More GPUs or lower precision move the roof itself, so those are not held to it.
+_REACHED = re.compile(r"(?:\b(?:we|you|they|it|i)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily |finally"
+                      r" |now )?(?:reach|hit|get (?:\w+ )?(?:down )?to|achieve|make|land at)|\b(?:reaches|hits"
+                      r"|gets (?:\w+ )?(?:down )?to|achieves|lands at))\s+(?:~|≈|about |around )?$")
+_SAME_ROOF = re.compile(r"\b(?:(?:this|one|a single|the same|1) (?:h100|a100|gpu|card|device)|better (?:\w+ )?kernels?"
+                        r"|tun(?:e|es|ed|ing)\b|optimi[sz]\w* (?:the )?kernels?)")
+_OTHER_ROOF = re.compile(r"\b(?:more gpus|\d+ gpus|fp8|fp4|int8|lower precision|quanti[sz]\w*|shorter prompts?"
+                         r"|chunk\w*|tensor parallel\w*)\b")
+
+
+def _sentence_of(text: str, at: int) -> str:
+    """The sentence around ``at``: from the last end of a sentence before it to the next (its mark kept)."""
+    start = max(text.rfind(mark, 0, at) for mark in ".?!\n") + 1
+    ends = [found for mark in ".?!\n" if (found := text.find(mark, at)) >= 0]
+    return text[start:min(ends) + 1 if ends else len(text)]
+
+
+def _beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """Why a time said to be reached on the same card is faster than the roof allows, or "".
+
+    62% of peak at 180 ms is 112 ms at 100%: "with better kernels we reach 80 ms on this one H100" asks for more
+    than the card's peak.
+    """
+    # The first: the incident's own measured time at the roof (the others are its targets' at the same share).
+    floor = next((d for d in facts.derived if d.role == dv.AT_PEAK and d.value > 0), None)
+    if floor is None or not _SAME_ROOF.search(text) or _OTHER_ROOF.search(text):
+        return ""
+    for claim in claims:
+        if claim.dim is not Dim.SECOND or not _REACHED.search(text, max(0, claim.start - 30), claim.start):
+            continue
+        if _sentence_of(text, claim.start).rstrip().endswith("?"):  # asked, not said
+            continue
+        if claim.value >= floor.value * (1 - MATCH):
+            continue
+        return (f"at 100% of the roof it takes {floor.how} = {show(floor.value, Dim.SECOND)}: {claim.shown()} is"
+                " faster than this card's peak allows")
     return ""
 
 
