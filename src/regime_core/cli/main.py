@@ -12,6 +12,7 @@ import json
 import os
 import secrets
 from collections.abc import Callable, Sequence
+from importlib.metadata import entry_points
 from typing import Any, NoReturn
 
 from regime_core.catalogue import hardware
@@ -322,7 +323,12 @@ def cmd_ranks(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     jobs = _whole(args.jobs, "--jobs") if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise RegimeError("--jobs", "expected at least 1")
-    if jobs == 1 or len(files) == 1:
+    engine = args.engine.strip().lower()
+    if args.address is not None and engine == "local":
+        raise RegimeError("--address", "expected --engine ray with it: the local engine joins no cluster")
+    if engine != "local":
+        results = _engine(engine)(files, jobs=jobs, address=args.address)
+    elif jobs == 1 or len(files) == 1:
         results = [rank_reading(f) for f in files]
     else:
         with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
@@ -343,6 +349,20 @@ def cmd_ranks(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     lines += ["  ".join(c.ljust(w) for c, w in zip(row, width, strict=True)).rstrip() for row in rows]
     lines += [f"not read: {r['file']}: {r['reason']}" for r in merged["refused"]]
     return merged, "\n".join(lines)
+
+
+def _engine(name: str) -> Callable[..., list[tuple[str, dict[str, Any] | None, str]]]:
+    """An optional engine's reader of many ranks, found by the entry point its extra installs (``regime.engines``).
+
+    The core never imports an engine: the engine imports the core, and registers itself to be found here.
+    """
+    if name != "ray":
+        raise RegimeError("--engine", f"expected local or ray, got {name[:20]!r}")
+    found = [point for point in entry_points(group="regime.engines") if point.name == name]
+    if not found:
+        raise RegimeError("--engine", "expected Ray's engine installed for --engine ray: pip install 'regime-core[ray]'")
+    reader: Callable[..., list[tuple[str, dict[str, Any] | None, str]]] = found[0].load()
+    return reader
 
 
 def _whole(value: str, field: str) -> int:
@@ -493,6 +513,10 @@ def build_parser() -> argparse.ArgumentParser:
                                " regime ranks merges")
     subs["ranks"].add_argument("paths", nargs="+", metavar="PATH", help="traces or digests, folders of them, or globs")
     subs["ranks"].add_argument("--jobs", help="traces read at once (default: the CPUs)")
+    subs["ranks"].add_argument("--engine", default="local", help="local (a process pool on this machine) or ray (Ray"
+                               " tasks where the traces lie: pip install 'regime-core[ray]')")
+    subs["ranks"].add_argument("--address", help="--engine ray: the Ray cluster to join (as ray.init takes it, e.g."
+                               " auto); default: a local Ray of --jobs CPUs, started and stopped")
     subs["ranks"].add_argument("--markdown", action="store_true", help="the job's reading as Markdown")
     subs["ranks"].add_argument("--svg", action="store_true", help="ranks × steps as SVG, the stragglers labelled")
     subs["diff"].add_argument("before", metavar="BEFORE", help="the trace before the change")
