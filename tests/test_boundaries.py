@@ -290,6 +290,13 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "before": st.sampled_from([_READING, {**_READING, "trace": {**_READING["trace"], "steps": [{"step": 1}]}},
                                {"regime": None, "trace": {}}]) | values,
     "after": st.sampled_from([_READING, {**_READING, "trace": {**_READING["trace"], "window": "long"}}]) | values,
+    # The page's ranks: digests (a real reading's, damaged, or anything) with their files' names; files not read.
+    "digests": st.lists(st.fixed_dictionaries({"file": st.text(max_size=9) | values}, optional={
+        "digest": st.sampled_from([{"format": "regime-digest", "version": 1, "reading": _READING},
+                                   {"format": "regime-digest", "version": 1, "reading": {"trace": {}}}]) | values}),
+        max_size=3) | values,
+    "refused": st.lists(st.fixed_dictionaries({"file": st.text(max_size=9)}, optional={"reason": values}),
+                        max_size=2) | values,
     # A class's file and its entries: a name, a size, a place in the class; entries of every kind, damaged or not.
     "file": st.text(max_size=30) | values, "bytes": st.integers(-1, 10**9) | values, "index": values,
     "entries": st.lists(st.fixed_dictionaries(

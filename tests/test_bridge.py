@@ -10,6 +10,7 @@ import pytest
 
 from regime_core.bridge.api import OPS, handle
 from regime_core.bridge.protocol import PROTOCOL, table
+from regime_core.trace.ranks import digest
 from regime_core.trace.reading import read_trace
 from trace_builder import as_bytes, picket_fence
 
@@ -76,6 +77,8 @@ SAMPLES = [
     {"op": "class_entry", "file": "ada.json", "text": json.dumps({"part_a": {"a1": {"regime": "compute"}}}), "bytes": 40},
     {"op": "class_report", "entries": [{"kind": "refused", "file": "x.json", "reason": "expected JSON"}]},
     {"op": "trace_diff", "before": _READING, "after": _READING},
+    {"op": "rank_digest", "data": base64.b64encode(as_bytes(picket_fence(50))).decode()},
+    {"op": "ranks", "digests": [{"file": "rank0.json", "digest": digest(_READING)}], "refused": []},
 ]
 
 

@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from regime_core.trace.reading import read_trace
+from test_ranks import job
 from test_trace_ncu import ncu_details
 from trace_builder import PATTERNS, as_bytes, gemm_bound, picket_fence
 
@@ -200,3 +201,25 @@ def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: ob
     copied = page.evaluate("navigator.clipboard.readText()")
     assert copied.startswith("### Regime: faster")
     assert "| step time (median) |" in copied
+
+
+def test_every_rank_read_in_turn_names_the_straggler_and_the_file_it_could_not_read(page: Page, base_url: str,
+                                                                                    tmp_path: Path) -> None:
+    paths = []
+    for r, trace in enumerate(job(4, compute={2: 2700.0})):
+        path = tmp_path / f"rank{r}.pt.trace.json.gz"
+        path.write_bytes(as_bytes(trace, zipped=True))
+        paths.append(str(path))
+    broken = tmp_path / "notes.json"
+    broken.write_text("{")
+    page.goto(base_url + "trace/")
+    widget = page.locator(".regime-trace-ranks")
+    widget.locator('input[name="ranks"]').set_input_files([*reversed(paths), str(broken)])
+    result = widget.locator(".regime-trace-ranks__result")
+    expect(result).to_have_attribute("data-state", "done", timeout=READY_MS)
+    expect(result).to_have_attribute("data-verdict", "straggler")
+    expect(result.locator(".regime-trace-ranks__verdict")).to_contain_text("Rank 2 is a straggler")
+    expect(result.locator("tbody tr")).to_have_count(4)
+    expect(result.locator("tbody th").first).to_have_text("0")  # in rank order, whatever order they were chosen in
+    expect(result.locator("svg.regime-ranks")).to_have_count(1)
+    expect(result.locator(".regime-trace-ranks__refused")).to_contain_text("Not read: notes.json")

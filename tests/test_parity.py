@@ -13,8 +13,10 @@ from pathlib import Path
 from regime_core.bridge.api import handle
 from regime_core.catalogue import hardware
 from regime_core.content import drill
+from regime_core.trace.ranks import digest
 from regime_core.trace.reading import read_trace
 from test_diff import stepped
+from test_ranks import job
 from test_trace_eras import in_2021_spelling
 from test_trace_formats import as_gpu_trace_csv, as_nsys_sqlite
 from test_trace_ncu import ncu_details, raw_page
@@ -65,6 +67,12 @@ def _requests() -> list[object]:
                 as_bytes(in_2021_spelling(loader_starved(5)), zipped=True),
                 ncu_details([("sgemm", 500.0, 88, 30, 2), ("pointwise", 90.0, 9, 91, 3)]), raw_page()):
         reqs.append({"op": "trace", "data": base64.b64encode(raw).decode()})
+    # The page's ranks: a rank's trace into its digest, and a straggler set's digests merged.
+    straggler = job(4, compute={2: 2700.0})
+    reqs.append({"op": "rank_digest", "data": base64.b64encode(as_bytes(straggler[0], zipped=True)).decode()})
+    reqs.append({"op": "ranks", "refused": [{"file": "notes.json", "reason": "expected a JSON trace"}],
+                 "digests": [{"file": f"rank{r}.json", "digest": digest(read_trace(as_bytes(t)).to_json())}
+                             for r, t in enumerate(straggler)]})
     # The page's diff of two readings, as regime diff gives it.
     reqs += [{"op": "trace_diff", "before": read_trace(as_bytes(stepped(loader_us=6000))).to_json(),
               "after": read_trace(as_bytes(stepped())).to_json()}]

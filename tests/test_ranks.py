@@ -261,3 +261,32 @@ def test_each_step_s_exposed_collectives_leave_out_what_other_work_overlaps() ->
     t.kernel(600, 1000, "ncclDevKernel_AllReduce_Sum_bf16_RING_LL(ncclDevComm*, unsigned long, ncclWork*)", stream=20)
     steps = read_trace(as_bytes(t.document())).to_json()["trace"]["steps"]
     assert steps[0]["collectives"] == pytest.approx(500e-6, rel=0.01)  # 1000 µs of all-reduce, 500 µs under the GEMM
+
+
+def test_a_large_job_shows_its_stragglers_and_its_outliers_not_every_rank() -> None:
+    """A page or a pull-request comment of 1,024 rows is no reading: the stragglers, then the ranks furthest out."""
+    from regime_core.trace.ranks import SHOWN_ROWS, markdown, shown_rows
+
+    def rank(n: int, work: float) -> dict[str, Any]:
+        return {"rank": n, "work": work, "step_time": 3e-3, "compute_time": work, "comm_share": 0.3,
+                "loader_share": 0.0, "regime_name": "undecided"}
+
+    # a straggler, twenty ranks further from the median than it (quick ones), and one nearer
+    works = {700: 2.7e-3, 5: 1.5e-3, **{n: 1.0e-3 + n * 1e-9 for n in range(100, 120)}}
+    result = {"ranks": [rank(n, works.get(n, 2e-3)) for n in range(1024)], "stragglers": [700],
+              "job": {"verdict": "straggler", "text": "Rank 700 is a straggler."}, "notes": [], "refused": []}
+    rows, shown = shown_rows(result)
+    assert len(rows) == SHOWN_ROWS
+    names = [row[0] for row in rows]
+    numbers = [int(name.split()[0]) for name in names]
+    assert numbers == sorted(numbers)  # in rank order
+    assert names == ["100", "101", "102", "103", "104", "105", "106", "107", "108", "109", "110", "111", "112", "113",
+                     "114", "700 (straggler)"]  # the straggler first, then the furthest out
+    assert shown.startswith("16 of 1,024 ranks shown: the stragglers, then those whose work before the collectives")
+    assert "the other 1,008 are within 1 ms of it" in shown  # ranks 115 to 119, at 1 ms against the median 2 ms
+    assert markdown(result).count("\n| ") == SHOWN_ROWS + 2  # the head, its separator, and the rows shown
+    alike = {**result, "ranks": [rank(n, 2.7e-3 if n == 700 else 2e-3) for n in range(1024)]}
+    assert shown_rows(alike)[1].endswith("the other 1,008 are at it. regime ranks --json gives every rank")
+    small = {**result, "ranks": result["ranks"][:8], "stragglers": []}
+    assert shown_rows(small)[1] == ""
+    assert len(shown_rows(small)[0]) == 8

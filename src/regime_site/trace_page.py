@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from html import escape
 
-from regime_core.bridge.trace_ops import MAX_PAGE_TRACE_BYTES
+from regime_core.bridge.trace_ops import MAX_PAGE_RANKS, MAX_PAGE_TRACE_BYTES
 from regime_site.markup import field as _field
 
 
@@ -50,5 +50,27 @@ def diff_widget() -> str:
         + _field("after", f"After it (up to {escape(limit)})", f'<input type="file" name="after" {accept}>')
         + "</form>"
         '<div class="regime-trace-diff__result" aria-live="polite"></div>'
+        "</div>"
+    )
+
+
+def ranks_widget() -> str:
+    """One trace (or digest) per rank: each read in the browser's worker in turn and kept as its digest, then merged."""
+    limit = f"{MAX_PAGE_TRACE_BYTES // 2**20} MB"
+    return (
+        f'<div class="regime-trace-ranks" data-regime-widget="trace-ranks" data-max-bytes="{MAX_PAGE_TRACE_BYTES}"'
+        f' data-max-ranks="{MAX_PAGE_RANKS}">'
+        '<p class="regime-status" role="status" aria-live="polite"></p>'
+        "<noscript><p>This needs JavaScript: the traces are read by Python running in your browser. The command line"
+        " reads a run's ranks too: <code>regime ranks run/</code>.</p></noscript>"
+        '<form data-search-exclude class="regime-trace-ranks__form regime-attempt" novalidate'
+        ' aria-label="One trace per rank">'
+        + _field("ranks", f"One trace per rank (each up to {escape(limit)}), or the digests regime trace --digest"
+                          " writes: choose them all at once",
+                 '<input type="file" name="ranks" multiple accept=".json,.gz,.sqlite,.csv,application/json,'
+                 'application/gzip,text/csv">')
+        + "</form>"
+        '<progress class="regime-trace-ranks__progress" max="1" value="0" hidden></progress>'
+        '<div class="regime-trace-ranks__result" aria-live="polite"></div>'
         "</div>"
     )

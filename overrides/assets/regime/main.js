@@ -12,12 +12,13 @@ import * as ridgeTable from "./ridge-table.js";
 import * as stretch from "./stretch.js";
 import * as trace from "./trace.js";
 import * as traceDiff from "./trace-diff.js";
+import * as traceRanks from "./trace-ranks.js";
 import { python } from "./runtime.js";
 
 // The forms show only with JavaScript (regime.css); main.html's head sets this too, before paint.
 document.documentElement.classList.add("regime-js");
 
-const COMPONENTS = { acceptance, attempt, "casebook-filter": casebookFilter, links, mentor, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace, "trace-diff": traceDiff };
+const COMPONENTS = { acceptance, attempt, "casebook-filter": casebookFilter, links, mentor, practice, "ridge-table": ridgeTable, "incident-explorer": incidentExplorer, stretch, "drill-reset": drillReset, trace, "trace-diff": traceDiff, "trace-ranks": traceRanks };
 const live = new Map(); // element -> teardown
 let mountedRoot = null;
 let mountedPath = null; // the address mountedRoot was mounted at: instant navigation swaps the page first

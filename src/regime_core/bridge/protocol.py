@@ -17,7 +17,7 @@ from typing import Any
 from regime_core.errors import RegimeError
 
 #: Raised whenever an op is added or removed, or a request or response changes shape.
-PROTOCOL = 14
+PROTOCOL = 15
 
 Handler = Callable[[Mapping[str, Any]], dict[str, Any]]
 

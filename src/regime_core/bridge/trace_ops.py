@@ -18,13 +18,21 @@ from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
 from regime_core.grading.review import counter_review, trace_review
 from regime_core.judgment.words import percent
+from regime_core.resources import parse_json_text
 from regime_core.trace.counters import NAME as COUNTERS
 from regime_core.trace.counters import CounterReading
 from regime_core.trace.counters import text as counter_text
 from regime_core.trace.diff import OP_HEAD, ROW_HEAD, diff, headline, op_rows, rows
 from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.picture import LEGEND, caption, ops_roofline, strip_svg
-from regime_core.trace.reading import no_cycle_collection, read_profile
+from regime_core.trace.ranks import COLUMNS as RANK_COLUMNS
+from regime_core.trace.ranks import digest as rank_digest
+from regime_core.trace.ranks import markdown as ranks_markdown
+from regime_core.trace.ranks import merge as merge_ranks
+from regime_core.trace.ranks import picture as ranks_picture
+from regime_core.trace.ranks import reading_of as rank_reading_of
+from regime_core.trace.ranks import shown_rows as shown_ranks
+from regime_core.trace.reading import no_cycle_collection, read_profile, read_trace
 from regime_core.trace.reading import text as trace_text
 
 #: The largest trace the page reads, as stored (gzipped or not): the page says so before a file is chosen.
@@ -60,19 +68,23 @@ def op_trace(req: Mapping[str, Any]) -> dict[str, Any]:
         return _trace_answer(req)
 
 
-def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
+def _request_bytes(req: Mapping[str, Any]) -> bytes:
+    """The file a request brings: beside it (api.handle's data), or base64 inside it."""
     data = req.get("data")
-    if isinstance(data, bytes):  # sent beside the request (api.handle's data)
-        raw = data
-    else:
-        if not isinstance(data, str) or not data:
-            raise RegimeError("data", "expected the trace file's contents, base64-encoded")
-        if len(data) > MAX_TRACE_REQUEST:
-            raise RegimeError("data", _TOO_LARGE)
-        try:
-            raw = base64.b64decode(data, validate=True)
-        except (binascii.Error, ValueError):
-            raise RegimeError("data", "expected the trace file's contents, base64-encoded") from None
+    if isinstance(data, bytes):
+        return data
+    if not isinstance(data, str) or not data:
+        raise RegimeError("data", "expected the trace file's contents, base64-encoded")
+    if len(data) > MAX_TRACE_REQUEST:
+        raise RegimeError("data", _TOO_LARGE)
+    try:
+        return base64.b64decode(data, validate=True)
+    except (binascii.Error, ValueError):
+        raise RegimeError("data", "expected the trace file's contents, base64-encoded") from None
+
+
+def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
+    raw = _request_bytes(req)
     step = req.get("step")
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
@@ -154,7 +166,60 @@ def op_trace_diff(req: Mapping[str, Any]) -> dict[str, Any]:
         raise RegimeError("before", "expected the readings this page made of two traces, unchanged") from None
 
 
+#: The most ranks the page merges at once (the command line takes any number).
+MAX_PAGE_RANKS = 4096
+
+
+def op_rank_digest(req: Mapping[str, Any]) -> dict[str, Any]:
+    """One rank's file read in the worker into its digest, which the page keeps instead of the file (kilobytes).
+
+    A digest given is checked and kept as it is; a trace is read (every format with a timeline).
+    """
+    raw = _request_bytes(req)
+    if raw.lstrip()[:1] == b"{" and b'"regime-digest"' in raw[:256]:
+        document = parse_json_text(raw.decode("utf-8", errors="replace"), "data", limit=len(raw) + 1)
+        rank_reading_of(document)  # what is wrong with it, said now
+        return {"digest": document}
+    with no_cycle_collection():
+        return {"digest": rank_digest(read_trace(raw).to_json())}
+
+
+def op_ranks(req: Mapping[str, Any]) -> dict[str, Any]:
+    """The ranks' digests the page kept, merged: the job's verdict, the per-rank table, the picture, the comment."""
+    digests, refused = req.get("digests"), req.get("refused", [])
+    if not isinstance(digests, list) or not digests or len(digests) > MAX_PAGE_RANKS:
+        raise RegimeError("digests", f"expected 1 to {MAX_PAGE_RANKS:,} ranks' digests, each with its file's name")
+    if not isinstance(refused, list):
+        raise RegimeError("refused", "expected the files not read, each with its name and why")
+    readings: list[tuple[str, Mapping[str, Any]]] = []
+    left_out: list[tuple[str, str]] = []
+    for entry in refused:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("file"), str) or not isinstance(
+                entry.get("reason"), str):
+            raise RegimeError("refused", "expected each file not read as its name and why")
+        left_out.append((entry["file"][:200], entry["reason"][:500]))
+    for entry in digests:
+        if not isinstance(entry, Mapping) or not isinstance(entry.get("file"), str):
+            raise RegimeError("digests", "expected each rank as its file's name and its digest")
+        try:
+            readings.append((entry["file"][:200], rank_reading_of(entry.get("digest"))))
+        except RegimeError as exc:
+            left_out.append((entry["file"][:200], exc.expected))
+    try:
+        merged = merge_ranks(readings, left_out)
+    except RegimeError as exc:  # no rank read: each file named with why
+        raise RegimeError("digests", exc.expected) from None
+    except (KeyError, TypeError, AttributeError, ValueError, ZeroDivisionError):  # a digest changed on its way
+        raise RegimeError("digests", "expected the digests this page made of the ranks' traces, unchanged") from None
+    rows, shown = shown_ranks(merged)
+    return {"result": merged, "text": merged["job"]["text"], "notes": merged["notes"], "head": list(RANK_COLUMNS),
+            "rows": rows, "shown": shown, "svg": ranks_picture(merged), "markdown": ranks_markdown(merged)}
+
+
 OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops_head", "ops",
                                                          "roofline", "roofline_caption", "review")),
        Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "op_head",
-                                                                 "op_rows", "markdown"))]
+                                                                 "op_rows", "markdown")),
+       Op("rank_digest", ("data",), op_rank_digest, ("digest",)),
+       Op("ranks", ("digests", "refused"), op_ranks, ("result", "text", "notes", "head", "rows", "shown", "svg",
+                                                             "markdown"))]

@@ -210,6 +210,33 @@ def table_rows(result: Mapping[str, Any]) -> list[list[str]]:
              f"{r['loader_share']:.0%}", r["regime_name"]] for r in result["ranks"]]
 
 
+_ALIKE = 1e-6  # ranks whose work is within this share of the median's are at it (the rest is float rounding)
+#: The most rows a page or a pull-request comment shows of one job (GitHub cuts a comment at 65,536 characters).
+SHOWN_ROWS = 16
+
+
+def shown_rows(result: Mapping[str, Any], limit: int = SHOWN_ROWS) -> tuple[list[list[str]], str]:
+    """The table's rows worth a reader's eye, in rank order, and a line saying which (empty when every rank is shown).
+
+    A large job's rows are its stragglers, then the ranks whose work before the collectives is furthest from the
+    median; the rest are like the median rank.
+    """
+    rows, ranks = table_rows(result), result["ranks"]
+    if len(ranks) <= limit:
+        return rows, ""
+    late = set(result["stragglers"])
+    median = statistics.median(r["work"] for r in ranks)
+    keep = sorted(sorted(range(len(ranks)), key=lambda i: (ranks[i]["rank"] not in late,
+                                                           -abs(ranks[i]["work"] - median), i))[:limit])
+    kept = set(keep)
+    rest = max(abs(r["work"] - median) for i, r in enumerate(ranks) if i not in kept)
+    return [rows[i] for i in keep], (
+        f"{len(keep)} of {len(ranks):,} ranks shown: the stragglers, then those whose work before the collectives is"
+        f" furthest from the median rank's ({_f(median, Dim.SECOND)}); the other {len(ranks) - len(keep):,} are "
+        + (f"within {_f(rest, Dim.SECOND)} of it" if rest >= _ALIKE * median else "at it")
+        + ". regime ranks --json gives every rank")
+
+
 def markdown(result: Mapping[str, Any]) -> str:
     """The job's reading for a pull request or an issue: the verdict, what the set says first, the table."""
     out = [f"### Regime across {len(result['ranks'])} ranks: {result['job']['verdict']}", "", result["job"]["text"], ""]
@@ -218,7 +245,10 @@ def markdown(result: Mapping[str, Any]) -> str:
         out.append("")
     out += ["| " + " | ".join(COLUMNS) + " |", "| " + " | ".join("---:" if c != "regime" else "---" for c in COLUMNS)
             + " |"]
-    out += ["| " + " | ".join(row) + " |" for row in table_rows(result)]
+    rows, shown = shown_rows(result)
+    out += ["| " + " | ".join(row) + " |" for row in rows]
+    if shown:
+        out += ["", shown]
     if result["refused"]:
         out += ["", "Not read:"] + [f"- {r['file']}: {r['reason']}" for r in result["refused"]]
     return "\n".join(out) + "\n"

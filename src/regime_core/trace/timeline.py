@@ -6,6 +6,7 @@ memset on every stream and device (overlapping work counts once), so busy plus i
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import pairwise
@@ -121,7 +122,7 @@ def exposed_in(tl: Timeline, windows: Sequence[tuple[float, float]]) -> list[flo
 
 
 def _overlap(idle: Sequence[tuple[float, float]], spans: Sequence[Span | Call | CpuOp]) -> float:
-    return sum(coverage(_union_of(spans), idle), 0.0) if spans else 0.0  # seconds: a float even when no gap
+    return math.fsum(coverage(_union_of(spans), idle)) if spans else 0.0  # seconds: a float even when no gap
 
 
 def _gpu_union(spans: Sequence[GpuSpan]) -> tuple[list[tuple[float, float]], int, bool, bool]:
@@ -170,7 +171,9 @@ def timeline(events: Events, window: tuple[float, float] | None = None) -> Timel
     comm = union((s.start, s.end) for s in spans if s.kind == "kernel" and s.comm) if comm_ran else []
     # Most traces have no collective, and many nothing but kernels: their unions are the one above.
     other = union((s.start, s.end) for s in spans if not s.comm) if comm else busy_spans
-    exposed = sum(b - a for a, b in comm) - sum(coverage(other, comm))
-    return Timeline(window, sum(b - a for a, b in clipped), kernels,
+    exposed = math.fsum(b - a for a, b in comm) - math.fsum(coverage(other, comm))
+    # math.fsum, correctly rounded: the built-in sum of floats rounds otherwise from Python 3.12 on (the
+    # browser's Python), and the page and the command line must agree to the last digit.
+    return Timeline(window, math.fsum(b - a for a, b in clipped), kernels,
                     tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,
                     _overlap(idle, events.loader), other, comm)
