@@ -134,3 +134,26 @@ def test_a_weight_format_in_a_lever_line_scales_the_incident_s_figures(item: str
 def test_levers_named_in_these_words_are_read(item: str, field: str, text: str, passed: bool) -> None:
     check = _check(item, field, text)
     assert check["passed"] is passed, check
+
+
+# Kinds read after the ninth set was spent: what compile or fusion is said to do, the other incident's result said
+# to be this one's, and a contraction typed without its apostrophe.
+@pytest.mark.parametrize(("item", "field", "text", "passed", "why"), [
+    ("a3", "wastes", "Fusion! Compile makes it SLOWER at this size!", False,
+     "“Compile makes it SLOWER”: compile was measured 1.08× faster here, not slower."),
+    ("a3", "wastes", "compile doesn't make it slower, but only 1.08x faster", True, ""),
+    ("a2", "helps", "torch.compile: eager was slower than compiled by 3.8x", True, ""),
+    ("a3", "wastes", "Fusion/compile — it won't cut any launches.", False, "a fused chain runs as fewer kernels"),
+    ("a3", "wastes", "fusion/compile: it bought only 1.08x, a few launches fewer", True, ""),
+    ("a3", "wastes", "fusion/compile: not that it won't cut launches; it does, for 1.08x", True, ""),
+    ("a3", "helps", "torch.compile — it should give 3.8× like A2.", False, "“3.8” is the other incident's result"),
+    ("a3", "helps", "torch.compile, that's the 3.8x from before", False, "“3.8” is the other incident's result"),
+    ("a3", "helps", "CUDA graphs; compile gives 1.08x here", True, ""),
+    ("a2", "helps", "so prob just leave it, compile cant do much here", None, "Could not tell"),
+    ("a1", "wastes", "fusing the relu: compile may even make it slower", True, ""),  # nothing measured says otherwise
+])
+def test_what_compile_is_said_to_do_is_held_to_the_incident(item: str, field: str, text: str, passed: bool | None,
+                                                            why: str) -> None:
+    check = _check(item, field, text)
+    assert check["passed"] is passed, check
+    assert why in check["why"]

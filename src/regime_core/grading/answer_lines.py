@@ -531,7 +531,35 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
 
 
 # A lever line that promises another incident's result here ("expect the same 3.8× here", "about 3.8× again").
-_EXPECTED = re.compile(r"\b(?:expect\w*|same|again|similar|likewise|too)\b")
+_EXPECTED = re.compile(r"\b(?:expect\w*|same|again|similar|likewise|too|(?:should|will|would|could|can) (?:give|get|buy|bring|win)"
+                       r"|like (?:in )?a\d|as (?:in|with|for) a\d|from before|that'?s the)\b")
+
+
+# What fusion or compile is said to do against what it does: make the work slower, or leave the launches as they were.
+_SLOWER = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b(?:\s+[\w'-]+){0,4}?\s+(?:makes? (?:it|things|them|the \w+)"
+                     r" slower|slows? (?:it|things|them) down|(?:is|runs|was|ran|gets?) slower)\b"
+                     r"|\bslower than eager\b")
+_NO_FEWER_LAUNCHES = re.compile(r"\b(?:won'?t|wont|doesn'?t|doesnt|does not|will not|can'?t|cant|cannot|never)"
+                                r" (?:cut|reduce|remove|save|lower|change|drop)s? (?:any |the )?(?:kernel )?launch\w*")
+
+
+def compile_said_wrong(facts: claims.Facts, text: str, lowered: str) -> str:
+    """Why a line says fusion or compile does what it does not, or "".
+
+    Slower where it was measured faster, or no fewer launches (a fused chain runs as fewer kernels).
+    """
+    if not claims.COMPILE_NAMED.search(lowered):
+        return ""
+    slower = _SLOWER.search(lowered)
+    faster = next((f for f in facts.known if f.speed and f.value > 1), None)
+    if slower and faster and not negated(lowered, slower.start(), slower.end()) and not NEGATION.search(slower.group()):
+        return (f"“{_as_written(text, slower.group())}”: compile was measured {faster.shown()}× faster here, not"
+                " slower.")
+    none = _NO_FEWER_LAUNCHES.search(lowered)
+    if none and not negated(lowered, none.start(), none.end()):
+        return (f"“{_as_written(text, none.group())}”: a fused chain runs as fewer kernels, so fewer launches is part of"
+                " what fusion and compile buy.")
+    return ""
 
 
 def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str, str]:
@@ -542,6 +570,9 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     set beside ("expect the same 3.8× here") is wrong; the rest are named as not checked, beside the lever's reading.
     """
     lowered = with_units(text)
+    said = compile_said_wrong(facts, text, lowered)
+    if said:
+        return said, ""
     reading = claims.read(lowered)
     if not reading.claims:
         return "", ""
