@@ -158,6 +158,10 @@ def test_words_of_the_argument_read_as_said() -> None:
      " the time.", True, "Says where fusion pays"),
     ("Fusing does not remove the sync in A7; A2 got 3.8x from fusion as it removes round trips.", True,
      "Says what fusion does"),
+    # a clause that gives fusion "only" a little is not where it is said to pay; one that does not name it, not quoted
+    ("Fused kernels are a trap: A3's compile only got 1.08x.", None, "Could not tell: fusion is named"),
+    ("When does the fused kernel lose? A1! fusing that relu changes nothing about its arithmetic, a wasted week!",
+     True, "Says where fusion wastes the week: “fusing that relu changes nothing"),
 ])
 def test_the_fusion_check_passes_only_a_claim_it_read(paragraph: str, passed: bool | None, why: str) -> None:
     check = _checks(paragraph)["fusion"]
@@ -171,3 +175,11 @@ def test_a_part_a_line_that_has_compile_cure_a_sync_is_wrong_saying_why() -> Non
     check = grade({"part_a": {"a7": entry}})["items"]["a7"]["checks"]["evidence"]
     assert check["passed"] is False
     assert "they leave the host sync in place" in check["why"]
+
+
+@pytest.mark.parametrize(("paragraph", "passed"), [
+    ("Fusion pays where bytes set the time: A2 eager is at 1,7 TB/s of 2,0 TB/s, 85% of peak," + BOTH, True),
+    ("Fusion pays where bytes set the time: A2 eager is at 1,7 TB/s of 2,0 TB/s, only 58% of peak," + BOTH, False),
+])
+def test_a_share_worked_from_a_of_b_in_part_c_is_held_to_a_over_b(paragraph: str, passed: bool) -> None:
+    assert _checks(paragraph)["number"]["passed"] is passed

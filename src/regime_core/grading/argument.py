@@ -169,7 +169,11 @@ def read_argument(lowered: str) -> Argument:
     found = stances(lowered)
     turned = next((s.clause for s in found if s.pays is True and s.side == "compute" and not s.limited
                    and _FUSION.search(s.clause)), "")
-    pays = next((s.clause for s in found if s.pays is True and s.side == "memory"), "")
-    wastes = next((s.clause for s in found if s.pays is False and s.side == "compute"), "")
-    return Argument(turned, bool(pays), bool(wastes), any(s.pays is not None for s in found),
+    # Quoted back as what the paragraph says of fusion: a clause that names it, and says it pays without "only".
+    pays = next((s.clause for s in found if s.pays is True and s.side == "memory" and not s.limited
+                 and not _LIMITED.search(s.clause) and _FUSION.search(s.clause)), "")
+    wastes = next((s.clause for s in found if s.pays is False and s.side == "compute" and _FUSION.search(s.clause)), "")
+    return Argument(turned, any(s.pays is True and s.side == "memory" for s in found),
+                    any(s.pays is False and s.side == "compute" for s in found),
+                    any(s.pays is not None for s in found),
                     any(_set_aside(unit) for unit in _UNIT.split(lowered)), pays, wastes)

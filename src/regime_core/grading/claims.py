@@ -1671,7 +1671,8 @@ def _direction_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
 
 # "1.7 of 2.0 TB/s, so about 70%": a share said of "a of b", worked in words.
 _OF = re.compile(r"\s*(?:[a-z/]+\s+)?(?:of|out of)\s+(?:a |the |its )?~?\s*")
-_SO_SHARE = re.compile(r"[^\d]{0,12}?(?:=|≈|~|\bso\b|\bi\.e\.|\bwhich is\b)\s*(?:about |roughly |around |~|≈)?\s*")
+_SO_SHARE = re.compile(r"[^\d]{0,12}?(?:=|≈|~|,|\bso\b|\bi\.e\.|\bwhich is\b)\s*(?:only |just |about |roughly |around"
+                       r" |~|≈)?\s*")
 
 
 def _of_share_wrong(text: str, claims: Sequence[Claim]) -> str:
