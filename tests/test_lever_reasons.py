@@ -157,3 +157,16 @@ def test_what_compile_is_said_to_do_is_held_to_the_incident(item: str, field: st
     check = _check(item, field, text)
     assert check["passed"] is passed, check
     assert why in check["why"]
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    ("a2", "chasing FLOP/s", True), ("a1", "chasing FLOP/s", False),
+    ("a2", "Accelerating the arithmetic.", True), ("a5", "Accelerating the arithmetic.", False),
+    ("a8", "Rewriting the GEMMs.", True), ("a5", "Rewriting the GEMMs.", False),
+    ("a3", "Optimising the memory throughput of the chain.", True),
+    ("a2", "Optimising the memory throughput of the chain.", False),
+    ("a3", "Bandwidth polish.", True), ("a6", "kernel micro-tuning", True),
+])
+def test_refused_levers_in_more_words_are_read_on_their_side(item: str, text: str, passed: bool) -> None:
+    """Read, a refused lever is right where it does not fit the regime and wrong where it does."""
+    assert _check(item, "wastes", text)["passed"] is passed
