@@ -170,3 +170,15 @@ def test_what_compile_is_said_to_do_is_held_to_the_incident(item: str, field: st
 def test_refused_levers_in_more_words_are_read_on_their_side(item: str, text: str, passed: bool) -> None:
     """Read, a refused lever is right where it does not fit the regime and wrong where it does."""
     assert _check(item, "wastes", text)["passed"] is passed
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    ("a7", "drop the per-token .item(); batch the host reads every N tokens", True),
+    ("a7", "keep the tensor on device; non_blocking copy into pinned memory and check it a few steps later", True),
+    ("a7", "Remove the per-token host read: keep the token on device, check stop conditions every N tokens, or use an"
+           " async copy into pinned memory.", True),
+    ("a2", "batch the host reads every N tokens", False),  # a memory-bound chain has no host read to remove
+])
+def test_reading_the_host_value_seldom_or_asynchronously_is_removing_the_sync(item: str, text: str,
+                                                                              passed: bool) -> None:
+    assert _check(item, "helps", text)["passed"] is passed
