@@ -436,6 +436,31 @@ def test_a_percent_faster_bound_is_one_plus_the_percent() -> None:
                                                                       " 10% faster")["why"]
 
 
+@pytest.mark.parametrize(("item", "right", "wrong", "named"), [
+    # bytes twice a figure the line states are another quantity (read once and written once), not a format's slip
+    ("a2", "1.7 of 2.0 TB/s. If fp32, the tensor is 134M × 4 B ≈ 537 MB; four eager ops move ~8 × 537 MB ≈ 4.3 GB."
+           " Fused: ~1.07 GB.",
+     "1.7 of 2.0 TB/s; the fp32 tensor is 134M × 4 B = 1.07 GB", "off the incident's 537 MB by a factor of 2"),
+    # ... but a power of ten off a figure the line states is still a slip
+    ("a2", "1.7 of 2.0 TB/s; 134M elements in fp32 is 537 MB = 0.537 GB per pass",
+     "1.7 of 2.0 TB/s; 134M elements in fp32 is 537 MB = 0.537 TB per pass", "off the incident's 537 MB by a power"),
+    # a time said of the bytes is no slip of the FLOPs' floor
+    ("a3", "12 µs both; 8192 elements, 32 KB at fp32: the bandwidth time for the whole chain is ~0.1 µs",
+     "12 µs both; its 32.8 kFLOP at 312 TFLOP/s take 0.1 µs", "off 32.8 kFLOP ÷ 312 TFLOP/s, 0.105 ns, by a power"),
+])
+def test_a_figure_beside_what_it_was_worked_from_is_no_slip(item: str, right: str, wrong: str, named: str) -> None:
+    assert _check(item, "evidence", right)["passed"] is not False
+    bad = _check(item, "evidence", wrong)
+    assert bad["passed"] is False
+    assert named in bad["why"]
+
+
+def test_a_change_to_nearly_nothing_is_no_figure_a_share_slipped_from() -> None:
+    """400 ms → 2 µs pairs a request with a kernel: "a 10% gain" (400 → 360 ms) is not that change slipped."""
+    text = "2 µs kernel, 8 µs gap; make the kernels twice as fast and you go 400 -> 360 ms, a 10% gain"
+    assert _check("a6", "evidence", text)["passed"] is not False
+
+
 def test_a_multiplier_is_not_checked_out_as_a_small_count_of_the_incident_s() -> None:
     """2.1× fewer passes is no figure of A2's; the 2 of "x * 2 + 1" does not vouch for it."""
     check = _check("a2", "evidence", "85% of 2.0 TB/s; fusing would cut the passes 2.1×")

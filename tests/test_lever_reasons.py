@@ -182,3 +182,12 @@ def test_refused_levers_in_more_words_are_read_on_their_side(item: str, text: st
 def test_reading_the_host_value_seldom_or_asynchronously_is_removing_the_sync(item: str, text: str,
                                                                               passed: bool) -> None:
     assert _check(item, "helps", text)["passed"] is passed
+
+
+@pytest.mark.parametrize(("item", "text"), [
+    ("a2", "Fuse the chain (torch.compile or one custom kernel) so intermediates never get set down on the floor."),
+    ("a5", "Faster math (FP8 roughly doubles tensor peak) and/or more GPUs sharing the prefill; or shorter prompts."),
+])
+def test_a_fused_custom_kernel_is_fusion_and_sharing_is_not_shaving(item: str, text: str) -> None:
+    """"One custom kernel" for a chain is the chain fused; "sharing" is a word of its own, not "shaving" misspelt."""
+    assert _check(item, "helps", text)["passed"] is True

@@ -1172,6 +1172,19 @@ _OF_THE_RIDGE = re.compile(r"\s*of (?:a |the |its )?~?[\d.,]*\s*(?:flop/b\w*\s+)
 _THOUSANDS_WRITTEN = re.compile(r"[1-9]\d{0,2}\.\d{3}")
 
 
+_WHOLE_CHANGE = 0.95
+
+
+def _stated(fact: Claim, text: str) -> bool:
+    """Whether the line states the incident's figure itself.
+
+    Bytes twice a figure the line states are another quantity ("537 MB a pass … fused, read once and written once:
+    1.07 GB"), not that figure slipped by a format's width.
+    """
+    number, _, unit = show(fact.value, fact.dim).partition(" ")
+    return bool(unit) and re.search(rf"(?<![\d.]){re.escape(number)}\s*{re.escape(unit)}", text, re.IGNORECASE) is not None
+
+
 def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) -> str:
     """How ``claim`` is off one of the incident's figures by a slip people make, or "".
 
@@ -1191,11 +1204,18 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
             f.dim is claim.dim and math.isclose(claim.value * 1000, f.value, rel_tol=MATCH) for f in facts.known):
         return ""  # "~1.360 FLOP/byte" with a dot for thousands: 1360, not a slip of 1000
     for fact in facts.known:
-        if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)):
+        if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)) and not (
+                claim.dim is Dim.BYTE and math.isclose(claim.value, 2 * fact.value, rel_tol=0.08) and _stated(fact, text)):
             return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
     roles = (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM, dv.ACHIEVED, *((dv.CHANGE,) if claim.change else ()))
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    roof = _nearest(_ROOF_WORDS, _words(text[lo:claim.start], 10, last=True), _words(text[claim.end:hi], 6, last=False))
     pool = [d for d in ((*facts.datasheet, *facts.derived) if not own_result else ())
-            if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in roles and d.value != 0]
+            if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in roles and d.value != 0
+            # a time said of the bytes is no slip of the FLOPs' floor, nor one of the FLOPs of the bytes'
+            and not (roof == "bandwidth" and "FLOP" in d.how) and not (roof == "flops" and "B/s" in d.how)
+            # a change to nearly nothing ("400 ms → 2 µs") pairs two kinds of time: no one slips into it
+            and not (d.role == dv.CHANGE and abs(d.value) > _WHOLE_CHANGE)]
 
     def off_a_power_of_ten(d: dv.Derived) -> float:
         exponent = math.log10(claim.value / abs(d.value)) if claim.value > 0 else 0.0
