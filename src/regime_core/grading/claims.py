@@ -61,6 +61,7 @@ _SIDE = re.compile(r"\b(?P<word>above|over|beyond|past|higher than|more than|gre
                    r"|\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
 _SPEED = re.compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|quicker|improvements?|gains?|wins?|bought|jumps?|jumped"
                     r"|went|rose|grew|dropped|fell)\b")
+_SIZE_WORDS = re.compile(r"\b(?:size|elements?|tensors?|shapes?|bytes|data)\b")
 #: How far a speed multiplier may be from the incident's own before it is another figure ("about 2×" for 1.75×).
 SPEED_MATCH = 0.25
 _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than", "left of")
@@ -249,7 +250,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
             side = "below" if found["word"] in _BELOW else "above"
             if negated(text, found.start(), found.end()):
                 side = _flip(side, ("above", "below"))
-    speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi))
+    # "the size dropped 16384×" is said of the work, not of its time
+    speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
     spare = dim is Dim.FRACTION and roof is not None and bool(_SPARE.search(before + " " + after))
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
