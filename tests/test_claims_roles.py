@@ -388,6 +388,11 @@ NINTH_PAIRS = [
      "1.7/2.0 = 85%, so at most 1.18x faster is possible", "incident measured 3.8×, more than the most said (1.18×)"),
     # "a of b, only c%": a share set after a comma is still a ÷ b
     ("a2", "evidence", "1.7 of 2.0 TB/s, about 85% of peak", "1.7 of 2.0 TB/s, only 58% of peak", "is 85%, not 58%"),
+    # a busy share worked as on ÷ off, said with the verbs people use for working ("works", "the shaft is turning")
+    ("a6", "evidence", "2 µs of kernel against 8 µs of gap, so the GPU works 2/10 = 20% of the time",
+     "2 µs of kernel against 8 µs of gap, so the GPU works 2/8 = 25% of the time", "not busy 25%"),
+    ("a6", "evidence", "2 µs of kernel against 8 µs of gap, so the shaft is turning 2/10 = 20% of the time",
+     "2 µs of kernel against 8 µs of gap, so the shaft is turning 2/8 = 25% of the time", "not busy 25%"),
     # "k times below the peak" is a share of that roof, 1 ÷ k
     ("a2", "evidence", "its bandwidth is 1.18 times below the card's peak: 85%",
      "its bandwidth must sit 3.8 times below the card's peak", "3.8× below the peak is 26.3% of it"),
