@@ -13,7 +13,7 @@ import os
 import secrets
 from collections.abc import Callable, Sequence
 from importlib.metadata import entry_points
-from typing import Any, NoReturn
+from typing import Any, BinaryIO, NoReturn, TypeVar
 
 from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import Dim, format_quantity
@@ -52,6 +52,7 @@ from regime_core.trace.reading import TraceReading, no_cycle_collection, read_pr
 from regime_core.trace.reading import text as trace_text
 
 MAX_FILE_BYTES = 1_000_000
+_Read = TypeVar("_Read")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -200,35 +201,29 @@ def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
 
 
 def _read_trace_file(path: str, step: int | None, field: str = "FILE") -> TraceReading:
+    return _read_file(path, step, field, read_trace)
+
+
+def _read_file(path: str, step: int | None, field: str, read: Callable[[bytes | BinaryIO, int | None], _Read]) -> _Read:
+    """A trace file (or stdin, '-') read by ``read`` a piece at a time; a RegimeError names the file's field."""
     if path == "-":
-        return read_trace(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, field), step)
+        return read(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, field), step)
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below; read a piece at a time, never whole
     except OSError as exc:
         raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
     try:
         with handle:
-            return read_trace(handle, step)
+            return read(handle, step)
     except OSError as exc:
         raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
     except RegimeError as exc:  # which of two files is wrong, where a command reads two
         raise RegimeError(field if field != "FILE" else exc.field, exc.expected) from None
 
 
-def _open_profile(path: str, step: int | None) -> TraceReading | CounterReading:
-    """What ``regime trace`` reads: a trace, or Nsight Compute's per-kernel counters."""
-    if path == "-":
-        return read_profile(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, "FILE"), step)
-    try:
-        with open(path, "rb") as handle:  # read a piece at a time, never whole
-            return read_profile(handle, step)
-    except OSError as exc:
-        raise RegimeError("FILE", f"cannot read {path!r}: {exc.strerror or exc}") from None
-
-
 def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
-    reading = _open_profile(args.file, step)
+    reading: TraceReading | CounterReading = _read_file(args.file, step, "FILE", read_profile)
     if isinstance(reading, CounterReading):
         if args.digest or args.svg:
             raise RegimeError("--digest" if args.digest else "--svg", "an Nsight Compute report holds kernels"

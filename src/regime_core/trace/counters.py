@@ -27,9 +27,10 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -60,6 +61,7 @@ _TIME_UNITS = {"nsecond": 1e-9, "ns": 1e-9, "usecond": 1e-6, "us": 1e-6, "µs": 
 _PREFIX = {"": 1.0, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
 _RATE = re.compile(r"^([KkMGT]?)(byte|cycle|inst)/(second|msecond|usecond|nsecond)$")
 _UNITS_ROW_KEY = "Kernel Name"
+_HEADER_WITHIN = 1000  # lines of the program's own output looked past for the header
 
 
 def is_counters(header: Iterable[str]) -> bool:
@@ -68,22 +70,40 @@ def is_counters(header: Iterable[str]) -> bool:
     return "Kernel Name" in names and ("Metric Name" in names or bool(names & {*_DURATION, *_SM, *_MEMORY}))
 
 
+def _report_lines(text: str) -> Iterator[str]:
+    """The report's lines, one at a time: ncu's ``==PROF==`` lines and blank ones dropped."""
+    # newline=None: a lone "\r" ends a line too, as str.splitlines has it (csv refuses one inside a field)
+    return (line.rstrip("\n") for line in io.StringIO(text, newline=None)
+            if line.strip() and not line.startswith("==PROF=="))
+
+
+def _is_header(line: str) -> bool:
+    return "Kernel Name" in line and "Kernel Name" in next(csv.reader([line]), [])
+
+
 def _table_lines(text: str) -> list[str]:
     """The CSV's lines from its header row on: ncu's ``==PROF==`` lines and the program's own output dropped.
 
     The header is the first line naming a ``Kernel Name`` column, or else the first line that is not ncu's.
     """
-    lines = [line for line in text.splitlines() if line.strip() and not line.startswith("==PROF==")]
-    for at, line in enumerate(lines[:1000]):
-        if "Kernel Name" in line and "Kernel Name" in next(csv.reader([line]), []):
-            return lines[at:]
-    return lines
+    lines = list(_report_lines(text))
+    at = next((n for n, line in enumerate(lines[:_HEADER_WITHIN]) if _is_header(line)), 0)
+    return lines[at:]
+
+
+def header_of(text: str) -> list[str]:
+    """The header row of a CSV report (as ``_table_lines`` finds it), read no further than it; empty where none."""
+    first: list[str] | None = None
+    for line in itertools.islice(_report_lines(text), _HEADER_WITHIN):
+        if _is_header(line):
+            return next(csv.reader([line]))
+        first = first if first is not None else next(csv.reader([line]), [])
+    return first or []
 
 
 def header_row(raw: bytes) -> list[str]:
-    """The header row of a CSV report, past ncu's ``==PROF==`` lines (empty where there is none)."""
-    lines = _table_lines(raw.decode("utf-8-sig", errors="replace"))
-    return next(csv.reader(lines[:1]), [])
+    """The header row of a CSV report's bytes, past ncu's ``==PROF==`` lines (empty where there is none)."""
+    return header_of(raw.decode("utf-8-sig", errors="replace"))
 
 
 @dataclass(frozen=True)
@@ -265,23 +285,18 @@ class CounterReading:
 
 def _row(group: list[Launch]) -> dict[str, Any]:
     """A kernel (its name and shape) over its launches: time-weighted shares, its regime."""
-    total = sum(g.seconds * g.calls for g in group)
+    weights = [g.seconds * g.calls for g in group]
 
-    def mean(values: list[tuple[float | None, float]]) -> float | None:
-        kept = [(v, w) for v, w in values if v is not None]
+    def mean(measure: str) -> float | None:
+        """The launches' time-weighted mean of one measure, over those that have it."""
+        kept = [(value, w) for g, w in zip(group, weights, strict=True) if (value := getattr(g, measure)) is not None]
         weight = sum(w for _, w in kept)
         return sum(v * w for v, w in kept) / weight if kept and weight > 0 else None
 
-    weights = [g.seconds * g.calls for g in group]
-    sm = mean([(g.sm, w) for g, w in zip(group, weights, strict=True)]) or 0.0
-    memory = mean([(g.memory, w) for g, w in zip(group, weights, strict=True)]) or 0.0
-    merged = Launch(group[0].name, group[0].shape, sum(g.calls for g in group), total, sm, memory,
-                    mean([(g.dram, w) for g, w in zip(group, weights, strict=True)]),
-                    mean([(g.occupancy, w) for g, w in zip(group, weights, strict=True)]),
-                    mean([(g.bandwidth, w) for g, w in zip(group, weights, strict=True)]),
-                    mean([(g.flops, w) for g, w in zip(group, weights, strict=True)]))
-    return {"name": merged.name, "shape": merged.shape, "calls": merged.calls, "time": total,
-            "sm_throughput": sm, "memory_throughput": memory, "dram_throughput": merged.dram,
+    merged = Launch(group[0].name, group[0].shape, sum(g.calls for g in group), sum(weights), mean("sm") or 0.0,
+                    mean("memory") or 0.0, mean("dram"), mean("occupancy"), mean("bandwidth"), mean("flops"))
+    return {"name": merged.name, "shape": merged.shape, "calls": merged.calls, "time": merged.seconds,
+            "sm_throughput": merged.sm, "memory_throughput": merged.memory, "dram_throughput": merged.dram,
             "occupancy": merged.occupancy, "achieved_flops": merged.flops, "bandwidth": merged.bandwidth,
             "regime": merged.regime}
 

@@ -187,7 +187,7 @@ def read_csv_report(raw: bytes) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise RegimeError(_FIELD, "expected a CSV report in UTF-8 text; this file is not") from None
-    if counters.is_counters(counters.header_row(raw)):
+    if counters.is_counters(counters.header_of(text)):
         raise RegimeError(_FIELD, "this is an Nsight Compute report (ncu --csv): each kernel's counters, replayed one"
                                   " at a time, not a timeline. regime trace reads it kernel by kernel; comparing runs"
                                   " or ranks needs their timelines (nsys or torch.profiler)")
