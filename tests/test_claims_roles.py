@@ -127,6 +127,9 @@ PAIRS = [
     # a config's keys carry their units
     ("a6", "evidence", "kernel_us: 2\ngap_us: 8\ngpu_busy_pct: 20", "kernel_us: 2\ngap_us: 8\ngpu_busy_pct: 80",
      "busy 20%"),
+    # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
+    ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
+     "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),
     ("a2", "evidence", "1.7 of 2.0 TB/s = 85%: faster eager kernels can give at most ~1.18×, and compile gave 3.8×",
      "1.7 of 2.0 TB/s = 85%: only 15% headroom, so compile can give at most ~1.18×", "measured 3.8× from it"),
 ]

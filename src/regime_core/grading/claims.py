@@ -634,7 +634,9 @@ class Facts:
                    if not c.metric and not (c.dim is Dim.COUNT and not c.multiplier and c.value < 2)]
         figures += [dv.Figure(d.value, d.dim, None, False, True) for d in datasheet]
         context = tuple(c for line in context_lines or [] for c in read(line).claims)
-        return cls(deciding, known, transitions, side, ridge, dv.derive(figures), datasheet, context, anomalous)
+        moved = [(a.value, b.value) for a, b in transitions]
+        return cls(deciding, known, transitions, side, ridge, dv.derive(figures, moved), datasheet, context,
+                   anomalous)
 
 
 @dataclass(frozen=True)

@@ -61,8 +61,14 @@ _RATES = (Dim.SECOND, Dim.TOKEN_RATE, Dim.BYTE_RATE, Dim.FLOP_RATE)
 _FLOORS = {(Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE)}
 
 
-def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
-    """Every figure one step of arithmetic takes the incident's figures to (ratios, changes, floors, …)."""
+def derive(figures: Iterable[Figure], transitions: Iterable[tuple[float, float]] = ()) -> tuple[Derived, ...]:
+    """Every figure one step of arithmetic takes the incident's figures to (ratios, changes, floors, …).
+
+    ``transitions`` are the incident's before → after pairs ("ITL jumps from 8 ms to 14 ms"): a figure in one of
+    them changes only to its other end, so 14 ms → 6 ms (the jump itself) is no "57% drop".
+    """
+    moved = {(round(a, 12), round(b, 12)) for a, b in transitions}
+    ends = {v for pair in moved for v in pair}
     unique: dict[tuple[float, Dim, bool], Figure] = {}
     for f in figures:
         if f.value > 0:
@@ -98,7 +104,9 @@ def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
                                                           f"/{_shown(f.value, f.dim)}", f.deciding and t.deciding))
     said = {id(f): _shown(f.value, f.dim) for f in own}
     for a, b in itertools.permutations(own, 2):
-        out += _pair(a, b, said[id(a)], said[id(b)])
+        ka, kb = round(a.value, 12), round(b.value, 12)
+        changes = (ka, kb) in moved or (kb, ka) in moved or not ({ka, kb} & ends)
+        out += _pair(a, b, said[id(a)], said[id(b)], changes=changes)
     # A card's figures enter floors and achieved rates only (two cards' ratio means nothing here), and only beside
     # the incident's own figures: a catalogue of cards is many pairs, so none is formatted unless it is used.
     roofs = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}
@@ -114,13 +122,14 @@ def derive(figures: Iterable[Figure]) -> tuple[Derived, ...]:
     return tuple(d for d in out if d.value > 0 or (d.role == CHANGE and d.value < 0))
 
 
-def _pair(a: Figure, b: Figure, sa: str, sb: str) -> list[Derived]:
+def _pair(a: Figure, b: Figure, sa: str, sb: str, *, changes: bool = True) -> list[Derived]:
     """What two of the incident's own figures give: their ratio, change, sum, floor, time at the roof, total."""
     both = a.deciding and b.deciding
     out = []
     if a.dim is b.dim and a.dim in _RATES:
         out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both))
-        out.append(Derived((b.value - a.value) / a.value, Dim.FRACTION, CHANGE, f"{sa} → {sb}", both))
+        if changes:
+            out.append(Derived((b.value - a.value) / a.value, Dim.FRACTION, CHANGE, f"{sa} → {sb}", both))
         if a.dim is Dim.SECOND:
             out.append(Derived(a.value / (a.value + b.value), Dim.FRACTION, RATIO, f"{sa} ÷ ({sa} + {sb})", both))
             out.append(Derived(a.value + b.value, Dim.SECOND, TOTAL, f"{sa} + {sb}", both))
