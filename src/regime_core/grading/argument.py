@@ -177,3 +177,99 @@ def read_argument(lowered: str) -> Argument:
                     any(s.pays is False and s.side == "compute" for s in found),
                     any(s.pays is not None for s in found),
                     any(_set_aside(unit) for unit in _UNIT.split(lowered)), pays, wastes)
+
+
+# --- what the paragraph says fusion does for one incident it names ---------------------------------------------------
+
+_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n")
+_INCIDENT = re.compile(r"\ba([1-8])(?:'?s)?\b")
+# Words that say a fix paid, and words that say it did not. A paying word with a negation up to four words before
+# it ("no fused kernel will rescue", "can't help") says it did not.
+_PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won|fix(?:es)?|right (?:call|move|tool|answer|sentence"
+                   r"|lever|choice)|worth(?:while)?|faster|speed-?ups?|sped|recover\w*|closes?|closed|closing|climbs?"
+                   r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
+                   r"|improv\w*|rescues?|cures?|recoups?|benefits?)\b")
+_UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor|wast\w*"
+                     r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
+                     r"|as slow)\b")
+_NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t"
+                      r"|hardly|barely)\b")
+_BREAK = re.compile(r"[,;(—–]\s*|\s+-\s+|\s+(?:and|but|whereas|while|or)\s+")
+_COMPARED = re.compile(r"\b(?:as|than)\s*$")
+_SMALL_WIN = re.compile(r"\b(?:only|little|slight\w*|barely|marginal\w*|a bit|modest\w*|small|tiny|almost nothing"
+                        r"|hardly)\b")
+_BIG_WIN = re.compile(r"\b(?:best|big|huge|major|massive|large|dramatic\w*|same)\b")
+_TIMES = re.compile(r"(\d+(?:\.\d+)?)\s?(?:×|x\b|times\b)")
+
+
+@dataclass(frozen=True)
+class FusionSaid:
+    """What a clause says fusion does for one incident: pays or not, how much (a multiplier), and its words."""
+
+    incident: str  # "a1" … "a8"
+    pays: bool
+    clause: str
+    small: bool = False  # said to pay only a little ("only 1.08×", "barely")
+    big: bool = False  # said to pay a lot ("the best case", "the same 3.8×")
+    times: tuple[float, ...] = ()  # multipliers said in the clause
+
+
+def _paid(text: str) -> bool | None:
+    """Whether the words say the fix paid (True), did not (False), or neither or both (None).
+
+    "8 µs of nothing" is idle time, and what "was never the limit" is what the fix did not need to touch.
+    """
+    moot = bool(_MOOT.search(text))  # "removes bytes that were never the limit": it did not pay
+    text = _NEVER.sub(" ", _MOOT.sub(" ", text))
+    unpaid = moot or bool(_UNPAID.search(text))
+    paid = False
+    for found in _PAID.finditer(text):
+        before = text[max(0, found.start() - 40):found.start()].split()[-4:]
+        if any(_NEGATOR.fullmatch(w.strip(",;:()")) for w in before):
+            unpaid = True
+        else:
+            paid = True
+    if paid == unpaid:
+        return None
+    return paid
+
+
+def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
+    """Each incident the paragraph names, with what the clause that names it says fusion does there.
+
+    What is said of an incident runs from its name to the next incident's name or the end of the clause; the
+    first incident of a sentence also takes the words before it ("fusion is the right call in A2"). Only a clause
+    that names fusion (or compile) is read, and only one whose words say one way.
+    """
+    out: list[FusionSaid] = []
+    for sentence in _SENTENCES.split(lowered):
+        if _set_aside(sentence):
+            continue
+        lead = ""
+        for unit in _UNIT.split(sentence):
+            named = list(itertools.islice(_INCIDENT.finditer(unit), MAX_CONDITIONS))
+            if not named:
+                lead = unit if not out else lead
+                continue
+            start = 0
+            for n, found in enumerate(named):
+                end = named[n + 1].start() if n + 1 < len(named) else len(unit)
+                if n + 1 < len(named) and not _COMPARED.search(unit[max(0, end - 12):end]):
+                    # "A2 got 3.8×, and a waste when the math does (A1": the words after the last "and" (else the
+                    # last comma or bracket) before the next name are the next incident's; "as A2" is no subject.
+                    breaks = list(_BREAK.finditer(unit, found.end(), end))
+                    joins = [b for b in breaks if b.group().strip().isalpha()]
+                    end = (joins or breaks)[-1].start() if breaks else end
+                said = unit[start:end]
+                if n == 0:
+                    said = f"{lead} {said}"
+                lead, start = "", end
+                if not _FUSION.search(said):
+                    continue
+                pays = _paid(said)
+                if pays is None:
+                    continue
+                times = tuple(float(m[1]) for m in _TIMES.finditer(said))
+                out.append(FusionSaid(f"a{found[1]}", pays, said.strip(), bool(_SMALL_WIN.search(said)),
+                                      bool(_BIG_WIN.search(said)), times))
+    return out

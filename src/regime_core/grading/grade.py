@@ -41,7 +41,7 @@ from regime_core.grading.answer_lines import (
     verdict_of,
     with_lever_numbers,
 )
-from regime_core.grading.argument import read_argument
+from regime_core.grading.argument import FusionSaid, fusion_said_of_incidents, read_argument
 from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
@@ -365,6 +365,35 @@ _FUSION_DOES = re.compile(
     r"|\bkeep\w*\b(?:\s+[\w'’-]+){0,4}?\s+(?:in registers|on[- ]chip|in (?:shared memory|smem|cache|sram))")
 
 
+#: A fusion or compile speed-up measured this close to 1 says the traffic fusion deletes was never the time.
+_FUSION_BARELY = 1.2
+#: A multiplier said of fusion's win this far past the measured one is another incident's win.
+_FUSION_WIN_OFF = 1.5
+
+
+def _fusion_wrong_of(said: FusionSaid) -> str:
+    """Why what a clause says fusion does for the incident it names is wrong, or ""."""
+    incident = drill.incident(said.incident)
+    verdict = incident.verdict()
+    kind = _kind(said.incident, verdict.regime or "")
+    measured = incident.symptoms.observed.fused_speedup
+    name = said.incident.upper()
+    if said.pays and not said.small and not helps_here("fusion", kind):
+        why = ("the host waits on a sync there, and no kernel change removes a sync" if kind == "host" else
+               f"it is {advice(kind).name}, and fusion deletes bytes and launches, not the work that sets its time")
+        return f"fusion cannot help {name}: {why}"
+    if said.pays and measured is not None and measured < _FUSION_BARELY and (
+            said.big or any(t > _FUSION_WIN_OFF for t in said.times)):
+        return (f"compiling {name} bought only {format_quantity(measured, Dim.COUNT)}×: the traffic fusion deletes was"
+                " never its time")
+    if not said.pays and helps_here("fusion", kind) and (
+            (measured is not None and measured >= _FUSION_WIN_OFF) or (kind == "overhead" and measured is None)):
+        why = (f"compiling it, which fuses the chain, made it {format_quantity(measured, Dim.COUNT)}× faster"
+               if measured is not None else "launches set its time, and fusion cuts them")
+        return f"fusion is the fix for {name}: {why}"
+    return ""
+
+
 def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
     """Fusion: named, and what it does said right, misstated, or not said in words the grader reads."""
     if not talks:
@@ -373,6 +402,10 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
     if misread:
         return Check(False, f"“{_as_written(paragraph, misread.group())}”: fusion deletes round trips through memory and"
                             f" launches; it leaves {fusion_leaves(misread)}.")
+    for of_incident in fusion_said_of_incidents(lowered):
+        wrong = _fusion_wrong_of(of_incident)
+        if wrong:
+            return Check(False, f"“{_as_written(paragraph, of_incident.clause)}”: {wrong}.")
     # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check.
     said = _FUSION_DOES.search(lowered)
     if said:
