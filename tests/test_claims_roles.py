@@ -127,6 +127,14 @@ PAIRS = [
     # a config's keys carry their units
     ("a6", "evidence", "kernel_us: 2\ngap_us: 8\ngpu_busy_pct: 20", "kernel_us: 2\ngap_us: 8\ngpu_busy_pct: 80",
      "busy 20%"),
+    # a share of one roof said of the other roof's units, in a lever line too; a share of the time said of a roof
+    ("a2", "evidence", "1.7 of 2.0 TB/s: the memory bus is 85% loaded", "1.7 of 2.0 TB/s means the ALUs are 85% loaded",
+     "not of peak FLOP/s"),
+    ("a2", "wastes", "A tensor-core rewrite: the chain is at 85% of peak bandwidth, so faster math buys nothing",
+     "A tensor-core rewrite: the multiplies already take 85% of the runtime, so there is nothing left to win",
+     "not of peak FLOP/s"),
+    ("a6", "evidence", "2 µs on, 8 µs off: the GPU is busy only 20% of the time",
+     "2 µs on, 8 µs off: the kernel uses only 20% of the memory bandwidth", "a share of the time, not of peak bandwidth"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),

@@ -36,7 +36,8 @@ ARITHMETIC_FLOOR = 0.02
 
 _CLAUSE = re.compile(r"[;!?()\[\]—–\n\t•]|:\s|\.(?=\s|$)|,\s|\b(?:but|whereas|while|because|since|so|and|which)\b")
 _ROOF_WORDS = {
-    "flops": re.compile(r"\b(?:t?flops?(?:/s)?|tflop|pflop|gflop|tensor|compute|math|mfu|mma|fma|tops|arithmetic)\b"),
+    "flops": re.compile(r"\b(?:t?flops?(?:/s)?|tflop|pflop|gflop|tensor|compute|math|mfu|mma|fma|tops|arithmetic|alus?"
+                       r"|multipl(?:y|ies|iers?)|(?:cuda |fp32 |fp16 )?cores?)\b"),
     "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s)(?![\w/])"),
 }
 _SHARE_WORDS = {
@@ -1399,6 +1400,16 @@ def _headroom_said_wrong(claim: Claim, found: list[dv.Derived], text: str, shown
     return None
 
 
+def _time_share_as_roof(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str) -> Mark | None:
+    """A share of the time said as a share of a roof ("2 µs on, 8 µs off: it uses 20% of the bandwidth"), else None."""
+    if not found or not claim.roof or claim.dim is not Dim.FRACTION or any(f.roof == claim.roof for f in facts.known):
+        return None
+    if not all(d.dim is Dim.FRACTION and d.roof is None and d.role in (dv.RATIO, dv.SPARE) for d in found):
+        return None
+    return Mark(shown, False, f"{found[0].how} = {show(found[0].value, Dim.FRACTION)} is a share of the time, not of"
+                              f" {_roof_name(claim.roof)}: the incident gives no share of that roof")
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
@@ -1445,9 +1456,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
             f.roof and f.dim is Dim.FRACTION and _shares_close(1 - f.value, claim.value) for f in facts.known):
         return Mark(shown, False, f"{claim.shown()} is 100% − a share of a roof, which says nothing of how long the GPU"
                                   " waits or stalls"), False
-    headroom = _headroom_said_wrong(claim, found, text, shown)
-    if headroom is not None:
-        return headroom, False
+    misread = _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown)
+    if misread is not None:
+        return misread, False
     if found:
         d = found[0]
         cites = any(x.deciding for x in found)
@@ -1596,6 +1607,20 @@ def arithmetic_wrong(facts: Facts, reading: Reading) -> str:
     by_start = {c.start: c for c in reading.claims}
     for s in reading.sums:
         why = _sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
+        if why:
+            return why
+    return ""
+
+
+def role_wrong(facts: Facts, reading: Reading) -> str:
+    """Why the first of a line's figures is the incident's own in another role, or "".
+
+    "The multiplies already take 85% of the runtime" of A2's 85% of bandwidth: not a what-if a lever line may
+    make, but the incident's figure said to be something else.
+    """
+    for claim in reading.claims:
+        matches = [f for f in facts.known if same(claim, f)]
+        why = _attribute_wrong(claim, matches, facts) if matches and not claim.hypothetical else ""
         if why:
             return why
     return ""

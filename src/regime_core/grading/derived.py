@@ -39,6 +39,7 @@ class Derived:
     role: str
     how: str
     deciding: bool = False  # every figure it comes from decides the regime
+    roof: str | None = None  # the roof a share is of ("flops", "bandwidth"); None for a share of the time
 
 
 @dataclass(frozen=True)
@@ -82,7 +83,7 @@ def derive(figures: Iterable[Figure], transitions: Iterable[tuple[float, float]]
             continue
         shown = _shown(f.value, f.dim)
         if f.dim is Dim.FRACTION and f.value < 1:
-            out.append(Derived(1 - f.value, Dim.FRACTION, SPARE, f"100% − {shown}", f.deciding))
+            out.append(Derived(1 - f.value, Dim.FRACTION, SPARE, f"100% − {shown}", f.deciding, f.roof))
             if f.roof:
                 out.append(Derived(1 / f.value, Dim.COUNT, HEADROOM, f"1 ÷ {shown}", f.deciding))
                 # at the roof the time falls to the share: "70% of peak: at most 30% less time"
