@@ -251,6 +251,17 @@ def test_what_part_c_says_of_an_incident_is_checked_as_that_incident() -> None:
     ("a2", "wastes", "Any effort on making the arithmetic faster."), ("a4", "wastes", "The proposed faster-math kernel"),
     ("a2", "wastes", "Try to make the multiply and add faster, the math is not the problem."),
     ("a6", "wastes", "Refining the kernels themselves, which are already well written"),
+    ("a7", "wastes", "Re-engineering the matmul and attention kernels."), ("a7", "wastes", "Reworking matmul/attention."),
+    ("a7", "wastes", "profiling the attention kernel and tuning it"),
+    ("a7", "wastes", "to make matmul and attention kernel more fast"),
+    ("a6", "wastes", "Optimising the 2 µs DSP routine."), ("a6", "wastes", "anti_levers: [kernel_micro_tuning]"),
+    ("a6", "wastes", "Spending engineering hours on the 2 µs kernels."),
+    ("a6", "wastes", "Die 2-µs-Kernel weiter optimieren."),
+    ("a7", "helps", "read the value only every few steps"), ("a7", "helps", "take out the item call"),
+    ("a7", "helps", "Take the scalar read out of the per-token path."), ("a7", "helps", "fix: remove_per_token_item"),
+    ("a7", "helps", "Supprimer la lecture côté hôte à chaque token."),
+    ("a4", "wastes", "The faster-math attention kernel."), ("a1", "helps", "Couldn't a second GPU split the work?"),
+    ("a1", "helps", "Autotune tiles to squeeze out a bit more."),
 ])
 def test_levers_in_these_words_are_read(item: str, field: str, text: str) -> None:
     assert _check(item, field, text)["passed"] is True
