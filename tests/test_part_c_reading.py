@@ -220,3 +220,34 @@ def test_what_fusion_is_said_to_do_for_an_incident_is_held_to_it(paragraph: str,
 ])
 def test_right_claims_of_what_fusion_does_for_an_incident_are_not_failed(paragraph: str) -> None:
     assert _checks(paragraph)["fusion"]["passed"] is not False
+
+
+@pytest.mark.parametrize("paragraph", [
+    "Fusion helps memory-bound kernels like A2, where compile gave 3.8×. Fusion is wrong for compute-bound A1 at 70% of"
+    " peak, so there is nothing left to save.",
+    "In A6, 40,000 tiny launches leave the GPU idle 8 µs for every 2 µs of work, and fusing them is the fix. But no"
+    " fused kernel will rescue A7, where a .item() sync added 6 ms per token.",
+    "Fused kernel sometimes good, sometimes bad. In memory-bound A2, 1.7 TB/s on 2.0 TB/s card, fusion give 3.8× speed-up."
+    " But A1 matmul at 70% of peak, compute-bound, fuse relu change nothing, waste the week.",
+])
+def test_sides_said_of_the_incidents_named_are_both_sides(paragraph: str) -> None:
+    assert _checks(paragraph)["both_sides"]["passed"] is True
+
+
+@pytest.mark.parametrize(("paragraph", "named"), [
+    # what follows "so" is said of the incident before it
+    ("Fusion pays for A2 at 1.7 TB/s. For A1, 70% of peak means 30% is memory time, so a fused relu-matmul can"
+     " recover this 30%.", "cannot help A1"),
+    ("Never fuse: A1 at 70% of peak gains nothing, and even A2's 3.8x came from compile, so fusion as a lever is always"
+     " the career-limiting choice.", "the fix for A2"),
+])
+def test_a_clause_after_so_is_said_of_the_incident_before_it(paragraph: str, named: str) -> None:
+    check = _checks(paragraph)["fusion"]
+    assert check["passed"] is False
+    assert named in check["why"]
+
+
+def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> None:
+    paragraph = ("Fused kernels are a trap. A1 is at 70% of peak, fusing the relu does nothing. A3 compile only got"
+                 " 1.08x. Just don't write fused kernels.")
+    assert _checks(paragraph)["both_sides"]["passed"] is not True

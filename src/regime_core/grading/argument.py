@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 _UNIT = re.compile(r"(?<=[.!?;])\s+|(?<!\s)\s+(?:but|whereas|however|while|yet)\s+|,\s+(?:but|whereas|while|yet|not|and|so)\s+")
@@ -234,6 +235,19 @@ def _paid(text: str) -> bool | None:
     return paid
 
 
+_FUSING_IT = re.compile(r"\b(?:fus\w*|compil\w*|graph[- ]captur\w*)\s+(?:them|it|this|that|these|those)\b")
+_SO = re.compile(r",?\s*(?:so|hence|therefore|thus)\s*")
+
+
+def _units(sentence: str) -> Iterator[tuple[str, str]]:
+    """The sentence's clauses as ``_UNIT`` splits them, each with the words that joined it to the one before."""
+    start, joined = 0, ""
+    for found in _UNIT.finditer(sentence):
+        yield sentence[start:found.start()], joined
+        start, joined = found.end(), found.group()
+    yield sentence[start:], joined
+
+
 def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
     """Each incident the paragraph names, with what the clause that names it says fusion does there.
 
@@ -245,12 +259,22 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
     for sentence in _SENTENCES.split(lowered):
         if _set_aside(sentence):
             continue
-        lead = ""
-        for unit in _UNIT.split(sentence):
+        lead, last = "", ""
+        for unit, joined in _units(sentence):
             named = list(itertools.islice(_INCIDENT.finditer(unit), MAX_CONDITIONS))
             if not named:
+                # "For A1, 30% is memory time, so a fused relu-matmul can recover it": what follows "so", or
+                # says "fusing them", is said of the incident before it; any other clause with no name is the next
+                # name's lead.
+                said_of_last = _SO.fullmatch(joined) or _FUSING_IT.search(unit)
+                pays = _paid(unit) if last and said_of_last and _FUSION.search(unit) else None
+                if pays is not None:
+                    out.append(FusionSaid(last, pays, unit.strip(), bool(_SMALL_WIN.search(unit)),
+                                          bool(_BIG_WIN.search(unit)),
+                                          tuple(float(m[1]) for m in _TIMES.finditer(unit))))
                 lead = unit if not out else lead
                 continue
+            last = f"a{named[-1][1]}"
             start = 0
             for n, found in enumerate(named):
                 end = named[n + 1].start() if n + 1 < len(named) else len(unit)

@@ -423,9 +423,34 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
                   " (where bytes or launches set the time) is said in words the grader reads")
 
 
+def _incident_sides(lowered: str) -> tuple[bool, bool, str]:
+    """What the paragraph says of the incidents it names ("A6's launches: fuse them"; "no fused kernel rescues A7"):
+    (fusion said rightly to pay for one it fits, said rightly to waste the week on one, the first clause that has it
+    pay where it cannot).
+    """
+    pays = wastes = False
+    turned = ""
+    for said in fusion_said_of_incidents(lowered):
+        if _fusion_wrong_of(said):
+            turned = turned or (said.clause if said.pays else "")
+            continue
+        incident = drill.incident(said.incident)
+        fits = helps_here("fusion", _kind(said.incident, incident.verdict().regime or ""))
+        pays = pays or (said.pays and not said.small and fits)
+        wastes = wastes or not said.pays
+    return pays, wastes, turned
+
+
 def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
     argument = read_argument(lowered)
-    both = argument.pays_on_memory and argument.wastes_on_compute
+    pays, wastes, turned = _incident_sides(lowered)
+    # A side read from the incidents the paragraph names completes one read from its conditions; a condition's side
+    # given "only" a little ("A3's compile only got 1.08×") is not where fusion is argued to pay.
+    both = (argument.pays_on_memory and argument.wastes_on_compute) or (
+        (bool(argument.pays_clause) or pays) and (argument.wastes_on_compute or wastes))
+    if turned and both and not argument.turned:
+        return unsure(f"\"{_as_written(paragraph, turned)}\" has fusion pay where it cannot help: check which way your"
+                      " argument runs")
     if argument.turned:
         quoted = _as_written(paragraph, argument.turned)
         why = (f"\"{quoted}\" has fusion pay where the math sets the time, but fusion deletes bytes and launches,"
