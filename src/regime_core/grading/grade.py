@@ -424,9 +424,10 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
 
 
 def _incident_sides(lowered: str) -> tuple[bool, bool, str]:
-    """What the paragraph says of the incidents it names ("A6's launches: fuse them"; "no fused kernel rescues A7"):
-    (fusion said rightly to pay for one it fits, said rightly to waste the week on one, the first clause that has it
-    pay where it cannot).
+    """What the paragraph says of the incidents it names ("A6's launches: fuse them"; "no fused kernel rescues A7").
+
+    Returns (fusion said rightly to pay for one it fits, said rightly to waste the week on one, the first clause
+    that has it pay where it cannot).
     """
     pays = wastes = False
     turned = ""
