@@ -561,3 +561,13 @@ def test_these_lines_read_as_said(item: str, text: str, passed: bool | None) -> 
     difference, not a comparison."""
     check = _check(item, "evidence", text)
     assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("62% of peak; 180 → 80 ms needs 2.25×, and even 100% of peak gives only ~112 ms", True),
+    ("62% of peak tensor TFLOP/s; 180 ms, and a perfect 100% would still be about 112 ms", True),
+    ("62% of peak tensor TFLOP/s; the prefill is at 100% of peak", None),
+    ("62% of peak tensor TFLOP/s. At 100%: 180 × 0.62 ≈ 112 ms, still over 80.", True),
+])
+def test_100_percent_is_the_roof_only_in_a_what_if(text: str, passed: bool | None) -> None:
+    assert _check("a5", "evidence", text)["passed"] is passed

@@ -19,6 +19,12 @@ from regime_core.grading.language import added, in_context, negated, normalise, 
         ("Comptue-bound", "compute-bound"), ("fusoin", "fusion"), ("kernal", "kernel"),
         ("tensor cores", "tensor cores"), ("ten kernels", "10 kernels"), ("one kernel", "one kernel"),
         ("using CUDA graphs", "using cuda graphs"),
+        # a multiplier written "-fold"; thousands grouped by spaces (SI, LaTeX's thin space); a model's size after
+        # its dtype, or hyphenated in words, is billions of parameters
+        ("a 2.25-fold speed-up", "a 2.25× speed-up"), ("40 000 launches", "40000 launches"),
+        ("$40\\,000$ launches", "40000 launches"), ("8 192 elements", "8192 elements"),
+        ("bf16 7B = 14 GB", "bf16 7e9 = 14 gb"), ("a 7-billion-parameter model", "a 7e9-parameter model"),
+        ("batch 8, 512 context", "batch 8, 512 context"), ("1.5 000", "1.5 000"),
     ],
 )
 def test_normalise_reads_what_a_reader_reads(text: str, read: str) -> None:

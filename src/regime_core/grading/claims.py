@@ -1400,6 +1400,26 @@ def _headroom_said_wrong(claim: Claim, found: list[dv.Derived], text: str, shown
     return None
 
 
+_A_TIME = re.compile(r"\d\s?(?:ms|µs|ns|s)\b|\b(?:ttft|ms|µs|milliseconds?|microseconds?)\b")
+_WHAT_IF_WORDS = re.compile(r"\b(?:even|perfect\w*|ideal\w*|max(?:imum)?|wide open|all the way|would|could|can|gives?|gets?"
+                            r"|only|if|assuming|at most|floor|ceiling|driven|reach\w*|still)\b")
+
+
+def _roof_what_if(claim: Claim, facts: Facts, text: str) -> bool:
+    """Whether a 100% is the roof in a what-if ("even 100% of peak gives ~112 ms").
+
+    Only where the incident measures a share of a roof below it; "the prefill is at 100% of peak" is no what-if.
+    """
+    if not any(f.roof and f.dim is Dim.FRACTION and f.value < 1 for f in facts.known):
+        return False
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    if _WHAT_IF_WORDS.search(text, max(lo, claim.start - 40), min(hi, claim.end + 30)):
+        return True
+    # "at 100%: 180 × 0.62 ≈ 112 ms", "ms at 100% of peak": the time the roof would give is beside it
+    return bool(re.search(r"\bat\s*$", text[max(0, claim.start - 4):claim.start])) and bool(
+        _A_TIME.search(text[max(0, claim.start - 30):claim.end + 60]))
+
+
 def _time_share_as_roof(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str) -> Mark | None:
     """A share of the time said as a share of a roof ("2 µs on, 8 µs off: it uses 20% of the bandwidth"), else None."""
     if not found or not claim.roof or claim.dim is not Dim.FRACTION or any(f.roof == claim.roof for f in facts.known):
@@ -1493,9 +1513,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     scaled = _scaled(claim, facts, text)
     if scaled:
         return Mark(shown, True, scaled), False
-    if claim.dim is Dim.FRACTION and claim.value == 1 and (claim.hypothetical or re.search(
-            r"\bat\s*$", text[max(0, claim.start - 4):claim.start])):  # "at 100%" is the roof itself
-        return Mark(shown, True, "the roof itself, as a what-if"), False
+    if claim.dim is Dim.FRACTION and claim.value == 1 and (claim.hypothetical or _roof_what_if(claim, facts, text)):
+        return Mark(shown, True, "the roof itself, as a what-if"), False  # "even at 100%" is the roof itself
     if claim.bound and _bounded(claim, facts):
         return Mark(shown, True, f"a bound that holds ({claim.bound} {claim.shown()})"), False
     if claim.dim is Dim.COUNT and (claim.start in summed or (claim.value < 2 and not claim.multiplier) or (

@@ -79,7 +79,7 @@ _QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
 # A unit per step written with a slash ("47 ms/token", "14 GB/step"): the same as "per token".
 _PER_STEP = re.compile(r"(?<=[a-zµ])/(tokens?|toks?|steps?|iters?|iterations?|requests?|reqs?)\b")
 # After a digit (a lookbehind, so each replacement is a plain string: a template would cost a Python call per match).
-_TIMES = re.compile(r"(?<=\d)\s?(?:x|×|times)(?![a-z])")
+_TIMES = re.compile(r"(?<=\d)\s?(?:x|×|times|-?fold)(?![a-z])")
 _PERCENT = re.compile(r"(?<=\d)\s%")
 _MICROSECONDS = re.compile(r"(?<=\d)\s?us\b")
 
@@ -107,8 +107,11 @@ _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inser
 
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
-_BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))")
-_DIGITS_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s+(million|billion|trillion)\b")
+_BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))"
+                       r"|(?<=(?:bf16|fp16|fp32|int8|int4) )(\d+(?:\.\d+)?)b\b|(?<=fp8 )(\d+(?:\.\d+)?)b\b")
+_DIGITS_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[\s-]+(million|billion|trillion)\b")
+# Thousands grouped by a space, as SI and LaTeX write them ("40 000", "8 192", "40\\,000"): one number.
+_SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,])")
 _SCALE_EXPONENT = {"million": 6, "billion": 9, "trillion": 12}
 _RUN_NEEDLES = (*_RUN_STARTS, "one", "zero")  # what a number in words holds, before the regex looks for one
 _DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d{3}\b)")
@@ -286,6 +289,7 @@ def normalise(text: str) -> str:
         lowered = _QUOTES.sub("", lowered)
     lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
     lowered = decimal_commas(lowered)
+    lowered = _SPACED_THOUSANDS.sub(lambda m: m.group().replace(" ", ""), lowered)
     # Numbers in words first, so that a unit spelt out after one is read as after a digit ("seventy terabytes").
     lowered = numbers_in_words(lowered)
     if _has(lowered, _FRACTION_WORDS):
@@ -294,7 +298,7 @@ def normalise(text: str) -> str:
         if _has(lowered, needles):
             lowered = pattern.sub(replacement, lowered)
     if "b" in lowered:  # a model's size ("7b × 2 bytes", "a 70b model") is billions of parameters, not bytes
-        lowered = _BILLIONS.sub(r"\1e9", lowered)
+        lowered = _BILLIONS.sub(lambda m: f"{m[1] or m[2] or m[3]}e9", lowered)
     if "illion" in lowered:  # digits with a scale in words ("7 billion × 2 bytes"): one number
         lowered = _DIGITS_SCALED.sub(lambda m: f"{m[1]}e{_SCALE_EXPONENT[m[2]]}", lowered)
     if "_" in lowered:  # Python's 40_000 in a learner's line (a field of a form refuses it); snake_case as words
