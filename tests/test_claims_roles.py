@@ -135,6 +135,15 @@ PAIRS = [
      "not of peak FLOP/s"),
     ("a6", "evidence", "2 µs on, 8 µs off: the GPU is busy only 20% of the time",
      "2 µs on, 8 µs off: the kernel uses only 20% of the memory bandwidth", "a share of the time, not of peak bandwidth"),
+    # a multiplier said to be above or below the ridge says the kernel's side; a side is denied only by the words
+    # right before it, not by a "cannot" later in the clause
+    ("a1", "evidence", "70% of peak TFLOP/s, about 8.7× above the ridge", "70% of peak TFLOP/s, about 8.7× below the ridge",
+     "kernel is 8.7× above the ridge, not below"),
+    ("a1", "evidence", "70% of peak; 1360 FLOP/byte sits above the ridge of 156 where memory cannot be the limit",
+     "70% of peak; 1360 FLOP/byte sits below the ridge of 156 where the tensor cores cannot be fed", "not below"),
+    # a speed-up the incident did not measure is one it derives only to its written digits
+    ("a2", "evidence", "1.7 of 2.0 TB/s; compiled, the chain is 3.8× faster", "1.7 of 2.0 TB/s; compiled, the chain is"
+     " only 1.08× faster", "it says 3.8×"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),

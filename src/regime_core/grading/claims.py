@@ -61,11 +61,18 @@ _SIDE = re.compile(r"\b(?P<word>above|over|beyond|past|higher than|more than|gre
                    r"|lower than|less than|smaller than|left of)"
                    r"\s+(?:the |its |a |our |any |every |this |that |all )?(?:[\w-]+'?s |[a-z]{0,3}\d{1,4}[a-z]?'?s? "
                    r"|\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
+_SIDE_NEXT = re.compile(r"\s*(?:" + _SIDE.pattern + ")")
+# A side denied by the words right before it ("not above the ridge", "isn't far below it"); a "cannot" later in the
+# clause denies something else.
+_SIDE_DENIED = re.compile(r"\b(?:not|never|isn'?t|aren'?t|no longer)\s+(?:\w+\s+){0,2}?(?:above|over|beyond|past|below|under"
+                          r"|beneath|higher|lower|more|less|greater|smaller|right|left)\b")
 _SPEED = re.compile(r"\b(?:faster|slower|speed-?ups?|slow-?downs?|quicker|improvements?|gains?|wins?|bought|jumps?|jumped"
                     r"|went|rose|grew|dropped|fell)\b")
 _SIZE_WORDS = re.compile(r"\b(?:size|elements?|tensors?|shapes?|bytes|data)\b")
 #: How far a speed multiplier may be from the incident's own before it is another figure ("about 2×" for 1.75×).
 SPEED_MATCH = 0.25
+#: How close a speed-up the incident did not measure must be to one it derives (2.0 ÷ 1.7 = 1.18, said "1.2×").
+_SPEED_DERIVED = 0.03
 _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than", "left of")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
@@ -226,6 +233,28 @@ def _flip(key: str | None, pairs: tuple[str, str]) -> str | None:
 _THEN = re.compile(r"\s*(?:then|and then|before|after|followed by)\b")
 
 
+def _side_said(text: str, lo: int, start: int, end: int, dim: Dim, *, multiplier: bool) -> str | None:
+    """The side of the ridge said of a figure ("1365 FLOP/byte, which is above the ridge"; "about 9× below it").
+
+    A multiplier says which side the kernel is on, and how far; a side is denied only by the words right before it
+    ("not above the ridge"), not by a "cannot" later in the clause.
+    """
+    if multiplier:
+        found = _SIDE_NEXT.match(text, end + 1 if text[end:end + 1] in ("×", "x") else end)
+        if found and not _SIDE_DENIED.search(text, max(0, found.start() - 16), found.start() + 4):
+            return "below" if found["word"] in _BELOW else "above"
+        return None
+    if dim not in (Dim.INTENSITY, Dim.COUNT):
+        return None
+    found = _SIDE.search(text, end, end + _REACH // 2)
+    between = text[end:found.start()] if found else ""
+    if not found or re.search(r"\d", re.sub(r"\d+(?:\.\d+)?\s?×", "", between)) or "ridge of" in text[lo:start][-12:]:
+        return None
+    side = "below" if found["word"] in _BELOW else "above"
+    denied = _SIDE_DENIED.search(text, max(0, found.start() - 16), found.start() + 4)
+    return _flip(side, ("above", "below")) if denied else side
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -244,14 +273,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
         share = "busy"  # GPU-Util is the share of time some kernel runs
     if share is not None and negated(text, start, end):
         share = _flip(share, ("busy", "idle"))
-    side = None
-    if dim in (Dim.INTENSITY, Dim.COUNT) and not multiplier:
-        found = _SIDE.search(text, end, end + _REACH // 2)  # "1365 FLOP/byte, which is above the ridge"
-        between = text[end:found.start()] if found else ""
-        if found and not re.search(r"\d", re.sub(r"\d+(?:\.\d+)?\s?×", "", between)) and "ridge of" not in text[lo:start][-12:]:
-            side = "below" if found["word"] in _BELOW else "above"
-            if negated(text, found.start(), found.end()):
-                side = _flip(side, ("above", "below"))
+    side = _side_said(text, lo, start, end, dim, multiplier=multiplier)
     # "the size dropped 16384×" is said of the work, not of its time
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
     spare = dim is Dim.FRACTION and roof is not None and bool(_SPARE.search(before + " " + after))
@@ -769,6 +791,8 @@ def _attribute_wrong(claim: Claim, matches: list[Claim], facts: Facts) -> str:
     if claim.span and spans and claim.span not in spans:
         span_name = {"busy": "kernel (busy) time", "idle": "gap (idle) time"}
         return f"{claim.shown()} is the incident's {span_name[next(iter(spans))]}, not its {span_name[claim.span]}"
+    if claim.side and facts.side and claim.side != facts.side and claim.multiplier:
+        return f"the kernel is {claim.shown()}× {facts.side} the ridge, not {claim.side} it"
     if claim.side and facts.side and claim.side != facts.side and not (facts.ridge and math.isclose(
             claim.value, facts.ridge, rel_tol=MATCH)):
         return f"{claim.shown()} is {facts.side} the ridge, not {claim.side} it"
@@ -1445,9 +1469,11 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if wrong:
         return Mark(shown, False, wrong), False
     speeds = [f for f in facts.known if f.speed]
+    # A speed-up the incident did not measure is one it derives only to its written digits: "compiled, 1.08× faster"
+    # of A2 is not 2.0 ÷ 1.7 = 1.18.
     if claim.speed and speeds and not claim.hypothetical and not claim.bound and not any(
             math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in line if c.speed
-    ) and not _derived_for(claim, facts):
+    ) and not any(math.isclose(d.value, claim.value, rel_tol=_SPEED_DERIVED) for d in _derived_for(claim, facts)):
         return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×"), False
     # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand
     if claim.at_peak and not claim.bound and claim.start not in summed:
