@@ -45,6 +45,8 @@ PAIRS = [
     ("a7", "ITL 8 → 14 ms with the kernels unchanged: the 6 ms is the CPU waiting on the GPU at .item()",
      "ITL 8 → 14 ms: .item() copies data over PCIe, and the 6 ms more per token is the transfer time"),
     ("a7", "ITL from 8 to 14 ms as the .item() syncs every token", "ITL from 8 to 14 ms as the KV cache grows"),
+    ("a7", "ITL 8 → 14 ms: .item() makes the CPU wait for the GPU each token, so ITL goes up",
+     "ITL 8 → 14 ms: .item() reads the tensor, so more HBM traffic each token and the kernels wait on memory longer"),
     ("a7", "ITL 8 → 14 ms: the .item() waits for the GPU, and the 6 ms is that wait",
      "ITL 8 → 14 ms: the .item() copies the tensor to host, and copying a scalar takes the 6 ms"),
     ("a3", "~12 µs both ways, and 1.08× from compile: it is not the arithmetic, it is the launches",
