@@ -144,6 +144,12 @@ PAIRS = [
     # a speed-up the incident did not measure is one it derives only to its written digits
     ("a2", "evidence", "1.7 of 2.0 TB/s; compiled, the chain is 3.8× faster", "1.7 of 2.0 TB/s; compiled, the chain is"
      " only 1.08× faster", "it says 3.8×"),
+    # a size said against the incident this one is set beside is held to their tensors' ratio (Rule 3's "shrinking
+    # 4×" names no other incident and is the rule's)
+    ("a3", "evidence", "~12 µs both ways, though the tensor is 16,384× smaller than A2's",
+     "~12 µs both ways, though the tensor is 4× smaller than A2's", "16,384× smaller than A2's"),
+    ("a3", "evidence", "The tensor shrank 16384x (from 8·4096·4096 to 8·32·32), yet time sits at ~12 µs",
+     "The tensor shrank 4096x (from 8·4096·4096 to 8·32·32), yet time sits at ~12 µs", "not 4096×"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),

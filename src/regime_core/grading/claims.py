@@ -635,11 +635,15 @@ class Facts:
     #: The incident measures a figure beyond its card's roof (the classifier's anomaly): a rate worked out beyond
     #: the roof restates it rather than slips.
     anomalous: bool = False
+    #: How many times the tensor of each incident this one is set beside holds this one's (A2's (8, 4096, 4096) is
+    #: 16,384× A3's (8, 32, 32)), with how: a size said "N× smaller than A2" is held to it.
+    scales: tuple[tuple[float, str], ...] = ()
 
     @classmethod
     def read(cls, deciding_lines: list[str], other_lines: list[str], side: str | None = None,
              ridge: float | None = None, *, datasheet: tuple[dv.Derived, ...] = (),
-             context_lines: list[str] | None = None, anomalous: bool = False) -> Facts:
+             context_lines: list[str] | None = None, anomalous: bool = False,
+             scales: tuple[tuple[float, str], ...] = ()) -> Facts:
         """Facts from the classifier's evidence lines and the incident's own text (normalised)."""
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
@@ -659,7 +663,7 @@ class Facts:
         context = tuple(c for line in context_lines or [] for c in read(line).claims)
         moved = [(a.value, b.value) for a, b in transitions]
         return cls(deciding, known, transitions, side, ridge, dv.derive(figures, moved), datasheet, context,
-                   anomalous)
+                   anomalous, scales)
 
 
 @dataclass(frozen=True)
@@ -1444,6 +1448,29 @@ def _roof_what_if(claim: Claim, facts: Facts, text: str) -> bool:
         _A_TIME.search(text[max(0, claim.start - 30):claim.end + 60]))
 
 
+_SMALLER = re.compile(r"\b(?:smaller|larger|bigger|tinier|less data|fewer elements|more elements|shr[aiu]nk\w*|grew|grown"
+                      r"|(?:the )?size)\b")
+_COMPARED_WITH = re.compile(r"\b(?:than|from|vs\.?|versus|compared (?:with|to)|a\d)\b")
+
+
+def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None:
+    """A multiplier said of the size against the incident this one is set beside ("4× smaller than A2"), else None.
+
+    Rule 3's "shrinking 4×" names no other incident and is left to the rule.
+    """
+    if not facts.scales or not claim.multiplier:
+        return None
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    if not _SMALLER.search(text, max(lo, claim.start - 40), min(hi, claim.end + 40)) or not _COMPARED_WITH.search(
+            text, max(0, claim.start - 40), claim.end + 40):  # "shrank 4096× (from 8·4096·4096 to …)"
+        return None
+    for scale, how in facts.scales:
+        if math.isclose(claim.value, scale, rel_tol=MATCH):
+            return Mark(shown, True, how)
+    scale, how = facts.scales[0]
+    return Mark(shown, False, f"{how}, not {claim.shown()}×")
+
+
 def _time_share_as_roof(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str) -> Mark | None:
     """A share of the time said as a share of a roof ("2 µs on, 8 µs off: it uses 20% of the bandwidth"), else None."""
     if not found or not claim.roof or claim.dim is not Dim.FRACTION or any(f.roof == claim.roof for f in facts.known):
@@ -1452,6 +1479,34 @@ def _time_share_as_roof(claim: Claim, found: list[dv.Derived], facts: Facts, sho
         return None
     return Mark(shown, False, f"{found[0].how} = {show(found[0].value, Dim.FRACTION)} is a share of the time, not of"
                               f" {_roof_name(claim.roof)}: the incident gives no share of that roof")
+
+
+def _rule_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None:
+    """A number that is the drill's rule's ("Rule 3", "shrinking 4×") or the incident's speed-up hedged, else None."""
+    lo, _ = _clause_bounds(text, claim.start, claim.end)
+    if claim.dim is Dim.COUNT and _RULE.search(text, max(lo, claim.start - 8), claim.start):
+        return Mark(shown, True, "the drill's rule")
+    if claim.value == 4 and claim.multiplier and _SHRINK.search(text, lo, claim.start + 40):
+        return Mark(shown, True, "Rule 3's shrink test")
+    hedged = next((f for f in facts.known if f.speed and math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH)), None)
+    if claim.speed and hedged is not None and _HEDGE.search(text, max(lo, claim.start - 12), claim.start):
+        return Mark(shown, True, f"about the incident's {hedged.shown()}×")
+    return None
+
+
+def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str) -> Mark | None:
+    """A speed-up said that is not the one the incident measured ("compiled, only 1.08× faster" of A2), else None.
+
+    A speed-up the incident did not measure is one it derives only to its written digits: 1.08× is not
+    2.0 ÷ 1.7 = 1.18.
+    """
+    speeds = [f for f in facts.known if f.speed]
+    if not claim.speed or not speeds or claim.hypothetical or claim.bound or any(
+            math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in line if c.speed):
+        return None
+    if any(math.isclose(d.value, claim.value, rel_tol=_SPEED_DERIVED) for d in _derived_for(claim, facts)):
+        return None
+    return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×")
 
 
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
@@ -1468,13 +1523,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
     if wrong:
         return Mark(shown, False, wrong), False
-    speeds = [f for f in facts.known if f.speed]
-    # A speed-up the incident did not measure is one it derives only to its written digits: "compiled, 1.08× faster"
-    # of A2 is not 2.0 ÷ 1.7 = 1.18.
-    if claim.speed and speeds and not claim.hypothetical and not claim.bound and not any(
-            math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in line if c.speed
-    ) and not any(math.isclose(d.value, claim.value, rel_tol=_SPEED_DERIVED) for d in _derived_for(claim, facts)):
-        return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×"), False
+    multiplied = _size_scale(claim, facts, text, shown) or _speed_off(claim, facts, line, shown)
+    if multiplied is not None:
+        return multiplied, False
     # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand
     if claim.at_peak and not claim.bound and claim.start not in summed:
         at_peak = [d for d in facts.derived if d.role == dv.AT_PEAK]
@@ -1482,14 +1533,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
             d = min(at_peak, key=lambda d: abs(math.log(d.value / claim.value)))
             return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)},"
                                       f" not {claim.shown()}"), False
-    lo, _ = _clause_bounds(text, claim.start, claim.end)
-    if claim.dim is Dim.COUNT and _RULE.search(text, max(lo, claim.start - 8), claim.start):
-        return Mark(shown, True, "the drill's rule"), False
-    if claim.value == 4 and claim.multiplier and _SHRINK.search(text, lo, claim.start + 40):
-        return Mark(shown, True, "Rule 3's shrink test"), False
-    if claim.speed and any(math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH) for f in speeds) and _HEDGE.search(
-            text, max(lo, claim.start - 12), claim.start):
-        return Mark(shown, True, f"about the incident's {speeds[0].shown()}×"), False
+    ruled = _rule_mark(claim, facts, text, shown)
+    if ruled is not None:
+        return ruled, False
     if claim.metric:
         return _metric_mark(claim, facts, text, shown), False
     if claim.share and any(f.share and _shares_close(claim.busy() or 0, f.busy() or 0) for f in facts.deciding):

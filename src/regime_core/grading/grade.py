@@ -148,9 +148,34 @@ def facts(incident_id: str) -> Facts:
     others = [item.text, *(work.steps if work else ()),
               *((f"{work.bytes:.6g} bytes", f"{work.flops:.6g} FLOP") if work else ()),
               *_tensor_sizes(dict(item.symptoms.work_spec or {}))]
-    context = [with_units(drill.incident(other).text) for other in _grading(incident_id).get("context", [])]
+    others_named = _grading(incident_id).get("context", [])
+    context = [with_units(drill.incident(other).text) for other in others_named]
     return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,
-                      datasheet=datasheet(cards), context_lines=context, anomalous=bool(item.verdict().anomalies))
+                      datasheet=datasheet(cards), context_lines=context, anomalous=bool(item.verdict().anomalies),
+                      scales=_scales(incident_id, others_named))
+
+
+def _elements(incident_id: str) -> int | None:
+    """How many elements the incident's tensor holds, where its work names a shape."""
+    shape = dict(drill.incident(incident_id).symptoms.work_spec or {}).get("shape")
+    if not isinstance(shape, list) or not shape or not all(isinstance(n, int) and n > 0 for n in shape):
+        return None
+    return math.prod(shape)
+
+
+def _scales(incident_id: str, others: list[str]) -> tuple[tuple[float, str], ...]:
+    """How many times each named incident's tensor holds this one's ("A2's tensor is 16,384× A3's")."""
+    own = _elements(incident_id)
+    out = []
+    for other in others:
+        theirs = _elements(other)
+        if own and theirs and theirs != own:
+            ratio = max(own, theirs) / min(own, theirs)
+            smaller = "smaller" if own < theirs else "larger"
+            said = f"{ratio:,.0f}" if ratio.is_integer() else format_quantity(ratio, Dim.COUNT)
+            out.append((ratio, f"{incident_id.upper()}'s tensor is {said}× {smaller}"
+                               f" than {other.upper()}'s ({own:,} against {theirs:,} elements)"))
+    return tuple(out)
 
 
 def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
