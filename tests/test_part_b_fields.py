@@ -96,8 +96,13 @@ def test_the_form_s_own_check_of_a_field_still_says_what_is_wrong() -> None:
     ("add", "0.33 ⬇️", True), ("matmul", "~1356 ⬆️", True), ("add", "About a third", True),
     ("matmul", "some 1,360 FLOP per byte", True), ("decode", "about one FLOP per byte", True),
     ("add", "roughly a third of a FLOP per byte", True), ("add", "1 FLOP / 6 B ≈ 0.167 (per element, fp16 a+b→c)", True),
+    # a hedge after the number, a comment after it or before it, "X over Y is Z", the number said twice
+    ("add", "~0.33 I think", True), ("matmul", "like 1360", True), ("add", "# 0.334", True),
+    ("matmul", "1356  # 1.37e11 / 1.01e8", True), ("add", "1.68e7 over 5.03e7 is like 0.33", True),
+    ("add", "a third, 0.33", True),
     # the same shapes with the wrong number fail
     ("add", "33 ⬇️", False), ("matmul", "some 136 FLOP per byte", False), ("add", "about three FLOP per byte", False),
+    ("add", "~3.3 I think", False), ("matmul", "136  # 1.37e11 / 1.01e8", False), ("add", "1.68e7 over 5.03e7 is 3.3", False),
 ])
 def test_an_intensity_in_the_words_people_type_is_read(row: str, intensity: str, passed: bool) -> None:
     check = _part_b(**{row: {"intensity": intensity}})["items"]["part_b"]["checks"][row]
@@ -127,6 +132,9 @@ def test_a_result_said_after_i_e_and_a_side_after_how_far_are_read() -> None:
     ("156 F/B", True), ("312 over 2.0, so 156 FLOP per byte.", True), ("ridge\t156\tFLOP/byte\t(312e12/2.0e12)", True),
     ("Machine balance: 312e12 flop/s over 2.0e12 bytes/s, 156 flops per byte", True),
     ("Isn't it just 312e12 / 2.0e12 = 156 FLOP per byte?", True),
+    ("ridge_flop_per_byte: 156  # 312e12 / 2.0e12", True), ("312 TFLOP/s over 2.0 TB/s: 156 FLOP for every byte hauled.", True),
+    ("About 156 — at peak the card can do 156 math operations in the time it moves one byte.", True),
+    ("ridge_flop_per_byte: 1.56  # 312 / 2.0", False), ("Ridge = 2.0e12 / 312e12 ≈ 0.0064 byte/FLOP.", False),
     ("312 over 2.0, so 15.6 FLOP per byte.", False), ("56 F/B", False),
     ("three twelve tera over two tera is one fifty six flops per b", None),  # a run of number words: not guessed
 ])

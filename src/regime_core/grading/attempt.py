@@ -86,16 +86,23 @@ def _known(data: Mapping[str, object], allowed: tuple[str, ...], where: str) -> 
 # What a field's text gives when it shows its working: the result after the last "=" or "≈" ("1.68e7/5.03e7 ≈ 0.33"),
 # else an intensity it opens with ("0.33 FLOP/B (3·1.68e7·2 B = 1.01e8 bytes)", "something like 1360 FLOP/byte").
 # Either stands alone in its place (a mark, a comma or a bracket may follow): "alert(1)" or "1=1 --" states nothing.
-_RESULT = re.compile(r"=|≈|≃|~|→|->|\bi\.e\.|\bthat is\b")
+_RESULT = re.compile(r"=|≈|≃|~|→|->|\bi\.e\.|\bthat is\b|\b(?:is|gives|comes to|makes)\b(?:\s+(?:like|about|roughly|around))?"
+                     r"|:(?=\s)")
 _LEAD_IN = re.compile(r"^\s*(?:something like|about|around|roughly|approx\.?|approximately|circa|some|nearly|almost"
-                      r"|just (?:under|over)|~|≈)?\s*", re.I)
+                      r"|just (?:under|over)|like|maybe|probably|~|≈)?\s*", re.I)
+# A hedge after the number ("~0.33 I think", "1360 or so") and a comment after it ("0.334  # 1.68e7 / 5.03e7").
+_HEDGE_AFTER = re.compile(r"\s+(?:i think|i guess|i believe|probably|or so|-?ish|if i'?m right)\s*[.!?]*\s*$", re.I)
+_COMMENT = re.compile(r"\s#\s.*$|^\s*#\s*")
+# A config key before the value ("ridge_flop_per_byte: 156").
+_KEY = re.compile(r"^\s*[a-z][a-z0-9_]*\s*:\s*(?=[\d~≈.])", re.I)
 _ALONE = re.compile(r"\s*(?:$|[,;(.)\]:—–]|\s-\s)")
 # What a field may hold beside its number that is not part of it: emoji and arrows ("0.33 ⬇️"), and the unit
 # and the fractions spelt out ("some 1,360 FLOP per byte", "roughly a third of a FLOP per byte").
 _PICTURES = re.compile("[\u2190\u2191\u2193-\u21d1\u21d3-\u21ff\u2b00-\u2bff\u2600-\u27bf\ufe0f\u200d"
                        "\U0001f000-\U0001faff]")  # arrows but → and ⇒, which lead to a result
 _LIST_MARK = re.compile(r"^\s*(?:[•*–]|-(?![\d.]))\s*")  # a list's bullet, not a minus sign ("-1" stays -1)
-_PER_BYTE = re.compile(r"\b(?:of an? )?(?:flops?|math operations?|operations?|ops)\s+(?:per|a|an|for each)\s+(?:bytes?|b)\b"
+_PER_BYTE = re.compile(r"\b(?:of an? )?(?:flops?|math operations?|operations?|ops)\s+(?:per|a|an|for each|for every|to the|to a)"
+                       r"\s+(?:bytes?|b)\b"
                        r"|\bF/B\b", re.I)
 _FRACTION = {"third": 1 / 3, "quarter": 0.25, "half": 0.5, "fifth": 0.2, "tenth": 0.1}
 _A_FRACTION = re.compile(r"\b(?:a|one) (third|quarter|half|fifth|tenth)\b", re.I)
@@ -117,6 +124,8 @@ def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
     text = _CHECKED.split(text, maxsplit=1)[0]  # "= 0.334 — check: 0.334 × 5.03e7 ≈ 1.68e7": the check is not the result
+    before_comment = _COMMENT.sub("", text) if not text.lstrip().startswith("#") else text.lstrip()[1:]
+    text = _KEY.sub("", _HEDGE_AFTER.sub("", before_comment.split("  #")[0].split(" # ")[0]))
     # "point three three" is 0.33; "1.36k" is 1360
     text = _POINT_WORDS.sub(lambda m: "0." + "".join(_DIGIT_WORDS[w.lower()] for w in m[1].split()), text)
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
@@ -129,11 +138,15 @@ def _opening(text: str, *, typed: bool) -> float | None:
     """The number ``text`` opens with, standing alone (an intensity only, where ``typed``)."""
     body = text[_LEAD_IN.match(text).end():]  # type: ignore[union-attr]  # the pattern matches any text
     spans = quantity_spans(body)
-    if not spans or spans[0][2] != 0 or not _ALONE.match(body, spans[0][3]):
+    if not spans or spans[0][2] != 0:
         return None
     value, dim = spans[0][0], spans[0][1]
-    # A bare number typed with a remark that holds no other number ("0.33 (well below)") is that number.
-    bare = dim is Dim.COUNT and (not typed or not re.search(r"\d", body[spans[0][3]:]))
+    if not _ALONE.match(body, spans[0][3]):
+        return None
+    # A bare number typed with a remark that holds no other number ("0.33 (well below)"), or only itself again
+    # ("About 156 — the card does 156 math operations a byte"), is that number.
+    others = [v for v, _, _, _ in quantity_spans(body[spans[0][3]:])]
+    bare = dim is Dim.COUNT and (not typed or all(math.isclose(v, value, rel_tol=0.05) for v in others))
     return value if dim is Dim.INTENSITY or bare else None
 
 
