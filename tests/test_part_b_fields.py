@@ -167,3 +167,16 @@ def test_an_intensity_and_a_side_in_the_ways_people_write_them(row: str, intensi
 def test_a_ridge_whose_words_turn_the_sides_round_fails(ridge: str, passed: bool) -> None:
     check = _part_b(ridge)["items"]["part_b"]["checks"]["ridge"]
     assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("row", "optimisation", "passed"), [
+    # a class named by its roof alone is the class
+    ("matmul", "compute", True), ("matmul", "↑FLOP rate (TCs)", True), ("matmul", "raise tensor-pipe throughput", True),
+    ("add", "reduce_bytes", True), ("decode", "memory side", True),
+    ("decode", "compute", False), ("add", "raise tensor-pipe throughput", False), ("matmul", "reduce_bytes", False),
+    # both roofs, or a roof denied, is not one class
+    ("matmul", "compute, not memory", None),
+])
+def test_a_class_named_by_its_roof_alone_is_read(row: str, optimisation: str, passed: bool | None) -> None:
+    check = _part_b(**{row: {"optimisation": optimisation}})["items"]["part_b"]["checks"][row]
+    assert check["passed"] is passed, check

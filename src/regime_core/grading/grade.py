@@ -238,11 +238,30 @@ def _close(value: float, targets: list[float], rel: float) -> bool:
     return any(abs(value - t) <= rel * t for t in targets)
 
 
+# Part B asks for a class of optimisation, and a class is often named by its roof alone ("compute", "↑FLOP rate
+# (TCs)", "raise tensor-pipe throughput", "reduce_bytes"): read where no lever is named.
+_CLASS_WORDS = {
+    "compute": re.compile(r"\b(?:compute|math|flops?|arithmetic|tensor[- ]?(?:cores?|pipes?)|tcs?|alus?)\b"),
+    "memory": re.compile(r"\b(?:memory|bytes?|bandwidth|traffic|hbm|dram|data movement)\b"),
+}
+
+
+def _class_named(text: str) -> str | None:
+    """The one roof a Part B optimisation names by its words alone, or None (none, or both)."""
+    lowered = normalise(text)
+    named = [kind for kind, words in _CLASS_WORDS.items() if words.search(lowered)]
+    return named[0] if len(named) == 1 and not NEGATION.search(lowered) else None
+
+
 def _optimisation(text: str, bound: str) -> Check:
     line = read_levers(text)
     if not text.strip():
         return Check(False, "name the class of optimisation allowed")
     if not line.offered:
+        named = _class_named(text)
+        if named is not None:
+            return Check(True, "right class") if named == bound else Check(
+                False, f"{advice(named).name.split('-')[0]}-side work cannot move a kernel on its side of the ridge")
         return unsure("the grader could not read the class of optimisation")
     wrong = [i for i in line.offered if not helps_here(i, bound)]
     if wrong:
