@@ -150,6 +150,14 @@ PAIRS = [
      "~12 µs both ways, though the tensor is 4× smaller than A2's", "16,384× smaller than A2's"),
     ("a3", "evidence", "The tensor shrank 16384x (from 8·4096·4096 to 8·32·32), yet time sits at ~12 µs",
      "The tensor shrank 4096x (from 8·4096·4096 to 8·32·32), yet time sits at ~12 µs", "not 4096×"),
+    # a bound with its working between it and the multiplier, beaten by the measured speed-up
+    ("a2", "evidence", "1.7 of 2.0 = 85% of peak bandwidth, leaving 15% headroom for faster eager kernels",
+     r"$\frac{1.7}{2.0}=85\%$ of peak bandwidth, so fusion can gain at most $\frac{1}{0.85}\approx1.18\times$",
+     "measured 3.8× from it"),
+    # what is left under the roof, said beside its own number; the time at full rating is the measured time's
+    ("a5", "evidence", "62% of peak; at full rating it'd run 180 × 0.62 ≈ 112 ms, over the 80 ms target",
+     "62% of peak leaves 38% headroom; at full rating it'd run 180 × 0.38 ≈ 68 ms, under the 80 ms target",
+     "180 ms × 62% = 112 ms, not 68 ms"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),
@@ -586,3 +594,10 @@ def test_these_lines_read_as_said(item: str, text: str, passed: bool | None) -> 
 ])
 def test_100_percent_is_the_roof_only_in_a_what_if(text: str, passed: bool | None) -> None:
     assert _check("a5", "evidence", text)["passed"] is passed
+
+
+def test_a_word_of_what_is_left_belongs_to_the_number_beside_it() -> None:
+    # "headroom" after an arrow is the next number's, not the measured share's
+    assert _check("a1", "evidence", "70% of peak → 30% headroom, so at most 1.43×")["passed"] is True
+    assert _check("a1", "evidence", "70% of peak, a 30% shortfall, so at most 1.43×")["passed"] is True
+    assert _check("a1", "evidence", "70% of peak, a 20% shortfall, so at most 1.43×")["passed"] is None

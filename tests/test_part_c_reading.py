@@ -251,3 +251,17 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
     paragraph = ("Fused kernels are a trap. A1 is at 70% of peak, fusing the relu does nothing. A3 compile only got"
                  " 1.08x. Just don't write fused kernels.")
     assert _checks(paragraph)["both_sides"]["passed"] is not True
+
+
+@pytest.mark.parametrize(("paragraph", "passed"), [
+    # a figure said of an incident that is another's ("20%" is A6's busy share) is not checked as the drill's
+    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the relu would save like 20%.", None),
+    # Part B's figures may be set beside any incident
+    ("Fusion pays for A2 at 1.7 TB/s, like Part B's add at 0.33 FLOP/byte, far under the 156 ridge, and is wasted on A1"
+     " at 70% of peak.", True),
+    # the written arithmetic of what is said of an incident is checked
+    ("Fusion pays for A6: 40,000 × 8 µs = 320 ms of gaps; it is wasted on A1 at 70% of peak.", True),
+    ("Fusion pays for A6: 40,000 × 8 µs = 3.2 ms of gaps; it is wasted on A1 at 70% of peak.", False),
+])
+def test_part_c_numbers_are_held_to_the_incident_they_are_said_of(paragraph: str, passed: bool | None) -> None:
+    assert _checks(paragraph)["number"]["passed"] is passed

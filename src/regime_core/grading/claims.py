@@ -74,6 +74,9 @@ SPEED_MATCH = 0.25
 #: How close a speed-up the incident did not measure must be to one it derives (2.0 ÷ 1.7 = 1.18, said "1.2×").
 _SPEED_DERIVED = 0.03
 _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than", "left of")
+# What is left under a roof in words that need no roof named beside them ("a 30% shortfall", "18% headroom").
+_SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
+_SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
@@ -82,6 +85,8 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
                     r"(?:~|≈|about|roughly|around)?\s*$")
+# A bound with its working between it and the multiplier ("at most 1/0.85 ≈ 1.18×").
+_BOUND_WORKED = re.compile(r"\b(?P<below>at most|no more than|up to)\s+\(?[\d.]+\)?\s*[/÷]\s*\(?[\d.]+\)?\s*(?:≈|=|~)\s*$")
 # A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
 _DIRECTION_BEFORE = re.compile(r"up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops")
 _RISE_BEFORE = re.compile(r"up|rose|grew|increased|rises")
@@ -99,7 +104,7 @@ _RULE = re.compile(r"\brules?\s*#?\s*$")
 _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
 _AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
-_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed)")
+_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed|full (?:rating|rate|power|throughput))")
 _COMPLETE = re.compile(r"\b(?:would|could|at)\b")
 # A clause about what would or could be, not what is ("int8 would halve it to 23 ms").
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|goal|needs? to|should|halv\w*|doubl\w*"
@@ -276,7 +281,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     side = _side_said(text, lo, start, end, dim, multiplier=multiplier)
     # "the size dropped 16384×" is said of the work, not of its time
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
-    spare = dim is Dim.FRACTION and roof is not None and bool(_SPARE.search(before + " " + after))
+    # "a 30% shortfall", "headroom of 18%": a word of what is left needs no roof only right beside its number
+    spare = dim is Dim.FRACTION and ((roof is not None and bool(_SPARE.search(before + " " + after)))
+                                     or bool(_SHORTFALL.match(text, end) or _SHORTFALL_OF.search(text, lo, start)))
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
@@ -290,7 +297,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     bound = None
     if dim not in (Dim.COUNT, Dim.INTENSITY) or (dim is Dim.COUNT and multiplier):
         window = max(lo, start - 24)
-        found = _BOUND.search(text[window:start])
+        found = _BOUND.search(text[window:start]) or (_BOUND_WORKED.search(text[max(0, start - 40):start])
+                                                      if multiplier else None)  # its brackets end no clause
+        window = window if found is None or found.re is _BOUND else max(0, start - 40)
         if found:
             bound = "<" if found["below"] or found["lt"] else ">"
             # "I wouldn't expect more than 1.4×" is at most 1.4×: a bound under a negation turns over.
@@ -1530,7 +1539,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if claim.at_peak and not claim.bound and claim.start not in summed:
         at_peak = [d for d in facts.derived if d.role == dv.AT_PEAK]
         if at_peak and not _derived_for(claim, facts):
-            d = min(at_peak, key=lambda d: abs(math.log(d.value / claim.value)))
+            d = at_peak[0]  # the incident's own measured time at the roof (the others are its targets')
             return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)},"
                                       f" not {claim.shown()}"), False
     ruled = _rule_mark(claim, facts, text, shown)

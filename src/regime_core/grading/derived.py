@@ -86,6 +86,8 @@ def derive(figures: Iterable[Figure], transitions: Iterable[tuple[float, float]]
             out.append(Derived(1 - f.value, Dim.FRACTION, SPARE, f"100% − {shown}", f.deciding, f.roof))
             if f.roof:
                 out.append(Derived(1 / f.value, Dim.COUNT, HEADROOM, f"1 ÷ {shown}", f.deciding))
+                # the same headroom said as a percent of speed left ("18% headroom" at 85%)
+                out.append(Derived(1 / f.value - 1, Dim.FRACTION, SPARE, f"1 ÷ {shown} − 1", f.deciding, f.roof))
                 # at the roof the time falls to the share: "70% of peak: at most 30% less time"
                 out.append(Derived(-(1 - f.value), Dim.FRACTION, CHANGE, f"at 100% of the roof, {shown} of the time",
                                    f.deciding))

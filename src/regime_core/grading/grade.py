@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Collection
+from collections.abc import Collection, Iterator
 from functools import cache
 from typing import Any
 
@@ -549,29 +549,71 @@ _CLAUSE = re.compile(r"[,:;—–()]|\b(?:which|so|because|since)\b")
 _INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 
 
+def _said_of_incidents(lowered: str) -> Iterator[tuple[str, str]]:
+    """Each incident Part C names, with what is said of it: from its name to the next name or the sentence's end."""
+    for sentence in _SENTENCE.split(lowered):
+        named = list(_INCIDENT_NAMED.finditer(sentence))
+        for n, found in enumerate(named):
+            end = named[n + 1].start() if n + 1 < len(named) else len(sentence)
+            yield f"a{found[1]}", sentence[found.start():end]
+
+
+def _unplaced_of_incidents(lowered: str) -> list[str]:
+    """The figures Part C says of an incident it names that are not that incident's, nor derived from its figures.
+
+    "In A1 fusing the relu would save 20%": 20% is A6's busy share, not a figure of A1's; it is named as not
+    checked rather than counted as a number from the drill.
+    """
+    out = []
+    part_b = _part_b_numbers()
+    for incident, said in _said_of_incidents(lowered):
+        own = said[:found.start()] if (found := _OWN_CLAUSE_END.search(said)) else said
+        judged = claim_reader.judge(facts(incident), claim_reader.read(own), plain_numbers(own))
+        for mark in judged.marks:
+            said_as = quantities_in(mark.written)[:1] if mark.ok is None else []
+            if said_as and not any(same_quantity(said_as[0], k, _PART_C_MATCH) for k in part_b):
+                out.append(mark.written)
+    return out
+
+
+# Where what is said of an incident ends and another subject begins ("… on A3, and it would win nothing on a
+# compute-bound matmul at 70% of peak").
+_OWN_CLAUSE_END = re.compile(r";|\s[—–-]\s|,\s+(?:and|but|while|whereas|yet)\s|\s(?:but|whereas)\s")
+
+
+@cache
+def _part_b_numbers() -> tuple[tuple[float, Dim], ...]:
+    """Part B's figures (the card, each kernel's FLOPs, bytes and intensity, the ridge): any incident may cite them."""
+    found: list[tuple[float, Dim]] = []
+    for row in drill.part_b():
+        card = row.placement
+        found += [(card.peak_flops, Dim.FLOP_RATE), (card.bandwidth, Dim.BYTE_RATE), (row.drill_intensity, Dim.INTENSITY),
+                  (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY),
+                  (row.drill_intensity, Dim.COUNT), (row.placement.intensity, Dim.COUNT), (row.placement.ridge, Dim.COUNT),
+                  (row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT)]
+    return tuple(found)
+
+
 def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
     """What Part C gets wrong of an incident it names, read as that incident's evidence is.
 
     What is said of an incident runs from its name to the next incident's name or the end of the sentence ("A6,
     where the GPU is busy 80% of the time" is wrong of A6, which idles 80%); the words before the name are not its.
     """
-    for sentence in _SENTENCE.split(lowered):
-        named = list(_INCIDENT_NAMED.finditer(sentence))
-        for n, found in enumerate(named):
-            end = named[n + 1].start() if n + 1 < len(named) else len(sentence)
-            said = sentence[found.start():end]
-            judged = claim_reader.judge(facts(f"a{found[1]}"), claim_reader.read(said), plain_numbers(said))
-            if judged.wrong:
-                return f"Of A{found[1]}: {judged.wrong}."
-            # A number used as another regime's cause ("A2's compiled chain does 3.8× fewer FLOPs"); a cause said
-            # beside a number used rightly is the fusion check's to judge.
-            regime = drill.incident(f"a{found[1]}").verdict().regime
-            for clause in _CLAUSE.split(said):
-                figures = [v for v, dim in quantities_in(clause)
-                           if not (dim in (Dim.COUNT, Dim.FLOP) and v <= _SMALL_COUNT and float(v).is_integer())]
-                blamed = blamed_against(paragraph, clause, regime) if figures else ""
-                if blamed:
-                    return f"Of A{found[1]}: {blamed}"
+    for incident, said in _said_of_incidents(lowered):
+        name = incident.upper()
+        judged = claim_reader.judge(facts(incident), claim_reader.read(said), plain_numbers(said))
+        if judged.wrong:
+            return f"Of {name}: {judged.wrong}."
+        # A number used as another regime's cause ("A2's compiled chain does 3.8× fewer FLOPs"); a cause said
+        # beside a number used rightly is the fusion check's to judge.
+        regime = drill.incident(incident).verdict().regime
+        for clause in _CLAUSE.split(said):
+            figures = [v for v, dim in quantities_in(clause)
+                       if not (dim in (Dim.COUNT, Dim.FLOP) and v <= _SMALL_COUNT and float(v).is_integer())]
+            blamed = blamed_against(paragraph, clause, regime) if figures else ""
+            if blamed:
+                return f"Of {name}: {blamed}"
     return ""
 
 
@@ -605,6 +647,7 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
             unknown.append(f"{format_quantity(value, dim)}×")  # "gained about 10×": a figure, not a count in words
     if misused:
         return Check(False, f"{cap(misused[0])}: a number used in another unit says something else.")
+    unknown += [f"“{c}” (not a figure of the incident it is said of)" for c in _unplaced_of_incidents(lowered)]
     if not numbers:
         return Check(False, "Use at least one number from Part A or B, as the drill gives it or as you derived it"
                             + (": the numbers here are not from the drill." if cited else "."))
