@@ -96,7 +96,8 @@ _EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|will
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
-                       r"|reach(?:es|ing)? (?:the )?(?:peak|roof))\b")
+                       r"|reach(?:es|ing)? (?:the )?(?:peak|roof)|perfect(?:ly tuned)?|flawless|ideal)\b")
+_OPERAND_OF_PRODUCT = re.compile(r"\s?[×x*]\s*[\d(]")
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
 _RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
 _FALL = re.compile(r"(?:less|shorter|faster|cut|drops?|lower|down|fewer|reduction|saving\w*|speed-?ups?|better)\b")
@@ -1052,14 +1053,14 @@ def _fraction_misread(claim: Claim, facts: Facts) -> str:
 
 def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     """A multiplier said of the room left to a roof that is not 1 ÷ the share ("70% of peak: 3.3× headroom")."""
-    if not claim.multiplier or claim.bound == ">":
-        return ""
+    if not claim.multiplier or claim.bound == ">" or _OPERAND_OF_PRODUCT.match(text, claim.end):
+        return ""  # "a perfect kernel: 180 × 0.62 = 112 ms" multiplies, it says no speed-up
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     if not _HEADROOM.search(text, lo, hi):
         return ""
     rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
-    if not rooms:
-        return ""
+    if not rooms or any(f.speed and math.isclose(f.value, claim.value, rel_tol=SPEED_MATCH) for f in facts.known):
+        return ""  # the incident's measured speed-up ("a perfect fusion gave 3.8×") is no headroom
     room = f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×"
     if claim.bound == "<":  # "at most 1.3× is left" of 70%: a bound below what is left is false
         tolerance = min(MATCH, arithmetic_tolerance(claim.written))
