@@ -161,6 +161,9 @@ PAIRS = [
     # a perfect kernel is the roof reached: a multiplier said of it is the headroom
     ("a1", "evidence", "70% of peak: a perfect GEMM would be about 1.43× faster",
      "70% of peak: a perfect GEMM would be only 1.3× faster", "= 1.43×, not 1.3×"),
+    # a change said the other way round: the time rose 75%, its rate fell 43%
+    ("a7", "evidence", "ITL rose 8 → 14 ms, kernels unchanged, so throughput fell by 43%",
+     "ITL rose 8 → 14 ms, kernels unchanged, so throughput fell by 75%", "a rise of 75%, not a fall"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),
@@ -311,7 +314,8 @@ MORE_PAIRS = [
     ("a2", "evidence", "The eager chain runs at 1.7 of 2.0 TB/s, i.e. 85% of peak bandwidth.",
      "The eager chain runs at 1.7 of 2.0 TB/s, i.e. 85% occupancy.", "not its occupancy"),
     # a change with its direction said before it
-    ("a7", "evidence", "8 ms → 14 ms, so ITL is up 75%", "8 ms → 14 ms, so throughput is down 75%", "not 75%"),
+    ("a7", "evidence", "8 ms → 14 ms, so ITL is up 75%", "8 ms → 14 ms, so throughput is down 75%",
+     "a rise of 75%, not a fall; its rate falls by 42.9%"),
     # a share's label before its arithmetic
     ("a6", "evidence", "Busy share = 2/10 = 20%.", "Busy share = 2/8 = 25%.", "not busy 25%"),
     # a card's memory size is not the bytes a kernel moves

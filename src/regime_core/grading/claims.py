@@ -80,7 +80,7 @@ _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$"
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
-                     r"|gains?|grew|added|adds|increment)\b")
+                     r"|gains?|grew|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?)\b")
 _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
@@ -318,6 +318,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
                      else None)
         if direction is None and said_before:
             direction = "+" if _RISE_BEFORE.fullmatch(just_before) else "-"
+        by = re.search(r"\b(\w+) by\s*$", text[max(lo, start - 30):start])  # "throughput fell by 75%"
+        if direction is None and by and _DIRECTION_BEFORE.fullmatch(by[1]):
+            direction = "+" if _RISE_BEFORE.fullmatch(by[1]) else "-"
     of_time = share is not None and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|step|wall)", text[end:hi]))
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
     # The words after a time name it only up to a connective ("drives 2 µs then waits 8 µs": "waits" is the 8 µs's).
@@ -1051,6 +1054,28 @@ def _fraction_misread(claim: Claim, facts: Facts) -> str:
     return ""
 
 
+_A_RATE = re.compile(r"\b(?:throughput|tok(?:en)?s?/s|tokens? (?:per|a) second|tok/s|rate)\b")
+_TIME_UNIT = re.compile(r"\d\s?(?:ms|µs|ns|s)\b")
+
+
+def _change_turned(claim: Claim, facts: Facts, text: str) -> str:
+    """A rate's change said as its time's, the other way round ("ITL 8 → 14 ms, so throughput fell by 75%"), or ""."""
+    lo, _ = _clause_bounds(text, claim.start, claim.end)
+    if claim.direction is None or not _A_RATE.search(text, max(lo, claim.start - 40), claim.start):
+        return ""
+    said_up = claim.direction == "+"
+    changes = [d for d in facts.derived if d.role == dv.CHANGE and d.dim is Dim.FRACTION]
+    turned = next((d for d in changes if (d.value > 0) != said_up and _TIME_UNIT.search(d.how)
+                   and math.isclose(abs(d.value), claim.value, rel_tol=MATCH / 2)), None)
+    if turned is None:
+        return ""
+    # a rise of r in a time is a fall of r ÷ (1 + r) in its rate: 8 → 14 ms is +75% a token, −42.9% tokens a second
+    rate = abs(turned.value) / (1 + turned.value)
+    return (f"{turned.how} is a {'fall' if turned.value < 0 else 'rise'} of {show(abs(turned.value), Dim.FRACTION)},"
+            f" not a {'rise' if said_up else 'fall'}; its rate {'rises' if turned.value < 0 else 'falls'} by"
+            f" {show(rate, Dim.FRACTION)}")
+
+
 def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     """A multiplier said of the room left to a roof that is not 1 ÷ the share ("70% of peak: 3.3× headroom")."""
     if not claim.multiplier or claim.bound == ">" or _OPERAND_OF_PRODUCT.match(text, claim.end):
@@ -1530,7 +1555,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
              or _bound_beaten(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
-        wrong = _fraction_misread(claim, facts) or _headroom_wrong(claim, text, facts)
+        wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
+                 or _headroom_wrong(claim, text, facts))
     if wrong:
         return Mark(shown, False, wrong), False
     multiplied = _size_scale(claim, facts, text, shown) or _speed_off(claim, facts, line, shown)
