@@ -265,3 +265,23 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
 ])
 def test_part_c_numbers_are_held_to_the_incident_they_are_said_of(paragraph: str, passed: bool | None) -> None:
     assert _checks(paragraph)["number"]["passed"] is passed
+
+
+def test_the_waste_fusion_removes_is_not_fusion_wasted() -> None:
+    paragraph = ("A fused kernel is a good joint when the waste is in hauling boards back and forth: A2's eager chain"
+                 " already moves 1.7 TB/s on a 2.0 TB/s card, and fusing it gives the 3.8×. A1's matmul at 70% of peak"
+                 " gains nothing from a glued relu.")
+    checks = _checks(paragraph)
+    assert checks["fusion"]["passed"] is not False
+    assert checks["both_sides"]["passed"] is True
+
+
+def test_a_turned_round_argument_with_another_side_is_for_the_fusion_check_to_fail() -> None:
+    # two sides argued, one turned round: not one-sided; what it says fusion does is wrong
+    two = _checks("Fusing is worth it when the kernel is compute-bound: A1's matmul at 70% of peak would climb toward"
+                  " 100%. Where it doesn't pay is decode: A4 is bound by 14 GB at 300 GB/s.")
+    assert two["both_sides"]["passed"] is None
+    assert two["fusion"]["passed"] is False
+    one = _checks("Fusing is worth it when the kernel is compute-bound: A1's matmul at 70% of peak would climb toward"
+                  " 100%.")
+    assert one["both_sides"]["passed"] is False

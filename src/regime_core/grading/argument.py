@@ -190,7 +190,8 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won|fix(?:es)?|
                    r"|lever|choice)|worth(?:while)?|faster|speed-?ups?|sped|recover\w*|closes?|closed|closing|climbs?"
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?)\b")
-_UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor|wast\w*"
+_UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
+                     r"|(?<!\bthe )wast\w*"  # "the waste is in hauling boards" names what fusion removes
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
                      r"|as slow)\b")
 _NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t"

@@ -41,7 +41,7 @@ from regime_core.grading.answer_lines import (
     verdict_of,
     with_lever_numbers,
 )
-from regime_core.grading.argument import FusionSaid, fusion_said_of_incidents, read_argument
+from regime_core.grading.argument import FusionSaid, fusion_said_of_incidents, read_argument, stances
 from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
@@ -500,7 +500,10 @@ def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
         quoted = _as_written(paragraph, argument.turned)
         why = (f"\"{quoted}\" has fusion pay where the math sets the time, but fusion deletes bytes and launches,"
                " not FLOPs")
-        return unsure(f"{why}: check which way your argument runs") if both else Check(False, f"{cap(why)}.")
+        # Turned round but two-sided (it also says where fusion does not pay): what it says fusion does is the
+        # fusion check's to fail; one side turned round and nothing else is one side.
+        two_sided = both or wastes or any(s.pays is False for s in stances(lowered))
+        return unsure(f"{why}: check which way your argument runs") if two_sided else Check(False, f"{cap(why)}.")
     if both:
         return Check(True, "Argues both sides.")
     if not talks:
