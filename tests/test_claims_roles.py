@@ -617,3 +617,26 @@ def test_a_word_of_what_is_left_belongs_to_the_number_beside_it() -> None:
 ])
 def test_a_product_or_the_measured_speed_up_beside_perfect_is_no_headroom(item: str, text: str) -> None:
     assert _check(item, "evidence", text)["passed"] is not False
+
+
+@pytest.mark.parametrize(("item", "field", "text"), [
+    # read after the eleventh set's report: "on the clock" is no time on; a share denied only by the words before
+    # it; a share of the peak named beside a time is not the roof reached
+    ("a6", "evidence", "2 µs thinking, 8 µs on the clock between moves: 20% busy."),
+    ("a2", "wastes", "Optimising each eager kernel separately, since each kernel is already at 85% of the bandwidth"
+                     " and the FLOPs are trivial."),
+    ("a5", "evidence", "62% of peak; 180/80 = 2.25×, so hitting 80 ms would need 0.62 × 2.25 ≈ 140% of peak."),
+])
+def test_right_lines_read_after_the_eleventh_set_are_not_failed(item: str, field: str, text: str) -> None:
+    assert _check(item, field, text)["passed"] is True
+
+
+@pytest.mark.parametrize(("item", "text", "named"), [
+    ("a6", "8 µs on, 2 µs off: busy 20%", "gap (idle) time"),
+    ("a6", "2 µs of kernel, 8 µs of gap: the GPU is not busy 20% of the time", "busy 20%"),
+    ("a5", "62% of peak; at 100% of peak it would take 80 ms", "not 80 ms"),
+])
+def test_the_same_words_still_fail_where_they_say_something_wrong(item: str, text: str, named: str) -> None:
+    check = _check(item, "evidence", text)
+    assert check["passed"] is False
+    assert named in check["why"]

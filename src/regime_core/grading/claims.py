@@ -48,7 +48,8 @@ _SHARE_WORDS = {
 }
 # What a time is a span of on a timeline: the kernels running, or the gaps between them.
 _SPAN_WORDS = {
-    "busy": re.compile(r"\b(?:kernels?|on|busy|running|compute|work|working|drives?|driving)\b"),
+    "busy": re.compile(r"\b(?:kernels?|on(?!\s+(?:the|a|an|its|their)\b)|busy|running|compute|work|working|drives?"
+                       r"|driving)\b"),  # "8 µs on the clock between moves" is no time on
     "idle": re.compile(r"\b(?:gaps?|off|idle|idles|between|waits?|waiting|nothing|dead|bubbles?)\b"),
 }
 # A share that is occupancy or nvidia-smi's GPU-Util: neither is a share of a roof (Rule 4; GPU-Util is the
@@ -104,6 +105,7 @@ _FALL = re.compile(r"(?:less|shorter|faster|cut|drops?|lower|down|fewer|reductio
 _RULE = re.compile(r"\brules?\s*#?\s*$")
 _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
+_SHARE_OF_PEAK = re.compile(r"\b(?!100\s?%)\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?peak")
 _AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
 _AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed|full (?:rating|rate|power|throughput))")
 _COMPLETE = re.compile(r"\b(?:would|could|at)\b")
@@ -277,7 +279,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
         share = _nearest(_SHARE_WORDS, written[1], "") if written else None
     if metric == "gpu_util":
         share = "busy"  # GPU-Util is the share of time some kernel runs
-    if share is not None and negated(text, start, end):
+    # "not busy 20%", "isn't idle": a share is denied by the words before it ("the FLOPs are trivial" later denies
+    # something else)
+    if share is not None and re.search(r"\b(?:not|never|isn'?t|aren'?t|wasn'?t|no longer)\b", before):
         share = _flip(share, ("busy", "idle"))
     side = _side_said(text, lo, start, end, dim, multiplier=multiplier)
     # "the size dropped 16384×" is said of the work, not of its time
@@ -310,7 +314,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     clause = text[lo:hi]
     others = clause.replace(text[start:end], "")
     # "at 100% it would take 112 ms", "even at 100% it's 180 × 0.62 ≈ 112 ms": a time said of the roof itself
-    at_peak = dim is Dim.SECOND and ((hypothetical and bool(_AT_PEAK.search(others)) and bool(_COMPLETE.search(clause)))
+    # "hitting 80 ms would need 140% of peak" names a share of the peak, not the roof reached
+    roof_named = bool(_AT_PEAK.search(_SHARE_OF_PEAK.sub(" ", others)))
+    at_peak = dim is Dim.SECOND and ((hypothetical and roof_named and bool(_COMPLETE.search(clause)))
                                      or bool(_AT_THE_ROOF.search(others)))
     direction = None
     if change:
