@@ -99,10 +99,10 @@ def test_the_form_s_own_check_of_a_field_still_says_what_is_wrong() -> None:
     # a hedge after the number, a comment after it or before it, "X over Y is Z", the number said twice
     ("add", "~0.33 I think", True), ("matmul", "like 1360", True), ("add", "# 0.334", True),
     ("matmul", "1356  # 1.37e11 / 1.01e8", True), ("add", "1.68e7 over 5.03e7 is like 0.33", True),
-    ("add", "a third, 0.33", True),
+    ("add", "a third, 0.33", True), ("decode", "about one", True), ("decode", "one", True),
     # the same shapes with the wrong number fail
     ("add", "33 ⬇️", False), ("matmul", "some 136 FLOP per byte", False), ("add", "about three FLOP per byte", False),
-    ("add", "~3.3 I think", False), ("matmul", "136  # 1.37e11 / 1.01e8", False), ("add", "1.68e7 over 5.03e7 is 3.3", False),
+    ("add", "~3.3 I think", False), ("add", "about one", False), ("matmul", "136  # 1.37e11 / 1.01e8", False), ("add", "1.68e7 over 5.03e7 is 3.3", False),
 ])
 def test_an_intensity_in_the_words_people_type_is_read(row: str, intensity: str, passed: bool) -> None:
     check = _part_b(**{row: {"intensity": intensity}})["items"]["part_b"]["checks"][row]

@@ -106,7 +106,7 @@ _PER_BYTE = re.compile(r"\b(?:of an? )?(?:flops?|math operations?|operations?|op
                        r"|\bF/B\b", re.I)
 _FRACTION = {"third": 1 / 3, "quarter": 0.25, "half": 0.5, "fifth": 0.2, "tenth": 0.1}
 _A_FRACTION = re.compile(r"\b(?:a|one) (third|quarter|half|fifth|tenth)\b", re.I)
-_ONE = re.compile(r"\bone\b(?=\s+FLOP/byte)", re.I)
+_ONE = re.compile(r"\bone\b(?=\s+FLOP/byte)|^\W*(?:about|around|roughly|approximately|~|≈)?\s*\bone\b(?=\W*$)", re.I)
 
 
 # Where a field's own check of its result begins ("— check: 0.334 × 5.03e7 ≈ 1.68e7, yes").
@@ -131,7 +131,7 @@ def _lenient(text: str) -> str:
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _A_FRACTION.sub(lambda m: f"{_FRACTION[m[1].lower()]:.3g}", text)
-    return " ".join(numbers_in_words(decimal_commas(_ONE.sub("1", text))).split())
+    return " ".join(numbers_in_words(decimal_commas(_ONE.sub(lambda m: m.group()[:-3] + "1", text))).split())
 
 
 def _opening(text: str, *, typed: bool) -> float | None:
