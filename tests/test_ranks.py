@@ -183,7 +183,10 @@ def test_the_picture_shows_every_rank_or_gathers_them_and_labels_the_straggler(w
     drawn = picture(result)
     assert drawn.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="regime-ranks"')
     assert drawn.count("<rect ") == rows * 6  # one row a rank, or 64 rows of 16 ranks; six steps
-    assert f"rank {late}</text>" in drawn  # labelled, never averaged away
+    # named, never averaged away, in the left margin beside its row (a phone scrolls the picture sideways)
+    label = re.search(rf'<text x="([\d.]+)"[^>]*>late: rank {late}</text>', drawn)
+    assert label is not None
+    assert float(label[1]) < min(float(x) for x in re.findall(r'<rect x="([\d.]+)"', drawn))
     opacities = [float(o) for o in re.findall(r'fill-opacity="([\d.]+)"', drawn)]
     assert opacities.count(max(opacities)) == 6  # only the straggler's row (or its group's), every step
     darkest_rows = {y for y, o in re.findall(r'y="([\d.]+)"[^>]*fill-opacity="([\d.]+)"', drawn)

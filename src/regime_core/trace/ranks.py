@@ -258,7 +258,9 @@ def markdown(result: Mapping[str, Any]) -> str:
 DARKEST_OVER = 0.5
 #: The picture's most rows and columns: more ranks or steps are gathered, each cell the slowest it gathers.
 PICTURE_ROWS, PICTURE_COLUMNS = 64, 60
-_CELL_W, _CELL_H, _LEFT, _RIGHT, _TOP, _MIN_STEPS_WIDTH = 8.0, 6.0, 44.0, 60.0, 22.0, 360.0
+# The stragglers are named in the left margin, beside their row: on a phone the picture scrolls sideways, and a name
+# at the right end would start off-screen.
+_CELL_W, _CELL_H, _LEFT, _RIGHT, _TOP, _MIN_STEPS_WIDTH = 8.0, 6.0, 64.0, 8.0, 22.0, 360.0
 #: Text in a grey that reads on a light page and a dark one (the SVG may stand alone, outside any page's CSS).
 _TEXT = "#8a8f98"
 
@@ -272,8 +274,9 @@ def _groups(count: int, most: int) -> list[range]:
 def picture(result: Mapping[str, Any]) -> str:
     """Ranks × steps as SVG: each cell a step's work before the collectives against the job's median (darker: longer).
 
-    Without each step's collectives in the readings, the step's time is drawn instead. The stragglers are labelled. At 1,024 ranks the rows gather ranks (the slowest of each group shown), so a late
-    rank is never averaged away.
+    Without each step's collectives in the readings, the step's time is drawn instead. The stragglers are named
+    beside their rows. At 1,024 ranks the rows gather ranks (the slowest of each group shown), so a late rank is never
+    averaged away.
     """
     ranks = result["ranks"]
     # Synchronised ranks share their step times (each waits for the slowest in the collectives): where the readings
@@ -289,6 +292,7 @@ def picture(result: Mapping[str, Any]) -> str:
     cell_w = max(_CELL_W, _MIN_STEPS_WIDTH / len(columns))  # a few steps still make a picture, not a strip
     late = set(result["stragglers"])
     cells, labels = [], []
+    labelled: set[int] = set()  # rows whose straggler is named: the rank axis gives way there
     for y, group in enumerate(rows):
         for x, span in enumerate(columns):
             times = [series[i][j] for i in group for j in span if j < len(series[i])]
@@ -299,8 +303,10 @@ def picture(result: Mapping[str, Any]) -> str:
                          f' height="{_CELL_H - 1:.1f}" fill="#e67e22" fill-opacity="{0.12 + 0.88 * over:.2f}"/>')
         named = [ranks[i]["rank"] for i in group if ranks[i]["rank"] in late]
         if named:
-            labels.append(f'<text x="{_LEFT + len(columns) * cell_w + 6:.1f}" y="{_TOP + (y + 1) * _CELL_H - 0.5:.1f}"'
-                          f' font-size="7">rank {", ".join(str(n) for n in named[:3])}</text>')
+            labelled.add(y)
+            labels.append(f'<text x="{_LEFT - 3:.1f}" y="{_TOP + (y + 1) * _CELL_H - 0.5:.1f}" font-size="7"'
+                          f' text-anchor="end" font-weight="bold">late: rank'
+                          f' {", ".join(str(n) for n in named[:3])}</text>')
     first, last = ranks[0]["rank"], ranks[-1]["rank"]
     height = _TOP + len(rows) * _CELL_H + 14
     width = _LEFT + len(columns) * cell_w + _RIGHT
@@ -308,9 +314,10 @@ def picture(result: Mapping[str, Any]) -> str:
     title = escape(f"{what} by rank ({len(ranks)} ranks, {steps} steps), against the median of"
                    f" {format_quantity(median, Dim.SECOND)}: darker is longer, +{DARKEST_OVER:.0%} or more darkest"
                    + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else ""))
-    axes = (f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>'
-            f'<text x="0" y="{_TOP + len(rows) * _CELL_H:.1f}" font-size="7">rank {last}</text>'
-            f'<text x="{_LEFT:.1f}" y="12" font-size="8">steps →</text>')
+    axes = ((f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>' if 0 not in labelled else "")
+            + (f'<text x="0" y="{_TOP + len(rows) * _CELL_H:.1f}" font-size="7">rank {last}</text>'
+               if len(rows) - 1 not in labelled else "")
+            + f'<text x="{_LEFT:.1f}" y="12" font-size="8">steps →</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="regime-ranks" viewBox="0 0 {width:.0f} {height:.0f}"'
             f' role="img" aria-label="{title}"><title>{title}</title><g fill="{_TEXT}">{axes}'
             f'{"".join(labels)}</g>{"".join(cells)}</svg>')
