@@ -142,6 +142,7 @@ def test_a_gpu_trace_csv_reads_as_the_gpus_side_of_the_run(build: Any, flavour: 
      b'"Metric Value"\n0,"gemm","SOL","Duration","ns",100\n', "Nsight Compute"),
     (b"a,b,c\n1,2,3\n", "none of them"),
     (b"\x00\x01PK\x03\x04 binary report", "none of them"),
+    (b"\x00\x01NVIDIA Nsight report", r"an Nsight Compute CSV \(ncu --csv\)"),  # every format read is named
     (b"SQLite format 3\x00" + b"\x00" * 200, "SQLite"),
 ])
 def test_a_file_of_another_kind_is_named_with_what_to_export(text: bytes, says: str) -> None:

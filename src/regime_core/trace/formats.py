@@ -42,7 +42,8 @@ FormatReader = Callable[[bytes], tuple[list[dict[str, Any]], tuple[str, ...]]]
 
 _READABLE = ("a Kineto JSON trace (torch.profiler; .json or .json.gz), an Nsight Systems SQLite export"
              " (nsys export --type sqlite REPORT.nsys-rep), its GPU trace as CSV (nsys stats --report"
-             " cuda_gpu_trace --format csv), or a rocprof kernel trace (kernel_trace.csv, results.csv)")
+             " cuda_gpu_trace --format csv), an Nsight Compute CSV (ncu --csv), or a rocprof kernel trace"
+             " (kernel_trace.csv, results.csv)")
 _VERSION = re.compile(r"_v\d+$")  # nsys names runtime calls with their API version: cudaLaunchKernel_v7000
 _NVTX_STEP = re.compile(r"^(?:ProfilerStep#|(?:train[ _-]?)?(?:step|iteration|iter)[ _#:-]*)(\d{1,12})$", re.I)
 _NVTX_RANGES = (59, 60)  # NvtxPushPopRange, NvtxStartEndRange
