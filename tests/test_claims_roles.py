@@ -164,6 +164,17 @@ PAIRS = [
     # a change said the other way round: the time rose 75%, its rate fell 43%
     ("a7", "evidence", "ITL rose 8 → 14 ms, kernels unchanged, so throughput fell by 43%",
      "ITL rose 8 → 14 ms, kernels unchanged, so throughput fell by 75%", "a rise of 75%, not a fall"),
+    # read after the eleventh set's report: what the GPU does said before "a of every b"; "N% of the time" of a
+    # roof's share; a kernel twice as fast and the request "from 400 to 320 ms"; taking the gaps away in a lever line
+    ("a6", "evidence", "2 µs kernel, 8 µs gap: GPU busy 2 of every 10 µs, 20%",
+     "2 µs kernel, 8 µs gap: GPU busy 8 of every 10 µs, 80%", "8 µs is the gap time"),
+    ("a5", "evidence", "62% of the tensor peak: the math units are at 62% of their roof",
+     "62% of the tensor peak, meaning 62% of the time the saw is sitting idle", "not of the time"),
+    ("a6", "wastes", "Optimising the 2 µs kernel: even the kernel twice as fast brings the request only from 400 ms to"
+     " 360 ms", "Optimising the 2 µs kernel: even the kernel twice as fast brings the request only from 400 ms to 320 ms",
+     "= 1.11× faster, not 1.25×"),
+    ("a6", "helps", "Fuse or CUDA-graph the launches; removing the gaps gives up to 10/2 = 5×",
+     "Fuse or CUDA-graph the launches; the most removing the gaps gives is 1/0.8 = 1.25×", "= 5×, not 1.25×"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),

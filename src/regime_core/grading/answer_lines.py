@@ -576,7 +576,7 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     reading = claims.read(lowered)
     if not reading.claims:
         return "", ""
-    wrong = claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading)
+    wrong = claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
     if wrong:
         return cap(wrong) + ".", ""
     judged = claims.judge(facts, reading, plain_numbers(lowered))

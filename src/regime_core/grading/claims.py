@@ -327,7 +327,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
         by = re.search(r"\b(\w+) by\s*$", text[max(lo, start - 30):start])  # "throughput fell by 75%"
         if direction is None and by and _DIRECTION_BEFORE.fullmatch(by[1]):
             direction = "+" if _RISE_BEFORE.fullmatch(by[1]) else "-"
-    of_time = share is not None and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|step|wall)", text[end:hi]))
+    # "62% of the time" is a share of the time, said with a busy or idle word or not
+    of_time = dim is Dim.FRACTION and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|wall)\b", text[end:hi]))
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
     # The words after a time name it only up to a connective ("drives 2 µs then waits 8 µs": "waits" is the 8 µs's).
     span = _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True),
@@ -802,10 +803,10 @@ def _attribute_wrong(claim: Claim, matches: list[Claim], facts: Facts) -> str:
         fact = busy[0] or 0
         return (f"the GPU is busy {show(fact, Dim.FRACTION)} of the time and idle {show(1 - fact, Dim.FRACTION)},"
                 f" not {claim.share} {claim.shown()}")
-    if claimed is not None and not busy and roofs and not claim.hypothetical and not claim.metric and (
-            claim.share == "idle" or claim.of_time):
+    if not busy and roofs and not claim.hypothetical and not claim.metric and (
+            (claimed is not None and claim.share == "idle") or claim.of_time):
         return (f"{claim.shown()} is a share of {_roof_name(next(iter(roofs)))}, not of the time: it says nothing of"
-                f" how long the GPU is {claim.share}")
+                f" how long the GPU is {claim.share or 'busy or idle'}")
     if claim.spare and roofs and not claim.hypothetical:
         used = next(m for m in matches if m.roof)
         return (f"{claim.shown()} is the share of {_roof_name(used.roof)} used; what is left is"
@@ -959,10 +960,14 @@ def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
 # it says the whole request or step then does ("would halve the request time", "a 2× faster request", "halves T").
 _KERNELS_FASTER = re.compile(r"\bhalv\w*\s+(?:each\s+|the\s+|every\s+)?(?:[\w']+\s+){0,2}?kernel|\bhalving\s+(?:it|k|them)\b"
                              r"|\bkernels?\b(?:\s+[\w']+){0,3}?\s+(?P<k>\d+(?:\.\d+)?)\s*×\s*faster"
-                             r"|\bmak\w*\s+(?:it|them|the kernels?|each kernel)\s+(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster")
+                             r"|\bmak\w*\s+(?:it|them|the kernels?|each kernel)\s+(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster"
+                             r"|\bkernels?\b(?:\s+[\w']+){0,2}?\s+twice as fast")
 _WHOLE_FASTER = re.compile(r"\bhalv\w*\s+(?:the\s+)?(?:request|step|total|t)\b|\bcut\w*\s+(?:the\s+)?(?:request|step|total)"
                            r"(?:\s+time)?\s+in\s+half|\b(?P<k>\d+(?:\.\d+)?)\s*×\s*faster\s+(?:request|step)"
-                           r"|\b(?:request|step)s?\b[^.;]{0,20}?\b(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster")
+                           r"|\b(?:request|step)s?\b[^.;]{0,20}?\b(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster"
+                           # "brings the request from 400 ms to 320 ms": the request's speed-up is 400 ÷ 320
+                           r"|\b(?:request|step|total)s?\b[^.;]{0,30}?\bfrom\s+(?P<a>\d+(?:\.\d+)?)\s*(?:ms|µs|s)?\s+to\s+"
+                           r"(?P<b>\d+(?:\.\d+)?)\s*(?:ms|µs|s)\b")
 
 
 def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
@@ -979,7 +984,8 @@ def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
         return ""
     on, off = spans[0].value, spans[1].value
     k = float(kernels["k"] or kernels["k2"] or 2)
-    claimed = float(whole["k"] or whole["k2"] or 2)
+    claimed = float(whole["a"]) / float(whole["b"]) if whole["a"] and float(whole["b"]) else float(
+        whole["k"] or whole["k2"] or 2)
     expected = (on + off) / (on / k + off)
     if k <= 0 or math.isclose(claimed, expected, rel_tol=MATCH):
         return ""
@@ -1745,16 +1751,17 @@ def arithmetic_wrong(facts: Facts, reading: Reading) -> str:
     return ""
 
 
-def role_wrong(facts: Facts, reading: Reading) -> str:
+def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
     """Why the first of a line's figures is the incident's own in another role, or "".
 
     "The multiplies already take 85% of the runtime" of A2's 85% of bandwidth: not a what-if a lever line may
-    make, but the incident's figure said to be something else.
+    make, but the incident's figure said to be something else. A speed-up said of taking the gaps away is held to
+    the timeline's too ("removing the gaps gives at most 1/0.8 = 1.25×": it gives 5×).
     """
     for claim in reading.claims:
         matches = [f for f in facts.known if same(claim, f)]
         why = _attribute_wrong(claim, matches, facts) if matches and not claim.hypothetical else ""
-        if why:
+        if why or (text and (why := _gaps_removed_wrong(claim, text, facts))):
             return why
     return ""
 
@@ -1909,8 +1916,10 @@ def _of_cycle_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
         if not math.isclose(b.value, on.value + off.value, rel_tol=MATCH):
             continue
         a_value = a.value if a.dim is Dim.SECOND else a.value * _unit_scale(b)
+        lo, _ = _clause_bounds(text, a.start, a.end)
         _, hi = _clause_bounds(text, b.start, b.end)
-        does = _nearest(_CYCLE_DOES, "", _words(text[b.end:hi], 6, last=False))
+        # what the GPU does, said after the cycle ("… the GPU toils") or before it ("GPU busy 8 of every 10 µs")
+        does = _nearest(_CYCLE_DOES, _words(text[lo:a.start], 3, last=True), _words(text[b.end:hi], 6, last=False))
         said = {"busy": on, "idle": off}.get(does or "")
         other = {"busy": off, "idle": on}.get(does or "")
         if said is None or other is None or math.isclose(a_value, said.value, rel_tol=MATCH):
