@@ -45,6 +45,13 @@ PAIRS = [
     ("a7", "ITL 8 → 14 ms with the kernels unchanged: the 6 ms is the CPU waiting on the GPU at .item()",
      "ITL 8 → 14 ms: .item() copies data over PCIe, and the 6 ms more per token is the transfer time"),
     ("a7", "ITL from 8 to 14 ms as the .item() syncs every token", "ITL from 8 to 14 ms as the KV cache grows"),
+    # read after the eleventh set's report
+    ("a1", "70% of peak: the tensor cores are the limit, the relu's bytes are not",
+     "The 30% shortfall from peak is the hive starving for bytes: the relu's round trip to HBM is holding it back"),
+    ("a2", "1.7 of 2.0 TB/s: the four kernels' round trips through HBM are what the 3.8× measures",
+     "The eager chain launches four kernels, so the Python dispatch between them is what the 3.8× measures"),
+    ("a7", "ITL 8 → 14 ms: .item() makes the host wait on the GPU every token",
+     "ITL 8 → 14 ms: .item() pulls data across PCIe every token, and the 6 ms is the bus bandwidth running out"),
     ("a7", "ITL 8 → 14 ms: .item() makes the CPU wait for the GPU each token, so ITL goes up",
      "ITL 8 → 14 ms: .item() reads the tensor, so more HBM traffic each token and the kernels wait on memory longer"),
     ("a7", "ITL 8 → 14 ms: the .item() waits for the GPU, and the 6 ms is that wait",

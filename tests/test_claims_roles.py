@@ -651,3 +651,10 @@ def test_the_same_words_still_fail_where_they_say_something_wrong(item: str, tex
     check = _check(item, "evidence", text)
     assert check["passed"] is False
     assert named in check["why"]
+
+
+def test_a_sync_put_in_before_the_host_read_is_no_cure() -> None:
+    check = _check("a7", "helps", "Precede the .item() with an explicit torch.cuda.synchronize() so the stall is"
+                                  " predictable.")
+    assert check["passed"] is False
+    assert "puts the problem in" in check["why"]

@@ -100,7 +100,9 @@ _CONTEXT = re.compile(r"\b(?:already|currently)\b")
 # Words that put something in ("add a sync after every step"): said of a problem, they offer the problem.
 _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inserted|introduce|introduces|introducing|"
                      r"put in|putting in|put a|put an|call|calls|calling|force|forces|forcing|throw|throws|throwing"
-                     r"|stick|sticks|sticking|sprinkle|sprinkles|sprinkling)\b"
+                     r"|stick|sticks|sticking|sprinkle|sprinkles|sprinkling"
+                     # "precede the .item() with an explicit synchronize()": what it is preceded or followed with
+                     r"|(?:precede|follow)[sd]?\b(?:\s+\S+){1,3}?\s+with|wrap\w*\b(?:\s+\S+){1,3}?\s+in)\b"
                      # "replace .item() with .cpu()": what it is replaced with is put in
                      r"|\b(?:replac|swap|switch|substitut)\w*\b(?:\s+\S+){1,3}?\s+(?:with|for|by)\b")
 
