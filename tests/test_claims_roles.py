@@ -175,6 +175,11 @@ PAIRS = [
      "= 1.11× faster, not 1.25×"),
     ("a6", "helps", "Fuse or CUDA-graph the launches; removing the gaps gives up to 10/2 = 5×",
      "Fuse or CUDA-graph the launches; the most removing the gaps gives is 1/0.8 = 1.25×", "= 5×, not 1.25×"),
+    # what is left, said right beside its number; a headroom said to be sure, in a lever line too
+    ("a1", "evidence", "70% of peak; only 30% left, so at most about 1.43×", "70% of peak; only 70% left, so at most about 1.43×",
+     "what is left is 30%"),
+    ("a1", "helps", "Retune the GEMM tiles: a win of at most 1/0.7 ≈ 1.43×",
+     "Retune the GEMM tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×", "not exactly"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),
@@ -302,6 +307,11 @@ def test_what_part_c_says_of_an_incident_is_checked_as_that_incident() -> None:
     ("a7", "helps", "Supprimer la lecture côté hôte à chaque token."),
     ("a4", "wastes", "The faster-math attention kernel."), ("a1", "helps", "Couldn't a second GPU split the work?"),
     ("a1", "helps", "Autotune tiles to squeeze out a bit more."),
+    ("a7", "wastes", "Retuning the matmul or attention kernels."), ("a7", "wastes", "Re-planing the matmul/attention kernels."),
+    ("a7", "wastes", "A new attention kernel is a blunder."), ("a7", "wastes", "Don't send crews to the matmul/attention kernels."),
+    ("a6", "wastes", "Rewriting the already-good 2 µs kernel."), ("a6", "wastes", "Don't commit crews to the 2 µs kernel."),
+    ("a2", "wastes", "Trying to make each separate kernel faster."), ("a3", "wastes", "Hand-cutting a bandwidth-perfect kernel."),
+    ("a8", "wastes", "Cut register for more occupancy."),
 ])
 def test_levers_in_these_words_are_read(item: str, field: str, text: str) -> None:
     assert _check(item, field, text)["passed"] is True

@@ -77,6 +77,9 @@ _SPEED_DERIVED = 0.03
 _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than", "left of")
 # What is left under a roof in words that need no roof named beside them ("a 30% shortfall", "18% headroom").
 _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
+# "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
+_LEFT_BESIDE = re.compile(r"\s*(?:of (?:the )?peak\s+)?(?:left|unused|untapped|to spare|remaining)\b")
+_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?remaining\s*(?:~|≈|about)?\s*$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
@@ -288,7 +291,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
     # "a 30% shortfall", "headroom of 18%": a word of what is left needs no roof only right beside its number
     spare = dim is Dim.FRACTION and ((roof is not None and bool(_SPARE.search(before + " " + after)))
-                                     or bool(_SHORTFALL.match(text, end) or _SHORTFALL_OF.search(text, lo, start)))
+                                     or bool(_SHORTFALL.match(text, end) or _SHORTFALL_OF.search(text, lo, start))
+                                     or bool(_LEFT_BESIDE.match(text, end) or _REMAINING_BEFORE.search(text, lo, start)))
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
@@ -1763,6 +1767,9 @@ def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
         why = _attribute_wrong(claim, matches, facts) if matches and not claim.hypothetical else ""
         if why or (text and (why := _gaps_removed_wrong(claim, text, facts))):
             return why
+        headroom = _headroom_said_wrong(claim, _derived_for(claim, facts), text, claim.shown()) if text else None
+        if headroom is not None:  # "retune the tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×"
+            return headroom.why
     return ""
 
 
