@@ -180,6 +180,14 @@ PAIRS = [
      "what is left is 30%"),
     ("a1", "helps", "Retune the GEMM tiles: a win of at most 1/0.7 ≈ 1.43×",
      "Retune the GEMM tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×", "not exactly"),
+    # what is left under the roof said as the share reached; said as left (before or after "of peak") it is right
+    ("a2", "evidence", "1.7 TB/s on a 2.0 TB/s card, so only 15% of peak is left for faster kernels",
+     "1.7 TB/s on a 2.0 TB/s card — only 15% of peak — so fusion has plenty of room", "15% is what is left"),
+    ("a1", "evidence", "70% of peak TFLOP/s: at most 30% of rated power remains, about 1.43×",
+     "70% of peak TFLOP/s reported, so the kernel reaches 30% of peak and has room", "30% is what is left"),
+    # 1 ÷ what is left taken for the headroom, even said as a bound
+    ("a1", "evidence", "70% of peak TFLOP/s, so 30% is left: up to 1.43× faster if we reach the peak",
+     "70% of peak TFLOP/s, so 30% is left: up to 3.3× faster if we reach the peak", "1 ÷ what is left"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),

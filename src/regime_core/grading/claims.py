@@ -78,7 +78,7 @@ _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than"
 # What is left under a roof in words that need no roof named beside them ("a 30% shortfall", "18% headroom").
 _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
 # "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
-_LEFT_BESIDE = re.compile(r"\s*(?:of (?:the )?peak\s+)?(?:left|unused|untapped|to spare|remaining)\b")
+_LEFT_BESIDE = re.compile(r"\s*(?:of (?:the )?peak\s+)?(?:(?:is|are)\s+)?(?:left|unused|untapped|to spare|remaining|remains)\b")
 _REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?remaining\s*(?:~|≈|about)?\s*$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
@@ -1103,6 +1103,9 @@ def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     if not rooms or any(f.speed and math.isclose(f.value, claim.value, rel_tol=SPEED_MATCH) for f in facts.known):
         return ""  # the incident's measured speed-up ("a perfect fusion gave 3.8×") is no headroom
     room = f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×"
+    inverse = 1 / (1 - 1 / rooms[0].value)  # 1 ÷ what is left: "30% left, so up to 3.3×" of 70%
+    if math.isclose(claim.value, inverse, rel_tol=MATCH):
+        return f"{room}; {number_shown(claim.value)}× is 1 ÷ what is left, {show(1 - 1 / rooms[0].value, Dim.FRACTION)}"
     if claim.bound == "<":  # "at most 1.3× is left" of 70%: a bound below what is left is false
         tolerance = min(MATCH, arithmetic_tolerance(claim.written))
         return "" if claim.value >= rooms[0].value * (1 - tolerance) else f"{room}, more than at most {claim.shown()}×"
@@ -1522,6 +1525,25 @@ def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     return Mark(shown, False, f"{how}, not {claim.shown()}×")
 
 
+_OF_PEAK_AFTER = re.compile(r"\s*of (?:the |its |their )?(?:peak|roof|max\w*|rated)\b")
+
+
+def _complement_as_share(claim: Claim, facts: Facts, text: str) -> str:
+    """What is left under a roof said as the share reached ("1.7 of 2.0 TB/s — only 15% of peak"), or ""."""
+    if claim.dim is not Dim.FRACTION or claim.spare or claim.change or claim.hypothetical or claim.metric or (
+            not _OF_PEAK_AFTER.match(text, claim.end)):
+        return ""
+    _, hi = _clause_bounds(text, claim.start, claim.end)
+    if _SPARE.search(text, claim.end, hi) or re.search(r"\bremain", text[claim.end:hi]):
+        return ""  # "30% of peak is left on the table", "30% of rated power remains": what is left, said after
+    used = next((f for f in facts.known if f.roof and f.dim is Dim.FRACTION and f.value < 1
+                 and _shares_close(1 - f.value, claim.value) and not _shares_close(f.value, claim.value)), None)
+    if used is None:
+        return ""
+    return (f"the incident runs at {show(used.value, Dim.FRACTION)} of {_roof_name(used.roof)}; {claim.shown()} is what is"
+            " left, not what it reaches")
+
+
 def _time_share_as_roof(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str) -> Mark | None:
     """A share of the time said as a share of a roof ("2 µs on, 8 µs off: it uses 20% of the bandwidth"), else None."""
     if not found or not claim.roof or claim.dim is not Dim.FRACTION or any(f.roof == claim.roof for f in facts.known):
@@ -1572,7 +1594,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _bound_beaten(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
-                 or _headroom_wrong(claim, text, facts))
+                 or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
     if wrong:
         return Mark(shown, False, wrong), False
     multiplied = _size_scale(claim, facts, text, shown) or _speed_off(claim, facts, line, shown)
