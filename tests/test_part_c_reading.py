@@ -285,3 +285,16 @@ def test_a_turned_round_argument_with_another_side_is_for_the_fusion_check_to_fa
     one = _checks("Fusing is worth it when the kernel is compute-bound: A1's matmul at 70% of peak would climb toward"
                   " 100%.")
     assert one["both_sides"]["passed"] is False
+
+
+@pytest.mark.parametrize(("paragraph", "passed"), [
+    # a sentence that names no incident is said of the one named before it, unless it turns to another subject
+    ("Fused kernel right for A6. Picket fence, 2 µs on and 8 µs off, so the GPU is busy 80% already. Wrong for A1 at"
+     " 70% of peak.", False),
+    ("Fused kernel right for A6. Picket fence, 2 µs on and 8 µs off, so the GPU is busy only 20%. Wrong for A1 at"
+     " 70% of peak.", True),
+    ("Fusion pays for A2 at 1.7 of 2.0 TB/s. The 4096 matmul sits at 1,356 FLOP/byte, above the ridge, where fusing"
+     " its relu is wasted.", True),
+])
+def test_a_sentence_after_an_incident_is_said_of_it(paragraph: str, passed: bool) -> None:
+    assert _checks(paragraph)["number"]["passed"] is passed

@@ -552,13 +552,31 @@ _CLAUSE = re.compile(r"[,:;—–()]|\b(?:which|so|because|since)\b")
 _INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 
 
-def _said_of_incidents(lowered: str) -> Iterator[tuple[str, str]]:
-    """Each incident Part C names, with what is said of it: from its name to the next name or the sentence's end."""
+# A sentence that turns to another subject ("But …", "Part B's …") is not said of the incident named before it.
+_TURNS = re.compile(r"^\W*(?:but|however|whereas|yet|in contrast|on the other hand|meanwhile|part b|the ridge|fusion|fusing"
+                    r"|a fused|fused kernels?|compile|never|always|so|hence|therefore|check|classify|read)\b")
+
+
+# Part B's kernels, the ridge and intensities are their own subjects wherever they are named.
+_OTHER_SUBJECT = re.compile(r"\b(?:matmul|gemm|elementwise add|the add|decode|ridge|intensity|flop/b\w*|flops? per byte)\b")
+
+
+def _said_of_incidents(lowered: str, *, carry: bool = False) -> Iterator[tuple[str, str]]:
+    """Each incident Part C names, with what is said of it: from its name to the next name or the sentence's end.
+
+    With ``carry``, a sentence that names no incident and turns to no other subject is said of the last one named
+    ("Fused kernel right for A6. Picket fence, 2 µs on and 8 µs off, so the GPU is busy 80%").
+    """
+    last = ""
     for sentence in _SENTENCE.split(lowered):
         named = list(_INCIDENT_NAMED.finditer(sentence))
+        if not named and carry and last and sentence.strip() and not _TURNS.match(sentence) \
+                and not _OTHER_SUBJECT.search(sentence):
+            yield last, sentence
         for n, found in enumerate(named):
             end = named[n + 1].start() if n + 1 < len(named) else len(sentence)
             yield f"a{found[1]}", sentence[found.start():end]
+        last = f"a{named[-1][1]}" if named else ""
 
 
 def _unplaced_of_incidents(lowered: str) -> list[str]:
@@ -603,7 +621,7 @@ def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
     What is said of an incident runs from its name to the next incident's name or the end of the sentence ("A6,
     where the GPU is busy 80% of the time" is wrong of A6, which idles 80%); the words before the name are not its.
     """
-    for incident, said in _said_of_incidents(lowered):
+    for incident, said in _said_of_incidents(lowered, carry=True):
         name = incident.upper()
         judged = claim_reader.judge(facts(incident), claim_reader.read(said), plain_numbers(said))
         if judged.wrong:
