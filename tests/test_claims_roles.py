@@ -188,6 +188,11 @@ PAIRS = [
     # 1 ÷ what is left taken for the headroom, even said as a bound
     ("a1", "evidence", "70% of peak TFLOP/s, so 30% is left: up to 1.43× faster if we reach the peak",
      "70% of peak TFLOP/s, so 30% is left: up to 3.3× faster if we reach the peak", "1 ÷ what is left"),
+    # the share used said as left, after its unit; occupancy said of empty slots
+    ("a2", "evidence", "1.7 TB/s of 2.0 TB/s: 85% of the delivery rate is in use, 15% is left",
+     "1.7 TB/s of 2.0 TB/s: 85% of the delivery rate is sitting unused", "what is left is 15%"),
+    ("a8", "evidence", "HBM saturated at 55% occupancy: those warps are parked waiting on DRAM",
+     "HBM saturated; 55% occupancy means 55% of the warp slots are sitting empty", "filled, not empty"),
     # a change is worked between a step's two ends only: 14 ms → 6 ms (the jump itself) is no "57% drop"
     ("a7", "evidence", "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 43% drop",
      "ITL 8 → 14 ms after .item(); from 125 to 71 tok/s, a 57% drop", "not 57%"),

@@ -78,7 +78,8 @@ _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than"
 # What is left under a roof in words that need no roof named beside them ("a 30% shortfall", "18% headroom").
 _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
 # "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
-_LEFT_BESIDE = re.compile(r"\s*(?:of (?:the )?peak\s+)?(?:(?:is|are)\s+)?(?:left|unused|untapped|to spare|remaining|remains)\b")
+_LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
+                          r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains)\b")
 _REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?remaining\s*(?:~|≈|about)?\s*$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
@@ -1450,6 +1451,9 @@ class _Line:
     exact: frozenset[int] = frozenset()  # those of them the arithmetic gives as written (no prefix left off)
 
 
+_SLOTS_EMPTY = re.compile(r"[^.;:]{0,30}?\bslots?\b[^.;:]{0,20}?\b(?:empty|unused|idle|free)\b")
+
+
 def _metric_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark:
     """The mark of a share said to be occupancy or GPU utilisation: decides no roof, unless it is misread as one."""
     what = "occupancy" if claim.metric == "occupancy" else "GPU utilisation"
@@ -1458,6 +1462,11 @@ def _metric_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark:
             and any(f.metric == "occupancy" and math.isclose(claim.value, 1 - f.value, abs_tol=0.02) for f in facts.known):
         return Mark(shown, False, f"{claim.shown()} is 100% − the occupancy, and occupancy counts the warps resident"
                                   " on an SM, not idle SMs or idle time")
+    # "55% occupancy means 55% of the warp slots sit empty": occupancy is the share filled
+    if claim.metric == "occupancy" and _SLOTS_EMPTY.match(text, claim.end) \
+            and any(f.metric == "occupancy" and _shares_close(f.value, claim.value) for f in facts.known):
+        return Mark(shown, False, f"{claim.shown()} occupancy is the share of warp slots filled, not empty; and"
+                                  " occupancy decides no regime")
     roof_share = next((f for f in facts.known if f.roof and f.dim is Dim.FRACTION and _shares_close(f.value, claim.value)),
                       None)
     if claim.metric == "occupancy" and roof_share is not None and not any(
