@@ -298,3 +298,13 @@ def test_a_turned_round_argument_with_another_side_is_for_the_fusion_check_to_fa
 ])
 def test_a_sentence_after_an_incident_is_said_of_it(paragraph: str, passed: bool) -> None:
     assert _checks(paragraph)["number"]["passed"] is passed
+
+
+@pytest.mark.parametrize(("paragraph", "passed"), [
+    # a clause with no name leads the next across "and" or a sentence's start, in any sentence; across "while" or
+    # "but" it contrasts
+    ("Compile gave A2 3.8×. Fusion is the right call, while A1 at 70% of peak is compute-bound.", True),
+    ("Compile gave A2 3.8×. Fusion is also the right call, and A1 at 70% of peak shows it.", False),
+])
+def test_a_clause_with_no_name_leads_only_across_and(paragraph: str, passed: bool) -> None:
+    assert (_checks(paragraph)["fusion"]["passed"] is False) is not passed

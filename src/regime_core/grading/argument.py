@@ -237,6 +237,9 @@ def _paid(text: str) -> bool | None:
 
 
 _FUSING_IT = re.compile(r"\b(?:fus\w*|compil\w*|graph[- ]captur\w*)\s+(?:them|it|this|that|these|those)\b")
+# A clause with no name leads the next one only across "and" or a sentence's start: "fusion is the right call, and
+# A2 shows it"; across "while" or "but" it contrasts ("fusion is the right call, while A1 is compute-bound").
+_LEAD_JOIN = re.compile(r",?\s*and\s*")
 _SO = re.compile(r",?\s*(?:so|hence|therefore|thus)\s*")
 
 
@@ -273,7 +276,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                     out.append(FusionSaid(last, pays, unit.strip(), bool(_SMALL_WIN.search(unit)),
                                           bool(_BIG_WIN.search(unit)),
                                           tuple(float(m[1]) for m in _TIMES.finditer(unit))))
-                lead = unit if not out else lead
+                lead = unit if not last else lead  # only before the sentence names an incident
                 continue
             last = f"a{named[-1][1]}"
             start = 0
@@ -286,7 +289,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                     joins = [b for b in breaks if b.group().strip().isalpha()]
                     end = (joins or breaks)[-1].start() if breaks else end
                 said = unit[start:end]
-                if n == 0:
+                if n == 0 and (not joined or _LEAD_JOIN.fullmatch(joined)):
                     said = f"{lead} {said}"
                 lead, start = "", end
                 if not _FUSION.search(said):
