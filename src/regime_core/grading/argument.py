@@ -182,8 +182,9 @@ def read_argument(lowered: str) -> Argument:
 
 # --- what the paragraph says fusion does for one incident it names ---------------------------------------------------
 
-_SENTENCES = re.compile(r"(?<=[.!?;])\s+|\n")
-_INCIDENT = re.compile(r"\ba([1-8])(?:'?s)?\b")
+#: Where a paragraph's sentences end, and an incident named in one ("A2", "A2's", "a2s" once normalised).
+SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
+INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 # Words that say a fix paid, and words that say it did not. A paying word with a negation up to four words before
 # it ("no fused kernel will rescue", "can't help") says it did not.
 _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won|fix(?:es)?|right (?:call|move|tool|answer|sentence"
@@ -260,12 +261,12 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
     that names fusion (or compile) is read, and only one whose words say one way.
     """
     out: list[FusionSaid] = []
-    for sentence in _SENTENCES.split(lowered):
+    for sentence in SENTENCE.split(lowered):
         if _set_aside(sentence):
             continue
         lead, last = "", ""
         for unit, joined in _units(sentence):
-            named = list(itertools.islice(_INCIDENT.finditer(unit), MAX_CONDITIONS))
+            named = list(itertools.islice(INCIDENT_NAMED.finditer(unit), MAX_CONDITIONS))
             if not named:
                 # "For A1, 30% is memory time, so a fused relu-matmul can recover it": what follows "so", or
                 # says "fusing them", is said of the incident before it; any other clause with no name is the next

@@ -1491,7 +1491,7 @@ def _headroom_said_wrong(claim: Claim, found: list[dv.Derived], text: str, shown
     return None
 
 
-_A_TIME = re.compile(r"\d\s?(?:ms|µs|ns|s)\b|\b(?:ttft|ms|µs|milliseconds?|microseconds?)\b")
+_A_TIME = re.compile(_TIME_UNIT.pattern + r"|\b(?:ttft|ms|µs|milliseconds?|microseconds?)\b")
 _WHAT_IF_WORDS = re.compile(r"\b(?:even|perfect\w*|ideal\w*|max(?:imum)?|wide open|all the way|would|could|can|gives?|gets?"
                             r"|only|if|assuming|at most|floor|ceiling|driven|reach\w*|still)\b")
 

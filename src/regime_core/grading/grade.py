@@ -41,7 +41,14 @@ from regime_core.grading.answer_lines import (
     verdict_of,
     with_lever_numbers,
 )
-from regime_core.grading.argument import FusionSaid, fusion_said_of_incidents, read_argument, stances
+from regime_core.grading.argument import (
+    INCIDENT_NAMED,
+    SENTENCE,
+    FusionSaid,
+    fusion_said_of_incidents,
+    read_argument,
+    stances,
+)
 from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
@@ -364,8 +371,16 @@ def drill_numbers() -> list[tuple[float, Dim]]:
     found = [q for item in drill.incidents() for q in quantities_in(item.text)]
     for item in drill.incidents():
         found += deciding_numbers(item.verdict())
+    return found + _part_b_figures()
+
+
+def _part_b_figures() -> list[tuple[float, Dim]]:
+    """Part B's own figures: the card's, and each kernel's FLOPs, bytes, intensity and distance from the ridge.
+
+    The card's peak and bandwidth come in their units and bare ("312e12 / 2.0e12 = 156").
+    """
+    found: list[tuple[float, Dim]] = []
     for row in drill.part_b():
-        # The card's peak and bandwidth, in their units and bare ("312e12 / 2.0e12 = 156").
         card = row.placement
         found += [(card.peak_flops, Dim.FLOP_RATE), (card.bandwidth, Dim.BYTE_RATE), (card.peak_flops, Dim.COUNT),
                   (card.bandwidth, Dim.COUNT)]
@@ -438,7 +453,7 @@ def _fusion_wrong_of(said: FusionSaid) -> str:
     return ""
 
 
-def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
+def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[FusionSaid]) -> Check:
     """Fusion: named, and what it does said right, misstated, or not said in words the grader reads."""
     if not talks:
         return Check(False, "Say what fusion does: it deletes round trips and launches.")
@@ -446,7 +461,7 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
     if misread:
         return Check(False, f"“{_as_written(paragraph, misread.group())}”: fusion deletes round trips through memory and"
                             f" launches; it leaves {fusion_leaves(misread)}.")
-    for of_incident in fusion_said_of_incidents(lowered):
+    for of_incident in of_incidents:
         wrong = _fusion_wrong_of(of_incident)
         if wrong:
             return Check(False, f"“{_as_written(paragraph, of_incident.clause)}”: {wrong}.")
@@ -467,7 +482,7 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool) -> Check:
                   " (where bytes or launches set the time) is said in words the grader reads")
 
 
-def _incident_sides(lowered: str) -> tuple[bool, bool, str]:
+def _incident_sides(of_incidents: list[FusionSaid]) -> tuple[bool, bool, str]:
     """What the paragraph says of the incidents it names ("A6's launches: fuse them"; "no fused kernel rescues A7").
 
     Returns (fusion said rightly to pay for one it fits, said rightly to waste the week on one, the first clause
@@ -475,7 +490,7 @@ def _incident_sides(lowered: str) -> tuple[bool, bool, str]:
     """
     pays = wastes = False
     turned = ""
-    for said in fusion_said_of_incidents(lowered):
+    for said in of_incidents:
         if _fusion_wrong_of(said):
             turned = turned or (said.clause if said.pays else "")
             continue
@@ -486,9 +501,9 @@ def _incident_sides(lowered: str) -> tuple[bool, bool, str]:
     return pays, wastes, turned
 
 
-def _both_sides(paragraph: str, lowered: str, talks: bool) -> Check:
+def _both_sides(paragraph: str, lowered: str, talks: bool, of_incidents: list[FusionSaid]) -> Check:
     argument = read_argument(lowered)
-    pays, wastes, turned = _incident_sides(lowered)
+    pays, wastes, turned = _incident_sides(of_incidents)
     # A side read from the incidents the paragraph names completes one read from its conditions; a condition's side
     # given "only" a little ("A3's compile only got 1.08×") is not where fusion is argued to pay.
     both = (argument.pays_on_memory and argument.wastes_on_compute) or (
@@ -547,9 +562,7 @@ _PART_C_MATCH = 0.05
 _SMALL_COUNT = 16
 
 
-_SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
 _CLAUSE = re.compile(r"[,:;—–()]|\b(?:which|so|because|since)\b")
-_INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 
 
 # A sentence that turns to another subject ("But …", "Part B's …") is not said of the incident named before it.
@@ -568,8 +581,8 @@ def _said_of_incidents(lowered: str, *, carry: bool = False) -> Iterator[tuple[s
     ("Fused kernel right for A6. Picket fence, 2 µs on and 8 µs off, so the GPU is busy 80%").
     """
     last = ""
-    for sentence in _SENTENCE.split(lowered):
-        named = list(_INCIDENT_NAMED.finditer(sentence))
+    for sentence in SENTENCE.split(lowered):
+        named = list(INCIDENT_NAMED.finditer(sentence))
         if not named and carry and last and sentence.strip() and not _TURNS.match(sentence) \
                 and not _OTHER_SUBJECT.search(sentence):
             yield last, sentence
@@ -604,15 +617,9 @@ _OWN_CLAUSE_END = re.compile(r";|\s[—–-]\s|,\s+(?:and|but|while|whereas|yet)
 
 @cache
 def _part_b_numbers() -> tuple[tuple[float, Dim], ...]:
-    """Part B's figures (the card, each kernel's FLOPs, bytes and intensity, the ridge): any incident may cite them."""
-    found: list[tuple[float, Dim]] = []
-    for row in drill.part_b():
-        card = row.placement
-        found += [(card.peak_flops, Dim.FLOP_RATE), (card.bandwidth, Dim.BYTE_RATE), (row.drill_intensity, Dim.INTENSITY),
-                  (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY),
-                  (row.drill_intensity, Dim.COUNT), (row.placement.intensity, Dim.COUNT), (row.placement.ridge, Dim.COUNT),
-                  (row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT)]
-    return tuple(found)
+    """Part B's figures, and its intensities and ridge said bare: any incident may cite them."""
+    bare = [(value, Dim.COUNT) for value, dim in _part_b_figures() if dim is Dim.INTENSITY]
+    return (*_part_b_figures(), *bare)
 
 
 def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
@@ -685,8 +692,9 @@ def grade_part_c(paragraph: str) -> dict[str, Any]:
     lowered = with_units(paragraph)
     number = _drill_numbers_check(paragraph, lowered)
     talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
-    fusion = _fusion_said(paragraph, lowered, talks)
-    sides = _both_sides(paragraph, lowered, talks)
+    of_incidents = fusion_said_of_incidents(lowered)  # what the paragraph says fusion does for each incident named
+    fusion = _fusion_said(paragraph, lowered, talks, of_incidents)
+    sides = _both_sides(paragraph, lowered, talks, of_incidents)
     return _item("part_c", {"number": number, "fusion": fusion, "both_sides": sides})
 
 
