@@ -494,7 +494,18 @@ NINTH_PAIRS = [
     ("a2", "evidence", "85% of 2.0 TB/s used; headroom 1.18×", "85% of 2.0 TB/s used; headroom 1.85×",
      "The headroom is 1 ÷ 85% = 1.18×, not 1.85×"),
 ]
-ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS]
+# Kinds read after the eleventh set was spent (bench/grading/fresh-2026-12-04j.json): each both ways.
+ELEVENTH_PAIRS = [
+    # one end of a before → after said as what the change costs: the cost is their difference
+    ("a7", "evidence", "ITL went from 8 to 14 ms; the .item() synchronisation therefore costs 6 ms per token",
+     "ITL went from 8 to 14 ms; the .item() synchronisation therefore costs 14 ms per token",
+     "the change costs 14 ms − 8 ms = 6 ms"),
+    ("a7", "evidence", "8 → 14 ms a token: each token now costs 14 ms, an extra 6 ms from the host sync",
+     "8 → 14 ms a token: an extra 14 ms per token from the host sync", "14 ms is the whole time after the change"),
+    ("a7", "evidence", "ITL 8 ms → 14 ms, so 6 ms of added latency from the sync",
+     "ITL 8 ms → 14 ms: the sync adds 8 ms a token", "8 ms is the whole time before the change"),
+]
+ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS]
 
 
 @pytest.mark.parametrize("text", ["8 of every 40 µs the GPU toils", "5 of every 10 µs the GPU toils"])

@@ -129,6 +129,41 @@ def regime_described(regime: str) -> re.Pattern[str] | None:
     return re.compile("|".join(f"(?:{p})" for p in found)) if found else None
 
 
+# A resource said to set the pace, in any words for the resource ('resources' in levers.json): after it, a copula
+# and a noun for a limit ("HBM is the bottleneck"), or a verb of running out ("the CPU can't keep up", "bandwidth
+# maxed out"); before it, a participle of limiting ("starved for bandwidth", "waiting on the host", "the bottleneck
+# is the launches"). The words between are kept apart (``gap``) so a denial among them ("memory, which isn't
+# saturated") can be told from the phrase itself.
+_COPULA = r"(?:is|are|was|were|'s|’s|remains?|becomes?|stays?|seems?|looks?)"
+_LIMIT_NOUN = (rf"{_COPULA}\s+(?:clearly\s+|really\s+|still\s+|just\s+|simply\s+|obviously\s+|now\s+)?"
+               r"(?:the|our|its|their|a)\s+(?:real\s+|main\s+|actual\s+|true\s+|binding\s+|only\s+|hard\s+|big\s+)?"
+               r"(?:bottleneck|limit(?:er|ing factor)?|wall|culprit|constraint|choke ?point|pace[- ]?setter)\b"
+               rf"|{_COPULA}\s+what(?:'s|’s| is)?\s+(?:limiting|holding|slowing|capping|throttling)\b")
+_RUNS_OUT = (r"(?:can'?t|cannot|can not|couldn'?t|could not)\s+keep up\b|never gets?\s+up to speed\b"
+             rf"|(?:{_COPULA}\s+)?(?:too slow|saturated|maxed(?: out)?|pegged|flat out|limiting|running out)\b"
+             r"|\b(?:runs?|ran) out\b|\bsaturat(?:es|ing)\b|\bmax(?:es|ing) out\b|\bchok(?:es|ing)\b"
+             r"|\bhold(?:s|ing)? (?:[\w-]+ ){0,2}back\b|\bdominat(?:es|ing)\b|\bsets? the pace\b"
+             r"|\beats? (?:up )?(?:the|all the|most of the) time\b")
+_LIMITED_BY = (r"\b(?:bottlenecked|limited|bound|capped|throttled|gated|held back|starved|starving|choked|stalled|stuck"
+               r"|waiting|waits|waited|blocked|constrained|dominated)\s+(?:on|by|for|of)\b"
+               r"|\bthe (?:real |main |actual )?(?:bottleneck|limit|limiter|culprit|constraint) (?:is|was|being|=|:)")
+
+
+@cache
+def regime_limited(regime: str) -> re.Pattern[str] | None:
+    """One pattern for a clause that says one of ``regime``'s resources sets the pace, or None.
+
+    Groups: ``gap``, the words between the resource and what is said of it (a denial there denies the clause).
+    "HBM is the bottleneck" and "starved for bandwidth" name memory; "the CPU can't keep up" names overhead.
+    """
+    found = _data()["regimes"][regime].get("resources", [])
+    if not found:
+        return None
+    resource = "(?:" + "|".join(found) + r")(?![\w-])"
+    return re.compile(rf"(?<![\w-]){resource}(?P<gap>(?:\s+[\w'’,-]+){{0,3}}?)\s+(?:{_LIMIT_NOUN}|{_RUNS_OUT})"
+                      rf"|(?:{_LIMITED_BY})\s+(?P<gap2>(?:[\w'’-]+\s+){{0,3}}?){resource}")
+
+
 @cache
 def regime_denied(regime: str) -> re.Pattern[str] | None:
     """One pattern for sentences that say ``regime`` does not hold ("the GPU is mostly busy" of overhead), or None."""

@@ -26,6 +26,7 @@ from regime_core.catalogue.levers import (
     regime_blamed,
     regime_denied,
     regime_described,
+    regime_limited,
     regime_names,
 )
 from regime_core.catalogue.quantity import Dim, counted, plain_numbers, quantities_in
@@ -343,6 +344,10 @@ def _regime_said_against(text: str, regime: str | None) -> str:
 # Where one claim of a line ends and the next begins, for what each blames: a sentence, or "but"/"whereas".
 _BLAME_SPAN = re.compile(r"[.;!?](?=\s|$)|\n|\b(?:but|whereas|while)\b")
 _WINDOW_BEFORE = 80
+# A denial or a what-if between a resource and what is said of it ("memory, which isn't saturated", "HBM would be
+# the limit").
+_DENIED_BETWEEN = re.compile(r"\b(?:not|no|never|hardly|barely|nowhere|far from|isn'?t|aren'?t|wasn'?t|weren'?t"
+                             r"|would|could|might|if|only if|unless)\b|n['’]t\b")
 _NOTHING_BEFORE = re.compile(r"\b(?:nothing|none|no one)\b(?:\s+[\w-]+){0,4}\s*$")
 #: What each regime's cause is, in the feedback's words.
 _CAUSE = {"compute": "the math", "memory": "moving bytes", "overhead": "launches or the host",
@@ -361,13 +366,14 @@ def blamed_against(text: str, lowered: str, regime: str | None) -> str:
     for span in _BLAME_SPAN.split(lowered):
         found: dict[str, str] = {}
         for other in REGIMES:
-            pattern = regime_blamed(other)
-            for match in pattern.finditer(span) if pattern else ():
-                before = span[max(0, match.start() - _WINDOW_BEFORE):match.start()]  # near words: linear on any text
-                if (negated(span, match.start(), match.end()) or _NOTHING_BEFORE.search(before)
-                        or _WHAT_IF.search(before[-40:])):
-                    continue
-                found.setdefault(other, match.group())
+            for pattern in (regime_blamed(other), regime_limited(other)):
+                for match in pattern.finditer(span) if pattern else ():
+                    before = span[max(0, match.start() - _WINDOW_BEFORE):match.start()]  # near words: linear on any text
+                    between = (match.groupdict().get("gap") or "") + (match.groupdict().get("gap2") or "")
+                    if (negated(span, match.start(), match.end()) or _NOTHING_BEFORE.search(before)
+                            or _WHAT_IF.search(before[-40:]) or _DENIED_BETWEEN.search(between)):
+                        continue
+                    found.setdefault(other, match.group())
         if found and regime not in found:
             other, said = next(iter(found.items()))
             return (f"“{_as_written(text, said)}” puts the time on {_CAUSE[other]}, as in {a_kernel(other)}; this"

@@ -851,6 +851,39 @@ def _difference_wrong(claim: Claim, matches: list[Claim], facts: Facts, text: st
     return ""
 
 
+# A time said as what a change costs: "an extra 14 ms", "14 ms of added latency", "the sync costs 14 ms" (a verb of
+# cost needs a part for its subject: "each token costs 14 ms" is the whole).
+_COST_BEFORE = re.compile(r"\b(?:(?:an?\s+)?extra|added|additional|penalty of|overhead of|(?P<verb>costs?|costing|adds?"
+                          r"|adding|loses?|losing|wastes?|wasting|eats?|burns?))\s+(?:about\s+|~|≈|only\s+|a full\s+"
+                          r"|(?:a|the)\s+)?$")
+_COST_AFTER = re.compile(r"\s*(?:(?:per|a|each)\s+\w+\s+)?(?:extra|added|additional|of (?:extra|added|additional)\b"
+                         r"|penalty|of (?:sync|stall|wait)\w*)\b")
+_A_PART = re.compile(r"\b(?:sync\w*|synchroni\w*|item\(\)|\.item|stall\w*|wait\w*|cop(?:y|ies)|transfer\w*|readback"
+                     r"|round[- ]trips?|host reads?|change|launch\w*|gaps?)\b")
+
+
+def _cost_as_end(claim: Claim, facts: Facts, text: str) -> str:
+    """One end of a before → after said as what the change costs ("the sync costs 14 ms": 8 → 14 ms costs 6), or ""."""
+    if claim.dim is not Dim.SECOND or claim.hypothetical or claim.bound:
+        return ""
+    before = text[max(0, claim.start - 24):claim.start]
+    said = _COST_BEFORE.search(before)
+    if said and said.group("verb") and not _A_PART.search(text, max(0, claim.start - 70), claim.start):
+        said = None
+    if not said and not _COST_AFTER.match(text, claim.end):
+        return ""
+    for first, then in facts.transitions:
+        if first.dim is not Dim.SECOND or then.dim is not Dim.SECOND or math.isclose(
+                claim.value, abs(then.value - first.value), rel_tol=MATCH):
+            continue
+        when = "after" if same(claim, then) else "before" if same(claim, first) else ""
+        if when:
+            cost = show(abs(then.value - first.value), Dim.SECOND)
+            return (f"{claim.shown()} is the whole time {when} the change; from {first.shown()} to"
+                    f" {then.shown()} the change costs {then.shown()} − {first.shown()} = {cost}")
+    return ""
+
+
 def _time_as_rate(claim: Claim, facts: Facts, line: Sequence[Claim]) -> str:
     """A rate that is a time's number in milliseconds ("47 ms a token, so at most 47 tok/s"), not its inverse, or ""."""
     if claim.dim is not Dim.TOKEN_RATE:
@@ -1600,7 +1633,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
-             or _bound_beaten(claim, facts, text))
+             or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
