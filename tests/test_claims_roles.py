@@ -504,6 +504,16 @@ ELEVENTH_PAIRS = [
      "8 → 14 ms a token: an extra 14 ms per token from the host sync", "14 ms is the whole time after the change"),
     ("a7", "evidence", "ITL 8 ms → 14 ms, so 6 ms of added latency from the sync",
      "ITL 8 ms → 14 ms: the sync adds 8 ms a token", "8 ms is the whole time before the change"),
+    # a bound the incident's reading gives (at most 21.4 tok/s) said as exact, or as the rate it runs at
+    ("a4", "evidence", "Floor = 14 GB ÷ 300 GB/s ≈ 47 ms per token, so at most 21 tok/s; 38 tok/s is past it",
+     "Floor = 14 GB ÷ 300 GB/s ≈ 47 ms per token, hence decode runs at exactly 21 tok/s",
+     "not what it runs at: the incident measured 38 tok/s"),
+    ("a4", "evidence", "14 GB / 300 GB/s: decode can reach 21 tok/s at best, and it reports 38",
+     "14 GB / 300 GB/s ≈ 47 ms a token, so decode runs at 21 tok/s", "21 tok/s is a bound (at most 21.4 tok/s)"),
+    # a token rate past its weights' floor is measured of more (batching, quantised weights), not an error
+    ("a4", "evidence", "47 ms a token at bf16, so 38 tok/s is impossible unless the weights are quantised or batched",
+     "Floor 14 GB / 300 GB/s ≈ 47 ms a token; the 38 tok/s figure is impossible and should be discarded",
+     "a real measurement of more than the incident says"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS]
 

@@ -392,7 +392,12 @@ _MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn
                              r"|should be (?:discarded|ignored)|a typo)\b")
 
 
-def _said_against_the_incident(text: str, lowered: str, anomalous: bool) -> str:
+# What a token rate past its weights' floor was measured with ("impossible at bf16: the weights must be int8").
+_MEASURED_OF_MORE = re.compile(r"\b(?:batch\w*|quanti[sz]\w*|int[48]|fp8|fp4|nf4|gptq|awq|speculative|draft model|moe"
+                               r"|mixture|sparsity|experts?)\b")
+
+
+def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts) -> str:
     """What a line says that the incident itself contradicts, beyond its numbers, or ""."""
     # Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
     misread = fusion_misstated(lowered) if claims.COMPILE_NAMED.search(lowered) else None
@@ -404,8 +409,13 @@ def _said_against_the_incident(text: str, lowered: str, anomalous: bool) -> str:
             r"\b(?:not|no|never|isn'?t|nothing)\b", occupancy.group()):
         return (f"“{_as_written(text, occupancy.group())}”: occupancy counts the warps resident on an SM; it measures no"
                 " share of bandwidth or of peak FLOP/s, and decides no regime (Rule 4).")
-    denied = None if anomalous else _MEASURE_DENIED.search(lowered)
-    if denied and not negated(lowered, denied.start(), denied.end()):
+    denied = None if facts.anomalous and not facts.measured_real else _MEASURE_DENIED.search(lowered)
+    if denied and not negated(lowered, denied.start(), denied.end()) and not (
+            facts.measured_real and _MEASURED_OF_MORE.search(lowered)):
+        if facts.measured_real:
+            return (f"“{_as_written(text, denied.group())}”: a token rate past its weights' floor is a real measurement"
+                    " of more than the incident says (batching, quantised weights, speculative decoding); read the"
+                    " regime from it, do not discard it.")
         return (f"“{_as_written(text, denied.group())}”: nothing in this incident is beyond its card's roofs; its"
                 " measurements are the facts to read the regime from.")
     return ""
@@ -417,7 +427,8 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
 
     It passes only when it cites a deciding fact, every claim in it is accounted for and none contradicts the
     incident; a claim that could not be checked makes it "could not tell", named. Calling a measurement impossible
-    is wrong unless the incident is anomalous (``facts.anomalous``: a figure beyond its card's roof).
+    is wrong unless the incident is anomalous (``facts.anomalous``: a figure beyond its card's roof) with a figure
+    that may be in error (not ``facts.measured_real``).
     """
     if not text.strip():
         return Check(False, "Write the evidence: a number or a fact from the incident that decides the regime.")
@@ -428,7 +439,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         return Check(False, cap(judged.wrong) + ".", marks)
     words = normalise(text)
     against = (_contradicted(lowered, contradictions) or _regime_said_against(text, regime)
-               or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts.anomalous)
+               or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts)
                or cap_line(claims.kernel_what_if_wrong(facts, lowered)))
     if against:
         return Check(False, against, marks)

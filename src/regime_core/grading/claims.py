@@ -660,6 +660,9 @@ class Facts:
     #: The incident measures a figure beyond its card's roof (the classifier's anomaly): a rate worked out beyond
     #: the roof restates it rather than slips.
     anomalous: bool = False
+    #: The figure beyond the roof is a real measurement of more than the incident says (a token rate past its
+    #: weights' floor: batching, quantised weights): calling it an error is wrong.
+    measured_real: bool = False
     #: How many times the tensor of each incident this one is set beside holds this one's (A2's (8, 4096, 4096) is
     #: 16,384× A3's (8, 32, 32)), with how: a size said "N× smaller than A2" is held to it.
     scales: tuple[tuple[float, str], ...] = ()
@@ -668,7 +671,7 @@ class Facts:
     def read(cls, deciding_lines: list[str], other_lines: list[str], side: str | None = None,
              ridge: float | None = None, *, datasheet: tuple[dv.Derived, ...] = (),
              context_lines: list[str] | None = None, anomalous: bool = False,
-             scales: tuple[tuple[float, str], ...] = ()) -> Facts:
+             scales: tuple[tuple[float, str], ...] = (), measured_real: bool = False) -> Facts:
         """Facts from the classifier's evidence lines and the incident's own text (normalised)."""
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
@@ -688,7 +691,7 @@ class Facts:
         context = tuple(c for line in context_lines or [] for c in read(line).claims)
         moved = [(a.value, b.value) for a, b in transitions]
         return cls(deciding, known, transitions, side, ridge, dv.derive(figures, moved), datasheet, context,
-                   anomalous, scales)
+                   anomalous, measured_real, scales)
 
 
 @dataclass(frozen=True)
@@ -882,6 +885,25 @@ def _cost_as_end(claim: Claim, facts: Facts, text: str) -> str:
             return (f"{claim.shown()} is the whole time {when} the change; from {first.shown()} to"
                     f" {then.shown()} the change costs {then.shown()} − {first.shown()} = {cost}")
     return ""
+
+
+# A rate said as what the kernel does now: "decode runs at 21 tok/s", "it runs at exactly 21 tok/s".
+_RUNS_AT = re.compile(r"\b(?:runs?|running|decodes?|decoding|generates?|achieves?|delivers?|manages?|does|sits?)\s+at\s+"
+                      r"(?:exactly\s+|precisely\s+|only\s+)?(?:~|≈|about\s+)?$")
+
+
+def _bound_said_exact(claim: Claim, matches: list[Claim], facts: Facts, text: str) -> str:
+    """A bound the incident's reading gives ("at most 21.4 tok/s") said as exact, or as the rate measured, or ""."""
+    bound = next((m for m in matches if m.bound), None)
+    if bound is None or claim.bound or claim.hypothetical:
+        return ""
+    exactly = _EXACTLY.search(text, max(0, claim.start - 40), claim.start)
+    measured = next((f for f in facts.known if f.dim is claim.dim and not f.bound and not same(claim, f)), None)
+    if not exactly and not (measured is not None and _RUNS_AT.search(text, max(0, claim.start - 40), claim.start)):
+        return ""
+    said = f"{claim.shown()} is a bound ({'at most' if bound.bound == '<' else 'at least'} {bound.shown()})"
+    return said + (f", not what it runs at: the incident measured {measured.shown()}" if measured is not None else
+                   ", not an exact figure")
 
 
 def _time_as_rate(claim: Claim, facts: Facts, line: Sequence[Claim]) -> str:
@@ -1633,7 +1655,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
-             or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text))
+             or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text)
+             or _bound_said_exact(claim, matches, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))

@@ -54,7 +54,7 @@ from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
 from regime_core.grading.language import NEGATION, fusion_leaves, fusion_misstated, normalise, with_units
-from regime_core.judgment.classify import Verdict
+from regime_core.judgment.classify import Verdict, tokens_beyond_floor
 from regime_core.resources import load_json
 
 RIDGE_TOLERANCE = 0.05
@@ -159,7 +159,7 @@ def facts(incident_id: str) -> Facts:
     context = [with_units(drill.incident(other).text) for other in others_named]
     return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,
                       datasheet=datasheet(cards), context_lines=context, anomalous=bool(item.verdict().anomalies),
-                      scales=_scales(incident_id, others_named))
+                      scales=_scales(incident_id, others_named), measured_real=tokens_beyond_floor(item.symptoms))
 
 
 def _elements(incident_id: str) -> int | None:

@@ -444,6 +444,12 @@ def _unsynced(s: Symptoms) -> Verdict | None:
     return replace(rest, anomalies=anomalies, needs=words.UNSYNCED_RETIME)
 
 
+def tokens_beyond_floor(s: Symptoms) -> bool:
+    """Whether the symptoms' token rate beats its weights' floor: an anomaly of what was measured, not an error."""
+    p = placement(s)
+    return words.tokens_beyond_floor(s, p, achieved(s, p), ABOVE_ROOF)
+
+
 def classify(s: Symptoms) -> Verdict:
     """Read the regime from the symptoms."""
     unsynced = _unsynced(s)

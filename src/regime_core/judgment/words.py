@@ -90,12 +90,22 @@ def unsynced_line(time: float, implied: str) -> str:
             " run is re-timed")
 
 
+def tokens_beyond_floor(s: Symptoms, p: Placement | None, a: Achieved, above: float) -> bool:
+    """Whether a token rate beats its weights' floor: measured of more than the symptoms say, not to discard.
+
+    The anomaly line for it (``anomaly_lines``' first case) names what the measurement must include: batching,
+    quantised weights, speculative decoding.
+    """
+    return (a.bandwidth_fraction is not None and a.bandwidth_fraction > above and p is not None and a.step is not None
+            and s.observed.tokens_per_s is not None and s.work is not None)
+
+
 def anomaly_lines(s: Symptoms, p: Placement | None, a: Achieved, above: float, above_compute: float) -> list[str]:
     """A line per measurement that beats a roof, with what must be off."""
     o, out = s.observed, []
     bf, ff = a.bandwidth_fraction, a.flops_fraction
     if bf is not None and bf > above:
-        if p is not None and a.step is not None and o.tokens_per_s is not None and s.work is not None:
+        if p is not None and a.step is not None and o.tokens_per_s is not None and s.work is not None:  # as below
             cap = s.work.tokens_per_run / p.floor_seconds
             out.append(f"{number(o.tokens_per_s)} tok/s means {_f(a.step, Dim.SECOND)} per step, under the roofline"
                        f" floor of {_f(p.floor_seconds, Dim.SECOND)}: {_f(s.work.bytes, Dim.BYTE)} at"
