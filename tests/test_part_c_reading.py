@@ -308,3 +308,25 @@ def test_a_sentence_after_an_incident_is_said_of_it(paragraph: str, passed: bool
 ])
 def test_a_clause_with_no_name_leads_only_across_and(paragraph: str, passed: bool) -> None:
     assert (_checks(paragraph)["fusion"]["passed"] is False) is not passed
+
+
+@pytest.mark.parametrize(("paragraph", "passed"), [
+    # for every kernel, whatever examples follow: one side
+    ("A fused kernel is almost never worth it: the A1 matmul is at 70% of peak TFLOP/s and fusing the relu gives"
+     " nothing, and A3 showed that compile gives only 1.08×.", False),
+    ("Never write a fused kernel: A1's matmul is at 70% of peak, and even A2's 3.8× came from compile.", False),
+    ("We should always write the fused kernel: A2 got 3.8× from compile, and A6's launches shrink.", False),
+    ("Fused kernels are basically always a win because they cut the trips to memory, as A2's 3.8× shows.", False),
+    # restricted to a side, asked, hedged, or an adverb of something else: not a stance for every kernel
+    ("Fusion always pays for memory-bound chains like A2 (3.8×) and never for a compute-bound matmul like A1 at 70%"
+     " of peak.", True),
+    ("Fusion pays for A2, whose intermediates never hit HBM once compiled (3.8×)," + BOTH, True),
+    ("Is fusion always worth it? No: A2 got 3.8× because bytes set its time; A1 at 70% of peak is math-bound, so"
+     " fusing the relu wastes the week.", None),
+])
+def test_a_stance_for_every_kernel_is_one_side(paragraph: str, passed: bool | None) -> None:
+    """"Fusion is always/never worth it" argues one side, naming the clause; a side restricted to a kind does not."""
+    check = _checks(paragraph)["both_sides"]
+    assert check["passed"] is passed, check["why"]
+    if passed is False:
+        assert "takes one side for every kernel" in check["why"]

@@ -180,6 +180,36 @@ def read_argument(lowered: str) -> Argument:
                     any(_set_aside(unit) for unit in _UNIT.split(lowered)), pays, wastes)
 
 
+# A stance on fusion said for every kernel: "a fused kernel is almost never worth it", "we should always write the
+# fused kernel", "there is no regime where fusion hurts". One side by its own words, whatever examples follow.
+_UNIVERSAL = re.compile(r"(?<!\bnot )(?<!n't )(?<!n’t )\b(?:always|never|almost never|hardly ever|every time|every single"
+                        r" time|in (?:every|all) cases?|under no circumstances?|no (?:regime|case|kernel|situation) where"
+                        r"|(?:the )?only (?:career[- ]limiting )?(?:move|mistake) is not)\b")
+_STANCE_WORDS = re.compile(r"\b(?:worth\w*|right|wrong|pays?|helps?|hurts?|wast\w*|career\w*|answer|fix|call|good|bad|wins?"
+                           r"|faster|write|fuse|fusing|fused|use|sentence|call|move|choice|lever|option|way to go)\b")
+_WORDS_BETWEEN = re.compile(r"(?:\s+(?:a|an|the|so|really|truly|quite|basically|just|simply|going to be|be|is|are|been"
+                            r"|get|gets|give|gives|a real|the right|the)\b){0,3}\s*")
+_CLAUSE_OF_STANCE = re.compile(r"(?<=[.!?;:—–])\s+|\n|,\s+(?=(?:but|whereas|while|yet|except|unless)\b)")
+_RESTRICTED = re.compile(r"\b(?:when(?:ever)?|where|if|unless|except|only|for (?:a|an|the)?\s*(?:[\w-]+ ){0,2}?"
+                         r"(?:memory|compute|math|launch|overhead|bandwidth|matmul|gemm|elementwise|pointwise|decode"
+                         r"|chains?|a\d)|on (?:a |an |the )?(?:[\w-]+ ){0,2}?(?:memory|compute|math|launch|overhead"
+                         r"|bandwidth)|(?:memory|compute|math|launch|overhead|bandwidth)[- ]bound\b|\ba\d\b)")
+
+
+def universal_stance(lowered: str) -> str:
+    """The first clause that takes one side on fusion for every kernel ("fusion is always the right call"), or ""."""
+    for clause in _CLAUSE_OF_STANCE.split(lowered):
+        found = _UNIVERSAL.search(clause)
+        if not found:
+            continue
+        # the stance right after its "always"/"never" ("never worth it", "always a win"), not an adverb of something
+        # else ("the intermediates never hit HBM")
+        between = _WORDS_BETWEEN.match(clause, found.end())
+        if _STANCE_WORDS.match(clause, between.end() if between else found.end()) and _FUSION.search(clause) and not _RESTRICTED.search(clause) and not _set_aside(clause):
+            return clause.strip(" .,;:!—–")
+    return ""
+
+
 # --- what the paragraph says fusion does for one incident it names ---------------------------------------------------
 
 #: Where a paragraph's sentences end, and an incident named in one ("A2", "A2's", "a2s" once normalised).

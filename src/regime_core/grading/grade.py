@@ -48,6 +48,7 @@ from regime_core.grading.argument import (
     fusion_said_of_incidents,
     read_argument,
     stances,
+    universal_stance,
 )
 from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
@@ -519,6 +520,10 @@ def _both_sides(paragraph: str, lowered: str, talks: bool, of_incidents: list[Fu
         # fusion check's to fail; one side turned round and nothing else is one side.
         two_sided = both or wastes or any(s.pays is False for s in stances(lowered))
         return unsure(f"{why}: check which way your argument runs") if two_sided else Check(False, f"{cap(why)}.")
+    universal = universal_stance(lowered)
+    if universal:
+        return Check(False, f"“{_as_written(paragraph, universal)}” takes one side for every kernel: argue when fusion"
+                            " pays (bytes or launches set the time) and when it cannot (the math does).")
     if both:
         return Check(True, "Argues both sides.")
     if not talks:
