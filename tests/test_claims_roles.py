@@ -514,6 +514,20 @@ ELEVENTH_PAIRS = [
     ("a4", "evidence", "47 ms a token at bf16, so 38 tok/s is impossible unless the weights are quantised or batched",
      "Floor 14 GB / 300 GB/s ≈ 47 ms a token; the 38 tok/s figure is impossible and should be discarded",
      "a real measurement of more than the incident says"),
+    # a time said to be reached by tuning on the same card, in a lever line too, is held to the card's roof
+    ("a5", "helps", "Tune the GEMM kernels: at best TTFT reaches about 112 ms on this H100, never 80 ms",
+     "Tune the GEMM kernels; that alone gets TTFT under 80 ms.", "80 ms is faster than this card's peak allows"),
+    ("a5", "evidence", "62% of peak; FP8 or a second GPU gets TTFT under 80 ms",
+     "62% of peak. Better kernels bring TTFT down to 80 ms on this H100", "faster than this card's peak allows"),
+    # a clause after "so" that names what the kernel is
+    ("a3", "evidence", "12 µs both ways and 1.08× from compile, so it's launches, not memory",
+     "12 µs is way faster than a2 so its memory, smaller tensor = less time", "describes a memory-bound kernel"),
+    # the cycle over the kernels' time (1 ÷ busy) is what removing the gaps gives, not what tuning the kernels can
+    ("a6", "evidence", "busy 20% of the time, so removing the gaps would make it 5× faster; the kernels are fine",
+     "The device is busy 20 per cent of the time, so the kernels could be made five times faster by tuning them.",
+     "what the request gains with every gap gone"),
+    ("a6", "evidence", "2 µs on, 8 µs off: kernels made 5 times faster give only 1.19× on the request",
+     "busy 2/10 = 20%, so tuning could make the kernels 5× faster", "what the request gains with every gap gone"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS]
 

@@ -129,6 +129,9 @@ _LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|ma
 # A clause that draws the line's conclusion ("so it must be compute", "must be doing a lot less math"): the regime it
 # names is the one the evidence argues for.
 _CONCLUDES = re.compile(r"\b(?:must|has to|have to) be\b|\b(?:a lot|lots|tons|loads) of\b|\btherefore\b|\bhence\b"
+                        # a clause after "so" that names what it is ("… so it's memory"): the clause starts there
+                        r"|^\s*(?:it'?s|its|it is|this is|that'?s|thus|ergo)\s+(?:all\s+|just\s+|mostly\s+|clearly\s+)?"
+                        r"(?:the\s+)?[\w-]+\s*$"
                         # a figure said to be what some cost is: "the 12 µs is arithmetic time", "is the launch overhead"
                         r"|\b(?:is|=|≈|are)\s+(?:just\s+|all\s+|mostly\s+|basically\s+|simply\s+)?(?:the\s+)?"
                         r"(?:[\w-]+\s+){0,2}(?:time|cost|overhead|floor)\b")
@@ -593,7 +596,9 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     reading = claims.read(lowered)
     if not reading.claims:
         return "", ""
-    wrong = claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
+    # A time said to be reached by tuning on the same card is held to that card's roof, what-if or not.
+    wrong = (claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
+             or claims.beyond_the_roof_wrong(lowered, reading.claims, facts))
     if wrong:
         return cap(wrong) + ".", ""
     judged = claims.judge(facts, reading, plain_numbers(lowered))

@@ -1019,7 +1019,7 @@ def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
 # A what-if that makes the kernels faster ("halving each kernel's time", "making it 2x faster", "halving k") and what
 # it says the whole request or step then does ("would halve the request time", "a 2× faster request", "halves T").
 _KERNELS_FASTER = re.compile(r"\bhalv\w*\s+(?:each\s+|the\s+|every\s+)?(?:[\w']+\s+){0,2}?kernel|\bhalving\s+(?:it|k|them)\b"
-                             r"|\bkernels?\b(?:\s+[\w']+){0,3}?\s+(?P<k>\d+(?:\.\d+)?)\s*×\s*faster"
+                             r"|\bkernels?\b(?:\s+[\w']+){0,4}?\s+(?P<k>\d+(?:\.\d+)?)\s*(?:×|times)\s*faster"
                              r"|\bmak\w*\s+(?:it|them|the kernels?|each kernel)\s+(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster"
                              r"|\bkernels?\b(?:\s+[\w']+){0,2}?\s+twice as fast")
 _WHOLE_FASTER = re.compile(r"\bhalv\w*\s+(?:the\s+)?(?:request|step|total|t)\b|\bcut\w*\s+(?:the\s+)?(?:request|step|total)"
@@ -1028,6 +1028,10 @@ _WHOLE_FASTER = re.compile(r"\bhalv\w*\s+(?:the\s+)?(?:request|step|total|t)\b|\
                            # "brings the request from 400 ms to 320 ms": the request's speed-up is 400 ÷ 320
                            r"|\b(?:request|step|total)s?\b[^.;]{0,30}?\bfrom\s+(?P<a>\d+(?:\.\d+)?)\s*(?:ms|µs|s)?\s+to\s+"
                            r"(?P<b>\d+(?:\.\d+)?)\s*(?:ms|µs|s)\b")
+
+
+# What a what-if's kernels give, said after them ("… and the request is only 1.19× faster", "saves 64 ms").
+_WHAT_IF_RESULT = re.compile(r"\b(?:only|just|merely|gives?|gains?|saves?|makes?|request|step|total|whole)\b")
 
 
 def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
@@ -1039,11 +1043,20 @@ def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
     """
     spans = _kernel_and_gap(facts)
     kernels = _KERNELS_FASTER.search(lowered) if spans else None
-    whole = _WHOLE_FASTER.search(lowered, kernels.end()) if kernels else None
-    if spans is None or kernels is None or whole is None:
+    if spans is None or kernels is None:
         return ""
     on, off = spans[0].value, spans[1].value
     k = float(kernels["k"] or kernels["k2"] or 2)
+    # The cycle over the kernels' time (1 ÷ busy) said to be what the kernels themselves can gain: it is what the
+    # request gains with every gap gone.
+    whole = _WHOLE_FASTER.search(lowered, kernels.end())
+    if whole is None:
+        if k > 1 and math.isclose(k, (on + off) / on, rel_tol=MATCH) and not _GAPS_REMOVED.search(lowered) and not (
+                _WHAT_IF_RESULT.search(lowered, kernels.end())):
+            return (f"({show(on, Dim.SECOND)} + {show(off, Dim.SECOND)}) ÷ {show(on, Dim.SECOND)} = {number_shown(k)}×"
+                    " is what the request gains with every gap gone; it says nothing of how much faster the kernels"
+                    " themselves can get")
+        return ""
     claimed = float(whole["a"]) / float(whole["b"]) if whole["a"] and float(whole["b"]) else float(
         whole["k"] or whole["k2"] or 2)
     expected = (on + off) / (on / k + off)
@@ -1913,7 +1926,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     compared = "" if wrong else (_comparison_wrong(text, reading.claims) or _direction_wrong(text, reading.claims, facts)
                                  or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts)
                                  or _times_below_peak_wrong(text, reading.claims, facts)
-                                 or _beyond_the_roof_wrong(text, reading.claims, facts))
+                                 or beyond_the_roof_wrong(text, reading.claims, facts))
     if compared:
         wrong = compared
         marks.append(Mark(compared.split(",")[0], False, wrong))
@@ -2052,8 +2065,9 @@ def _times_below_peak_wrong(text: str, claims: Sequence[Claim], facts: Facts) ->
 # A time said to be reached ("we reach 80 ms", "gets TTFT down to 80 ms") on the same card and precision: better
 # kernels or tuning, this one GPU. More GPUs or lower precision move the roof itself, so those are not held to it.
 _REACHED = re.compile(r"(?:\b(?:we|you|they|it|i)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily |finally"
-                      r" |now )?(?:reach|hit|get (?:\w+ )?(?:down )?to|achieve|make|land at)|\b(?:reaches|hits"
-                      r"|gets (?:\w+ )?(?:down )?to|achieves|lands at))\s+(?:~|≈|about |around )?$")
+                      r" |now )?(?:reach|hit|(?:get|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieve|make|land at)"
+                      r"|\b(?:reaches|hits|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves|lands at))"
+                      r"\s+(?:~|≈|about |around )?$")
 _SAME_ROOF = re.compile(r"\b(?:(?:this|one|a single|the same|1) (?:h100|a100|gpu|card|device)|better (?:\w+ )?kernels?"
                         r"|tun(?:e|es|ed|ing)\b|optimi[sz]\w* (?:the )?kernels?)")
 _OTHER_ROOF = re.compile(r"\b(?:more gpus|\d+ gpus|fp8|fp4|int8|lower precision|quanti[sz]\w*|shorter prompts?"
@@ -2067,7 +2081,7 @@ def _sentence_of(text: str, at: int) -> str:
     return text[start:min(ends) + 1 if ends else len(text)]
 
 
-def _beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
     """Why a time said to be reached on the same card is faster than the roof allows, or "".
 
     62% of peak at 180 ms is 112 ms at 100%: "with better kernels we reach 80 ms on this one H100" asks for more
