@@ -528,6 +528,14 @@ ELEVENTH_PAIRS = [
      "what the request gains with every gap gone"),
     ("a6", "evidence", "2 µs on, 8 µs off: kernels made 5 times faster give only 1.19× on the request",
      "busy 2/10 = 20%, so tuning could make the kernels 5× faster", "what the request gains with every gap gone"),
+    # a byte count shared over a count the incident gives, written as the operand: per token, not bits for bytes
+    ("a8", "evidence", "HBM saturated. 70 GB of weights, batch 8, so each token still costs 70/8 = 8.75 GB",
+     "HBM saturated; 70B int8 weights = 70 GB / 8 = 8.75 GB read per step", "by a factor of 8"),
+    # "a 30% gap to the peak" is what is left under the roof, not idle time; "left from 70%" starts from it
+    ("a1", "evidence", "70% of peak TFLOP/s; 30% gap to the frontier.", "70% of peak TFLOP/s; 70% gap to the frontier.",
+     "what is left is 30%"),
+    ("a1", "evidence", ">>> 1/0.70   # max speed-up left from 70% of peak TFLOP/s\n1.4285714285714286",
+     "70% of peak TFLOP/s, so 70% of the flops are left unused", "what is left is 30%"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS]
 

@@ -76,6 +76,8 @@ SPEED_MATCH = 0.25
 _SPEED_DERIVED = 0.03
 _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than", "left of")
 # What is left under a roof in words that need no roof named beside them ("a 30% shortfall", "18% headroom").
+_GAP_TO_ROOF = re.compile(r"\s*gap\s+(?:to|from|below|under)\s+(?:the\s+|its\s+)?(?:peak|roof\w*|frontier|ceiling|limit"
+                         r"|max\w*|top|theoretical|datasheet)\b")
 _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
 # "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
@@ -267,6 +269,21 @@ def _side_said(text: str, lo: int, start: int, end: int, dim: Dim, *, multiplier
     return _flip(side, ("above", "below")) if denied else side
 
 
+def _spare_said(text: str, at: tuple[int, int, int], before: str, after: str, *, roof: bool) -> bool:
+    """Whether a share is said of what is left under a roof (``at``: its clause's start, its own start and end).
+
+    "a 30% shortfall", "headroom of 18%": a word of what is left needs no roof only right beside its number; "the
+    speed-up left from 70% of peak" starts from the 70%: it is not what is left.
+    """
+    lo, start, end = at
+    said_left = _SPARE.search(before + " " + after)
+    if said_left and said_left.end() <= len(before) and re.match(r"\s*from\b", before[said_left.end():]):
+        said_left = _SPARE.search(after)
+    return ((roof and bool(said_left)) or bool(_SHORTFALL.match(text, end) or _SHORTFALL_OF.search(text, lo, start))
+            or bool(_GAP_TO_ROOF.match(text, end))
+            or bool(_LEFT_BESIDE.match(text, end) or _REMAINING_BEFORE.search(text, lo, start)))
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -287,13 +304,12 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # something else)
     if share is not None and re.search(r"\b(?:not|never|isn'?t|aren'?t|wasn'?t|no longer)\b", before):
         share = _flip(share, ("busy", "idle"))
+    if share == "idle" and _GAP_TO_ROOF.match(text, end):  # "a 30% gap to the peak" is what is left, not idle time
+        share = None
     side = _side_said(text, lo, start, end, dim, multiplier=multiplier)
     # "the size dropped 16384×" is said of the work, not of its time
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
-    # "a 30% shortfall", "headroom of 18%": a word of what is left needs no roof only right beside its number
-    spare = dim is Dim.FRACTION and ((roof is not None and bool(_SPARE.search(before + " " + after)))
-                                     or bool(_SHORTFALL.match(text, end) or _SHORTFALL_OF.search(text, lo, start))
-                                     or bool(_LEFT_BESIDE.match(text, end) or _REMAINING_BEFORE.search(text, lo, start)))
+    spare = dim is Dim.FRACTION and _spare_said(text, (lo, start, end), before, after, roof=roof is not None)
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
@@ -1342,6 +1358,25 @@ def _stated(fact: Claim, text: str) -> bool:
     return bool(unit) and re.search(rf"(?<![\d.]){re.escape(number)}\s*{re.escape(unit)}", text, re.IGNORECASE) is not None
 
 
+_EACH_ITEM = re.compile(r"\b(?:per|each|a|every)\s+(?:token|sequence|request|sample|user|prompt)s?\b")
+
+
+def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> bool:
+    """Whether ``value`` is ``of`` shared over a count the incident gives, the count written as an operand.
+
+    "Batch 8, so each token costs 70/8 = 8.75 GB": the 8 is the batch, not bits for bytes; said of the step ("70 GB /
+    8 = 8.75 GB read per step") it is the whole step's bytes divided, and stays a slip.
+    """
+    if not _EACH_ITEM.search(text, max(0, at - 40), at + 40):  # "read per step" is the whole, not a share of it
+        return False
+    for count in (f for f in facts.known if f.dim is Dim.COUNT and not f.multiplier and f.value >= 2):
+        written = re.escape(number_shown(count.value))
+        operand = re.search(rf"[/÷×*]\s*\(?{written}(?![\d.])|(?<![\d.]){written}\s*[×*]", text)
+        if operand and math.isclose(value * count.value, of, rel_tol=0.02):
+            return True
+    return False
+
+
 def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) -> str:
     """How ``claim`` is off one of the incident's figures by a slip people make, or "".
 
@@ -1362,7 +1397,8 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
         return ""  # "~1.360 FLOP/byte" with a dot for thousands: 1360, not a slip of 1000
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)) and not (
-                claim.dim is Dim.BYTE and math.isclose(claim.value, 2 * fact.value, rel_tol=0.08) and _stated(fact, text)):
+                claim.dim is Dim.BYTE and math.isclose(claim.value, 2 * fact.value, rel_tol=0.08) and _stated(fact, text)
+        ) and not _per_counted(claim.value, fact.value, facts, text, claim.start):
             return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
     roles = (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM, dv.ACHIEVED, *((dv.CHANGE,) if claim.change else ()))
     lo, hi = _clause_bounds(text, claim.start, claim.end)
