@@ -437,10 +437,28 @@ def test_a_tab_ends_a_clause() -> None:
                 "optimisation": "make the math faster tensor cores"}, True),
     ("matmul", {"intensity": "≈ 1356 FLOP/Byte", "side": "unterhalb des Ridge", "optimisation": "tensor cores"}, False),
     ("add", {"intensity": "≈ 3,3 FLOP/Byte", "side": "below", "optimisation": "fusion"}, False),
+    # the arithmetic written in a row is checked, the intensity's and the optimisation's
+    ("matmul", {"intensity": "about 1,356 FLOP/byte, namely 1,356 / 156 ≈ 8.7 times above the ridge", "side": "above",
+                "optimisation": "To improve the compute."}, True),
+    ("matmul", {"intensity": "about 1,356 FLOP/byte, namely 1,356 / 156 ≈ 87 times above the ridge", "side": "above",
+                "optimisation": "To improve the compute."}, False),
+    ("decode", {"intensity": "≈1 FLOP/byte", "side": "below", "optimisation": "Cut bytes: quantise weights. The floor is"
+                " 1.4e10 B ÷ 2.0 TB/s = 7 ms per token"}, True),
+    ("decode", {"intensity": "≈1 FLOP/byte", "side": "below", "optimisation": "Cut bytes: quantise weights. The floor is"
+                " 1.4e10 B ÷ 2.0 TB/s = 0.7 ms per token"}, False),
 ])
 def test_part_b_rows_in_these_words(row: str, fields: dict[str, str], passed: bool) -> None:
     rows = {row: fields}
     check = grade({"part_b": {"ridge": "156", "kernels": rows}})["items"]["part_b"]["checks"][row]
+    assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("ridge", "passed"), [
+    ("312e12 ÷ 2.0e12 = 156 FLOP/byte", True),
+    ("312e12 ÷ 2.0e12 = 156 FLOP/byte, so 1356 / 156 ≈ 87× above it for the matmul", False),
+])
+def test_the_arithmetic_written_beside_the_ridge_is_checked(ridge: str, passed: bool) -> None:
+    check = grade({"part_b": {"ridge": ridge}})["items"]["part_b"]["checks"]["ridge"]
     assert check["passed"] is passed, check
 
 

@@ -41,6 +41,9 @@ class KernelAttempt:
     #: The fields whose text could not be read ("intensity", "side"), each as the learner wrote it: graded "could
     #: not tell", never a refusal of the whole write-up.
     unread: tuple[tuple[str, str], ...] = ()
+    #: The intensity field's words, where it has any beside its number ("1.37e11 ÷ 1.01e8 ≈ 1,356, ~8.7× the
+    #: ridge"): its written arithmetic is checked.
+    said: str = ""
 
 
 @dataclass(frozen=True)
@@ -305,8 +308,9 @@ def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
         intensity = _number(entry.get("intensity"), f"{where}.intensity", strict=strict)
         if intensity is not None and math.isnan(intensity):
             intensity, unread = None, [*unread, ("intensity", str(entry.get("intensity")))]
+        written = entry.get("intensity")
         kernels[key] = KernelAttempt(intensity, side, _text(entry.get("optimisation"), f"{where}.optimisation"),
-                                     tuple(unread))
+                                     tuple(unread), written[:MAX_TEXT] if isinstance(written, str) else "")
     ridge = _number(part_b.get("ridge"), "part_b.ridge", strict=strict)
     ridge_unread = ""
     if ridge is not None and math.isnan(ridge):

@@ -307,6 +307,16 @@ def sides_swapped(text: str) -> str:
     return _as_written(text, found.group())
 
 
+_NO_FACTS = Facts((), ())
+
+
+def _arithmetic_off(text: str) -> str:
+    """Why the first sum written in a Part B field is wrong ("1,356 / 156 ≈ 87": it is 8.69), quoting it, or ""."""
+    if not text or not re.search(r"[=≈÷/×*]", text):
+        return ""
+    return claim_reader.arithmetic_wrong(_NO_FACTS, claim_reader.read(with_units(text)))
+
+
 def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     """Part B: the ridge, and each kernel's intensity, side and allowed class of optimisation."""
     rows = drill.part_b()
@@ -329,6 +339,8 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     else:
         checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
                                        f" {RIDGE_TOLERANCE:.0%}: the ridge is peak FLOP/s ÷ peak bytes/s.")
+    if checks["ridge"].ok is not False and (off := _arithmetic_off(attempt.ridge_said)):
+        checks["ridge"] = Check(False, f"{cap(off)}.")
     for row in rows:
         given = attempt.kernels.get(row.id)
         p = row.placement
@@ -346,6 +358,7 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         optimisation = _optimisation(given.optimisation, p.bound)
         if optimisation.ok is False:
             problems.append(f"{optimisation.why}")
+        problems += [off for text in (given.said, given.optimisation) if (off := _arithmetic_off(text))][:1]
         yours = (format_quantity(given.intensity, Dim.INTENSITY) if given.intensity is not None else "")
         said = f"{yours} ({_also(given.intensity, p.intensity, row.drill_intensity)})" if yours else derived
         if problems:
