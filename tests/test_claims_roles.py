@@ -742,3 +742,16 @@ def test_a_sync_put_in_before_the_host_read_is_no_cure() -> None:
                                   " predictable.")
     assert check["passed"] is False
     assert "puts the problem in" in check["why"]
+
+
+@pytest.mark.parametrize(("text", "passed"), [
+    ("70% of peak; 2·4096³/(3·4096²·2) = 1365 FLOP/byte, far above the 156 ridge", True),
+    ("70% of peak; 1.37e11 / 1.01e8 ≈ 1356 FLOP/B against a ridge of 312/2 = 156 FLOP/B", True),
+    # the sum holds, but it is not the incident's FLOPs over its bytes: named, not passed
+    ("70% of peak tflops, intensity = 4096/2 = 2048 flop/byte which is above the ridge (156)", None),
+])
+def test_an_intensity_worked_another_way_is_not_checked(text: str, passed: bool | None) -> None:
+    check = _check("a1", "evidence", text)
+    assert check["passed"] is passed, check["why"]
+    if passed is None:
+        assert "2048" in check["why"]

@@ -1769,6 +1769,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, False, slipped), False
     if claim.start in results:
         beyond = _beyond_roof(claim, facts)
+        other_count = _intensity_counted_otherwise(claim, facts, text)
+        if other_count and not beyond:
+            return Mark(shown, None, other_count), False
         return Mark(shown, not beyond, beyond or "your arithmetic, checked"), False
     scaled = _scaled(claim, facts, text)
     if scaled:
@@ -1782,6 +1785,24 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
                                                                                          claim.end + 2))):
         return Mark(shown, True, "a count in your arithmetic"), False
     return Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them"), False
+
+
+def _intensity_counted_otherwise(claim: Claim, facts: Facts, text: str) -> str:
+    """Why an intensity the learner worked out cannot be checked: the incident's own is another figure, or "".
+
+    "4096/2 = 2048 FLOP/byte" of a kernel whose FLOPs over bytes give 1365: the sum holds, but what it counts
+    is not the incident's FLOPs and bytes. The ridge, a what-if, and a figure within 10% are not held to it.
+    """
+    if claim.dim is not Dim.INTENSITY or claim.hypothetical or claim.bound or _RIDGE_BEFORE.search(
+            text, max(0, claim.start - 24), claim.start) or _RIDGE_AFTER.match(text, claim.end):
+        return ""
+    own = [f for f in facts.known if f.dim is Dim.INTENSITY]
+    if not own or any(same(claim, f) for f in own) or (facts.ridge and same(claim, Claim(
+            facts.ridge, Dim.INTENSITY, 0, 0, ""))) or any(math.isclose(claim.value, r, rel_tol=MATCH)
+                                                          for r in _catalogue_ridges()):
+        return ""
+    return (f"the incident's FLOPs over its bytes give {show(own[0].value, Dim.INTENSITY)}; {claim.shown()} counts"
+            " something else")
 
 
 def _moved(reading: Reading, facts: Facts, text: str) -> dict[int, str]:
