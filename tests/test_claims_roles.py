@@ -208,6 +208,8 @@ PAIRS = [
     ("a8", "HBM ~100% used; 70 GB per step over 8 sequences ≈ 16 FLOP/byte, roughly 10% of a ~156 ridge"),
     # a dot for thousands
     ("a1", "70% of peak TFLOP/s; intensity ~1.360 FLOP/byte (4096/3), way above a ridge of ~156"),
+    # a speed-up in words said of the incident set beside this one, near its figure
+    ("a3", "~12 µs both; compile wins by only 1.08, so the threefold-and-more win of A2 is not on offer for this chain"),
 ])
 def test_right_lines_of_these_shapes_are_not_failed(item: str, text: str) -> None:
     check = _check(item, "evidence", text)
@@ -252,6 +254,12 @@ def test_a_what_if_reaches_the_end_of_its_sentence() -> None:
     ("40_000 launches", "40000 launches"),
     ("one kernel", "one kernel"),  # "one" alone stays a word
     ("the kernels were waiting", "the kernels were waiting"),  # a real word is not "corrected" to "writing"
+    # a speed-up in words
+    ("a threefold win", "a 3× win"),
+    ("compile doubled the speed", "compile 2× faster"),
+    ("throughput tripled", "3× faster"),
+    ("twice as fast", "2× faster"),
+    ("doubling the batch", "doubling the batch"),  # said of a size, not of the speed
 ])
 def test_numbers_and_units_in_words_are_read(text: str, read: str) -> None:
     assert with_units(text) == read
@@ -546,6 +554,10 @@ ELEVENTH_PAIRS = [
      "what the request gains with every gap gone"),
     ("a6", "evidence", "2 µs on, 8 µs off: kernels made 5 times faster give only 1.19× on the request",
      "busy 2/10 = 20%, so tuning could make the kernels 5× faster", "what the request gains with every gap gone"),
+    # a speed-up said of this incident again, beside the one it measured, is held to it
+    ("a3", "evidence", "~12 µs both. Compiled 1.08× faster, nowhere near the threefold win of A2",
+     "~12 µs both. Compiled 1.08× faster means compile doubled speed here too, like in A2.",
+     "2× is not this incident's figure: it says 1.08×"),
     # a byte count shared over a count the incident gives, written as the operand: per token, not bits for bytes
     ("a8", "evidence", "HBM saturated. 70 GB of weights, batch 8, so each token still costs 70/8 = 8.75 GB",
      "HBM saturated; 70B int8 weights = 70 GB / 8 = 8.75 GB read per step", "by a factor of 8"),

@@ -1680,7 +1680,13 @@ def _rule_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None
     return None
 
 
-def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str) -> Mark | None:
+_HERE_TOO = re.compile(r"\b(?:here|this (?:one|time|incident|case|chain|kernel))\b")
+# "the threefold win of A2": said, near enough, of the incident named beside this one ("as in A2" says it of this one)
+_ANOTHER_INCIDENT = re.compile(r"(?<!\bas in )(?<!\blike in )(?<!\blike )(?<!\bas with )(?<!\bas for )(?<!\bas )"
+                               r"(?<!\bsame as )\ba[1-8](?:'?s)?\b")
+
+
+def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, text: str) -> Mark | None:
     """A speed-up said that is not the one the incident measured ("compiled, only 1.08× faster" of A2), else None.
 
     A speed-up the incident did not measure is one it derives only to its written digits: 1.08× is not
@@ -1688,7 +1694,17 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str) 
     """
     speeds = [f for f in facts.known if f.speed]
     if not claim.speed or not speeds or claim.hypothetical or claim.bound or any(
-            math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds for c in line if c.speed):
+            math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH) for f in speeds):
+        return None
+    # A line that cites the measured speed-up may name others beside it, and the incident set beside this one's
+    # figures; one said of this incident ("compile doubled speed here too", "3.8× faster here") is held to its own.
+    lo = max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1  # its sentence
+    hi = min((at for at in (text.find(". ", claim.end), text.find(";", claim.end)) if at >= 0), default=len(text))
+    said_of_another = _ANOTHER_INCIDENT.search(text, lo, hi) and any(
+        math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH) for c in facts.context)
+    here = _HERE_TOO.search(text, max(lo, claim.start - 30), min(hi, claim.end + 30))  # said of this one, near it
+    if not here and (said_of_another or any(
+            c.speed and any(math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds) for c in line)):
         return None
     if any(math.isclose(d.value, claim.value, rel_tol=_SPEED_DERIVED) for d in _derived_for(claim, facts)):
         return None
@@ -1711,7 +1727,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
     if wrong:
         return Mark(shown, False, wrong), False
-    multiplied = _size_scale(claim, facts, text, shown) or _speed_off(claim, facts, line, shown)
+    multiplied = _size_scale(claim, facts, text, shown) or _speed_off(claim, facts, line, shown, text)
     if multiplied is not None:
         return multiplied, False
     # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand

@@ -312,10 +312,32 @@ def normalise(text: str) -> str:
     return _MICROSECONDS.sub(" µs", lowered) if "us" in lowered else lowered
 
 
+# A speed-up said in words ("compile doubled the speed", "a threefold win", "twice as fast"): read as the multiplier.
+_FOLD_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10}
+_FOLD = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten)fold\b")
+_MULTIPLIED = {"doubl": 2, "tripl": 3, "quadrupl": 4}
+_SPEED_MULTIPLIED = re.compile(r"\b(?P<verb>doubl|tripl|quadrupl)(?:ed|es|ing)\s+(?:the\s+|its\s+|our\s+)?"
+                               r"(?P<noun>speed|throughput|performance|perf)\b"
+                               r"|\b(?P<noun2>speed|throughput|performance|perf)\s+(?P<verb2>doubl|tripl|quadrupl)(?:ed|es)\b"
+                               r"|\btwice as (?:fast|quick)\b")
+
+
+def _speed_in_words(text: str) -> str:
+    if "fold" in text:
+        text = _FOLD.sub(lambda m: f"{_FOLD_WORDS[m[1]]}×", text)
+    if not any(w in text for w in ("doubl", "tripl", "quadrupl", "twice as")):
+        return text
+
+    def said(m: re.Match[str]) -> str:
+        verb = m["verb"] or m["verb2"]
+        return f"{_MULTIPLIED[verb]}× faster" if verb else "2× faster"
+    return _SPEED_MULTIPLIED.sub(said, text)
+
+
 def with_units(text: str) -> str:
     """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
     text = _BINARY_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}i{m[3].replace('b', 'B', 1)}",
-                            _PER_STEP.sub(r" per \1", normalise(text)))
+                            _PER_STEP.sub(r" per \1", _speed_in_words(normalise(text))))
     return _PREFIXED_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}{m[3].replace('b', 'B', 1) if m[3][0] == 'b' else m[3]}",
                               text)
 
