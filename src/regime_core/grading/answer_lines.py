@@ -121,6 +121,10 @@ _SIDE_OF = {"memory": "below", "compute": "above"}
 
 _REASON_AS_WRITTEN = re.compile(_REASON.pattern, re.IGNORECASE)
 _OCCUPANCY_REASON = re.compile(r"\boccupancy\b")
+# Occupancy named only to be set aside ("occupancy is a red herring", "not the fibres recruited (occupancy)").
+_OCCUPANCY_SET_ASIDE = re.compile(r"\boccupancy\b[^.;]{0,30}?\b(?:red herring|irrelevant|theat(?:re|er)|a distraction"
+                                  r"|beside the point|noise|doesn'?t matter|says nothing|(?:is )?not (?:a|the) (?:regime|limit"
+                                  r"|cause))\b|\bnot\b[^.;()]{0,60}\(\s*occupancy\b")
 # A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
 _LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
                      r"|starv\w*|dominat\w*|sets? the (?:time|pace))\b")
@@ -155,7 +159,7 @@ def reason_against(text: str, regime: str) -> str:
             return (f"Your reason (“{quoted}”) describes {a_kernel(other)}, not {a_kernel(regime)}:"
                     " the regime and its reason must agree.")
         occupancy = _OCCUPANCY_REASON.search(reason)
-        if occupancy and not negated(reason, occupancy.start(), occupancy.end()):
+        if occupancy and not negated(reason, occupancy.start(), occupancy.end()) and not _OCCUPANCY_SET_ASIDE.search(reason):
             return (f"Your reason (“{quoted}”) is occupancy, which is not a regime (Rule 4): say which roof"
                     " holds the kernel and why.")
     side = _SIDE_OF.get(regime)
@@ -307,7 +311,10 @@ def _as_written(text: str, lowered: str) -> str:
 def claims_said(marks: Collection[claims.Mark], text: str) -> str:
     """The claims of a line with their marks, in the learner's words: ``✓ "70% of peak" (decides the regime)``."""
     parts: list[str] = []
-    for mark in list(marks)[:8]:
+    # What was not checked is the point of a could-not-tell: all of it is named, and the checked fill what is left.
+    unchecked = [m for m in marks if m.ok is None][:8]
+    checked = [m for m in marks if m.ok is not None][:max(0, 8 - len(unchecked))]
+    for mark in [m for m in marks if m in checked or m in unchecked]:
         quoted = f"“{_as_written(text, mark.written)}”"
         part = f"not checked: {quoted}" if mark.ok is None else f"{_SHOWN_MARKS[mark.ok]} {quoted} ({mark.why})"
         if part not in parts:
@@ -335,7 +342,9 @@ def _regime_said_against(text: str, regime: str | None) -> str:
         return (f"Your evidence says “{_as_written(text, found.group())}”, which this incident's measurements contradict:"
                 f" it is {advice(regime).name}.")
     for clause in _EVIDENCE_CLAUSE.split(lowered):
-        if not clause.strip() or not (_LIMITS.search(clause) or _CONCLUDES.search(clause)) or _WHAT_IF.search(clause):
+        # a limit that is denied ("neither memory- nor compute-bound") concludes nothing about another regime
+        limits = [m for m in _LIMITS.finditer(clause) if not negated(clause, m.start(), m.end())]
+        if not clause.strip() or not (limits or _CONCLUDES.search(clause)) or _WHAT_IF.search(clause):
             continue
         other = regime_named(clause)
         if other is not None and other != regime:
@@ -542,12 +551,23 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     if doubtful:
         return unsure(f"{phrases(doubtful)} would help {a_kernel(verdict.regime or kind)} in general, but"
                       f" {by_id(doubtful[0]).doubt(verdict.kind)}")
+    if len(helping) == len(named) and (bound := _SMALL_BOUND.search(normalise(text))):
+        # "per-kernel bandwidth tuning, bounded by ≤ 2.0/1.7 ≈ 1.18": refused for how little it can give (its
+        # number is checked with the line's others)
+        return unsure(f"{phrases(helping)} would help this kernel, but you bound what {'they' if len(helping) > 1 else 'it'}"
+                      f" can give (“{_as_written(text, bound.group())}”); the waste the drill means is what cannot move"
+                      " it at all")
     if len(helping) == len(named):
         return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
                             " is what cannot move it.")
     if helping:
         return unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
     return Check(True, f"{cap(phrases(named))}: rightly refused for this kernel.")
+
+
+# A bound on what a lever can give, small enough to refuse it for ("caps out at 2.0/1.7 ≈ 1.18×", "≤ 1.18").
+_SMALL_BOUND = re.compile(r"(?:\b(?:at most|bounded by|capped at|caps? (?:out )?at|no more than|only)|≤|<=)\s*(?:[^.;]|\.(?=\d)){0,24}?"
+                          r"\b1\.[0-2]\d?\s*(?:×|x\b|times\b)?")
 
 
 # A lever line that promises another incident's result here ("expect the same 3.8× here", "about 3.8× again").

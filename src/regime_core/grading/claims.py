@@ -13,6 +13,7 @@ number off the fact's by a slip people make (a power of ten, bits for bytes, one
 from __future__ import annotations
 
 import ast
+import dataclasses
 import itertools
 import math
 import re
@@ -48,8 +49,9 @@ _SHARE_WORDS = {
 }
 # What a time is a span of on a timeline: the kernels running, or the gaps between them.
 _SPAN_WORDS = {
+    # "8 µs on the clock between moves" is no time on
     "busy": re.compile(r"\b(?:kernels?|on(?!\s+(?:the|a|an|its|their)\b)|busy|running|compute|work|working|drives?"
-                       r"|driving)\b"),  # "8 µs on the clock between moves" is no time on
+                       r"|driving)\b"),
     "idle": re.compile(r"\b(?:gaps?|off|idle|idles|between|waits?|waiting|nothing|dead|bubbles?)\b"),
 }
 # A share that is occupancy or nvidia-smi's GPU-Util: neither is a share of a roof (Rule 4; GPU-Util is the
@@ -109,6 +111,8 @@ _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
 _RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
 _FALL = re.compile(r"(?:less|shorter|faster|cut|drops?|lower|down|fewer|reduction|saving\w*|speed-?ups?|better)\b")
 _RULE = re.compile(r"\brules?\s*#?\s*$")
+_NUMBERED = re.compile(r"(?:\b(?:lines?|steps?|items?|points?|cells?|no\.?)|#|\b(?:in|out)\s?\[)\s*$")
+_NUMBERED_END = re.compile(r"\s*(?:[:.)\]]|\]:)")
 _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
 _SHARE_OF_PEAK = re.compile(r"\b(?!100\s?%)\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?peak")
@@ -125,8 +129,8 @@ _OPERATOR = re.compile(r"\s?(?:(?!(?:on|off|busy|idle|kernel|gap|compute|work)\b
 _RELATION = re.compile(r"\s?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
                        r"|\bcomes to\b|\bmeans\b)\s?(?:[~≈]\s?)?")
 _ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b)\s?")
-_POWER = re.compile(r"(?:\^|\*\*)(\d)|([²³⁴])")
-_SUPER = {"²": 2, "³": 3, "⁴": 4}
+_POWER = re.compile(r"(?:\^|\*\*)\{?(\d{1,2})(?![\d.])\}?|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2})(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
+_SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
 @dataclass(frozen=True)
@@ -284,6 +288,18 @@ def _spare_said(text: str, at: tuple[int, int, int], before: str, after: str, *,
             or bool(_LEFT_BESIDE.match(text, end) or _REMAINING_BEFORE.search(text, lo, start)))
 
 
+def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
+    """What part of a timeline a time is ("2 µs of kernel", "8 µs gaps"), from the words right beside it.
+
+    The words after a time name it only up to a connective ("drives 2 µs then waits 8 µs": "waits" is the 8 µs's);
+    "on" is read with the word after it ("lives on the host" is no time on).
+    """
+    following = text[end:hi].split()[:3]
+    following = following if following[1:2] == ["on"] else following[:2]
+    return _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True),
+                    "" if _THEN.match(text, end) else " ".join(following))
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -351,10 +367,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # "62% of the time" is a share of the time, said with a busy or idle word or not
     of_time = dim is Dim.FRACTION and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|wall)\b", text[end:hi]))
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
-    # The words after a time name it only up to a connective ("drives 2 µs then waits 8 µs": "waits" is the 8 µs's).
-    span = _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True),
-                    "" if _THEN.match(text, end) else _words(text[end:hi], 2, last=False)) \
-        if dim is Dim.SECOND else None
+    span = _span_said(text, lo, start, end, hi) if dim is Dim.SECOND else None
     capacity = dim is Dim.BYTE and bool(_CAPACITY.search(f"{before} {text[end:min(hi, end + 40)]}"))
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
                  hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction, span,
@@ -366,7 +379,7 @@ def _power(text: str, claim: Claim) -> tuple[float, int]:
     found = _POWER.match(text, claim.end)
     if not found or claim.dim is not Dim.COUNT:
         return claim.value, claim.end
-    exponent = int(found[1]) if found[1] else _SUPER[found[2]]
+    exponent = int(found[1]) if found[1] else int(found[2].translate(_SUPER))
     return claim.value ** exponent, found.end()
 
 
@@ -418,6 +431,13 @@ def _extend(text: str, chain: _Chain, by_start: dict[int, Claim]) -> None:
         chain.operators += 1
 
 
+def _raised(text: str, result: Claim | None) -> Claim | None:
+    """A sum's result with the power written after it ("= 2²⁷" is 134,217,728, not 2)."""
+    if result is None or (raised := _power(text, result))[1] == result.end:
+        return result
+    return dataclasses.replace(result, value=raised[0], end=raised[1], written=text[result.start:raised[1]])
+
+
 def _sums(text: str, claims: list[Claim]) -> list[Sum]:
     """Arithmetic chains ``a op b [op c] (=|≈) r``; a chain opening with an operator goes on from the last result."""
     out: list[Sum] = []
@@ -447,7 +467,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         numerator, denominator, starts = chain.numerator, chain.denominator, chain.starts
         j = index[chain.last] if chain.last >= 0 else i
         relation = _RELATION.match(text, at)
-        result = by_start.get(relation.end()) if relation else None
+        result = _raised(text, by_start.get(relation.end())) if relation else None
         conversion = _conversion(claim, result) if result is not None and not operators and not led else None
         if conversion is not None and result is not None:
             out.append(conversion)
@@ -520,6 +540,8 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
 # A bare number joined to the next by one of these takes its unit: "8 → 14 ms", "1.7 of 2.0 TB/s", "2-3 µs".
 _SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?")
 _NUMERAL = re.compile(r"[\d.,]+(?:e[+-]?\d+)?")
+_RESULT_ARROW = re.compile(r"\s?(?:→|->)\s?")
+_DIVIDED_BY = re.compile(r"(?:\bof|\bout of|/|÷|\bover|\bon)\s*$")
 
 
 def _shared_units(text: str, spans: list[tuple[float, Dim, int, int]]) -> list[tuple[float, Dim, int, int]]:
@@ -538,8 +560,10 @@ def _shared_units(text: str, spans: list[tuple[float, Dim, int, int]]) -> list[t
             written = float(numeral.group().replace(",", ""))
         except ValueError:
             continue
-        # "0.85 → 85%" writes one share twice, as a fraction and as a percent: no unit shared.
-        if ndim is Dim.FRACTION and value <= 1 and math.isclose(value * 100, written, rel_tol=0.02):
+        # "0.85 → 85%" writes one share twice, as a fraction and as a percent: no unit shared; nor "1.7 TB/s out of
+        # 2.0 → 85%", whose arrow gives the quotient's result.
+        if ndim is Dim.FRACTION and ((value <= 1 and math.isclose(value * 100, written, rel_tol=0.02)) or (
+                _RESULT_ARROW.fullmatch(joined.group()) and _DIVIDED_BY.search(text, max(0, start - 10), start))):
             continue
         if written > 0:
             out[n] = (value * nvalue / written, ndim, start, end)
@@ -1278,7 +1302,9 @@ _WHAT_IF = re.compile(r"\b(?:would|could|might|if|once|should|instead|target|goa
 # "a 156 FLOP/B ridge"; not "1356 FLOP/B vs ridge 156", where the figure is set against the ridge.
 _RIDGE_AFTER = re.compile(r"\s*(?:(?!(?:vs|versus|against|than|and|or|over|under|below|above|past|beyond)\b)[a-z/]+\s+)?"
                           r"ridge\b")
-_RIDGE_BEFORE = re.compile(r"\bridge\s*(?:of|at|is|=|≈|~|:)?\s*(?:about\s+|~|≈)?$")
+# "the ridge: 156"; not "intensity against the ridge: 0.33 FLOP/byte (the add)", which sets a figure against it.
+_RIDGE_BEFORE = re.compile(r"(?<!against the )(?<!vs\. the )(?<!vs the )(?<!versus the )(?<!with the )(?<!to the )"
+                           r"\bridge\s*(?:of|at|is|=|≈|~|:)?\s*(?:about\s+|~|≈)?$")
 
 
 @cache
@@ -1377,6 +1403,20 @@ def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> b
     return False
 
 
+_SPED_UP = re.compile(r"(\d+(?:\.\d+)?)×\s*(?:faster|quicker|shorter|as fast)")
+
+
+def _sped_up(claim: Claim, facts: Facts, text: str, sentence: int) -> str:
+    """A time that is one of the incident's sped up by a multiplier said before it ("twice as fast (2 → 1 µs)"), or ""."""
+    if claim.dim is not Dim.SECOND:
+        return ""
+    for k in (float(m[1]) for m in _SPED_UP.finditer(text, sentence, claim.start)):
+        for fact in (f for f in facts.known if f.dim is Dim.SECOND and k > 0):
+            if math.isclose(claim.value * k, fact.value, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))):
+                return f"{fact.shown()} ÷ {number_shown(k)}, the what-if's"
+    return ""
+
+
 def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) -> str:
     """How ``claim`` is off one of the incident's figures by a slip people make, or "".
 
@@ -1390,7 +1430,7 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     # ("TTFT is 180 µs and needs to get to 80": 180 µs is the incident's 180 ms, slipped).
     sentence = max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1
     if _WHAT_IF.search(text, sentence, claim.start) or _NOT_A_SLIP.search(text, max(0, claim.start - 24), claim.start) \
-            or _OF_THE_RIDGE.match(text, claim.end):
+            or _OF_THE_RIDGE.match(text, claim.end) or _sped_up(claim, facts, text, sentence):
         return ""
     if _THOUSANDS_WRITTEN.fullmatch(claim.written.split()[0].lstrip("~≈")) and any(
             f.dim is claim.dim and math.isclose(claim.value * 1000, f.value, rel_tol=MATCH) for f in facts.known):
@@ -1672,6 +1712,9 @@ def _rule_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None
     lo, _ = _clause_bounds(text, claim.start, claim.end)
     if claim.dim is Dim.COUNT and _RULE.search(text, max(lo, claim.start - 8), claim.start):
         return Mark(shown, True, "the drill's rule")
+    if claim.dim is Dim.COUNT and _NUMBERED.search(text, max(0, claim.start - 8), claim.start) and _NUMBERED_END.match(
+            text, claim.end):
+        return Mark(shown, True, "a label that numbers the line")  # "Line 3: …", "Step 2)", "In [3]:"
     if claim.value == 4 and claim.multiplier and _SHRINK.search(text, lo, claim.start + 40):
         return Mark(shown, True, "Rule 3's shrink test")
     hedged = next((f for f in facts.known if f.speed and math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH)), None)
@@ -1789,7 +1832,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         if other_count and not beyond:
             return Mark(shown, None, other_count), False
         return Mark(shown, not beyond, beyond or "your arithmetic, checked"), False
-    scaled = _scaled(claim, facts, text)
+    scaled = _scaled(claim, facts, text) or _sped_up(
+        claim, facts, text, max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1)
     if scaled:
         return Mark(shown, True, scaled), False
     if claim.dim is Dim.FRACTION and claim.value == 1 and (claim.hypothetical or _roof_what_if(claim, facts, text)):
@@ -1819,6 +1863,9 @@ def _intensity_counted_otherwise(claim: Claim, facts: Facts, text: str) -> str:
         return ""
     return (f"the incident's FLOPs over its bytes give {show(own[0].value, Dim.INTENSITY)}; {claim.shown()} counts"
             " something else")
+
+
+_UNDONE = re.compile(r"\b(?:back|revert\w*|restor\w*|recover\w*|undo\w*|undid|return\w*)\b")
 
 
 def _moved(reading: Reading, facts: Facts, text: str) -> dict[int, str]:
@@ -1987,6 +2034,9 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
             unconfirmed.append(claim)
     if not wrong:
         for first, then in reading.transitions:
+            # "brings ITL back from 14 ms to 8 ms" undoes the change: the other way round on purpose
+            if _UNDONE.search(text, max(0, first.start - 30), first.start):
+                continue
             if any(same(first, b) and same(then, a) for a, b in facts.transitions):
                 wrong = f"it went from {then.shown()} to {first.shown()}, not the other way"
                 marks.append(Mark(f"{first.shown()} → {then.shown()}", False, wrong))

@@ -108,6 +108,7 @@ _ADDING = re.compile(r"\b(?:add|adds|adding|added|insert|inserts|inserting|inser
 
 
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,])")
+_ZERO_COMMA = re.compile(r"(?<![\d,.])(0),(\d+)(?!\d|,\d)")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
 _BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))"
                        r"|(?<=(?:bf16|fp16|fp32|int8|int4) )(\d+(?:\.\d+)?)b\b|(?<=fp8 )(\d+(?:\.\d+)?)b\b")
@@ -153,6 +154,8 @@ def decimal_commas(text: str) -> str:
     Without a decimal comma, a dot is a thousands separator only where it cannot be a decimal point ("40.000
     launches").
     """
+    if "0," in text:  # "0,047 s": a comma after a lone zero is a decimal one, whatever follows (no number is 0,047)
+        text = _ZERO_COMMA.sub(r"\1.\2", text)
     if not _DECIMAL_COMMA.search(text):
         return _THOUSANDS_PLAIN.sub(r"\1\2", text) if "." in text else text
     return _DECIMAL_COMMA.sub(r"\1.\2", _THOUSANDS_DOT.sub(r"\1\2", text))
