@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from regime_core.bridge import trace_ops
 from regime_core.bridge.api import OPS, handle
 from regime_core.bridge.protocol import PROTOCOL, table
 from regime_core.trace.ranks import digest
@@ -131,6 +132,16 @@ def test_a_file_beside_the_request_reads_as_the_same_file_inside_it() -> None:
     assert beside == inside
     assert buffer.copies == 1
     assert json.loads(handle('{"op": "trace"}', data)) == inside  # bytes, as CPython callers pass them
+
+
+@pytest.mark.parametrize("op", ["trace", "rank_digest"])
+def test_the_page_bounds_what_a_trace_unzips_to(op: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The page's tab holds the text: past the page's limit a trace is refused, gzipped or not (a gzip bomb stops)."""
+    monkeypatch.setattr(trace_ops, "MAX_TRACE_BYTES", 1000)
+    for zipped in (True, False):
+        answer = json.loads(handle(json.dumps({"op": op}), as_bytes(picket_fence(200), zipped=zipped)))
+        assert answer["ok"] is False
+        assert "at most 0 MB of trace here" in answer["error"]
 
 
 @pytest.mark.parametrize(

@@ -270,20 +270,27 @@ def test_the_fast_and_the_careful_reading_of_an_event_keep_the_same(event: dict[
     assert repr([getattr(fast, k) for k in kept]) == repr([getattr(careful, k) for k in kept])
 
 
-def test_a_trace_past_the_size_limit_is_refused_before_it_is_parsed(monkeypatch: pytest.MonkeyPatch,
-                                                                    tmp_path: Path) -> None:
-    monkeypatch.setattr(trace_source, "MAX_TRACE_BYTES", 1000)
+def test_a_trace_past_a_callers_limit_is_refused_before_it_is_parsed(tmp_path: Path) -> None:
+    """The page bounds what it reads (a browser tab); a limit given is held to the file's size, then the text's."""
     plain = as_bytes(picket_fence())
     with pytest.raises(RegimeError, match=f"got {len(plain) / 2**20:.0f} MB"):
-        read_trace(plain)
+        read_trace(trace_source.Pieces(plain, 1000))
     path = tmp_path / "big.json"
     path.write_bytes(plain)
     with path.open("rb") as handle, pytest.raises(RegimeError, match="at most"):
-        read_trace(handle)
+        read_trace(trace_source.Pieces(handle, 1000))
     with pytest.raises(RegimeError, match="once unzipped"):
-        read_trace(as_bytes(picket_fence(), zipped=True))
+        read_trace(trace_source.Pieces(as_bytes(picket_fence(), zipped=True), 1000))
     with pytest.raises(RegimeError, match="got more"):  # a pipe has no size to check first: it stops at the limit
-        read_trace(io.BufferedReader(io.BytesIO(plain)))  # type: ignore[arg-type]
+        read_trace(trace_source.Pieces(io.BufferedReader(io.BytesIO(plain)), 1000))  # type: ignore[arg-type]
+
+
+def test_without_a_limit_a_trace_of_any_size_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The command line and the profiler handler give none: the page's limit does not apply to them."""
+    monkeypatch.setattr(trace_source, "MAX_TRACE_BYTES", 1000)
+    plain = as_bytes(picket_fence())
+    assert len(plain) > 1000
+    assert read_trace(plain).verdict.regime == read_trace(io.BufferedReader(io.BytesIO(plain))).verdict.regime  # type: ignore[arg-type]
 
 
 def test_clock_skew_between_streams_does_not_make_negative_gaps() -> None:

@@ -34,6 +34,7 @@ from regime_core.trace.ranks import reading_of as rank_reading_of
 from regime_core.trace.ranks import shown_rows as shown_ranks
 from regime_core.trace.reading import no_cycle_collection, read_profile, read_trace
 from regime_core.trace.reading import text as trace_text
+from regime_core.trace.source import MAX_TRACE_BYTES, Pieces
 
 #: The largest trace the page reads, as stored (gzipped or not): the page says so before a file is chosen.
 MAX_PAGE_TRACE_BYTES = 32 * 2**20
@@ -42,7 +43,7 @@ MAX_TRACE_REQUEST = MAX_PAGE_TRACE_BYTES * 4 // 3 + 4_096
 
 
 _TOO_LARGE = (f"expected a trace of at most {MAX_PAGE_TRACE_BYTES // 2**20} MB on this page; the command line"
-              " (regime trace) reads up to 512 MB")
+              " (regime trace) reads a trace of any size")
 
 
 def file_bytes(data: object) -> bytes:
@@ -88,7 +89,8 @@ def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
     step = req.get("step")
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
-    reading = read_profile(raw, step if isinstance(step, int) and not isinstance(step, bool) else None)
+    reading = read_profile(Pieces(raw, MAX_TRACE_BYTES), step if isinstance(step, int) and not isinstance(step, bool)
+                           else None)
     if isinstance(reading, CounterReading):
         return _counter_answer(reading)
     out = reading.to_json()
@@ -181,7 +183,7 @@ def op_rank_digest(req: Mapping[str, Any]) -> dict[str, Any]:
         rank_reading_of(document)  # what is wrong with it, said now
         return {"digest": document}
     with no_cycle_collection():
-        return {"digest": rank_digest(read_trace(raw).to_json())}
+        return {"digest": rank_digest(read_trace(Pieces(raw, MAX_TRACE_BYTES)).to_json())}
 
 
 def op_ranks(req: Mapping[str, Any]) -> dict[str, Any]:

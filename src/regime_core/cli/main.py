@@ -39,7 +39,6 @@ from regime_core.trace.counters import text as counter_text
 from regime_core.trace.diff import diff, gate
 from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.diff import text as diff_text
-from regime_core.trace.events import MAX_TRACE_BYTES
 from regime_core.trace.picture import ops_roofline
 from regime_core.trace.ranks import COLUMNS as RANK_COLUMNS
 from regime_core.trace.ranks import digest as rank_digest
@@ -207,7 +206,10 @@ def _read_trace_file(path: str, step: int | None, field: str = "FILE") -> TraceR
 def _read_file(path: str, step: int | None, field: str, read: Callable[[bytes | BinaryIO, int | None], _Read]) -> _Read:
     """A trace file (or stdin, '-') read by ``read`` a piece at a time; a RegimeError names the file's field."""
     if path == "-":
-        return read(terminal.read_stdin_bytes(MAX_TRACE_BYTES + 1, field), step)
+        try:
+            return read(terminal.stdin_stream(field), step)
+        except OSError as exc:
+            raise RegimeError(field, f"cannot read stdin: {exc.strerror or exc}") from None
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below; read a piece at a time, never whole
     except OSError as exc:

@@ -12,7 +12,7 @@ import contextlib
 import os
 import re
 import sys
-from typing import TextIO
+from typing import BinaryIO, TextIO
 
 from regime_core.errors import RegimeError
 
@@ -66,16 +66,12 @@ def read_stdin(limit: int, field: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-def read_stdin_bytes(limit: int, field: str) -> bytes:
-    """Up to ``limit`` bytes of stdin (a trace, perhaps gzipped); a RegimeError when it is closed."""
+def stdin_stream(field: str) -> BinaryIO:
+    """Stdin as bytes (a trace, perhaps gzipped), read a piece at a time by its reader; a RegimeError when closed."""
     stream = getattr(sys.stdin, "buffer", None)
-    if stream is None:
+    if stream is None or getattr(stream, "closed", False):
         raise RegimeError(field, "cannot read stdin: it is closed")
-    try:
-        data: bytes = stream.read(limit)
-    except (OSError, ValueError) as exc:
-        raise RegimeError(field, f"cannot read stdin: {getattr(exc, 'strerror', None) or exc}") from None
-    return data
+    return stream  # type: ignore[no-any-return]
 
 
 def write(text: str, prog: str) -> int:

@@ -145,13 +145,13 @@ def read_trace(source: bytes | BinaryIO | Pieces, step: int | None = None) -> Tr
         return _read_trace(source, step)
 
 
-def read_profile(source: bytes | BinaryIO, step: int | None = None) -> TraceReading | CounterReading:
+def read_profile(source: bytes | BinaryIO | Pieces, step: int | None = None) -> TraceReading | CounterReading:
     """A trace's reading, or, for Nsight Compute's per-kernel counters (``ncu --csv``), theirs.
 
     What ``regime trace`` and the page read; commands that compare timelines (``diff``, ``ranks``) read
     ``read_trace``, which names an ncu report as what it is.
     """
-    pieces = Pieces(source)
+    pieces = source if isinstance(source, Pieces) else Pieces(source)
     if pieces.zipped or not (pieces.head.lstrip().startswith(b"==PROF==") or is_counters(header_row(pieces.head))):
         return read_trace(pieces, step)
     raw = pieces.whole()  # ncu writes a line per kernel it profiles before its table: the header may lie far in

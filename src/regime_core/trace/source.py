@@ -1,8 +1,9 @@
 """A trace's text in pieces, from its bytes or its open file: unzipped and decoded as it is read.
 
-Nothing here holds the whole file: a 500 MB trace passes through a few megabytes at a time, so the
-reader's memory is what it keeps of the events, not the file's bytes plus their text. The limits are
-checked as the pieces come: at most ``MAX_TRACE_BYTES`` of JSON, unzipped (a gzip bomb stops there).
+Nothing here holds the whole file: a 2 GB trace passes through a few megabytes at a time, so the reader's memory
+is what it keeps of the events, not the file's bytes plus their text. A caller that must bound the text (the page:
+a browser tab, where a gzip bomb would take the tab down) gives a ``limit``, checked as the pieces come; the command
+line and the profiler handler read a trace of any size.
 """
 
 from __future__ import annotations
@@ -17,20 +18,23 @@ from typing import BinaryIO
 
 from regime_core.errors import RegimeError
 
-#: The largest trace read, uncompressed (a browser tab or a laptop holds this much JSON comfortably).
+#: The largest trace the page reads, uncompressed (a browser tab holds this much JSON comfortably).
 MAX_TRACE_BYTES = 512 * 2**20
 #: Bytes read (or unzipped) at a time: large enough that the per-piece work vanishes, small beside the file.
 PIECE = 4 * 2**20
 _FIELD = "trace"
 #: The stored bytes a format is told by (an SQLite header is 16, a CSV report's header row fits).
 HEAD = 4096
-_LIMIT = f"at most {MAX_TRACE_BYTES // 2**20} MB of trace"
 
 
 class Pieces:
-    """The text of a trace, piece by piece (iterate it); ``zipped`` says whether it came gzipped."""
+    """The text of a trace, piece by piece (iterate it); ``zipped`` says whether it came gzipped.
 
-    def __init__(self, source: bytes | BinaryIO) -> None:
+    ``limit``: the most bytes of text read, unzipped; None reads all of it.
+    """
+
+    def __init__(self, source: bytes | BinaryIO, limit: int | None = None) -> None:
+        self.limit = limit
         self._stored: Iterator[bytes]
         if isinstance(source, bytes):
             view = memoryview(source)
@@ -49,18 +53,22 @@ class Pieces:
             self._stored = itertools.chain([first], iter(lambda: source.read(PIECE), b""))
             self.zipped = first[:2] == b"\x1f\x8b"
             self.head = first[:HEAD]
-        if size is not None and size > MAX_TRACE_BYTES and not self.zipped:  # said before a byte is parsed
-            raise RegimeError(_FIELD, f"expected {_LIMIT}, got {size / 2**20:.0f} MB")
+        if limit is not None and size is not None and size > limit and not self.zipped:  # said before a byte is parsed
+            raise RegimeError(_FIELD, f"expected {self._most()}, got {size / 2**20:.0f} MB")
+
+    def _most(self) -> str:
+        return f"at most {(self.limit or 0) // 2**20} MB of trace here"
 
     def _json(self) -> Iterator[bytes]:
-        """The JSON bytes: as stored, or unzipped, never more than ``MAX_TRACE_BYTES``."""
+        """The JSON bytes: as stored, or unzipped, never more than ``limit``."""
         total = 0
+        limit = self.limit if self.limit is not None else float("inf")
         raw = self._stored
         if not self.zipped:
             for piece in raw:
                 total += len(piece)
-                if total > MAX_TRACE_BYTES:
-                    raise RegimeError(_FIELD, f"expected {_LIMIT}, got more")
+                if total > limit:
+                    raise RegimeError(_FIELD, f"expected {self._most()}, got more")
                 yield piece
             return
         unzip = zlib.decompressobj(16 + zlib.MAX_WBITS)
@@ -71,8 +79,8 @@ class Pieces:
                     out = unzip.decompress(pending, PIECE)
                     pending = unzip.unconsumed_tail
                     total += len(out)
-                    if total > MAX_TRACE_BYTES:
-                        raise RegimeError(_FIELD, f"expected {_LIMIT} once unzipped")
+                    if total > limit:
+                        raise RegimeError(_FIELD, f"expected {self._most()} once unzipped")
                     yield out
                 if unzip.eof:
                     break
@@ -82,7 +90,7 @@ class Pieces:
             raise RegimeError(_FIELD, "expected a whole gzipped trace; the file is cut short")
 
     def whole(self) -> bytes:
-        """Every byte (unzipped), within the limit: for a format read whole (an SQLite database, a CSV report)."""
+        """Every byte (unzipped), within any limit: for a format read whole (an SQLite database, a CSV report)."""
         return b"".join(self._json())
 
     def __iter__(self) -> Iterator[str]:
