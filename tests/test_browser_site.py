@@ -195,10 +195,17 @@ def test_bad_bandwidth_is_one_line_at_the_field(page: Page, base_url: str) -> No
 def test_part_b_attempt_is_checked_by_the_core_then_unlocks(page: Page, base_url: str) -> None:
     page.goto(base_url + "drill/")
     form = page.locator('[data-item="part-b"] form.regime-attempt')
+    # A field the grader cannot read is marked and graded "could not tell": it does not hold back the check.
     form.locator('input[name="ridge"]').fill("a lot")
-    form.locator('button[type="submit"]').click()
+    form.locator('[data-action="check"]').click()
     expect(form.locator('[data-field="ridge"] .regime-field__error')).to_have_text(re.compile(r"^Expected an intensity"))
-    expect(page.locator('[data-regime-answer="part-b"]')).to_be_hidden()
+    feedback = page.locator('[data-item="part-b"] .regime-feedback')
+    expect(feedback).to_contain_text("could not read the field marked above")
+    expect(page.locator('[data-item="part-b"] .regime-feedback + *')).to_contain_text("“a lot”")
+    expect(page.locator('[data-regime-answer="part-b"]')).to_be_hidden()  # checking opens nothing
+    form.locator('button[type="submit"]').click()  # an attempt, however it is written, opens the answer
+    expect(page.locator('[data-regime-answer="part-b"]')).to_be_visible()
+    expect(feedback).to_contain_text("graded “could not tell”")
     form.locator('input[name="ridge"]').fill("156")
     for kernel, intensity, side in (("add", "0.33", "below"), ("matmul", "1360", "above"), ("decode", "1", "below")):
         form.locator(f'input[name="kernels.{kernel}.intensity"]').fill(intensity)

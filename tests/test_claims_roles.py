@@ -791,6 +791,12 @@ def test_right_lines_the_twelfth_set_found_are_not_failed(item: str, field: str,
     assert check["passed"] is not False, check["why"]
 
 
+def test_a_power_written_as_a_result_is_the_powers_value_in_the_claims_too() -> None:
+    """"8·32·32 = 2¹³" marks 2¹³ as the incident's 8,192, not the bare 2 as some other figure."""
+    claims = _check("a3", "evidence", "8·32·32 = 2¹³ elements; ~12 µs both ways")["claims"]
+    assert {"claim": "2¹³ elements", "passed": True, "why": "the incident's own figure"} in claims, claims
+
+
 def test_a_number_that_numbers_the_line_is_a_label() -> None:
     """"Line 3: …" and "In [3]:" number the learner's lines: no figure to check."""
     check = _check("a3", "evidence", "Line 1: 8·32·32 = 8,192 elements. Line 2: ~12 µs eager and compiled, 1.08×."

@@ -146,7 +146,9 @@ def test_widget_fields_refuse_hostile_input(page: Page, base_url: str) -> None:
         (explorer, 'input[name="hardware.bandwidth"]', "hardware.bandwidth", explorer.locator('button[type="submit"]')),
         (stretch, 'input[name="work.m"]', "work.m", stretch.locator('button[type="submit"]')),
         (stretch, 'input[name="observed.time"]', "observed.time", stretch.locator('button[type="submit"]')),
-        (part_b, 'input[name="ridge"]', "ridge", part_b.locator('button[type="submit"]')),
+        # Part B's check: a field the grader cannot read is marked, and graded "could not tell" (submitting it would
+        # open the answer: an attempt, however written, is one)
+        (part_b, 'input[name="ridge"]', "ridge", part_b.locator('[data-action="check"]')),
     ]
     explorer.locator('input[name="hardware.peak_flops"]').fill("312 TFLOP/s")
     originals = {selector: scope.locator(selector).input_value() for scope, selector, _, _ in fields}

@@ -140,15 +140,10 @@ export function mount(element) {
     if (!attempt) return;
     say("Checking your lines…");
     let result;
+    let unread = false;
     try {
-      if (validateOp) {
-        const valid = await python.call(validateOp, attempt);
-        if (!valid.ok) {
-          if (!showError(form, valid.field, valid.error)) say(valid.error);
-          else say("Your attempt needs the field marked above.");
-          return;
-        }
-      }
+      // A field the grader cannot read is marked, and graded "could not tell": it never holds back the rest.
+      if (validateOp) unread = markUnread(await python.call(validateOp, attempt));
       result = await python.call("grade", { items: { [item]: attempt } });
     } catch {
       say("Checking needs Python, which could not start; Submit still opens the answer.");
@@ -159,25 +154,29 @@ export function mount(element) {
       return;
     }
     showLines(result);
-    say(hintButton.hidden ? "Every line passes. Submit to see the worked answer."
-      : "Checked without opening the answer: change a line and check again, ask for a hint, or submit.");
+    say(unread ? "Checked: the grader could not read the field marked above, so it could not tell for it; the rest is below."
+      : hintButton.hidden ? "Every line passes. Submit to see the worked answer."
+        : "Checked without opening the answer: change a line and check again, ask for a hint, or submit.");
+  };
+
+  // A validation answer's field marked with what was expected; true when one was.
+  const markUnread = (valid) => {
+    if (valid.ok) return false;
+    if (!showError(form, valid.field, valid.error)) say(valid.error);
+    return true;
   };
 
   const submit = async (event) => {
     event.preventDefault();
     const attempt = typed();
     if (!attempt) return;
+    let valid = null;
     if (validateOp) {
       // Kept before it is checked: leaving while Python loads loses nothing.
       keepDraft();
       say("Checking your numbers…");
       try {
-        const result = await python.call(validateOp, attempt);
-        if (!result.ok) {
-          if (!showError(form, result.field, result.error)) say(result.error);
-          else say("Your attempt needs the field marked above.");
-          return;
-        }
+        valid = await python.call(validateOp, attempt);
       } catch {
         // Python is unavailable: the attempt is kept as typed and the answer still opens.
       }
@@ -185,7 +184,10 @@ export function mount(element) {
     cancelDraft();
     store.submit(item, attempt);
     reveal(true);
-    say("Attempt saved. Check your work below.");
+    // Marked once the saved attempt is shown again (saving redraws the form from the store).
+    const unread = valid !== null && markUnread(valid);
+    say(unread ? "Attempt saved. The grader could not read the field marked above: it is graded “could not tell”."
+      : "Attempt saved. Check your work below.");
     showGrade();
   };
 

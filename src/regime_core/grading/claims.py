@@ -617,8 +617,12 @@ def read(lowered: str) -> Reading:
     for found in itertools.islice(_SIDE.finditer(text), MAX_CLAIMS):
         side = "below" if found["word"] in _BELOW else "above"
         sides.append(_flip(side, ("above", "below")) if negated(text, found.start(), found.end()) else side)
-    return Reading(tuple(claims), tuple(_sums(text, claims) + _bracketed(text, claims)), tuple(_transitions(text, claims)),
-                   tuple(s for s in sides if s))
+    sums = _sums(text, claims) + _bracketed(text, claims)
+    # A result written as a power ("= 2²⁷") is the power's value, in the claims as in its sum
+    raised = {s.given.start: s.given for s in sums if s.given.end != next(
+        (c.end for c in claims if c.start == s.given.start), s.given.end)}
+    claims = [raised.get(c.start, c) for c in claims]
+    return Reading(tuple(claims), tuple(sums), tuple(_transitions(text, claims)), tuple(s for s in sides if s))
 
 
 def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
