@@ -44,8 +44,8 @@ PAIRS = [
     ("a8", "70 GB at 3.35 TB/s is ~21 ms per step, saturating HBM",
      "70 GB at 3.35 TB/s is ~21 µs per step, saturating HBM", "power of ten"),
     # a busy share from on/off times
-    ("a6", "2 µs on / 8 µs off = 80% idle", "2 µs on, 8 µs off: busy 2/8 = 25%", "busy 20%"),
-    ("a6", "2 µs on, 8 µs off: busy 2/10 = 20%", "2 µs on, 8 µs off: busy 2/8 = 25%", "busy 20%"),
+    ("a6", "2 µs on / 8 µs off = 80% idle", "2 µs on, 8 µs off: busy 2/8 = 25%", "they run is 2 µs ÷ (2 µs + 8 µs) = 20%"),
+    ("a6", "2 µs on, 8 µs off: busy 2/10 = 20%", "2 µs on, 8 µs off: busy 2/8 = 25%", "they run is 2 µs ÷ (2 µs + 8 µs) = 20%"),
     # a unit prefix
     ("a5", "62% of an H100's 990 TFLOP/s", "62% of an H100's 990 GFLOP/s", "datasheet"),
     # an incident's figure attached to another quantity

@@ -359,7 +359,7 @@ MORE_PAIRS = [
     ("a7", "evidence", "8 ms → 14 ms, so ITL is up 75%", "8 ms → 14 ms, so throughput is down 75%",
      "a rise of 75%, not a fall; its rate falls by 42.9%"),
     # a share's label before its arithmetic
-    ("a6", "evidence", "Busy share = 2/10 = 20%.", "Busy share = 2/8 = 25%.", "not busy 25%"),
+    ("a6", "evidence", "Busy share = 2/10 = 20%.", "Busy share = 2/8 = 25%.", "2 µs ÷ (2 µs + 8 µs) = 20%"),
     # a card's memory size is not the bytes a kernel moves
     ("a8", "evidence", "70B int8 = 70e9 × 1 B = 70 GB of weights read per step, HBM saturated",
      "70B int8 = 70e9 × 2 B = 140 GB of weights read per step.", "factor of 2"),
@@ -502,9 +502,9 @@ NINTH_PAIRS = [
     ("a2", "evidence", "1.7 of 2.0 TB/s, about 85% of peak", "1.7 of 2.0 TB/s, only 58% of peak", "is 85%, not 58%"),
     # a busy share worked as on ÷ off, said with the verbs people use for working ("works", "the shaft is turning")
     ("a6", "evidence", "2 µs of kernel against 8 µs of gap, so the GPU works 2/10 = 20% of the time",
-     "2 µs of kernel against 8 µs of gap, so the GPU works 2/8 = 25% of the time", "not busy 25%"),
+     "2 µs of kernel against 8 µs of gap, so the GPU works 2/8 = 25% of the time", "2 µs ÷ (2 µs + 8 µs) = 20%"),
     ("a6", "evidence", "2 µs of kernel against 8 µs of gap, so the shaft is turning 2/10 = 20% of the time",
-     "2 µs of kernel against 8 µs of gap, so the shaft is turning 2/8 = 25% of the time", "not busy 25%"),
+     "2 µs of kernel against 8 µs of gap, so the shaft is turning 2/8 = 25% of the time", "2 µs ÷ (2 µs + 8 µs) = 20%"),
     # "k times below the peak" is a share of that roof, 1 ÷ k
     ("a2", "evidence", "its bandwidth is 1.18 times below the card's peak: 85%",
      "its bandwidth must sit 3.8 times below the card's peak", "3.8× below the peak is 26.3% of it"),
@@ -782,6 +782,9 @@ TWELFTH_RIGHT = [
     ("a8", "regime", "Memory-bound, shame; occupancy is a red herring."),
     ("a8", "regime", "Memory-bound: the limiter is cardiac output (HBM), not the muscle fibres recruited (occupancy)."),
     ("a3", "evidence", "Line 1: 8·32·32 = 8,192 elements. Line 2: ~12 µs eager and compiled, 1.08×. Line 3: launch scale."),
+    # a cell's expression on a name is no sum of its numbers ("w/300e9*1e3" is not "300e9*1e3 = 46.67")
+    ("a4", "evidence", "In [1]: w = 7e9*2; w/1e9\nOut[1]: 14.0   # GB\nIn [2]: w/300e9*1e3\nOut[2]: 46.67  # ms/token"
+                       " floor\n→ ceiling ≈ 21 tok/s; measured 38 tok/s, same neighbourhood"),
 ]
 
 
@@ -852,3 +855,29 @@ def test_a_could_not_tell_names_everything_not_checked_however_many_were() -> No
     assert check["passed"] is None
     assert "“7.4%”" in check["why"], check["why"]
     assert "“9.9%" in check["why"], check["why"]
+
+
+@pytest.mark.parametrize(("item", "right", "wrong", "named"), [
+    # a notebook's cells are working: "In [2]: 12/1.08" over "Out[2]: 11.11  # µs compiled"
+    ("a3", "In [1]: 8*32*32\nOut[1]: 8192\nIn [2]: 12/1.08\nOut[2]: 11.11  # µs compiled\n→ launch scale",
+     "In [1]: 8*32*32\nOut[1]: 8192\nIn [2]: 12*1.08\nOut[2]: 12.96  # µs compiled\n→ launch scale",
+     "a 1.08× speed-up takes it to 11.1 µs"),
+    ("a6", "In [1]: n, on, off = 40_000, 2e-6, 8e-6\nIn [2]: on/(on+off)\nOut[2]: 0.2\nIn [3]: n*(on+off)\n"
+           "Out[3]: 0.4   # s per request",
+     "In [1]: n, on, off = 40_000, 2e-6, 8e-6\nIn [2]: on/(on+off)\nOut[2]: 0.2\nIn [3]: n*(on+off)\n"
+     "Out[3]: 0.4   # ms per request", "power of ten"),
+    # the kernels' time over the gaps' is no share of the time, whatever the words for it
+    ("a6", "Log: 2 µs lit, 8 µs dark. Lit fraction 2/(2+8) = 20% of the watch.",
+     "Log: 2 µs lit, 8 µs dark. Lit fraction 2/8 = 25% of the watch.", "2 µs ÷ (2 µs + 8 µs) = 20%"),
+    # "the request halves" after halving the kernels, in that order too
+    ("a6", "Kernels 80 ms, gaps 320 ms. Halve the kernel time to 1 µs and the request only drops to 360 ms.",
+     "Kernels 80 ms, gaps 320 ms. Halve the kernel time to 1 µs and the request halves to 200 ms.", "1.11× faster"),
+    # a speed-up worked out of occupancy
+    ("a8", "HBM saturated; occupancy 55% is no roof, so raising it buys nothing.",
+     "HBM saturated. Occupancy 55%: raising it to 100% would yield 100/55 ≈ 1.8× throughput.", "Rule 4"),
+])
+def test_kinds_read_after_the_twelfth_set_both_ways(item: str, right: str, wrong: str, named: str) -> None:
+    assert _check(item, "evidence", right)["passed"] is not False, _check(item, "evidence", right)["why"]
+    failed = _check(item, "evidence", wrong)
+    assert failed["passed"] is False, failed["why"]
+    assert named in failed["why"], failed["why"]

@@ -330,3 +330,11 @@ def test_a_stance_for_every_kernel_is_one_side(paragraph: str, passed: bool | No
     assert check["passed"] is passed, check["why"]
     if passed is False:
         assert "takes one side for every kernel" in check["why"]
+
+
+def test_a_stance_for_every_kernel_is_one_side_even_beside_an_argument_turned_round() -> None:
+    """Fusion said to pay on A1 and "basically never wrong": one side, named, not could-not-tell."""
+    check = _checks("Matmul intensity 1356 vs ridge 156, memory side, so fusing the relu into A1's matmul is the right"
+                    " call; A2's chain (1.7 of 2.0 TB/s) also wants fusion. Fusion is basically never wrong.")["both_sides"]
+    assert check["passed"] is False, check["why"]
+    assert "takes one side for every kernel" in check["why"]

@@ -1066,7 +1066,8 @@ _KERNELS_FASTER = re.compile(r"\bhalv\w*\s+(?:each\s+|the\s+|every\s+)?(?:[\w']+
                              r"|\bkernels?\b(?:\s+[\w']+){0,4}?\s+(?P<k>\d+(?:\.\d+)?)\s*(?:×|times)\s*faster"
                              r"|\bmak\w*\s+(?:it|them|the kernels?|each kernel)\s+(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster"
                              r"|\bkernels?\b(?:\s+[\w']+){0,2}?\s+twice as fast")
-_WHOLE_FASTER = re.compile(r"\bhalv\w*\s+(?:the\s+)?(?:request|step|total|t)\b|\bcut\w*\s+(?:the\s+)?(?:request|step|total)"
+_WHOLE_FASTER = re.compile(r"\bhalv\w*\s+(?:the\s+)?(?:request|step|total|t)\b|\b(?:request|step|total)s?\s+(?:\w+\s+)?halv\w*"
+                           r"|\bcut\w*\s+(?:the\s+)?(?:request|step|total)"
                            r"(?:\s+time)?\s+in\s+half|\b(?P<k>\d+(?:\.\d+)?)\s*×\s*faster\s+(?:request|step)"
                            r"|\b(?:request|step)s?\b[^.;]{0,20}?\b(?P<k2>\d+(?:\.\d+)?)\s*×\s*faster"
                            # "brings the request from 400 ms to 320 ms": the request's speed-up is 400 ÷ 320
@@ -1929,6 +1930,20 @@ def _nothing_left_off(s: Sum, operands: list[Claim], facts: Facts) -> str:
     return f"{s.written} is {show(s.computed, s.dim)}, not {s.given.shown()}"
 
 
+def _on_over_off(operands: list[Claim], facts: Facts) -> str:
+    """Why a share worked as the kernels' time over the gaps' ("2/8 = 25% lit") is wrong, or ""."""
+    spans = _kernel_and_gap(facts)
+    if spans is None:
+        return ""
+    on, off = spans
+    a, b = operands
+    if not ((same(a, on) or _written_as(a.value, on)) and (same(b, off) or _written_as(b.value, off))):
+        return ""
+    busy = on.value / (on.value + off.value)
+    return (f"{on.shown()} ÷ {off.shown()} sets the kernels against the gaps; the share of the time they run is"
+            f" {on.shown()} ÷ ({on.shown()} + {off.shown()}) = {show(busy, Dim.FRACTION)}")
+
+
 def _sum_misapplied(s: Sum, operands: list[Claim], facts: Facts) -> str:
     """Arithmetic right as sums go, on figures in roles they do not have, or "".
 
@@ -1940,7 +1955,15 @@ def _sum_misapplied(s: Sum, operands: list[Claim], facts: Facts) -> str:
     left_off = _nothing_left_off(s, operands, facts)
     if left_off:
         return left_off
+    occupancy = next((f for f in facts.known if f.metric == "occupancy" and any(
+        same(c, f) or math.isclose(c.value, f.value * 100, rel_tol=0.01) for c in operands)), None)
+    if occupancy is not None and (s.given.multiplier or s.given.speed) and s.given.value > 1:
+        return (f"{occupancy.shown()} is occupancy, the warps resident on an SM: it is no share of a roof, so"
+                " raising it promises no speed-up (Rule 4)")
     if s.given.dim is Dim.FRACTION and len(operands) == 2 and re.search(r"/|÷", s.written):
+        on_off = _on_over_off(operands, facts)
+        if on_off:
+            return on_off
         dims = [_dim_as_said(c, facts) for c in operands]
         if Dim.COUNT not in dims and dims[0] is not dims[1]:
             a, b = operands

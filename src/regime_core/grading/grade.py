@@ -522,6 +522,11 @@ def _both_sides(paragraph: str, lowered: str, talks: bool, of_incidents: list[Fu
     # given "only" a little ("A3's compile only got 1.08×") is not where fusion is argued to pay.
     both = (argument.pays_on_memory and argument.wastes_on_compute) or (
         (bool(argument.pays_clause) or pays) and (argument.wastes_on_compute or wastes))
+    # A stance for every kernel is one side, whatever else the paragraph says
+    universal = universal_stance(lowered)
+    if universal:
+        return Check(False, f"“{_as_written(paragraph, universal)}” takes one side for every kernel: argue when fusion"
+                            " pays (bytes or launches set the time) and when it cannot (the math does).")
     if turned and both and not argument.turned:
         return unsure(f"\"{_as_written(paragraph, turned)}\" has fusion pay where it cannot help: check which way your"
                       " argument runs")
@@ -533,10 +538,6 @@ def _both_sides(paragraph: str, lowered: str, talks: bool, of_incidents: list[Fu
         # fusion check's to fail; one side turned round and nothing else is one side.
         two_sided = both or wastes or any(s.pays is False for s in stances(lowered))
         return unsure(f"{why}: check which way your argument runs") if two_sided else Check(False, f"{cap(why)}.")
-    universal = universal_stance(lowered)
-    if universal:
-        return Check(False, f"“{_as_written(paragraph, universal)}” takes one side for every kernel: argue when fusion"
-                            " pays (bytes or launches set the time) and when it cannot (the math does).")
     if both:
         return Check(True, "Argues both sides.")
     if not talks:

@@ -252,23 +252,52 @@ def delatex(text: str) -> str:
 _PRINTED = re.compile(r"[-+]?\d[\d.eE+-]*")
 
 
-def unrepl(text: str) -> str:
-    """A REPL transcript read as working: ">>> 312e12 / 2.0e12" over "156.0" is "312e12 / 2.0e12 = 156.0".
+# A notebook's cells: "In [2]: 12*1.08" over "Out[2]: 12.96  # µs compiled".
+_CELL_IN = re.compile(r"^[ \t]*in[ \t]?\[\d*\][ \t]*:[ \t]?", re.IGNORECASE)
+_CELL_OUT = re.compile(r"^[ \t]*out[ \t]?\[\d*\][ \t]*:[ \t]*", re.IGNORECASE)
+_NAMED = re.compile(r"(?<![\d.])[a-z_][a-z_0-9]*(?!\s*\()", re.IGNORECASE)
+_ANY_CELL_OUT = re.compile(r"^[ \t]*out[ \t]?\[\d*\][ \t]*:", re.IGNORECASE | re.MULTILINE)
+# A unit said first in a printed result's comment ("12.96  # µs compiled"): the result's unit.
+_UNIT_FIRST = re.compile(r"^(ms|µs|us|ns|s|sec|seconds?|milliseconds?|microseconds?|tok/s|tokens?/s|[kmgtp]?b/s"
+                         r"|[kmgtp]?b|flop/byte|flop/b|t?flop/s|%)(?![\w/])", re.IGNORECASE)
 
-    A line's comment is kept after the result; the prompts go. Line by line, so any text reads in linear time.
+
+def _worked(expression: str, printed: str, *, cell: bool) -> str:
+    """A prompt's expression and the result printed under it, as working: "12*1.08 = 12.96 µs; compiled"."""
+    value, _, said = printed.partition("#")
+    expression, _, comment = expression.partition("#")
+    unit = _UNIT_FIRST.match(said.strip())
+    result = f"{value.strip()} {unit.group()}" if unit else value.strip()
+    rest = "; ".join(c for c in (comment.strip(), said.strip()[unit.end():].strip() if unit else said.strip()) if c)
+    # a cell's expression on a name ("w/300e9*1e3", "on/(on+off)") is no sum to check: the result stands alone
+    joined = ": " if cell and _NAMED.search(expression) else " = "
+    return f"{expression.strip()}{joined}{result}" + (f"; {rest}" if rest else "")
+
+
+def unrepl(text: str) -> str:
+    """A REPL transcript or a notebook's cells read as working.
+
+    ">>> 312e12 / 2.0e12" over "156.0", or "In [1]: 312e12 / 2.0e12" over "Out[1]: 156.0", is
+    "312e12 / 2.0e12 = 156.0"; a unit said first in the result's comment is the result's ("0.4  # ms per request"),
+    the rest of the comments are kept after it, and the prompts go. Line by line, so any text reads in linear time.
     """
-    if ">>>" not in text:
+    if ">>>" not in text and not ("[" in text and _ANY_CELL_OUT.search(text)):
         return text
     lines = text.split("\n")
     out: list[str] = []
     for n, line in enumerate(lines):
-        if out and out[-1].startswith("\0") and _PRINTED.fullmatch(line.strip()):
-            expression, _, comment = out.pop()[1:].partition("#")
-            out.append(f"{expression.strip()} = {line.strip()}" + (f"; {comment.strip()}" if comment.strip() else ""))
+        printed = _CELL_OUT.sub("", line, count=1)
+        if out and out[-1].startswith("\0") and _PRINTED.fullmatch(printed.partition("#")[0].strip()):
+            out.append(_worked(out.pop()[1:], printed, cell=printed != line))
             continue
         stripped = line.lstrip()
-        is_prompt = stripped.startswith(">>>") and n + 1 < len(lines)
-        out.append("\0" + stripped[3:].strip() if is_prompt else line.replace(">>>", ""))
+        # a cell's input is working only where its output follows ("In [1]: 0.62  # share" alone stays as typed)
+        cell = _CELL_IN.match(line) if n + 1 < len(lines) and _CELL_OUT.match(lines[n + 1]) else None
+        is_prompt = (stripped.startswith(">>>") or cell is not None) and n + 1 < len(lines)
+        if is_prompt:
+            out.append("\0" + (line[cell.end():] if cell else stripped[3:]).strip())
+        else:
+            out.append(_CELL_OUT.sub("", line.replace(">>>", ""), count=1))
     return "\n".join(line.lstrip("\0") for line in out)
 
 
