@@ -881,3 +881,39 @@ def test_kinds_read_after_the_twelfth_set_both_ways(item: str, right: str, wrong
     failed = _check(item, "evidence", wrong)
     assert failed["passed"] is False, failed["why"]
     assert named in failed["why"], failed["why"]
+
+
+@pytest.mark.parametrize(("item", "wastes", "passed"), [
+    # levers refused in more words
+    ("a3", "A custom bandwidth kernel chasing A2's 3.8×.", True),
+    ("a3", "Un kernel custom pour la bande passante.", True),
+    ("a6", "Re-working the 2 µs kernels; the recipe is fine, the waiting is the problem.", True),
+    ("a7", "Strengthening the matmul/attention kernels; they didn't change, the stall is on the host.", True),
+    ("a2", "Tuning each eager kernel's bandwidth: at most 2.0/1.7 ≈ 1.18×.", None),  # fits, bounded by the line
+    # a right refusal beside a fitting lever the line bounds is right; without the bound it is could-not-tell
+    ("a2", "Math tweaks; tuning each eager step for bandwidth caps out at 2.0/1.7 ≈ 1.18×.", True),
+    ("a2", "Math tweaks, and tuning each eager step for bandwidth.", None),
+])
+def test_wastes_read_after_the_twelfth_set(item: str, wastes: str, passed: bool | None) -> None:
+    check = _check(item, "wastes", wastes)
+    assert check["passed"] is passed, check["why"]
+
+
+@pytest.mark.parametrize(("fields", "passed"), [
+    # a side concluded after its working, French bytes and thousands spaced
+    ({"intensity": "0,334 FLOP/octet", "side": "I_add ≪ R ⇒ below", "optimisation": "mémoire: fusion"}, True),
+    ({"intensity": "≈ 0,334", "side": "I_add ≫ R ⇒ above", "optimisation": "fusion"}, False),
+])
+def test_part_b_rows_read_after_the_twelfth_set(fields: dict[str, str], passed: bool) -> None:
+    check = grade({"part_b": {"ridge": "156", "kernels": {"add": fields}}})["items"]["part_b"]["checks"]["add"]
+    assert check["passed"] is passed, check
+
+
+def test_a_part_b_row_s_spaced_thousands_and_an_unread_side_say_what_was_expected() -> None:
+    rows = {"matmul": {"intensity": "≈ 1 356 FLOP/octet", "side": "above", "optimisation": "tensor cores"},
+            "decode": {"intensity": "1", "side": "sideways", "optimisation": "quantise the weights"}}
+    checks = grade({"part_b": {"ridge": "156", "kernels": rows}})["items"]["part_b"]["checks"]
+    assert checks["matmul"]["passed"] is True, checks["matmul"]
+    assert checks["decode"]["passed"] is None
+    assert "below or above the ridge" in checks["decode"]["why"]
+    assert "a number like 156" not in checks["decode"]["why"]

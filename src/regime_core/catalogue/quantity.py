@@ -64,6 +64,9 @@ _UNITS: dict[str, Dim] = {
     "B/s": Dim.BYTE_RATE, "byte/s": Dim.BYTE_RATE, "bytes/s": Dim.BYTE_RATE,
     "s": Dim.SECOND, "sec": Dim.SECOND, "second": Dim.SECOND, "seconds": Dim.SECOND,
     "flop/byte": Dim.INTENSITY, "flop/B": Dim.INTENSITY, "flops/byte": Dim.INTENSITY,
+    # French's bytes ("0,334 FLOP/octet")
+    "octet": Dim.BYTE, "octets": Dim.BYTE, "octet/s": Dim.BYTE_RATE, "octets/s": Dim.BYTE_RATE,
+    "flop/octet": Dim.INTENSITY, "flops/octet": Dim.INTENSITY,
     "tok/s": Dim.TOKEN_RATE, "tokens/s": Dim.TOKEN_RATE, "token/s": Dim.TOKEN_RATE, "t/s": Dim.TOKEN_RATE,
     # Time per token (ms/token, ITL) is a time: the field it is given in says per what.
     "s/token": Dim.SECOND, "s/tok": Dim.SECOND,

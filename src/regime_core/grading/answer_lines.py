@@ -560,13 +560,18 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     if len(helping) == len(named):
         return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
                             " is what cannot move it.")
+    if helping and (bound := _SMALL_BOUND.search(normalise(text))):  # "math tweaks; bandwidth tuning caps at 1.18×"
+        refused = [i for i in named if i not in helping]
+        return Check(True, f"{cap(phrases(refused))}: rightly refused for this kernel; {phrases(helping)} would help,"
+                           f" as little as you bound it (“{_as_written(text, bound.group())}”).")
     if helping:
         return unsure(f"you refuse {phrases(named)}, and {phrases(helping)} would help here")
     return Check(True, f"{cap(phrases(named))}: rightly refused for this kernel.")
 
 
 # A bound on what a lever can give, small enough to refuse it for ("caps out at 2.0/1.7 ≈ 1.18×", "≤ 1.18").
-_SMALL_BOUND = re.compile(r"(?:\b(?:at most|bounded by|capped at|caps? (?:out )?at|no more than|only)|≤|<=)\s*(?:[^.;]|\.(?=\d)){0,24}?"
+_SMALL_BOUND = re.compile(r"(?:\b(?:at most|at best|best case|bounded by|capped at|caps? (?:out )?at|tops? out at"
+                          r"|no more than|only)|≤|<=)\s*(?:[^.;]|\.(?=\d)){0,24}?"
                           r"\b1\.[0-2]\d?\s*(?:×|x\b|times\b)?")
 
 

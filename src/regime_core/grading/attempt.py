@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantity_spans
 from regime_core.content import drill
 from regime_core.errors import RegimeError
-from regime_core.grading.language import decimal_commas, delatex, numbers_in_words, unrepl
+from regime_core.grading.language import decimal_commas, delatex, numbers_in_words, spaced_thousands, unrepl
 
 #: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
@@ -134,6 +134,7 @@ def _lenient(text: str) -> str:
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _A_FRACTION.sub(lambda m: f"{_FRACTION[m[1].lower()]:.3g}", text)
+    text = spaced_thousands(" ".join(text.replace("\u202f", " ").replace("\u00a0", " ").split()))
     return " ".join(numbers_in_words(decimal_commas(_ONE.sub(lambda m: m.group()[:-3] + "1", text))).split())
 
 
@@ -252,7 +253,13 @@ def _side(value: str) -> str | None:
     text = re.sub(r"^(?:it(?:'s| is)|is|sits|far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
     text = re.sub(r"^(?:far|well|way|much|just|slightly|weit|muy|bien|très)\s+", "", text)
     found = [side for side, pattern in _SIDE_WORDS.items() if pattern.search(text)]
+    if len(found) != 1 and (concluded := _CONCLUSION.split(text)[-1].strip(" .")) != text:  # "I ≪ R ⇒ below"
+        found = [side for side, pattern in _SIDE_WORDS.items() if pattern.search(concluded)]
     return found[0] if len(found) == 1 else None
+
+
+#: Where a side's working ends and its conclusion begins ("I_mm ≈ 8.7 R > R ⇒ above").
+_CONCLUSION = re.compile(r"⇒|=>|->|→|\b(?:so|hence|therefore|thus)\b")
 
 
 #: Files people mistake for an attempt, told by a key of their own, with where to take them instead.

@@ -277,6 +277,8 @@ def _optimisation(text: str, bound: str) -> Check:
     return Check(True, "right class")
 
 
+#: What a Part B side may look like, said where one could not be read.
+_SIDES_READABLE = "below or above the ridge, in any words for them: under, left of it, the memory side"
 #: What a Part B number may look like, said where one could not be read.
 _READABLE = "a number like 156, 1.56e2 or 156 FLOP/byte, working that ends in = 156, or 312 TFLOP/s / 2 TB/s"
 
@@ -364,8 +366,9 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         if problems:
             checks[row.id] = Check(False, cap("; ".join(problems)) + ".")
         elif unread:
-            what = "; ".join(f"the {name} “{text[:60]}”" for name, text in unread.items())
-            checks[row.id] = unsure(f"the grader could not read {what} ({_READABLE})")
+            what = "; ".join(f"the {name} “{text[:60]}” ({_SIDES_READABLE if name == 'side' else _READABLE})"
+                             for name, text in unread.items())
+            checks[row.id] = unsure(f"the grader could not read {what}")
         elif optimisation.ok is None:
             checks[row.id] = Check(None, f"{cap(said)}, {p.side} the ridge; {optimisation.why}.")
         else:

@@ -116,6 +116,11 @@ _DIGITS_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[\s-]+(million|billion|tr
 # Thousands grouped by a space, as SI and LaTeX write them ("40 000", "8 192", "40\\,000"): one number.
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,])")
 _SCALE_EXPONENT = {"million": 6, "billion": 9, "trillion": 12}
+
+
+def spaced_thousands(text: str) -> str:
+    """Thousands grouped with spaces, as French and SI write them ("1 356"), as one number ("1356")."""
+    return _SPACED_THOUSANDS.sub(lambda m: m.group().replace(" ", ""), text) if " " in text else text
 _RUN_NEEDLES = (*_RUN_STARTS, "one", "zero")  # what a number in words holds, before the regex looks for one
 _DIGIT_GROUP = re.compile(r"(?<=\d)_(?=\d{3}\b)")
 _A_SCALE = re.compile(r"\ba (hundred|thousand)\b")
@@ -323,7 +328,7 @@ def normalise(text: str) -> str:
         lowered = _QUOTES.sub("", lowered)
     lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
     lowered = decimal_commas(lowered)
-    lowered = _SPACED_THOUSANDS.sub(lambda m: m.group().replace(" ", ""), lowered)
+    lowered = spaced_thousands(lowered)
     # Numbers in words first, so that a unit spelt out after one is read as after a digit ("seventy terabytes").
     lowered = numbers_in_words(lowered)
     if _has(lowered, _FRACTION_WORDS):
