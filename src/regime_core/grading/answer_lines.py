@@ -551,7 +551,8 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     if doubtful:
         return unsure(f"{phrases(doubtful)} would help {a_kernel(verdict.regime or kind)} in general, but"
                       f" {by_id(doubtful[0]).doubt(verdict.kind)}")
-    if len(helping) == len(named) and (bound := _SMALL_BOUND.search(normalise(text))):
+    bound = _SMALL_BOUND.search(normalise(text)) if helping else None
+    if len(helping) == len(named) and bound:
         # "per-kernel bandwidth tuning, bounded by ≤ 2.0/1.7 ≈ 1.18": refused for how little it can give (its
         # number is checked with the line's others)
         return unsure(f"{phrases(helping)} would help this kernel, but you bound what {'they' if len(helping) > 1 else 'it'}"
@@ -560,7 +561,7 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     if len(helping) == len(named):
         return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
                             " is what cannot move it.")
-    if helping and (bound := _SMALL_BOUND.search(normalise(text))):  # "math tweaks; bandwidth tuning caps at 1.18×"
+    if bound:  # "math tweaks; bandwidth tuning caps at 1.18×": the refusal is right, the fitting lever bounded
         refused = [i for i in named if i not in helping]
         return Check(True, f"{cap(phrases(refused))}: rightly refused for this kernel; {phrases(helping)} would help,"
                            f" as little as you bound it (“{_as_written(text, bound.group())}”).")

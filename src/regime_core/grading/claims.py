@@ -1364,9 +1364,14 @@ def _what_if(text: str, claim: Claim) -> bool:
     A what-if reaches to the end of its sentence ("int8 would halve the bytes to 7 GB, 23 ms"); "after" or a
     dtype alone is not one ("8 → 12 ms after .item()", "70B int8 weights").
     """
+    return bool(_WHAT_IF.search(text, *_sentence_bounds(text, claim)))
+
+
+def _sentence_bounds(text: str, claim: Claim) -> tuple[int, int]:
+    """Where the sentence (or the clause after a semicolon) that holds ``claim`` starts and ends."""
     start = max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1
     ends = [i for i in (text.find(". ", claim.end), text.find(";", claim.end)) if i >= 0]
-    return bool(_WHAT_IF.search(text, start, min(ends) if ends else len(text)))
+    return start, min(ends) if ends else len(text)
 
 
 # What a figure is not a slip of: an amount saved or cut ("only saves 40 ms" of 400), a share of the ridge ("10% of a
@@ -1433,7 +1438,7 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
         return ""
     # A what-if said before the figure makes it the what-if's ("int8 would halve it to 7 GB"); one after it does not
     # ("TTFT is 180 µs and needs to get to 80": 180 µs is the incident's 180 ms, slipped).
-    sentence = max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1
+    sentence = _sentence_bounds(text, claim)[0]
     if _WHAT_IF.search(text, sentence, claim.start) or _NOT_A_SLIP.search(text, max(0, claim.start - 24), claim.start) \
             or _OF_THE_RIDGE.match(text, claim.end) or _sped_up(claim, facts, text, sentence):
         return ""
@@ -1746,8 +1751,7 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
         return None
     # A line that cites the measured speed-up may name others beside it, and the incident set beside this one's
     # figures; one said of this incident ("compile doubled speed here too", "3.8× faster here") is held to its own.
-    lo = max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1  # its sentence
-    hi = min((at for at in (text.find(". ", claim.end), text.find(";", claim.end)) if at >= 0), default=len(text))
+    lo, hi = _sentence_bounds(text, claim)
     said_of_another = _ANOTHER_INCIDENT.search(text, lo, hi) and any(
         math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH) for c in facts.context)
     here = _HERE_TOO.search(text, max(lo, claim.start - 30), min(hi, claim.end + 30))  # said of this one, near it
@@ -1837,8 +1841,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         if other_count and not beyond:
             return Mark(shown, None, other_count), False
         return Mark(shown, not beyond, beyond or "your arithmetic, checked"), False
-    scaled = _scaled(claim, facts, text) or _sped_up(
-        claim, facts, text, max(text.rfind(". ", 0, claim.start), text.rfind(";", 0, claim.start)) + 1)
+    scaled = _scaled(claim, facts, text) or _sped_up(claim, facts, text, _sentence_bounds(text, claim)[0])
     if scaled:
         return Mark(shown, True, scaled), False
     if claim.dim is Dim.FRACTION and claim.value == 1 and (claim.hypothetical or _roof_what_if(claim, facts, text)):
