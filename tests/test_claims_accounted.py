@@ -93,6 +93,10 @@ def test_a_kind_of_claim_passes_right_and_fails_wrong(item: str, right: str, wro
     ("a8", "70 GB of int8 weights plus ~5 GB of KV read per step, HBM saturated", "5 GB"),
     ("a3", "12 µs eager against ~3 µs compiled", "3 µs"),
     ("a7", "ITL 8 → 14 ms: 125 tok/s down to 50 tok/s", "50 tok/s"),
+    # a multiplier's own sign is not working: "10×" claims a speed-up (the gaps gone give 5×)
+    ("a6", "2 µs on, 8 µs off: busy 20%. Removing the dry spells would give 10× more throughput", "“10”"),
+    # a small plain number is a figure, not a count, unless it is one of the incident's shares or multipliers
+    ("a1", r"$I = \frac{bytes}{FLOPs} = \frac{1.01e8}{1.37e11} \approx 7.4e-4$, above the ridge", "7.4e-4"),
 ])
 def test_a_claim_that_cannot_be_checked_is_named_and_never_passes(item: str, text: str, unchecked: str) -> None:
     check = _evidence(item, text)
@@ -126,6 +130,12 @@ def test_each_claim_is_listed_with_its_mark() -> None:
     ("a7", "ITL 8 → 14 ms: 125 → 71.4 tok/s, a drop of (125 − 71.4)/125 = 42.9%"),
     ("a5", "62% of peak. Needed speed-up = 180 / 80 = 2.25×. Time cut = (180 − 80) / 180 = 55.6%"),
     ("a2", "85% of peak bandwidth; compile 3.8× faster: +280% throughput"),
+    # small plain numbers that are the incident's shares and multipliers, written without % or ×
+    ("a6", "2 µs on, 8 µs off: busy 0.2 of the time"),
+    ("a1", "70% of peak; headroom 1/0.7 = 1.43 at most"),
+    ("a2", "1.7 of 2.0 TB/s = 85%; compiled takes ~0.26 of the eager time"),
+    ("a3", "~12 µs both; compile 1.08× faster, nowhere near the threefold win of A2"),  # A2's 3.8×, said roughly
+    ("a6", "2 µs on, 8 µs off: busy 20%; with the gaps gone it runs 5× faster (10 µs → 2 µs)"),
 ])
 def test_right_lines_of_every_shape_pass(item: str, text: str) -> None:
     check = _evidence(item, text)

@@ -117,7 +117,7 @@ PAIRS = [
     ("a2", "evidence", "1.7 of 2.0 TB/s = 85%; compile cuts the time by about 74%",
      "1.7 of 2.0 TB/s = 85%; compile cuts the time by 38%", "not 38%"),
     ("a2", "evidence", "1.7 of 2.0 TB/s = 85%; 3.8×, so compile makes it 280% faster",
-     "1.7 of 2.0 TB/s = 85%; 1/3.8 = 0.26, so compile makes it 26% faster", "not 26%"),
+     "1.7 of 2.0 TB/s = 85%; 1/3.8 = 0.26, so compile makes it 26% faster", "not a change of 26%"),
     # a multiplier said of reaching the peak is a headroom
     ("a1", "evidence", "70% of peak: 1.43× faster if we reach the peak",
      "70% of peak: 3.3× faster if we reach the peak", "= 1.43×"),

@@ -1821,7 +1821,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         (f for f in facts.known if is_fact_as_written(claim, f)), None)
     if written is not None:
         return Mark(shown, True, f"the incident's {written.shown()}, its unit left off"), False
-    if any(same(claim, c) for c in facts.context):
+    if any(same(claim, c) or (claim.multiplier and c.multiplier and math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH))
+           for c in facts.context):  # "the threefold win of A2" for its 3.8×: a speed-up said roughly
         return Mark(shown, True, "the figure of the incident this one is set beside"), False
     ridge = _ridge_mark(claim, facts, text, shown) or _speed_share(claim, facts, at, shown)
     if ridge is not None:
@@ -1848,11 +1849,51 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, "the roof itself, as a what-if"), False  # "even at 100%" is the roof itself
     if claim.bound and _bounded(claim, facts):
         return Mark(shown, True, f"a bound that holds ({claim.bound} {claim.shown()})"), False
-    if claim.dim is Dim.COUNT and (claim.start in summed or (claim.value < 2 and not claim.multiplier) or (
-            claim.value <= 16 and claim.value.is_integer() and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2),
-                                                                                         claim.end + 2))):
-        return Mark(shown, True, "a count in your arithmetic"), False
-    return Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them"), False
+    plain = _plain_count(claim, facts, text, summed)
+    return (Mark(shown, True, plain) if plain else
+            Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them")), False
+
+
+def _plain_count(claim: Claim, facts: Facts, text: str, summed: frozenset[int]) -> str:
+    """Why a plain number with no unit is accounted for, or "" when it is not.
+
+    A count in the line's working ("3 × 2 µs"), or one of the incident's shares or multipliers written without % or ×.
+    """
+    if claim.dim is not Dim.COUNT:
+        return ""
+    small = _small_as_figure(claim, facts) if claim.value < 2 and not claim.multiplier else ""
+    if small:
+        return small
+    if claim.start in summed or (claim.value < 2 and not claim.multiplier and (
+            claim.value in (0, 0.5, 1) or _in_arithmetic(claim, text))) or (
+            claim.value <= 16 and claim.value.is_integer() and _in_arithmetic(claim, text)):
+        return "a count in your arithmetic"
+    return ""
+
+
+def _small_as_figure(claim: Claim, facts: Facts) -> str:
+    """A bare number under 2 that is one of the incident's shares or multipliers written as a plain number, or "".
+
+    "busy 0.2", "headroom 1/0.7 = 1.43": a share as its fraction, a ratio or a headroom without its ×.
+    """
+    for d in facts.derived:
+        if d.dim in (Dim.COUNT, Dim.FRACTION) and d.role != dv.CHANGE and math.isclose(
+                claim.value, d.value, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))):
+            return f"{d.how} = {show(d.value, d.dim)}"
+    for f in facts.known:
+        if f.dim is Dim.FRACTION and math.isclose(claim.value, f.value, rel_tol=MATCH):
+            return f"the incident's {f.shown()}, as a fraction"
+    return ""
+
+
+def _in_arithmetic(claim: Claim, text: str) -> bool:
+    """Whether a small count sits in the line's working ("3 × 2 µs", "(8 / 2)").
+
+    A multiplier's own sign is not working: "10× more throughput" claims a speed-up; "10 × 2 µs" is an operand.
+    """
+    if claim.multiplier and not _OPERAND_OF_PRODUCT.match(text, claim.end):
+        return bool(_ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.start))
+    return bool(_ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2))
 
 
 def _intensity_counted_otherwise(claim: Claim, facts: Facts, text: str) -> str:
