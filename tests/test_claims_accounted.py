@@ -40,6 +40,14 @@ PAIRS = [
      "26.3 ms"),
     # headroom from a fraction of a roof
     ("a1", "70% of peak, so at most 1.43× headroom", "70% of peak, so 3.3× headroom left", "1.43×"),
+    # room said to be left under a roof the measured rate is already past
+    ("a4", "14 GB / 300 GB/s ≈ 47 ms ⇒ 21 tok/s; 38 tok/s runs 38/21 ≈ 1.8× past it with no headroom left",
+     "14 GB / 300 GB/s ≈ 47 ms ⇒ 21 tok/s; at 38 tok/s, 38/21 ≈ 1.8× headroom is still left", "past what the roof"),
+    # the same slip worked out, its × left off
+    ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
+     "1 ÷ what is left"),
+    ("a5", "62% of peak ⇒ the speed-up is at most 1/0.62 ≈ 1.6",
+     "62% of peak, 38% left ⇒ the speed-up is at most 1/0.38 ≈ 2.6", "1 ÷ what is left"),
     # a floor in its unit (a card the incident does not name, from the catalogue)
     ("a8", "70 GB at 3.35 TB/s is ~21 ms per step, saturating HBM",
      "70 GB at 3.35 TB/s is ~21 µs per step, saturating HBM", "power of ten"),

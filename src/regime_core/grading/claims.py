@@ -1208,9 +1208,11 @@ def _change_turned(claim: Claim, facts: Facts, text: str) -> str:
 
 def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     """A multiplier said of the room left to a roof that is not 1 ÷ the share ("70% of peak: 3.3× headroom")."""
-    if not claim.multiplier or claim.bound == ">" or _OPERAND_OF_PRODUCT.match(text, claim.end):
+    if claim.bound == ">" or _OPERAND_OF_PRODUCT.match(text, claim.end) or claim.dim is not Dim.COUNT:
         return ""  # "a perfect kernel: 180 × 0.62 = 112 ms" multiplies, it says no speed-up
     lo, hi = _clause_bounds(text, claim.start, claim.end)
+    if not claim.multiplier:
+        return _spare_inverted(claim, text, facts)
     if not _HEADROOM.search(text, lo, hi):
         return ""
     rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
@@ -1224,6 +1226,49 @@ def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
         tolerance = min(MATCH, arithmetic_tolerance(claim.written))
         return "" if claim.value >= rooms[0].value * (1 - tolerance) else f"{room}, more than at most {claim.shown()}×"
     return f"{room}, not {claim.shown()}×"
+
+
+_ROOM_LEFT = re.compile(r"\b(?:headroom|room|left|to gain|on the table|untapped|unused|spare|to spare)\b")
+
+
+def _headroom_past_roof(claim: Claim, facts: Facts, text: str) -> str:
+    """Room said to be left under a roof the measured rate is already past ("38/21 ≈ 1.8× headroom still left").
+
+    The incident measures more than its roof allows (a token rate past its weights' floor): the ratio of the two is
+    how far past the roof it is, and no room is left under it.
+    """
+    if not (facts.anomalous and claim.multiplier and claim.dim is Dim.COUNT and claim.value > 1 and not claim.bound):
+        return ""
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    if not _ROOM_LEFT.search(text, lo, hi) or _NO_ROOM.search(text, lo, hi):
+        return ""  # "1.8× past the floor, so no headroom is left" says it right
+    past = next((d for d in facts.derived if d.role == dv.RATIO and d.dim is Dim.COUNT and d.deciding and d.value > 1
+                 and _TOKEN_RATE_HOW.search(d.how) and math.isclose(claim.value, d.value, rel_tol=MATCH)), None)
+    if past is None:
+        return ""
+    return (f"{past.how} = {number_shown(past.value)}× is how far the measured rate is past what the roof allows; no"
+            " headroom is left under it (the measurement includes more than the incident says)")
+
+
+_TOKEN_RATE_HOW = re.compile(r"tok/s ÷ .* tok/s")
+_NO_ROOM = re.compile(r"\b(?:no|nothing|none|not|zero|without|isn'?t|aren'?t)\b")
+_SPEED_UP_SAID = re.compile(r"\b(?:speed-?ups?|headroom|faster|room)\b(?:(?![;!?\n]|\.(?!\d)).){0,30}$")
+
+
+def _spare_inverted(claim: Claim, text: str, facts: Facts) -> str:
+    """A speed-up worked as 1 ÷ what is left under the roof, its × left off ("headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3").
+
+    Only the inverse itself is held here: a plain number is a multiplier only where a speed-up is said right before
+    it, and one that is 1 ÷ (1 − the share) is that slip whatever else it might be.
+    """
+    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
+    if not rooms or claim.value <= 1 or not _SPEED_UP_SAID.search(text, max(0, claim.start - 40), claim.start):
+        return ""
+    left = 1 - 1 / rooms[0].value
+    if not math.isclose(claim.value, 1 / left, rel_tol=MATCH):
+        return ""
+    return (f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×; {number_shown(claim.value)} is 1 ÷"
+            f" what is left, {show(left, Dim.FRACTION)}")
 
 
 # The idle part of the time taken away ("removing the gaps", "with the bubbles closed"): what is left is the kernels.
@@ -1773,7 +1818,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
              or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text)
-             or _bound_said_exact(claim, matches, facts, text))
+             or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
