@@ -32,6 +32,11 @@ def test_a_lever_that_adds_a_sync_is_read_as_one(text: str, passed: bool) -> Non
     ("a3", "run this little chain on the host with numpy", False),
     ("a7", "keep the argmax on the GPU; do not move it to the CPU", True),
     ("a7", "keep the sampling on the GPU and never read the token back to the host", True),
+    # a sync put in beside a lever that fits is still a sync every step
+    ("a1", "put a torch.cuda.synchronize() after each matmul so the tensor cores can hold a higher % of peak", False),
+    # one sync for the whole run is no sync a step
+    ("a7", "drop the .item() from the loop and add a single sync after the last token", True),
+    ("a7", "keep tokens on the GPU and call synchronize once at the end of generation", True),
 ])
 def test_work_moved_to_the_host_or_a_sync_thrown_in_puts_a_sync_in(item: str, text: str, passed: bool) -> None:
     """Moving GPU work to the host reads its input back there: the lever puts the problem in, and says so."""

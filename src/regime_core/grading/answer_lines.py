@@ -216,6 +216,11 @@ _TO_THE_HOST = re.compile(r"\b(?:mov\w*|do|does|doing|run|runs|running|comput\w*
                           r"(?:\s+[\w/().-]+){1,4}?\s+(?:over\s+)?(?:to|on|onto) (?:the )?(?:cpu|host)\b(?!\s*side)")
 
 
+# A sync said once for the whole run, not per step.
+_ONCE = re.compile(r"\b(?:once|at the (?:very )?end|after the (?:last|final)|end of (?:the )?(?:generation|request|loop|run"
+                   r"|decode)|per (?:request|generation|run))\b")
+
+
 def read_levers(text: str) -> LeverLine:
     """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
     lowered = normalise(text)
@@ -228,6 +233,8 @@ def read_levers(text: str) -> LeverLine:
         lever = by_id(m.lever)
         # A problem put in is read even after the lever was named ("replace .item() with .cpu()": .cpu() is put in).
         if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and added(lowered, m.start):
+            if _ONCE.search(lowered, m.end, m.end + 40):
+                continue  # "one synchronize at the end of generation" waits once, not every step
             if m.lever not in adds:
                 adds.append(m.lever)
             continue
@@ -498,7 +505,7 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
         return Check(False, f"“{_as_written(text, line.to_host)}” puts a host sync in: the host must copy the GPU's"
                             " data back before it can work on it, so the CPU waits on the GPU every step. Keep the"
                             " work on the GPU.")
-    if line.added and not line.offered:
+    if line.added:  # whatever else the line offers, the sync it puts in makes the CPU wait on the GPU
         return Check(False, f"That puts the problem in: {phrases(list(line.added))} is the cure, since the CPU then"
                             " waits on the GPU every step.")
     if not line.offered:
