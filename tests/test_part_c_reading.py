@@ -200,6 +200,9 @@ def test_a_share_worked_from_a_of_b_in_part_c_is_held_to_a_over_b(paragraph: str
      "bought only 1.08×"),
     ("Fusion pays for A2 at 1.7 TB/s, and a fused kernel also fixes A7's 6 ms .item() stall.", "cannot help A7"),
     ("Fusion pays for A2 at 1.7 TB/s, and fusing A5's prefill at 62% of peak is the right move too.", "cannot help A5"),
+    # fusion in other words: the relu folded into the matmul
+    ("Fusion pays for A2 at 1.7 TB/s. Same in A1: fold the relu into the matmul and it climbs from 70% of peak to near"
+     " 100%.", "cannot help A1"),
 ])
 def test_what_fusion_is_said_to_do_for_an_incident_is_held_to_it(paragraph: str, named: str) -> None:
     check = _checks(paragraph)["fusion"]
@@ -217,6 +220,7 @@ def test_what_fusion_is_said_to_do_for_an_incident_is_held_to_it(paragraph: str,
     "Fusion pays for A2 at 1.7 TB/s, and in A3 at 12 µs compile is only 1.08× faster.",
     "Gluing the chain is right when bytes set the time (A2: 1.7 of 2.0 TB/s, 3.8× from compile) and a waste when the"
     " math does (A1 at 70% of peak FLOP/s): the relu's bytes were never the limit.",
+    "Fusion pays for A2 at 1.7 TB/s; folding the relu into A1's matmul at 70% of peak changes nothing.",
 ])
 def test_right_claims_of_what_fusion_does_for_an_incident_are_not_failed(paragraph: str) -> None:
     assert _checks(paragraph)["fusion"]["passed"] is not False
@@ -262,6 +266,12 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
     # the written arithmetic of what is said of an incident is checked
     ("Fusion pays for A6: 40,000 × 8 µs = 320 ms of gaps; it is wasted on A1 at 70% of peak.", True),
     ("Fusion pays for A6: 40,000 × 8 µs = 3.2 ms of gaps; it is wasted on A1 at 70% of peak.", False),
+    # Part B's intensities placed on a side of the ridge, in the regime's words
+    ("Matmul intensity 1356 vs ridge 156 -> compute side, so fusing the relu is wasted there; the add at 0.33 is"
+     " memory side, where fusion pays.", True),
+    ("Matmul intensity 1356 vs ridge 156 -> memory side, so fusing the relu into the matmul is the right call; the add"
+     " at 0.33 pays too.", False),
+    ("The add at 0.33 FLOP/byte sits above the 156 ridge, so fusion is wasted there; A1 at 70% of peak too.", False),
 ])
 def test_part_c_numbers_are_held_to_the_incident_they_are_said_of(paragraph: str, passed: bool | None) -> None:
     assert _checks(paragraph)["number"]["passed"] is passed

@@ -37,7 +37,8 @@ _AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong
 _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won|faster|deletes?|removes?|saves?|cuts?"
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?|write|build)\b|^\W*fuse\b")
 # Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
-_FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue")
+_FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue|(?<![-\w])fold(?:s|ed|ing)?\b"
+                     r"|\bcollaps")
 # Little math is the memory side ("moves bytes for little math"); what a fused kernel removes that "is not the
 # bottleneck" is fusion argued against.
 _LOW_MATH = re.compile(r"\b(?:little|low|few|trivial|tiny|hardly any|almost no|no real|negligible) (?:math|flops?|compute"

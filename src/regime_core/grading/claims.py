@@ -17,7 +17,7 @@ import dataclasses
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -1400,6 +1400,38 @@ def ridge_wrong(lowered: str, ridge: float) -> str:
         mark = _ridge_mark(claim, facts, lowered, claim.written)
         if mark is not None and mark.ok is False:
             return mark.why
+    return ""
+
+
+# A side of the ridge said as the regime it puts a kernel in ("1356 vs ridge 156 -> memory side").
+_REGIME_SIDE = re.compile(r"\b(?P<memory>memory|bandwidth|bytes)[- ](?:side|bound)\b|\b(?:compute|math|flops?)[- ](?:side|bound)\b")
+_PLACED_REACH = 50  # characters after an intensity in which the side it is given is read
+
+
+def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> str:
+    """Why a text (normalised) puts one of ``intensities`` on the wrong side of ``ridge``, or "".
+
+    "matmul intensity 1356 vs ridge 156 -> memory side" places the matmul where its FLOPs over its bytes do not.
+    The side is the one said right after the figure, before the next figure that is not the ridge.
+    """
+    known = tuple(intensities)
+    reading = read(lowered)
+    for n, claim in enumerate(reading.claims):
+        if claim.dim not in (Dim.INTENSITY, Dim.COUNT) or math.isclose(claim.value, ridge, rel_tol=MATCH) or not any(
+                math.isclose(claim.value, k, rel_tol=0.05) for k in known):
+            continue
+        stop = next((c.start for c in reading.claims[n + 1:] if not math.isclose(c.value, ridge, rel_tol=MATCH)),
+                    len(lowered))
+        window = lowered[claim.end:min(stop, claim.end + _PLACED_REACH)]
+        window = window[:m.start()] if (m := re.search(r"[.;!?\n]\s", window)) else window
+        said = claim.side
+        if said is None and (found := _REGIME_SIDE.search(window)):
+            said = "below" if found["memory"] else "above"
+        expected = "above" if claim.value > ridge else "below"
+        if said is not None and said != expected:
+            regime = "compute" if expected == "above" else "memory"
+            return (f"{claim.shown()} is {expected} the ridge of {number_shown(ridge)} FLOP/byte ({regime} side),"
+                    f" not {said}")
     return ""
 
 

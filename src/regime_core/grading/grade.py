@@ -669,8 +669,9 @@ def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
 
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
-    wrong = _said_of_an_incident_wrongly(paragraph, lowered) or claim_reader.ridge_wrong(
-        lowered, drill.part_b()[0].placement.ridge)
+    ridge = drill.part_b()[0].placement.ridge
+    wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or claim_reader.ridge_wrong(lowered, ridge)
+             or claim_reader.placed_wrong(lowered, ridge, (k.drill_flops / k.drill_bytes for k in drill.part_b())))
     if wrong:
         return Check(False, cap(wrong) + ("" if wrong.endswith(".") else "."))
     known = _part_c_known()
