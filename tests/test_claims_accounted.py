@@ -43,6 +43,12 @@ PAIRS = [
     # room said to be left under a roof the measured rate is already past
     ("a4", "14 GB / 300 GB/s ≈ 47 ms ⇒ 21 tok/s; 38 tok/s runs 38/21 ≈ 1.8× past it with no headroom left",
      "14 GB / 300 GB/s ≈ 47 ms ⇒ 21 tok/s; at 38 tok/s, 38/21 ≈ 1.8× headroom is still left", "past what the roof"),
+    ("a4", "floor 47 ms ≈ 21 tok/s, yet 38 tok/s measured; with int8 weights there is 2× to gain",
+     "floor 14 GB / 300 GB/s ≈ 47 ms/tok ≈ 21 tok/s; at 38 tok/s a faster kernel has 2x to gain",
+     "past what the roof allows"),
+    # a config's key carries the unit of its value
+    ("a4", "weight_bytes: 14GB\nfloor_ms_per_token: 47\nfloor_tok_per_s: 21",
+     "weight_bytes: 14GB\nfloor_ms_per_token: 47\nfloor_tok_per_s: 47", "21.4 tok/s"),
     # the same slip worked out, its × left off
     ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
      "1 ÷ what is left"),

@@ -161,7 +161,7 @@ def test_levers_named_as_identifiers_are_recognised() -> None:
 
 @pytest.mark.parametrize(("text", "read"), [
     ("gpu_busy_pct: 20", "gpu busy: 20%"),
-    ("floor_tok_per_s: 21  # from 47 ms", "floor: 21 tok per s  # from 47 ms"),
+    ("floor_tok_per_s: 21  # from 47 ms", "floor: 21 tok/s  # from 47 ms"),
     ("time_us = 12", "time: 12 µs"),
     ("the gap us: not a key", "the gap us: not a key"),  # no value after it: left as written
 ])

@@ -310,7 +310,7 @@ def unrepl(text: str) -> str:
 _KEYED_UNIT = re.compile(r"^(?P<key>[ \t]*[a-z][a-z ]{0,40}?)[ \t]+(?P<unit>pct|percent|ms|us|µs|ns|s|gb|gb/s|tb/s"
                          r"|tok per s|tokens per s|ms per tok(?:en)?|flop per byte)[ \t]*[:=][ \t]*"
                          r"(?P<value>[-+]?\d[\d.]*(?:e[-+]?\d+)?)(?=[ \t]*(?:#|;|$))", re.MULTILINE)
-_UNIT_SAID = {"pct": "%", "percent": "%"}
+_UNIT_SAID = {"pct": "%", "percent": "%", "tok per s": " tok/s", "tokens per s": " tok/s"}
 
 
 def _unit_after(found: re.Match[str]) -> str:
