@@ -21,6 +21,12 @@ def _check(item: str, field: str, text: str) -> dict[str, Any]:
     ("add a synchronize after every step", False),
     ("keep the flag on the GPU and read it every 32 steps", True),
     ("drop the per-token .item(): keep the value on the GPU", True),
+    # the sync named with something done to it offers its cure; named with nothing done to it, it offers nothing
+    ("get that per-token host read out of the loop", True),
+    ("🚫 per-token .item() → check on GPU", True),
+    ("quitar el .item() por token", True),
+    ("compress the tensor before .item()", None),
+    ("CUDA-graph the decode step and keep .item()", False),
 ])
 def test_a_lever_that_adds_a_sync_is_read_as_one(text: str, passed: bool) -> None:
     assert _check("a7", "helps", text)["passed"] is passed

@@ -216,6 +216,25 @@ _TO_THE_HOST = re.compile(r"\b(?:mov\w*|do|does|doing|run|runs|running|comput\w*
                           r"(?:\s+[\w/().-]+){1,4}?\s+(?:over\s+)?(?:to|on|onto) (?:the )?(?:cpu|host)\b(?!\s*side)")
 
 
+# What a line does to a problem it names, so that naming it offers its cure ("drop the .item()", ".item() out of
+# the loop", "replace .item() with a device-side check").
+_REMOVING = re.compile(r"\b(?:remov\w*|drop\w*|delet\w*|eliminat\w*|rid of|tak\w* (?:\S+ )?out|strip\w*|kill\w*|cut\w*"
+                       r"|ditch\w*|los(?:e|ing)|replac\w*|swap\w*|mov\w*|hoist\w*|defer\w*|batch\w*|fewer|less|reduc\w*"
+                       r"|lift\w*|pull\w*|push\w*|get\w* \S+ out|no more|out with|minimi[sz]\w*|amortis\w*|amortiz\w*"
+                       r"|every \d+|once|coalesc\w*|fix\w*|free|-free|async\w*|overlap\w*|hide|hiding"
+                       # the same in the other languages learners write in ("quitar el .item()", "supprimer")
+                       r"|quit\w*|elimin\w*|supprim\w*|enlev\w*|retir\w*|entfern\w*|tirar|sacar|hatao)\b|🚫|❌|⛔")
+_REMOVED_AFTER = re.compile(r"\S*(?:\s*(?:→|->|⇒)|(?:\s+\S+){0,4}?\s+(?:out\b|removed|gone|dropped|deleted|outside"
+                            r"|must go|has to go|should go|off the|away|every \d+|once|hatao|hata do))")
+
+
+def _removed(lowered: str, start: int, end: int) -> bool:
+    """Whether the line does something to the problem it names at ``start`` (removes, moves, batches it)."""
+    before = lowered[max(0, start - 60):start]
+    clause = re.split(r"[;:,.!?]\s|\bor\b|\band\b", before)[-1]
+    return bool(_REMOVING.search(clause) or _REMOVED_AFTER.match(lowered, end))
+
+
 # A sync said once for the whole run, not per step.
 _ONCE = re.compile(r"\b(?:once|at the (?:very )?end|after the (?:last|final)|end of (?:the )?(?:generation|request|loop|run"
                    r"|decode)|per (?:request|generation|run))\b")
@@ -241,7 +260,11 @@ def read_levers(text: str) -> LeverLine:
         if m.lever in offered or in_context(lowered, m.start) or describes or \
                 _BOUNDED_GAIN.match(lowered, m.end) or _BOUNDED_BEFORE.search(lowered, max(0, m.start - 60), m.start):
             continue
-        target = denied if negated(lowered, m.start, m.end) and not lever.names_a_problem else offered
+        denies = negated(lowered, m.start, m.end)
+        if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and not denies and not _removed(
+                lowered, m.start, m.end):
+            continue  # ".item()" named with nothing done to it ("compress the tensor before .item()") offers no cure
+        target = denied if denies and not lever.names_a_problem else offered
         if target is offered and lever.names_a_problem and not _names_the_problem(lowered, m.start, m.end):
             cures.add(m.lever)
         if m.lever not in target:
