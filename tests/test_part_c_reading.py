@@ -258,8 +258,10 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
 
 
 @pytest.mark.parametrize(("paragraph", "passed"), [
-    # a figure said of an incident that is another's ("20%" is A6's busy share) is not checked as the drill's
-    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the relu would save like 20%.", None),
+    # a figure said of an incident that is another's ("20%" is A6's busy share) is not checked as the drill's; said
+    # as a win fusion cannot give there, it is used against its meaning
+    ("Fusion pays for A2 at 1.7 TB/s, and it is wasted on A1, where the relu is like 20% of the time.", None),
+    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the relu would save like 20%.", False),
     # Part B's figures may be set beside any incident
     ("Fusion pays for A2 at 1.7 TB/s, like Part B's add at 0.33 FLOP/byte, far under the 156 ridge, and is wasted on A1"
      " at 70% of peak.", True),
@@ -272,6 +274,12 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
     ("Matmul intensity 1356 vs ridge 156 -> memory side, so fusing the relu into the matmul is the right call; the add"
      " at 0.33 pays too.", False),
     ("The add at 0.33 FLOP/byte sits above the 156 ridge, so fusion is wasted there; A1 at 70% of peak too.", False),
+    # a figure of the win claimed where fusion cannot give one is used against its meaning; the incident's own
+    # figure, saying where it stands, is not (what fusion is said to do there is the fusion check's)
+    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the preceding relu can recover the missing 30%.", False),
+    ("Fusion pays for A2 at 1.7 TB/s, and A1's matmul at 70% of peak would climb toward 100% once the relu is fused"
+     " in.", False),
+    ("Fusion pays for A2 at 1.7 TB/s, and it also pays for compute-bound A1 at 70% of peak.", True),
 ])
 def test_part_c_numbers_are_held_to_the_incident_they_are_said_of(paragraph: str, passed: bool | None) -> None:
     assert _checks(paragraph)["number"]["passed"] is passed

@@ -708,14 +708,35 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     return Check(True, f"Uses a number from Part A or B ({format_quantity(*numbers[0])}).")
 
 
+def _number_for_a_win_it_cannot_give(paragraph: str, of_incidents: list[FusionSaid]) -> Check | None:
+    """A figure of a win claimed where fusion cannot give one, or None.
+
+    "A1 at 70% of peak would climb toward 100% once the relu is fused", "close the remaining 30% gap": the number
+    is used against its meaning.
+    """
+    for said in of_incidents:
+        if not said.pays or not _fusion_wrong_of(said):
+            continue
+        # the win's own figures: a share to be recovered, a time to be saved, another incident's speed-up; the
+        # incident's measured figures ("A1 at 70% of peak") state where it is, and are the fusion check's to judge
+        known = facts(said.incident).known
+        figures = [format_quantity(v, dim) for v, dim in quantities_in(said.clause)
+                   if dim not in (Dim.COUNT, Dim.FLOP) and not any(
+                       f.dim is dim and math.isclose(v, f.value, rel_tol=_PART_C_MATCH) for f in known)]
+        if figures:
+            return Check(False, f"“{_as_written(paragraph, said.clause)}”: {figures[0]} is used for a win fusion cannot"
+                                f" give {said.incident.upper()} ({_fusion_wrong_of(said)}).")
+    return None
+
+
 def grade_part_c(paragraph: str) -> dict[str, Any]:
     """Part C: a number from Part A or B, fusion itself, and both sides of the argument."""
     if not paragraph:
         return {"attempted": False, "checks": {}}
     lowered = with_units(paragraph)
-    number = _drill_numbers_check(paragraph, lowered)
-    talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     of_incidents = fusion_said_of_incidents(lowered)  # what the paragraph says fusion does for each incident named
+    number = _number_for_a_win_it_cannot_give(paragraph, of_incidents) or _drill_numbers_check(paragraph, lowered)
+    talks = bool(_FUSION_WORDS.search(lowered)) or any(m.lever in ("fusion", "compile") for m in mentions(lowered))
     fusion = _fusion_said(paragraph, lowered, talks, of_incidents)
     sides = _both_sides(paragraph, lowered, talks, of_incidents)
     return _item("part_c", {"number": number, "fusion": fusion, "both_sides": sides})
