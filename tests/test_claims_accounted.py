@@ -49,6 +49,11 @@ PAIRS = [
     # a config's key carries the unit of its value
     ("a4", "weight_bytes: 14GB\nfloor_ms_per_token: 47\nfloor_tok_per_s: 21",
      "weight_bytes: 14GB\nfloor_ms_per_token: 47\nfloor_tok_per_s: 47", "21.4 tok/s"),
+    # a part of the time said to hold most of it, or to be the whole
+    ("a6", "40,000 × 8 µs = 320 ms of gaps, most of the request",
+     "40,000 kernels × 2 µs = 80 ms of compute per request; that is where the time goes", "hold most of it"),
+    ("a7", "kernels unchanged, 8 → 14 ms, so 6 ms per token is the .item() sync",
+     "kernels unchanged, so the whole 14 ms per token is the .item() sync", "the change costs"),
     # the same slip worked out, its × left off
     ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
      "1 ÷ what is left"),
@@ -146,6 +151,12 @@ def test_each_claim_is_listed_with_its_mark() -> None:
     ("a2", "85% of peak bandwidth; compile 3.8× faster: +280% throughput"),
     # small plain numbers that are the incident's shares and multipliers, written without % or ×
     ("a6", "2 µs on, 8 µs off: busy 0.2 of the time"),
+    # the other part named between a time and "most of the time", or a question, says nothing of that time
+    ("a6", "every 2 µs of kernel is followed by 8 µs of nothing, 40,000 times (400 ms): what is the GPU doing most of"
+           " the time?"),
+    ("a6", "each 2 µs kernel is followed by an 8 µs idle gap, so launch cost dominates the request"),
+    ("a6", "busy 20%: 2 µs of kernel, then nothing for most of the time"),
+    ("a6", "busy 20% (40,000 × 2 µs = 80 ms). are the 80 ms of kernels where the time goes? no"),
     ("a1", "70% of peak; headroom 1/0.7 = 1.43 at most"),
     ("a2", "1.7 of 2.0 TB/s = 85%; compiled takes ~0.26 of the eager time"),
     ("a3", "~12 µs both; compile 1.08× faster, nowhere near the threefold win of A2"),  # A2's 3.8×, said roughly

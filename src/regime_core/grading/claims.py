@@ -24,7 +24,7 @@ from functools import cache
 from regime_core.catalogue import hardware
 from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantity_spans
 from regime_core.grading import derived as dv
-from regime_core.grading.language import negated
+from regime_core.grading.language import NEGATION, negated
 
 #: How close a learner's number must be to a fact's to be that fact (a pencil rounds).
 MATCH = 0.10
@@ -904,7 +904,10 @@ _COST_BEFORE = re.compile(r"\b(?:(?:an?\s+)?extra|added|additional|penalty of|ov
                           r"|adding|loses?|losing|wastes?|wasting|eats?|burns?))\s+(?:about\s+|~|≈|only\s+|a full\s+"
                           r"|(?:a|the)\s+)?$")
 _COST_AFTER = re.compile(r"\s*(?:(?:per|a|each)\s+\w+\s+)?(?:extra|added|additional|of (?:extra|added|additional)\b"
-                         r"|penalty|of (?:sync|stall|wait)\w*)\b")
+                         r"|penalty|of (?:sync|stall|wait)\w*"
+                         # "the whole 14 ms per token is the .item() sync": a part said to be the whole
+                         r"|(?:is|are|was|=)\s+(?:all\s+|entirely\s+|just\s+|purely\s+|spent\s+(?:in|on)\s+)?(?:the\s+)?"
+                         r"(?:\.?item\(\)\s+|host\s+|cpu\s+)?(?:sync|stall|wait)\w*)")
 _A_PART = re.compile(r"\b(?:sync\w*|synchroni\w*|item\(\)|\.item|stall\w*|wait\w*|cop(?:y|ies)|transfer\w*|readback"
                      r"|round[- ]trips?|host reads?|change|launch\w*|gaps?)\b")
 
@@ -1290,6 +1293,42 @@ def _kernel_and_gap(facts: Facts) -> tuple[Claim, Claim] | None:
     on = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "busy"), None)
     off = next((f for f in facts.known if f.dim is Dim.SECOND and f.span == "idle"), None)
     return None if on is None or off is None else (on, off)
+
+
+# A part of the time said to hold most of it ("that is where the time goes", "the bulk of the request").
+_DOMINATES = re.compile(r"\b(?:where (?:the|all the|most of the) time goes|(?:most|bulk|majority) of (?:the )?(?:time|request"
+                        r"|step|it)|dominat\w*|the bottleneck|eats? (?:up )?(?:the|most)|the lion'?s share)\b")
+
+
+def _set_aside_question(text: str, at: int) -> bool:
+    """Whether the sentence that reaches ``at`` ends in a question mark (a question asks, it claims nothing)."""
+    ends = [i for i in (text.find(". ", at), text.find("?", at)) if i >= 0]
+    return bool(ends) and text[min(ends)] == "?"
+
+
+def _minority_said_to_dominate(claim: Claim, facts: Facts, text: str) -> str:
+    """The kernels' (or the gaps') time said to hold most of the time when it holds the smaller part, or ""."""
+    spans = _kernel_and_gap(facts)
+    if spans is None or claim.dim is not Dim.SECOND or claim.span not in ("busy", "idle") or claim.hypothetical:
+        return ""
+    stop = text.find(". ", claim.end)
+    region = text[claim.end:min(claim.end + 80, stop if stop >= 0 else len(text))]
+    found = _DOMINATES.search(region)
+    # said of this time: no other figure, and no word of the other part, between them ("2 µs of kernel, then 8 µs of
+    # nothing: what is the GPU doing most of the time")
+    other = _SPAN_WORDS["idle" if claim.span == "busy" else "busy"]
+    between = region[:found.start()] if found else ""
+    if not found or NEGATION.search(between) or re.search(r"\d", between) or other.search(between) or (
+            claim.span == "busy" and "launch" in between) or _set_aside_question(text, claim.end + found.end()):
+        return ""
+    on, off = spans
+    share = (on.value if claim.span == "busy" else off.value) / (on.value + off.value)
+    if share >= 0.5:  # a majority: it does hold most of the time
+        return ""
+    part, rest = ("the kernels", "the gaps") if claim.span == "busy" else ("the gaps", "the kernels")
+    return (f"{part} hold {on.shown() if claim.span == 'busy' else off.shown()} of every"
+            f" {show(on.value + off.value, Dim.SECOND)}, {show(share, Dim.FRACTION)} of the time: {rest}, not {part},"
+            " hold most of it")
 
 
 def _gaps_removed_wrong(claim: Claim, text: str, facts: Facts) -> str:
@@ -1858,7 +1897,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
              or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text)
-             or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text))
+             or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text)
+             or _minority_said_to_dominate(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
