@@ -54,6 +54,10 @@ PAIRS = [
      "40,000 kernels × 2 µs = 80 ms of compute per request; that is where the time goes", "hold most of it"),
     ("a7", "kernels unchanged, 8 → 14 ms, so 6 ms per token is the .item() sync",
      "kernels unchanged, so the whole 14 ms per token is the .item() sync", "the change costs"),
+    # every fix bounded by the smaller part of the time
+    ("a6", "2 + 8 = 10 µs a launch, 40,000 × 10 µs = 400 ms: at best any fix gives 5×, the gaps gone",
+     "2 + 8 = 10 µs a launch, 40,000 × 10 µs = 400 ms: the best any fix can do is 400 → 320 ms, 1.25×",
+     "not any fix"),
     # the same slip worked out, its × left off
     ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
      "1 ÷ what is left"),
@@ -156,6 +160,7 @@ def test_each_claim_is_listed_with_its_mark() -> None:
            " the time?"),
     ("a6", "each 2 µs kernel is followed by an 8 µs idle gap, so launch cost dominates the request"),
     ("a6", "busy 20%: 2 µs of kernel, then nothing for most of the time"),
+    ("a6", "2 µs on, 8 off: tuning the kernels, the best any fix of them can do is 1.25×"),
     ("a6", "busy 20% (40,000 × 2 µs = 80 ms). are the 80 ms of kernels where the time goes? no"),
     ("a1", "70% of peak; headroom 1/0.7 = 1.43 at most"),
     ("a2", "1.7 of 2.0 TB/s = 85%; compiled takes ~0.26 of the eager time"),

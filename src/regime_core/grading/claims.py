@@ -1300,6 +1300,34 @@ _DOMINATES = re.compile(r"\b(?:where (?:the|all the|most of the) time goes|(?:mo
                         r"|step|it)|dominat\w*|the bottleneck|eats? (?:up )?(?:the|most)|the lion'?s share)\b")
 
 
+# A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
+_ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi[sz]ation|solution)|(?:any|every|no)"
+                      r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
+_KERNEL_FIX = re.compile(r"\b(?:kernels?|tun\w*|rewrit\w*|micro|faster math|optimi[sz]\w* (?:the )?kernel)")
+
+
+def _any_fix_bounded_by_kernels(claim: Claim, facts: Facts, text: str) -> str:
+    """The most any fix can give said as what removing the kernels' time gives, where the gaps hold the rest, or "".
+
+    With 2 µs of kernel and 8 µs of gap, taking the kernels' time away gives 10 ÷ 8 = 1.25×; taking the gaps away
+    gives 10 ÷ 2 = 5×. "The best any fix can do is 1.25×" bounds every fix by the smaller part; a bound said of
+    tuning the kernels alone is right.
+    """
+    spans = _kernel_and_gap(facts)
+    if spans is None or not claim.multiplier or claim.bound == ">":
+        return ""
+    start, _ = _sentence_bounds(text, claim)
+    before = text[start:claim.start]
+    if not _ANY_FIX.search(before) or _KERNEL_FIX.search(before):
+        return ""
+    on, off = spans
+    gaps_gone = (on.value + off.value) / on.value
+    if claim.value >= gaps_gone * (1 - MATCH):
+        return ""
+    return (f"taking the gaps away gives ({on.shown()} + {off.shown()}) ÷ {on.shown()} = {number_shown(gaps_gone)}×:"
+            f" {claim.shown()}× is the most tuning the kernels can give, not any fix")
+
+
 def _set_aside_question(text: str, at: int) -> bool:
     """Whether the sentence that reaches ``at`` ends in a question mark (a question asks, it claims nothing)."""
     ends = [i for i in (text.find(". ", at), text.find("?", at)) if i >= 0]
@@ -1898,7 +1926,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
              or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text)
              or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text)
-             or _minority_said_to_dominate(claim, facts, text))
+             or _minority_said_to_dominate(claim, facts, text) or _any_fix_bounded_by_kernels(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
