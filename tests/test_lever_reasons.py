@@ -202,3 +202,23 @@ def test_reading_the_host_value_seldom_or_asynchronously_is_removing_the_sync(it
 def test_a_fused_custom_kernel_is_fusion_and_sharing_is_not_shaving(item: str, text: str) -> None:
     """"One custom kernel" for a chain is the chain fused; "sharing" is a word of its own, not "shaving" misspelt."""
     assert _check(item, "helps", text)["passed"] is True
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    # a lever that keeps the FLOPs (levers.json 'keeps_flops') said to cut them
+    ("a5", "chunked prefill: splitting the prompt into 4 chunks cuts the prefill FLOPs 4x", False),
+    ("a5", "chunked prefill, which would reduce the arithmetic", False),
+    ("a5", "chunked prefill over more GPUs: it spreads the FLOPs, it does not cut the FLOPs", True),
+    ("a5", "chunked prefill never cuts the FLOPs; it spreads them over more GPUs", True),
+    ("a5", "chunked prefill spread over more GPUs cuts the math time", True),
+    # fewer FLOPs offered as a lever of its own, beside one that keeps them
+    ("a1", "FP8 or fewer FLOPs", True),
+    ("a1", "lower precision like FP8, or reducing the FLOP count", True),
+    # a lever that does cut them
+    ("a5", "shorter prompts: a 2,048-token prompt cuts the prefill FLOPs about in half", True),
+])
+def test_a_lever_said_to_cut_the_flops_it_keeps_is_wrong(item: str, text: str, passed: bool) -> None:
+    check = _check(item, "helps", text)
+    assert check["passed"] is passed, check
+    if passed is False:
+        assert "leaves the FLOP count as it is" in check["why"]

@@ -27,6 +27,9 @@ class Lever:
     doubtful_for: tuple[tuple[str, str], ...] = ()
     #: Regular expressions for the ways people describe the lever without naming it (levers.json 'described').
     described: tuple[str, ...] = ()
+    #: The lever leaves the work's FLOP count as it is (fusion, graphs, paging, chunking, more GPUs): said to cut
+    #: the FLOPs, it is misread.
+    keeps_flops: bool = False
 
     def doubt(self, kind: str) -> str:
         """Why this lever may not move a kernel of ``kind`` (a classifier's kind, such as ``decode``); "" if it would."""
@@ -70,7 +73,7 @@ def levers() -> tuple[Lever, ...]:
     return tuple(Lever(e["id"], e["label"], tuple(e["fits"]), tuple(dict.fromkeys(unsnake(s) for s in e["synonyms"])),
                        e.get("phrase", e["label"]),
                        bool(e.get("names_a_problem", False)), tuple(sorted(e.get("doubtful_for", {}).items())),
-                       tuple(e.get("described", ())))
+                       tuple(e.get("described", ())), bool(e.get("keeps_flops", False)))
                  for e in _data()["levers"])
 
 

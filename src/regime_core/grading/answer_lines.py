@@ -35,6 +35,7 @@ from regime_core.grading import derived as dv
 from regime_core.grading.language import (
     NEGATION,
     added,
+    flops_cut,
     fusion_leaves,
     fusion_misstated,
     in_context,
@@ -533,6 +534,10 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
                             " waits on the GPU every step.")
     if not line.offered:
         return unsure("the grader could not read a lever you offer here")
+    cut = flops_cut(normalise(text)) if all(by_id(i).keeps_flops for i in line.offered) else None
+    if cut:  # "chunked prefill cuts the FLOPs 4×": what the lever is said to do, it does not
+        return Check(False, f"“{_as_written(text, cut.group())}”: {phrases(list(line.offered))} leaves the FLOP count"
+                            " as it is; it changes how the work is done, not how much of it there is.")
     refused = {*recognise(verdict.waste), *refused_fix}
     wrong = [i for i in line.offered if not helps_here(i, kind) and (i in refused or not by_id(i).fits)]
     helpful = [i for i in line.offered if helps_here(i, kind)]

@@ -433,6 +433,23 @@ _FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|del
                                r"(?:throughput|rate|speed)\b|\bonto (?:the )?tensor cores\b")
 
 
+# The FLOP count said to fall by what the line offers ("chunked prefill cuts the prefill FLOPs 4×", "it would reduce
+# the math"): a verb said of a subject, not "or fewer FLOPs", which offers fewer FLOPs as a lever of its own.
+_FLOPS_CUT = re.compile(r"\b(?:(?:cuts|reduces|removes|lowers|saves|deletes|divides|shrinks|slashes|trims|halves)"
+                        r"|(?:would|will|can|could|to) (?:cut|reduce|remove|lower|save|delete|divide|shrink|slash|trim|halve))\b"
+                        r"(?:\s+(?!no\b|not\b|zero\b|none\b|nothing\b)[\w'’-]+){0,3}?\s+"
+                        r"(?:flops\b|flop count|(?:operation|op) count|number of flops|arithmetic\b|math\b)(?!\s+time)")
+
+
+def flops_cut(lowered: str) -> re.Match[str] | None:
+    """Where the text (normalised) says what it offers cuts the FLOP count, not denied; None where it does not."""
+    found = _FLOPS_CUT.search(lowered)
+    if found is None or negated(lowered, found.start(), found.end()) or _FUSION_DENIED.search(
+            lowered[max(0, found.start() - 60):found.start()]):
+        return None
+    return found
+
+
 # What denies the misstatement that follows: "zero fewer FLOPs", "no fusion of a relu reduces its operation count".
 _FUSION_DENIED = re.compile(r"(?:\bzero|\bnot any|\bno)\s*$|\b(?:no|never a)\s+(?:[\w-]+\s+)?fus\w*\b[^.;:!?]*$")
 
