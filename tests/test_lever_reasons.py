@@ -222,3 +222,22 @@ def test_a_lever_said_to_cut_the_flops_it_keeps_is_wrong(item: str, text: str, p
     assert check["passed"] is passed, check
     if passed is False:
         assert "leaves the FLOP count as it is" in check["why"]
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    # the right regime for a reason the incident says is not so
+    ("a7", "Overhead-bound, because the matmul and attention kernels got slower after the change.", False),
+    ("a6", "Overhead-bound: the kernels are slow", False),
+    ("a7", "Host-bound: the kernels are unchanged, the host waits on .item()", True),
+    # a denial inside the words the incident's contradiction reads
+    ("a6", "Overhead-bound: the kernels are not slow, the gaps are", True),
+])
+def test_a_regime_given_for_a_reason_the_incident_contradicts_is_wrong(item: str, text: str, passed: bool) -> None:
+    check = _check(item, "regime", text)
+    assert check["passed"] is passed, check
+    if passed is False:
+        assert "not for that reason" in check["why"]
+
+
+def test_a_denial_inside_a_contradiction_s_words_is_no_contradiction() -> None:
+    assert _check("a6", "evidence", "2 µs on, 8 µs off; the kernels are not slow")["passed"] is True

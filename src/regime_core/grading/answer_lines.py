@@ -306,10 +306,12 @@ class Contradiction:
     why: str
 
 
-def _contradicted(lowered: str, contradictions: Collection[Contradiction]) -> str:
+def contradicted(lowered: str, contradictions: Collection[Contradiction]) -> str:
+    """What the incident states that the text (normalised) says the opposite of, or ""."""
     for c in contradictions:
         for found in c.says.finditer(lowered):
-            if not negated(lowered, found.start(), found.end()):
+            # denied before it, or inside it ("the kernels are not slow" matches "are (\w+ )?slow")
+            if not negated(lowered, found.start(), found.end()) and not NEGATION.search(found.group()):
                 return c.why
             break
     return ""
@@ -481,7 +483,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
     if judged.wrong:
         return Check(False, cap(judged.wrong) + ".", marks)
     words = normalise(text)
-    against = (_contradicted(lowered, contradictions) or _regime_said_against(text, regime)
+    against = (contradicted(lowered, contradictions) or _regime_said_against(text, regime)
                or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts)
                or cap_line(claims.kernel_what_if_wrong(facts, lowered)))
     if against:

@@ -29,6 +29,7 @@ from regime_core.grading.answer_lines import (
     Contradiction,
     blamed_against,
     cap,
+    contradicted,
     deciding_lines,
     deciding_numbers,
     evidence_check,
@@ -228,6 +229,9 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
         checks["regime"] = Check(False, f"Not {advice(named).name}: {hint(incident_id)}")
     elif reason_against(entry.get("regime", ""), named):
         checks["regime"] = Check(False, reason_against(entry.get("regime", ""), named))
+    elif said_against := contradicted(normalise(entry.get("regime", "")), _contradictions(incident_id)):
+        # the right regime, for a reason the incident says is not so ("overhead, because the kernels got slower")
+        checks["regime"] = Check(False, f"{cap(advice(regime).name)}, but not for that reason: {said_against}")
     else:
         checks["regime"] = Check(True, f"{cap(advice(regime).name)}, as the symptoms say.")
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
