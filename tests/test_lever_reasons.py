@@ -241,3 +241,19 @@ def test_a_regime_given_for_a_reason_the_incident_contradicts_is_wrong(item: str
 
 def test_a_denial_inside_a_contradiction_s_words_is_no_contradiction() -> None:
     assert _check("a6", "evidence", "2 µs on, 8 µs off; the kernels are not slow")["passed"] is True
+
+
+@pytest.mark.parametrize(("field", "text", "passed"), [
+    # at context 512 the weights are nearly all of A4's bytes: a line that says the KV cache is says the opposite
+    ("helps", "Quantise only the KV cache: at context 512 the KV reads dominate the weight reads.", False),
+    ("evidence", "14 GB at 300 GB/s caps decode near 21 tok/s, and at context 512 attention reads the bulk of the"
+                 " bytes", False),
+    ("evidence", "14 GB of weights at 300 GB/s: 47 ms, 21 tok/s; the KV cache at 512 is not the bulk of the bytes",
+     True),
+    ("helps", "int8 weights: half the bytes a token reads", True),
+])
+def test_a_line_that_says_the_opposite_of_the_incident_fails_in_any_field(field: str, text: str, passed: bool) -> None:
+    check = _check("a4", field, text)
+    assert check["passed"] is passed, check
+    if passed is False:
+        assert "the weights are nearly all the bytes" in check["why"]

@@ -240,6 +240,10 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
                           drill.incident(incident_id).symptoms.observed.fused_speedup)
     # A lever line's numbers are claims too: checked, or named as not checked.
     checks.update(with_lever_numbers(levers, facts(incident_id), entry.get("helps", ""), entry.get("wastes", "")))
+    for field in ("helps", "wastes"):  # a lever's reason that says the opposite of what the incident states
+        said_against = contradicted(normalise(entry.get(field, "")), _contradictions(incident_id))
+        if said_against and checks[field].ok is not False:
+            checks[field] = Check(False, f"Not for that reason: {said_against}")
     wrong_regime = named is not None and named != regime
     return _item(incident_id, checks, hint_rung=1 if wrong_regime else 0)
 
