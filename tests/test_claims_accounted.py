@@ -11,7 +11,9 @@ from typing import Any
 
 import pytest
 
+from regime_core.grading import claims
 from regime_core.grading.grade import grade
+from regime_core.grading.language import normalise
 
 ANSWER = {"regime": "", "helps": "", "wastes": ""}
 
@@ -58,6 +60,11 @@ PAIRS = [
     ("a6", "2 + 8 = 10 µs a launch, 40,000 × 10 µs = 400 ms: at best any fix gives 5×, the gaps gone",
      "2 + 8 = 10 µs a launch, 40,000 × 10 µs = 400 ms: the best any fix can do is 400 → 320 ms, 1.25×",
      "not any fix"),
+    # a measured speed-up said to come from the share of the roof left unused
+    ("a2", "1.7 TB/s on 2.0 TB/s is 85%: the remaining 15% buys at most 1.18×, so compile's 3.8× comes from moving"
+           " fewer bytes",
+     "1.7 TB/s on 2.0 TB/s is 85%, so compile's 3.8× must come from using the remaining 15% of bandwidth",
+     "not from using more of the roof"),
     # the same slip worked out, its × left off
     ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
      "1 ÷ what is left"),
@@ -174,3 +181,15 @@ def test_right_lines_of_every_shape_pass(item: str, text: str) -> None:
 
 def test_a_contrast_with_the_context_incident_is_not_this_incident_s_figure() -> None:
     assert _evidence("a3", "compile made it 3.8× faster here, so launches dominate")["passed"] is False
+
+
+def test_a_speed_up_the_rest_of_the_roof_can_give_may_come_from_it() -> None:
+    """At 85% of the roof the rest buys up to 1.18×: a 1.1× said to come from it is no slip; a 3.8× is."""
+    facts = claims.Facts.read(["85% of peak bandwidth"], ["compile is 1.1× faster", "compile is 3.8× faster"])
+
+    def wrong(text: str) -> str:
+        lowered = normalise(text)
+        return claims.judge(facts, claims.read(lowered), lowered).wrong
+
+    assert wrong("85% of peak bandwidth, so the 1.1× must come from using the remaining 15%") == ""
+    assert "at most 1 ÷ 85% = 1.18×" in wrong("85% of peak bandwidth, so the 3.8× must come from using the remaining 15%")

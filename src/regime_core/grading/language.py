@@ -463,16 +463,32 @@ _FUSION_CURES_SYNC = re.compile(r"\bfus\w*\b(?:(?!\b(?:not|never|no|cannot|can'?
                                 r"\b[^.;!?]{0,20}?\b(?:if|when|once|after)\s+(?:you\s+)?fus\w*")
 
 
+# Fusion said to win by using more of the bandwidth ("compile closed that bandwidth gap", "the 85% unused, and
+# fusing filled it"): it moves fewer bytes; the roof it moves them under is the same.
+_FUSION_FILLS_BANDWIDTH = re.compile(
+    r"\b(?:fus\w*|compil\w*)\b(?:(?!\b(?:not|never|no|cannot|can'?t|won'?t|doesn'?t)\b)[^.;!?]){0,40}?"
+    r"\b(?:fill\w*|clos\w*|us(?:e|es|ed|ing) up|reclaim\w*|soak\w* up)\s+(?:up\s+)?(?:the\s+|that\s+|this\s+)?"
+    r"(?:(?:unused|remaining|idle|spare|missing|leftover|left-over)\s+)?(?:bandwidth|bw)(?:\s+gap)?\b"
+    r"|\b(?:fill\w*|clos\w*|us(?:e|es|ed|ing) up|reclaim\w*)\s+(?:the\s+|that\s+|this\s+)?(?:remaining\s+|unused\s+)?"
+    r"(?:bandwidth|bw)(?:\s+gap)?\b(?=[^.;!?]{0,40}\b(?:fus\w*|compil\w*))"
+    # the unused bandwidth named first, then filled by fusion ("85% … unused, and fusing filled it")
+    r"|\b(?:unused|remaining|idle|spare|leftover)\b[^.;!?]{0,60}?\b(?:fus\w*|compil\w*)\s+(?:\w+\s+)?"
+    r"(?:fill\w*|clos\w*|us(?:e|es|ed|ing) up|reclaim\w*)\s+(?:it|that|them|this)\b")
+
+
 def fusion_leaves(misstated: re.Match[str]) -> str:
-    """What fusion leaves as it was, against what the misstatement has it do: the math, or the host's wait."""
+    """What fusion leaves as it was, against what the misstatement has it do: the math, the host's wait, the roof."""
     if _FUSION_CURES_SYNC.fullmatch(misstated.group()):
         return "the host sync in place: the host waits while the code asks for a value (.item(), a print)"
+    if _FUSION_FILLS_BANDWIDTH.fullmatch(misstated.group()):
+        return "the bandwidth roof as it was: it wins by moving fewer bytes, not by moving them faster"
     return "the FLOPs and the math units' speed as they were"
 
 
 def fusion_misstated(lowered: str) -> re.Match[str] | None:
     """Where the text (normalised) says fusion does the math's work (less math, more occupancy) or a sync's cure."""
-    found = _FUSION_DOES_MATH.search(lowered) or _FUSION_CURES_SYNC.search(lowered)
+    found = (_FUSION_DOES_MATH.search(lowered) or _FUSION_CURES_SYNC.search(lowered)
+             or _FUSION_FILLS_BANDWIDTH.search(lowered))
     if found is None or negated(lowered, found.start(), found.end()) or _FUSION_DENIED.search(
             lowered[max(0, found.start() - 60):found.start()]):
         return None
