@@ -127,6 +127,8 @@ def test_a_kind_of_claim_passes_right_and_fails_wrong(item: str, right: str, wro
     ("a6", "2 µs on, 8 µs off: busy 20%. Removing the dry spells would give 10× more throughput", "“10”"),
     # a small plain number is a figure, not a count, unless it is one of the incident's shares or multipliers
     ("a1", r"$I = \frac{bytes}{FLOPs} = \frac{1.01e8}{1.37e11} \approx 7.4e-4$, above the ridge", "7.4e-4"),
+    # the roof said to be where tuning takes the kernel is no what-if
+    ("a5", "62% of peak: tune the GEMMs to 100% of peak", "100%"),
 ])
 def test_a_claim_that_cannot_be_checked_is_named_and_never_passes(item: str, text: str, unchecked: str) -> None:
     check = _evidence(item, text)
@@ -162,6 +164,17 @@ def test_each_claim_is_listed_with_its_mark() -> None:
     ("a2", "85% of peak bandwidth; compile 3.8× faster: +280% throughput"),
     # small plain numbers that are the incident's shares and multipliers, written without % or ×
     ("a6", "2 µs on, 8 µs off: busy 0.2 of the time"),
+    # figures right but written plainly: millions of elements, the roof itself in a what-if, a unit conversion, a
+    # ratio without its ×, a percent change said without its sign
+    ("a2", "x.shape = (8, 4096, 4096) -> 134M elements; eager hits 1.7/2.0 = 0.85 of peak bandwidth"),
+    ("a3", "tensor is 16,384x smaller than A2's (8,192 vs ~134M elements) but time is ~12 µs"),
+    ("a5", "62% of peak tensor FLOP/s; even a perfect kernel (100% of peak) gets only to ~112 ms (180 × 0.62)"),
+    ("a7", "In [1]: 1000/8, 1000/14 Out[1]: (125.0, 71.4) kernels unchanged"),
+    ("a5", "62% of peak. required speed-up = 180/80 = 2.25, more than 1/0.62 ≈ 1.61"),
+    ("a6", "busy = 2/(2+8) = 20%; ceiling if the gaps vanish: 5.0"),
+    ("a2", "each op reads and writes the whole 134M-element buffer at 1.7 of 2.0 TB/s"),
+    ("a3", "~12 µs both; compiled 12 / 1.08 = 11.1 µs, saving 0.9 µs (7.4%)"),
+    ("a7", "a 6 ms penalty per token — 75 per cent — with the kernels unchanged"),
     # the other part named between a time and "most of the time", or a question, says nothing of that time
     ("a6", "every 2 µs of kernel is followed by 8 µs of nothing, 40,000 times (400 ms): what is the GPU doing most of"
            " the time?"),

@@ -107,6 +107,7 @@ _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
                        r"|reach(?:es|ing)? (?:the )?(?:peak|roof)|perfect(?:ly tuned)?|flawless|ideal)\b")
 _OPERAND_OF_PRODUCT = re.compile(r"\s?[×x*]\s*[\d(]")
+_FACTOR_AFTER = re.compile(r"[×x]\s*\d")  # "180× 0.62": a factor follows, so the × is a product's
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
 _RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
 _FALL = re.compile(r"(?:less|shorter|faster|cut|drops?|lower|down|fewer|reduction|saving\w*|speed-?ups?|better)\b")
@@ -303,7 +304,8 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
-    multiplier = text[end:end + 1] in ("×", "x") and dim is Dim.COUNT
+    # "3.8× faster" is a multiplier; "180× 0.62" (normalised "180 × 0.62") is an operand of a product
+    multiplier = text[end:end + 1] in ("×", "x") and dim is Dim.COUNT and not _FACTOR_AFTER.match(text, end)
     roof = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}.get(dim)
     if dim is Dim.FRACTION:
         roof = _nearest(_ROOF_WORDS, before, after)
@@ -643,7 +645,8 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
 
 
 # A bare number followed by what makes it a rate or a multiplier is not a figure with its unit left off.
-_RATE_AFTER = re.compile(r"\s*(?:per\b|/|a (?:second|sec|step|token)\b|times\b|x\b|×)")
+# (an operator before a number is the working's: "180 × 0.62", "180/80")
+_RATE_AFTER = re.compile(r"\s*(?:per\b|/(?!\s*[\d(])|a (?:second|sec|step|token)\b|(?:times\b|x\b|×)(?!\s*[\d(]))")
 
 
 def is_fact_as_written(bare: Claim, fact: Claim) -> bool:
@@ -1824,6 +1827,13 @@ _WHAT_IF_WORDS = re.compile(r"\b(?:even|perfect\w*|ideal\w*|max(?:imum)?|wide op
                             r"|only|if|assuming|at most|floor|ceiling|driven|reach\w*|still)\b")
 
 
+# A share said to be where the kernel runs now, or where tuning takes it ("it is at 100%", "tune the kernels to
+# 100%"), not a what-if.
+_STATE_BEFORE = re.compile(r"\b(?:is|are|was|were|runs?|running|sits?|sitting|hits?|hitting|already|currently|now|to"
+                           r"|reach\w*)\s+"
+                           r"(?:at\s+)?(?:~|≈|about\s+|around\s+)?$")
+
+
 def _roof_what_if(claim: Claim, facts: Facts, text: str) -> bool:
     """Whether a 100% is the roof in a what-if ("even 100% of peak gives ~112 ms").
 
@@ -1831,6 +1841,8 @@ def _roof_what_if(claim: Claim, facts: Facts, text: str) -> bool:
     """
     if not any(f.roof and f.dim is Dim.FRACTION and f.value < 1 for f in facts.known):
         return False
+    if not _STATE_BEFORE.search(text, max(0, claim.start - 24), claim.start):
+        return True  # the incident measures less than the roof: 100% of it, not said to be where it runs, is the roof
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     if _WHAT_IF_WORDS.search(text, max(lo, claim.start - 40), min(hi, claim.end + 30)):
         return True
@@ -2025,9 +2037,32 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, "the roof itself, as a what-if"), False  # "even at 100%" is the roof itself
     if claim.bound and _bounded(claim, facts):
         return Mark(shown, True, f"a bound that holds ({claim.bound} {claim.shown()})"), False
-    plain = _plain_count(claim, facts, text, summed)
+    plain = _change_unmarked(claim, facts, text) or _plain_count(claim, facts, text, summed)
     return (Mark(shown, True, plain) if plain else
             Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them")), False
+
+
+_CHANGED = re.compile(r"\b(?:sav\w*|penalty|cut\w*|off|shorter|longer|slower|faster|gain\w*|los[est]\w*|drop\w*|rise\w*"
+                      r"|jump\w*|increase\w*|decrease\w*|more|less|throughput|added|adds?)\b")
+
+
+def _change_unmarked(claim: Claim, facts: Facts, text: str) -> str:
+    """A percent change the incident's figures give, said beside the change without its sign or "by", or "".
+
+    "saving 0.9 µs (7.4%)", "a 6 ms penalty per token — 75 per cent —": the change is in the sentence's words.
+    """
+    if claim.dim is not Dim.FRACTION or claim.change or claim.spare or claim.bound or claim.roof:
+        return ""
+    start, end = _sentence_bounds(text, claim)
+    if not _CHANGED.search(text, start, end):
+        return ""
+    d = next((d for d in facts.derived if d.role == dv.CHANGE and d.dim is Dim.FRACTION
+              and abs(abs(d.value) - claim.value) <= SHARE_POINTS / 3), None)
+    return f"{d.how}: a change of {show(abs(d.value), Dim.FRACTION)}" if d else ""
+
+
+#: The factors a unit conversion multiplies or divides by (ms to s, bytes to GB, KiB).
+_CONVERSIONS = frozenset({1e3, 1e6, 1e9, 1e12, 1e-3, 1e-6, 1e-9, 1024.0, 1024.0**2, 1024.0**3})
 
 
 def _plain_count(claim: Claim, facts: Facts, text: str, summed: frozenset[int]) -> str:
@@ -2040,6 +2075,12 @@ def _plain_count(claim: Claim, facts: Facts, text: str, summed: frozenset[int]) 
     small = _small_as_figure(claim, facts) if claim.value < 2 and not claim.multiplier else ""
     if small:
         return small
+    ratio = next((d for d in facts.derived if d.dim is Dim.COUNT and d.role in (dv.RATIO, dv.HEADROOM)
+                  and math.isclose(claim.value, d.value, rel_tol=min(MATCH, arithmetic_tolerance(claim.written)))), None)
+    if ratio is not None and not claim.multiplier:  # "required speed-up = 180/80 = 2.25", "Out[4]: 5.0": its × left off
+        return f"{ratio.how} = {show(ratio.value, ratio.dim)}"
+    if claim.value in _CONVERSIONS and not claim.multiplier and _in_arithmetic(claim, text):
+        return "a unit conversion in your arithmetic"  # "1000/14" (ms to tokens a second), "w/1e9" (bytes to GB)
     if claim.start in summed or (claim.value < 2 and not claim.multiplier and (
             claim.value in (0, 0.5, 1) or _in_arithmetic(claim, text))) or (
             claim.value <= 16 and claim.value.is_integer() and _in_arithmetic(claim, text)):

@@ -159,6 +159,7 @@ def facts(incident_id: str) -> Facts:
               *_tensor_sizes(dict(item.symptoms.work_spec or {}))]
     others_named = _grading(incident_id).get("context", [])
     context = [with_units(drill.incident(other).text) for other in others_named]
+    context += [f"{n} elements" for other in others_named if (n := _elements(other))]
     return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,
                       datasheet=datasheet(cards), context_lines=context, anomalous=bool(item.verdict().anomalies),
                       scales=_scales(incident_id, others_named), measured_real=tokens_beyond_floor(item.symptoms))

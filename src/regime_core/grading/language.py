@@ -112,6 +112,9 @@ _ZERO_COMMA = re.compile(r"(?<![\d,.])(0),(\d+)(?!\d|,\d)")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
 _BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))"
                        r"|(?<=(?:bf16|fp16|fp32|int8|int4) )(\d+(?:\.\d+)?)b\b|(?<=fp8 )(\d+(?:\.\d+)?)b\b")
+# Millions of things ("134M elements", "a 134m-element buffer"): not milli-anything.
+_MILLIONS = re.compile(r"(?<![\w.])(~?\d+(?:\.\d+)?)m(?=[ -](?:elements?|values?|entries|floats?|params|parameters|tokens"
+                       r"|launches|kernels|items|numbers)\b)")
 _DIGITS_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)[\s-]+(million|billion|trillion)\b")
 # Thousands grouped by a space, as SI and LaTeX write them ("40 000", "8 192", "40\\,000"): one number.
 _SPACED_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?: \d{3})+(?![\d.,])")
@@ -170,6 +173,8 @@ def numbers_in_words(text: str) -> str:
     """``text`` (lower case) with its numbers in words as digits, and nothing else changed ("about three" → "about 3")."""
     if _has(text, ("a hundred", "a thousand")):
         text = _A_SCALE.sub(r"one \1", text)
+    if "point o" in text:  # "one point oh eight" is 1.08
+        text = re.sub(r"\bpoint (?:oh|o)\b", "point zero", text)
     return _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), text) if _has(text, _RUN_NEEDLES) else text
 
 
@@ -338,6 +343,8 @@ def normalise(text: str) -> str:
             lowered = pattern.sub(replacement, lowered)
     if "b" in lowered:  # a model's size ("7b × 2 bytes", "a 70b model") is billions of parameters, not bytes
         lowered = _BILLIONS.sub(lambda m: f"{m[1] or m[2] or m[3]}e9", lowered)
+    if "m" in lowered:
+        lowered = _MILLIONS.sub(lambda m: f"{m[1]}e6", lowered)
     if "illion" in lowered:  # digits with a scale in words ("7 billion × 2 bytes"): one number
         lowered = _DIGITS_SCALED.sub(lambda m: f"{m[1]}e{_SCALE_EXPONENT[m[2]]}", lowered)
     if "_" in lowered:  # Python's 40_000 in a learner's line (a field of a form refuses it); snake_case as words
