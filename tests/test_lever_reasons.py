@@ -257,3 +257,12 @@ def test_a_line_that_says_the_opposite_of_the_incident_fails_in_any_field(field:
     assert check["passed"] is passed, check
     if passed is False:
         assert "the weights are nearly all the bytes" in check["why"]
+
+
+@pytest.mark.parametrize(("item", "text", "passed"), [
+    # cutting IO is cutting bytes: it fits a memory-bound kernel, not a compute-bound prefill
+    ("a5", "FlashAttention-style IO reduction", False),
+    ("a8", "IO reduction: int8 KV cache, fewer bytes a step", True),
+])
+def test_io_reduction_is_read_as_moving_fewer_bytes(item: str, text: str, passed: bool) -> None:
+    assert _check(item, "helps", text)["passed"] is passed
