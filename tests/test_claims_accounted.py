@@ -78,6 +78,8 @@ PAIRS = [
      "needs less work or another roof"),
     ("a5", "62% of peak; 180 → 80 ms needs 2.25× faster, past the 1.61× tuning can give",
      "62% of peak; a good GEMM tune could roughly triple it", "needs less work or another roof"),
+    ("a6", "the kernels occupying 20% of the timeline (2 µs of every 10)",
+     "the kernels occupying 80% of the timeline (8 µs of every 10)", "not busy 80%"),
     # the same slip worked out, its × left off
     ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
      "1 ÷ what is left"),

@@ -207,6 +207,8 @@ def test_a_share_worked_from_a_of_b_in_part_c_is_held_to_a_over_b(paragraph: str
     # fusion in other words: the relu folded into the matmul
     ("Fusion pays for A2 at 1.7 TB/s. Same in A1: fold the relu into the matmul and it climbs from 70% of peak to near"
      " 100%.", "cannot help A1"),
+    ("Fusion pays for A2 at 1.7 TB/s, not for A1 at 70% of peak; and fusion gives its biggest win of all in A3.",
+     "bought only 1.08×"),
 ])
 def test_what_fusion_is_said_to_do_for_an_incident_is_held_to_it(paragraph: str, named: str) -> None:
     check = _checks(paragraph)["fusion"]
@@ -284,6 +286,11 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
     ("Fusion pays for A2 at 1.7 TB/s, and A1's matmul at 70% of peak would climb toward 100% once the relu is fused"
      " in.", False),
     ("Fusion pays for A2 at 1.7 TB/s, and it also pays for compute-bound A1 at 70% of peak.", True),
+    # a multiplier of a win after the incident's name is the win's; one before it is another subject's
+    ("Fusion pays for A2, where compile is 3.8× faster, and wastes A1's week at 70% of peak. Even in A3 fusing gives"
+     " the same 3.8× speed-up.", False),
+    ("Fusion pays where bytes set the time (compile gives 3.8× by deleting intermediates) and in A7, where fusing"
+     " the kernels removes the .item() stall that took ITL from 8 to 14 ms; A1 at 70% of peak gains nothing.", True),
 ])
 def test_part_c_numbers_are_held_to_the_incident_they_are_said_of(paragraph: str, passed: bool | None) -> None:
     assert _checks(paragraph)["number"]["passed"] is passed
@@ -360,3 +367,12 @@ def test_a_stance_for_every_kernel_is_one_side_even_beside_an_argument_turned_ro
                     " call; A2's chain (1.7 of 2.0 TB/s) also wants fusion. Fusion is basically never wrong.")["both_sides"]
     assert check["passed"] is False, check["why"]
     assert "takes one side for every kernel" in check["why"]
+
+
+def test_a_win_overstated_where_fusion_fits_is_not_the_argument_turned_round() -> None:
+    """"A3's biggest win" overstates a win where fusion fits (launches): the fusion check fails it; the paragraph still
+    argues both sides."""
+    checks = _checks("Fusion pays for memory-bound A2 at 1.7 of 2.0 TB/s and wastes the week on compute-bound A1 at 70%"
+                     " of peak. And fusion gives its biggest win of all in A3, where launches dominate.")
+    assert checks["fusion"]["passed"] is False
+    assert checks["both_sides"]["passed"] is True

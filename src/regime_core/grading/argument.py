@@ -232,7 +232,7 @@ _BREAK = re.compile(r"[,;(—–]\s*|\s+-\s+|\s+(?:and|but|whereas|while|or)\s+"
 _COMPARED = re.compile(r"\b(?:as|than)\s*$")
 _SMALL_WIN = re.compile(r"\b(?:only|little|slight\w*|barely|marginal\w*|a bit|modest\w*|small|tiny|almost nothing"
                         r"|hardly)\b")
-_BIG_WIN = re.compile(r"\b(?:best|big|huge|major|massive|large|dramatic\w*|same)\b")
+_BIG_WIN = re.compile(r"\b(?:best|big|bigger|biggest|huge|major|massive|large|largest|greatest|dramatic\w*|same|most strongly)\b")
 _TIMES = re.compile(r"(\d+(?:\.\d+)?)\s?(?:×|x\b|times\b)")
 
 

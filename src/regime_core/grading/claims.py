@@ -42,7 +42,8 @@ _ROOF_WORDS = {
     "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s)(?![\w/])"),
 }
 _SHARE_WORDS = {
-    "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|works|running|computing|computes|doing work|occupied"
+    "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|works|running|computing|computes|doing work|occupied|occupying"
+                       r"|occup(?:y|ies)|take up|takes up|taking up"
                        r"|ocupad[ao]|toils?|toiling|turning|spinning|crunching"
                        r"|kernels? (?:are|is|take|takes|make up|makes up|account for|accounts for))\b"),
     "idle": re.compile(r"\b(?:idle|idles|idling|gaps?|waiting|waits|wasted|stalled|empty|doing nothing|dead time)\b"),
