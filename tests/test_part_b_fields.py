@@ -38,7 +38,7 @@ def test_a_wrong_ridge_written_as_an_expression_fails(ridge: str) -> None:
 
 
 @pytest.mark.parametrize(("side", "passed"), [
-    ("under", True), ("Below the ridge", True), ("below (by ~470×)", True), ("far below", True), ("left of it", True),
+    ("under", True), ("Below the ridge", True), ("below (by ~156×)", True), ("far below", True), ("left of it", True),
     ("<", True), ("above", False), ("over", False),
 ])
 def test_a_side_in_words_is_read(side: str, passed: bool) -> None:
@@ -180,3 +180,19 @@ def test_a_ridge_whose_words_turn_the_sides_round_fails(ridge: str, passed: bool
 def test_a_class_named_by_its_roof_alone_is_read(row: str, optimisation: str, passed: bool | None) -> None:
     check = _part_b(**{row: {"optimisation": optimisation}})["items"]["part_b"]["checks"][row]
     assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("row", "side", "passed"), [
+    # how far from the ridge a side says the kernel is, held to intensity ÷ ridge, said roughly
+    ("matmul", "above the ridge, by roughly 9×", True),
+    ("matmul", "above, ~8.7x", True),
+    ("matmul", "above the ridge, by roughly 87×", False),
+    ("add", "below, ~470 times", True),
+    ("add", "below, about 47×", False),
+    ("decode", "below the ridge", True),
+])
+def test_how_far_a_side_says_the_kernel_is_is_checked(row: str, side: str, passed: bool) -> None:
+    check = _part_b(**{row: {"side": side}})["items"]["part_b"]["checks"][row]
+    assert check["passed"] is passed, check
+    if passed is False:
+        assert "is not how far it sits from the ridge" in check["why"]

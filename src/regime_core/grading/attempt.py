@@ -44,6 +44,8 @@ class KernelAttempt:
     #: The intensity field's words, where it has any beside its number ("1.37e11 ÷ 1.01e8 ≈ 1,356, ~8.7× the
     #: ridge"): its written arithmetic is checked.
     said: str = ""
+    #: The side field as written ("above the ridge, by roughly 9×"): how far it says the kernel is, is checked.
+    side_said: str = ""
 
 
 @dataclass(frozen=True)
@@ -317,7 +319,8 @@ def parse_attempt(raw: object, *, strict: bool = False) -> Attempt:
             intensity, unread = None, [*unread, ("intensity", str(entry.get("intensity")))]
         written = entry.get("intensity")
         kernels[key] = KernelAttempt(intensity, side, _text(entry.get("optimisation"), f"{where}.optimisation"),
-                                     tuple(unread), written[:MAX_TEXT] if isinstance(written, str) else "")
+                                     tuple(unread), written[:MAX_TEXT] if isinstance(written, str) else "",
+                                     written_side[:MAX_TEXT])
     ridge = _number(part_b.get("ridge"), "part_b.ridge", strict=strict)
     ridge_unread = ""
     if ridge is not None and math.isnan(ridge):

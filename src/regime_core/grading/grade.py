@@ -328,6 +328,28 @@ def _arithmetic_off(text: str) -> str:
     return claim_reader.arithmetic_wrong(_NO_FACTS, claim_reader.read(with_units(text)))
 
 
+# How far from the ridge a side says the kernel is ("above the ridge, by roughly 9×", "~470× below").
+_HOW_FAR = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?×")
+#: How far a "how far" may be from intensity ÷ ridge: it is said roughly ("~9×" for 8.7×, "about 500×" for 467×).
+_HOW_FAR_MATCH = 0.25
+
+
+def _how_far_off(side_said: str, intensities: list[float | None], ridge: float) -> str:
+    """Why the multiple a side gives of the ridge is not the kernel's ("by roughly 87×" of 1356 against 156), or ""."""
+    found = _HOW_FAR.search(with_units(side_said)) if side_said else None
+    if found is None:
+        return ""
+    said = float(found[1])
+    known = [i for i in intensities if i]
+    if not known or any(math.isclose(said, max(i, ridge) / min(i, ridge), rel_tol=_HOW_FAR_MATCH) for i in known):
+        return ""
+    i = known[0]  # the learner's own intensity where there is one
+    how = (f"{format_quantity(i, Dim.INTENSITY)} ÷ {format_quantity(ridge, Dim.INTENSITY)}" if i >= ridge
+           else f"{format_quantity(ridge, Dim.INTENSITY)} ÷ {format_quantity(i, Dim.INTENSITY)}")
+    return (f"“{found[0]}” is not how far it sits from the ridge: {how} ="
+            f" {format_quantity(max(i, ridge) / min(i, ridge), Dim.COUNT)}×")
+
+
 def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     """Part B: the ridge, and each kernel's intensity, side and allowed class of optimisation."""
     rows = drill.part_b()
@@ -370,6 +392,8 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         if optimisation.ok is False:
             problems.append(f"{optimisation.why}")
         problems += [off for text in (given.said, given.optimisation) if (off := _arithmetic_off(text))][:1]
+        if far := _how_far_off(given.side_said, [given.intensity, p.intensity, row.drill_intensity], ridge):
+            problems.append(far)
         yours = (format_quantity(given.intensity, Dim.INTENSITY) if given.intensity is not None else "")
         said = f"{yours} ({_also(given.intensity, p.intensity, row.drill_intensity)})" if yours else derived
         if problems:
