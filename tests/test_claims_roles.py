@@ -381,7 +381,7 @@ def test_a_learners_own_count_is_not_a_slip_off_another_way_to_count() -> None:
 
 
 @pytest.mark.parametrize(("side", "read"), [("• below", True), ("memory side, way down", True),
-                                            ("much under the ridge", True), ("1 < 156 → memory side (156× below)", True),
+                                            ("much under the ridge", True), ("0.33 < 156 → memory side (470× below)", True),
                                             ("compute side", False), ("1 > 156 → compute side", False)])
 def test_a_side_in_these_words_is_read(side: str, read: bool) -> None:
     rows = {"add": {"intensity": "• 0.33", "side": side, "optimisation": "fusion"}}
