@@ -80,6 +80,17 @@ PAIRS = [
      "62% of peak; a good GEMM tune could roughly triple it", "needs less work or another roof"),
     ("a6", "the kernels occupying 20% of the timeline (2 µs of every 10)",
      "the kernels occupying 80% of the timeline (8 µs of every 10)", "not busy 80%"),
+    ("a3", "8×32×32 is 1/16,384 the size of the A2 tensor and the time hardly moves off ~12 µs",
+     "8×32×32 is 1/4,096 the size of the A2 tensor and the time hardly moves off ~12 µs", "not 4,096×"),
+    # a regime's cause set off by dashes; the idle part of the time blamed on memory; the 6 ms placed in kernels the
+    # incident says are unchanged
+    ("a5", "62% is well short of peak, yet the tensor cores — the math — set the time",
+     "62% is well short of peak, so something other than the tensor cores — memory — is the limit",
+     "describes a memory-bound kernel"),
+    ("a6", "2 µs on, 8 µs off: the gaps are launch overhead, not HBM",
+     "the 8 µs gaps are HBM recovering between launches; busy 2/10 = 20%", "puts the time on moving bytes"),
+    ("a7", "kernels unchanged, so the added 6 ms lies in the host wait on .item(), not in the kernels",
+     "kernels unchanged, so the added 6 ms must lie within the matmul and attention kernels", "unchanged"),
     # the same slip worked out, its × left off
     ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
      "1 ÷ what is left"),

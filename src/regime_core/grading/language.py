@@ -112,6 +112,10 @@ _ZERO_COMMA = re.compile(r"(?<![\d,.])(0),(\d+)(?!\d|,\d)")
 _THOUSANDS_DOT = re.compile(r"(?<![\d.])(\d{1,3})\.(\d{3})(?![\d.])")
 _BILLIONS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)b(?= ?(?:×|\*|x\b|params|parameters|model|weights|int8|int4|fp16|bf16|fp8|llama|decode))"
                        r"|(?<=(?:bf16|fp16|fp32|int8|int4) )(\d+(?:\.\d+)?)b\b|(?<=fp8 )(\d+(?:\.\d+)?)b\b")
+# A word or two set off by dashes, read in its sentence: what it names is what the sentence says it of.
+_APPOSITION = re.compile(r"\s[—–]\s?([a-z][\w-]*(?:\s[a-z][\w-]*)?)\s?[—–]\s")
+# A size said as a fraction of another's ("1/4,096 the size of the A2 tensor", "1/16384th of the size").
+_SIZE_FRACTION = re.compile(r"(?<![\w.])1\s*/\s*(\d[\d,]*(?:\.\d+)?)(?:th)?\s+(?:of\s+)?the\s+size\b")
 # Millions of things ("134M elements", "a 134m-element buffer"): not milli-anything.
 _MILLIONS = re.compile(r"(?<![\w.])(~?\d+(?:\.\d+)?)m(?=[ -](?:elements?|values?|entries|floats?|params|parameters|tokens"
                        r"|launches|kernels|items|numbers)\b)")
@@ -351,6 +355,10 @@ def normalise(text: str) -> str:
         lowered = unsnake(_DIGIT_GROUP.sub("", lowered))
     if ":" in lowered or "=" in lowered:  # "floor ms per token: 47" (a config's key carries the unit) is "floor: 47 ms"
         lowered = _KEYED_UNIT.sub(_unit_after, lowered)
+    if "—" in lowered or "–" in lowered:  # "something other than the tensor cores — memory — is the limit"
+        lowered = _APPOSITION.sub(r" \1 ", lowered)
+    if "size" in lowered:  # "1/4,096 the size of A2's tensor" is "4,096× smaller than A2's"
+        lowered = _SIZE_FRACTION.sub(r"a size \1× smaller than", lowered)
     lowered = _TIMES.sub("×", lowered)
     lowered = _PERCENT.sub("%", lowered)
     return _MICROSECONDS.sub(" µs", lowered) if "us" in lowered else lowered
