@@ -87,6 +87,10 @@ PAIRS = [
     ("a5", "62% is well short of peak, yet the tensor cores — the math — set the time",
      "62% is well short of peak, so something other than the tensor cores — memory — is the limit",
      "describes a memory-bound kernel"),
+    ("a3", "~12 µs, way faster than A2, and 1.08× from compile: launch-scale",
+     "12 µs is way faster than A2 so it's memory-bound, smaller tensor = less time", "memory-bound"),
+    ("a3", "12 µs against the 3.8× of A2 means it is launch-bound",
+     "12 µs against the 3.8× of A2 means it is memory-bound", "memory-bound"),
     ("a6", "2 µs on, 8 µs off: the gaps are launch overhead, not HBM",
      "the 8 µs gaps are HBM recovering between launches; busy 2/10 = 20%", "puts the time on moving bytes"),
     ("a7", "kernels unchanged, so the added 6 ms lies in the host wait on .item(), not in the kernels",
@@ -155,6 +159,10 @@ def test_a_kind_of_claim_passes_right_and_fails_wrong(item: str, right: str, wro
     ("a1", r"$I = \frac{bytes}{FLOPs} = \frac{1.01e8}{1.37e11} \approx 7.4e-4$, above the ridge", "7.4e-4"),
     # a speed-up the target is said to need is no claim that tuning reaches it: not held to the roof, and not checked
     ("a5", "62% of peak; to hit 80 ms the prefill must get 3× faster, and tuning gives 1.61× at most", "“3”"),
+    # a batch's tokens over a step's time is no time read as a rate (233 ms a token would be 4.3 tok/s): not a slip,
+    # and not checked
+    ("a8", "70 GB a step at 2.0 TB/s is at least 35 ms per step, so at most ~229 tok/s across the batch of 8",
+     "“229 tok/s"),
     # the roof said to be where tuning takes the kernel is no what-if
     ("a5", "62% of peak: tune the GEMMs to 100% of peak", "100%"),
 ])
@@ -201,6 +209,10 @@ def test_each_claim_is_listed_with_its_mark() -> None:
     ("a5", "62% of peak. required speed-up = 180/80 = 2.25, more than 1/0.62 ≈ 1.61"),
     ("a6", "busy = 2/(2+8) = 20%; ceiling if the gaps vanish: 5.0"),
     ("a1", "70% of peak: FP8 could make it 2× faster"),
+    # read after the thirteenth set was spent: right lines its grading marked wrong
+    ("a1", "70% of peak, ~1.36e3 FLOP/B against a ridge of 156: memory-bound ruled out by intensity"),
+    ("a3", "~12 µs both, compile only 1.08×; the 3.8× traffic win is gone because there was never much traffic"),
+    ("a3", "~12 µs on 8,192 elements; the same chain on 16,384× the data (A2) was memory-bound"),
     ("a2", "each op reads and writes the whole 134M-element buffer at 1.7 of 2.0 TB/s"),
     ("a3", "~12 µs both; compiled 12 / 1.08 = 11.1 µs, saving 0.9 µs (7.4%)"),
     ("a7", "a 6 ms penalty per token — 75 per cent — with the kernels unchanged"),

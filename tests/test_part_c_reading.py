@@ -376,3 +376,13 @@ def test_a_win_overstated_where_fusion_fits_is_not_the_argument_turned_round() -
                      " of peak. And fusion gives its biggest win of all in A3, where launches dominate.")
     assert checks["fusion"]["passed"] is False
     assert checks["both_sides"]["passed"] is True
+
+
+def test_where_an_incident_already_stands_is_no_win_credited_to_fusion() -> None:
+    """"A1 already reaches 70% of peak: fusing the relu does not change its work" says where A1 stands, then that fusion
+    cannot help: no win is credited to fusion there, so the fusion check is not failed."""
+    checks = _checks("Fusion pays when memory traffic or launches set the time: A2's compile is 3.8× faster because it"
+                     " removes the intermediate reads and writes. But the 4096 matmul has intensity ≈ 1356, well above"
+                     " the ridge, and A1 already reaches 70% of peak: fusing the relu does not change its work, so a week"
+                     " spent on it is wasted.")
+    assert checks["fusion"]["passed"] is True, checks["fusion"]

@@ -359,6 +359,12 @@ _WHAT_IF = re.compile(r"\b(?:would|could|might|if|had it|were it|should|whether)
 _EVIDENCE_CLAUSE = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|,\s|\b(?:but|whereas|while|so|and|which)\b")
 
 
+# An incident named in a clause ("the same chain on 16,384× the data (A2) was memory-bound"): what the clause says of
+# a regime is said of that one, set beside this.
+_NAMED_SUBJECT = re.compile(r"\W*(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:(?:in|of|for|on)\s+)?a[1-8]\b")
+_NAMED_BEFORE = re.compile(r"\ba[1-8]\W*$")
+
+
 def _regime_said_against(text: str, regime: str | None) -> str:
     """Why an evidence line is wrong where a clause of it says another regime sets the pace, or "".
 
@@ -374,13 +380,18 @@ def _regime_said_against(text: str, regime: str | None) -> str:
     if found and not negated(lowered, found.start(), found.end()) and not _WHAT_IF.search(lowered[:found.start()][-40:]):
         return (f"Your evidence says “{_as_written(text, found.group())}”, which this incident's measurements contradict:"
                 f" it is {advice(regime).name}.")
+    at = 0
     for clause in _EVIDENCE_CLAUSE.split(lowered):
+        start = lowered.find(clause, at)
+        at = start + len(clause)
         # a limit that is denied ("neither memory- nor compute-bound") concludes nothing about another regime
         limits = [m for m in _LIMITS.finditer(clause) if not negated(clause, m.start(), m.end())]
         if not clause.strip() or not (limits or _CONCLUDES.search(clause)) or _WHAT_IF.search(clause):
             continue
         other = regime_named(clause)
-        if other is not None and other != regime:
+        # an incident named as the clause's subject, or just before it ("(A2) was memory-bound"), is what it is of
+        if other is not None and other != regime and not (_NAMED_SUBJECT.match(clause) or _NAMED_BEFORE.search(
+                lowered, max(0, start - 12), start)):
             quoted = _as_written(text, clause.strip())
             return f"Your evidence describes {a_kernel(other)} (“{quoted}”), but this one is {advice(regime).name}."
     return ""

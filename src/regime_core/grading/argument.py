@@ -259,6 +259,8 @@ def _paid(text: str) -> bool | None:
     paid = False
     for found in _PAID.finditer(text):
         before = text[max(0, found.start() - 40):found.start()].split()[-4:]
+        if before[-1:] == ["already"]:
+            continue  # "A1 already reaches 70% of peak": where it stands, not what a fix paid
         if any(_NEGATOR.fullmatch(w.strip(",;:()")) for w in before):
             unpaid = True
         else:

@@ -957,6 +957,10 @@ def _bound_said_exact(claim: Claim, matches: list[Claim], facts: Facts, text: st
                    ", not an exact figure")
 
 
+#: The largest count read as a batch of sequences when a rate is a batch's tokens over a step's time.
+_LARGEST_BATCH = 4096
+
+
 def _time_as_rate(claim: Claim, facts: Facts, line: Sequence[Claim]) -> str:
     """A rate that is a time's number in milliseconds ("47 ms a token, so at most 47 tok/s"), not its inverse, or ""."""
     if claim.dim is not Dim.TOKEN_RATE:
@@ -966,6 +970,11 @@ def _time_as_rate(claim: Claim, facts: Facts, line: Sequence[Claim]) -> str:
     # Read after the derived figures: a rate that is some time's inverse was accounted for there.
     time = next((t for t in times if math.isclose(claim.value, t * 1000, rel_tol=0.02)), None)
     if time is None:
+        return ""
+    # a batch's tokens over a step's time ("35 ms a step for a batch of 8: 229 tok/s") is the rate, not a slip
+    counts = [c.value for c in line if c.dim is Dim.COUNT and 2 <= c.value <= _LARGEST_BATCH]
+    steps = [c.value for c in line if c.dim is Dim.SECOND]
+    if any(math.isclose(claim.value, n / t, rel_tol=0.03) for n in counts for t in steps if t != time):
         return ""
     return (f"{show(time, Dim.SECOND)} a token is 1 ÷ {show(time, Dim.SECOND)} = {show(1 / time, Dim.TOKEN_RATE)},"
             f" not {claim.shown()}")
@@ -1959,6 +1968,9 @@ _ANOTHER_INCIDENT = re.compile(r"(?<!\bas in )(?<!\blike in )(?<!\blike )(?<!\ba
                                r"(?<!\bsame as )\ba[1-8](?:'?s)?\b")
 
 
+_GONE = re.compile(r"\b(?:gone|vanish\w*|disappear\w*|no longer|evaporat\w*|absent|missing|not here|nowhere)\b")
+
+
 def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, text: str) -> Mark | None:
     """A speed-up said that is not the one the incident measured ("compiled, only 1.08× faster" of A2), else None.
 
@@ -1972,7 +1984,8 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
     # A line that cites the measured speed-up may name others beside it, and the incident set beside this one's
     # figures; one said of this incident ("compile doubled speed here too", "3.8× faster here") is held to its own.
     lo, hi = _sentence_bounds(text, claim)
-    said_of_another = _ANOTHER_INCIDENT.search(text, lo, hi) and any(
+    # the other incident named, or its win said to be gone here ("the 3.8× traffic win is gone", the drill's words)
+    said_of_another = (_ANOTHER_INCIDENT.search(text, lo, hi) or _GONE.search(text, lo, hi)) and any(
         math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH) for c in facts.context)
     here = _HERE_TOO.search(text, max(lo, claim.start - 30), min(hi, claim.end + 30))  # said of this one, near it
     if not here and (said_of_another or any(

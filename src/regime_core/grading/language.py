@@ -88,7 +88,7 @@ _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|does
                      r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|wouldnt|does not|doesn't|doesnt|do not|don't|"
                     r"cannot|can't|cant|can not|could not|couldn't|couldnt|is not|isn't|isnt|are not|aren't|arent"
-                    r"|is gone|gone|useless|pointless|irrelevant|"
+                    r"|is gone|gone|useless|pointless|irrelevant|ruled out|excluded|eliminated|dismissed|"
                     r"no help|wasted|waste|theatre|theater|trivial|negligible|little left|little to gain|not much left"
                     r"|(?:has |have |gives? |brings? )?(?:zero|no) (?:return|gain|payoff|benefit)s?)\b")
 # A call's empty brackets (".item()") are part of its name, not the end of a clause.
