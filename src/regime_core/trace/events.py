@@ -10,13 +10,16 @@ from __future__ import annotations
 import dataclasses
 import math
 import re
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from operator import itemgetter
 from typing import Any, BinaryIO, NamedTuple
 
 from regime_core.errors import RegimeError
 from regime_core.trace import formats
+from regime_core.trace.columns import Columns, FlagColumn, IdColumn, LabelColumn, MaybeFloatColumn
 from regime_core.trace.source import MAX_TRACE_BYTES, Pieces
 from regime_core.trace.stream import Reader
 
@@ -103,11 +106,11 @@ class CpuOp(NamedTuple):
 class Events:
     """A trace's events, sorted by start."""
 
-    gpu: tuple[GpuSpan, ...]
-    launches: tuple[Call, ...]
+    gpu: Sequence[GpuSpan]  # kept as columns by the reader (columns.py); a tuple where a test builds one
+    launches: Sequence[Call]
     graph_launches: int
     syncs: tuple[Span, ...]
-    ops: tuple[CpuOp, ...]
+    ops: Sequence[CpuOp]
     steps: tuple[tuple[int, Span], ...]
     loader: tuple[Span, ...]
     device_names: tuple[str, ...]
@@ -210,14 +213,105 @@ def _label(labels: _Labels, value: object) -> str:
         return str(value)
 
 
+class _GpuRows:
+    """GPU spans as columns (``columns.py``): what a trace of millions of kernels keeps."""
+
+    def __init__(self) -> None:
+        self.name: list[str] = []
+        self.start, self.end = array("d"), array("d")
+        self.kind, self.device, self.stream = LabelColumn(), LabelColumn(), LabelColumn()
+        self.correlation, self.external = IdColumn(), IdColumn()
+        self.comm = FlagColumn()
+
+    def append(self, row: tuple[Any, ...]) -> None:
+        """Keep one span, given as a :class:`GpuSpan`'s fields."""
+        name, start, end, kind, device, stream, correlation, external, comm = row
+        self.name.append(name)
+        self.start.append(start)
+        self.end.append(end)
+        self.kind.append(kind)
+        self.device.append(device)
+        self.stream.append(stream)
+        self.correlation.append(correlation)
+        self.external.append(external)
+        self.comm.append(comm)
+
+    def columns(self) -> Columns[GpuSpan]:
+        """The spans, in the order they came."""
+        return Columns(partial(_new, GpuSpan), [self.name, self.start, self.end, self.kind, self.device, self.stream,
+                                               self.correlation, self.external, self.comm])
+
+    def __repr__(self) -> str:
+        return repr(tuple(self.columns()))
+
+
+class _CallRows:
+    """Host calls (launches) as columns."""
+
+    def __init__(self) -> None:
+        self.name: list[str] = []
+        self.start, self.end = array("d"), array("d")
+        self.correlation, self.thread = IdColumn(), LabelColumn()
+
+    def append(self, row: tuple[Any, ...]) -> None:
+        """Keep one call, given as a :class:`Call`'s fields."""
+        name, start, end, correlation, thread = row
+        self.name.append(name)
+        self.start.append(start)
+        self.end.append(end)
+        self.correlation.append(correlation)
+        self.thread.append(thread)
+
+    def columns(self) -> Columns[Call]:
+        """The calls, in the order they came."""
+        return Columns(partial(_new, Call), [self.name, self.start, self.end, self.correlation, self.thread])
+
+    def __repr__(self) -> str:
+        return repr(tuple(self.columns()))
+
+
+class _OpRows:
+    """CPU ops as columns; their shapes and types are shared tuples, kept as references."""
+
+    def __init__(self) -> None:
+        self.name: list[str] = []
+        self.start, self.end = array("d"), array("d")
+        self.thread, self.external = LabelColumn(), IdColumn()
+        self.dims: list[tuple[object, ...]] = []
+        self.types: list[tuple[object, ...]] = []
+        self.flops = MaybeFloatColumn()
+        self.concrete: list[tuple[object, ...]] = []
+
+    def append(self, row: tuple[Any, ...]) -> None:
+        """Keep one op, given as a :class:`CpuOp`'s fields."""
+        name, start, end, thread, external, dims, types, flops, concrete = row
+        self.name.append(name)
+        self.start.append(start)
+        self.end.append(end)
+        self.thread.append(thread)
+        self.external.append(external)
+        self.dims.append(dims)
+        self.types.append(types)
+        self.flops.append(flops)
+        self.concrete.append(concrete)
+
+    def columns(self) -> Columns[CpuOp]:
+        """The ops, in the order they came."""
+        return Columns(partial(_new, CpuOp), [self.name, self.start, self.end, self.thread, self.external, self.dims,
+                                             self.types, self.flops, self.concrete])
+
+    def __repr__(self) -> str:
+        return repr(tuple(self.columns()))
+
+
 class _Collector:
     """Keeps what the reader needs of each event as it streams past."""
 
     def __init__(self) -> None:
-        self.gpu: list[GpuSpan] = []
-        self.launches: list[Call] = []
+        self.gpu = _GpuRows()
+        self.launches = _CallRows()
         self.syncs: list[Span] = []
-        self.ops: list[CpuOp] = []
+        self.ops = _OpRows()
         self.steps: list[tuple[int, Span]] = []
         self.loader: list[Span] = []
         self.graphs = self.skipped = self.profiled = 0
@@ -276,9 +370,8 @@ class _Collector:
         if stream is _ABSENT:
             stream = event.get("tid", "")
         labels = self.labels
-        self.gpu.append(_new(GpuSpan, (name, start, end, kind, _label(labels, device), _label(labels, stream),
-                                       _int(args.get("correlation")),
-                                       _int(args.get("External id", args.get("external id"))), comm)))
+        self.gpu.append((name, start, end, kind, _label(labels, device), _label(labels, stream),
+                         _int(args.get("correlation")), _int(args.get("External id", args.get("external id"))), comm))
 
     def _keep(self, start: float, end: float, cat: str, raw_name: str, args: dict[str, Any],  # noqa: PLR0917 (hot path: no keywords)
               event: dict[str, Any]) -> None:
@@ -293,10 +386,9 @@ class _Collector:
             except (KeyError, TypeError):
                 self._gpu(name, start, end, gpu_kind, gpu_kind == "kernel" and comm, args, event)
                 return
-            self.gpu.append(_new(GpuSpan, (name, start, end, gpu_kind, device, stream,
-                                           correlation if type(correlation) is int else _int(correlation),
-                                           external if type(external) is int else _int(external),
-                                           gpu_kind == "kernel" and comm)))
+            self.gpu.append((name, start, end, gpu_kind, device, stream,
+                             correlation if type(correlation) is int else _int(correlation),
+                             external if type(external) is int else _int(external), gpu_kind == "kernel" and comm))
             return
         if cat == "cuda_profiler_range":
             self.profiled += 1
@@ -307,21 +399,19 @@ class _Collector:
                     correlation, thread = args["correlation"], labels[event["tid"]]
                 except (KeyError, TypeError):
                     correlation, thread = args.get("correlation"), _label(labels, event.get("tid", ""))
-                self.launches.append(_new(Call, (name, start, end,
-                                                 correlation if type(correlation) is int else _int(correlation),
-                                                 thread)))
+                self.launches.append((name, start, end,
+                                      correlation if type(correlation) is int else _int(correlation), thread))
                 self.graphs += graph
             elif sync and cat != "cuda_sync":
                 self.syncs.append(Span(name, start, end))
         if cat in _CPU_OPS:
             flops = args.get("flops")
-            self.ops.append(_new(CpuOp, (name, start, end, _label(labels, event.get("tid", "")),
-                                         _int(args.get("External id")),
-                                         _items(args.get("Input Dims", args.get("Input dims")), self.type_lists),
-                                         _items(args.get("Input type"), self.type_lists),
-                                         float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
-                                         else None,
-                                         _items(args.get("Concrete Inputs"), self.type_lists))))
+            self.ops.append((name, start, end, _label(labels, event.get("tid", "")), _int(args.get("External id")),
+                             _items(args.get("Input Dims", args.get("Input dims")), self.type_lists),
+                             _items(args.get("Input type"), self.type_lists),
+                             float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
+                             else None,
+                             _items(args.get("Concrete Inputs"), self.type_lists)))
         if step is not None and cat in ("user_annotation", "cpu_op", "python_function", "", "Operator"):
             self.steps.append((step, Span(name, start, end)))
         elif loads and cat in ("cpu_op", "user_annotation", "python_function", "Operator"):
@@ -372,7 +462,7 @@ def from_dicts(events: Iterable[dict[str, Any]], device_names: tuple[str, ...] =
 
 
 def _events(kept: _Collector, names: tuple[str, ...]) -> Events:
-    return Events(tuple(sorted(kept.gpu, key=_start)), tuple(sorted(kept.launches, key=_start)), kept.graphs,
-                  tuple(sorted(kept.syncs, key=_start)), tuple(sorted(kept.ops, key=_start)),
+    return Events(kept.gpu.columns().sorted_by(1), kept.launches.columns().sorted_by(1), kept.graphs,
+                  tuple(sorted(kept.syncs, key=_start)), kept.ops.columns().sorted_by(1),
                   tuple(sorted(kept.steps, key=lambda s: s[1].start)), tuple(sorted(kept.loader, key=_start)),
                   names, kept.skipped, kept.profiled)

@@ -1,0 +1,210 @@
+"""A trace's GPU spans, launches and ops kept as columns, read back as the named tuples the readers use.
+
+A trace of millions of events kept as one named tuple each holds some 200–300 bytes an event (the tuple, its two
+floats, its ids); kept as columns (times in arrays of doubles, ids in arrays of integers, the few distinct
+devices, streams and threads as indices) it holds some 35–70. The readers iterate, index and slice the columns as
+a sequence of the same named tuples, built as they are read: nothing downstream knows how they are kept.
+"""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Callable, Iterator, Sequence
+from itertools import pairwise
+from typing import Any, TypeVar, overload
+
+T = TypeVar("T")
+
+#: What an integer column stores for "none" (a correlation or external id the event does not carry).
+NONE_ID = -(2**63)
+
+
+class _Coded:
+    """A column whose stored values are not the field's own: read back through ``get`` and ``decoded``."""
+
+    __slots__ = ("values",)
+    values: Any
+
+    def get(self, at: int) -> Any:
+        """The field's value in row ``at``."""
+        raise NotImplementedError
+
+    def decoded(self) -> Iterator[Any]:
+        """The field's values in order."""
+        raise NotImplementedError
+
+    def reordered(self, order: Sequence[int]) -> None:
+        """The column in ``order``."""
+        values = self.values
+        self.values = (array(values.typecode, (values[i] for i in order)) if isinstance(values, array)
+                       else [values[i] for i in order])
+
+
+class IdColumn(_Coded):
+    """Integer ids (or None) in an array of 64-bit integers; a list once one does not fit."""
+
+    def __init__(self) -> None:
+        self.values: array[int] | list[int | None] = array("q")
+
+    def append(self, value: int | None) -> None:
+        """Keep one id."""
+        values = self.values
+        if type(values) is list:
+            values.append(value)
+            return
+        try:
+            values.append(NONE_ID if value is None else value)
+        except OverflowError:  # an id past 64 bits: kept, in a list from now on
+            self.values = [None if v == NONE_ID else v for v in values]
+            self.values.append(value)
+
+    def get(self, at: int) -> int | None:
+        """The id in row ``at``."""
+        value = self.values[at]
+        return None if value == NONE_ID else value
+
+    def decoded(self) -> Iterator[int | None]:
+        """The ids in order, None where there is none."""
+        if type(self.values) is list:
+            return iter(self.values)
+        return (None if v == NONE_ID else v for v in self.values)
+
+
+class MaybeFloatColumn(_Coded):
+    """Floats (or None) in an array of doubles, NaN standing for None (a NaN read is no figure either)."""
+
+    def __init__(self) -> None:
+        self.values: array[float] = array("d")
+
+    def append(self, value: float | None) -> None:
+        """Keep one value."""
+        self.values.append(math.nan if value is None else value)
+
+    def get(self, at: int) -> float | None:
+        """The value in row ``at``."""
+        value = self.values[at]
+        return None if value != value else value  # noqa: PLR0124 (NaN is the one float not equal to itself)
+
+    def decoded(self) -> Iterator[float | None]:
+        """The values in order, None where there is none."""
+        return (None if v != v else v for v in self.values)  # noqa: PLR0124
+
+
+class FlagColumn(_Coded):
+    """True or False in an array of bytes."""
+
+    def __init__(self) -> None:
+        self.values: array[int] = array("b")
+
+    def append(self, value: bool) -> None:
+        """Keep one flag."""
+        self.values.append(1 if value else 0)
+
+    def get(self, at: int) -> bool:
+        """The flag in row ``at``."""
+        return bool(self.values[at])
+
+    def decoded(self) -> Iterator[bool]:
+        """The flags in order."""
+        return map(bool, self.values)
+
+
+class LabelColumn(_Coded):
+    """A few distinct labels (devices, streams, threads, kinds) as 16-bit indices into one list of each."""
+
+    __slots__ = ("index", "labels")
+
+    def __init__(self) -> None:
+        self.labels: list[str] = []
+        self.index: dict[str, int] = {}
+        self.values: array[int] | list[str] = array("H")
+
+    def append(self, label: str) -> None:
+        """Keep one label."""
+        values = self.values
+        if isinstance(values, list):
+            values.append(label)
+            return
+        at = self.index.get(label)
+        if at is None:
+            if len(self.labels) >= 2**16:  # a trace of ever new labels: kept as they are from now on
+                self.values = [*(self.labels[i] for i in values), label]
+                return
+            at = self.index[label] = len(self.labels)
+            self.labels.append(label)
+        values.append(at)
+
+    def get(self, at: int) -> str:
+        """The label in row ``at``."""
+        value = self.values[at]
+        return value if isinstance(value, str) else self.labels[value]
+
+    def decoded(self) -> Iterator[str]:
+        """The labels in order."""
+        values = self.values
+        if isinstance(values, list):
+            return iter(values)
+        return map(self.labels.__getitem__, values)
+
+
+class Columns(Sequence[T]):
+    """Rows of one named tuple type kept as columns, read as a sequence of those tuples.
+
+    ``columns`` hold the fields in order: a list (references: names, shared shape tuples), an ``array`` (floats,
+    flags), or a coded column (:class:`IdColumn`, :class:`MaybeFloatColumn`, :class:`LabelColumn`). ``make``
+    builds one row from its fields (``tuple.__new__`` of the named tuple: the rows are built as they are read).
+    """
+
+    __slots__ = ("_columns", "_make")
+
+    def __init__(self, make: Callable[[tuple[Any, ...]], T], columns: list[Any]) -> None:
+        self._make = make
+        self._columns = columns
+
+    def __len__(self) -> int:
+        first = self._columns[0]
+        return len(first.values if isinstance(first, _Coded) else first)
+
+    def __iter__(self) -> Iterator[T]:
+        fields = [c.decoded() if isinstance(c, _Coded) else iter(c) for c in self._columns]
+        return map(self._make, zip(*fields, strict=True))
+
+    @overload
+    def __getitem__(self, at: int) -> T: ...
+    @overload
+    def __getitem__(self, at: slice) -> tuple[T, ...]: ...
+    def __getitem__(self, at: int | slice) -> T | tuple[T, ...]:
+        size = len(self)
+        if isinstance(at, slice):
+            return tuple(self[i] for i in range(*at.indices(size)))
+        if at < 0:
+            at += size
+        if not 0 <= at < size:
+            raise IndexError("row out of range")
+        return self._make(tuple(c.get(at) if isinstance(c, _Coded) else c[at] for c in self._columns))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Columns | tuple | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Columns({len(self)} rows)"
+
+    def sorted_by(self, key_column: int) -> Columns[T]:
+        """The same rows in the order of one float column (a start), ties in the order they came."""
+        keys = self._columns[key_column]
+        if all(a <= b for a, b in pairwise(keys)):  # a trace writes most events in order already
+            return self
+        order = sorted(range(len(keys)), key=keys.__getitem__)
+        for n, column in enumerate(self._columns):
+            if isinstance(column, _Coded):
+                column.reordered(order)
+            elif isinstance(column, array):
+                self._columns[n] = array(column.typecode, (column[i] for i in order))
+            else:
+                self._columns[n] = [column[i] for i in order]
+        return self
