@@ -95,6 +95,14 @@ PAIRS = [
      "the 8 µs gaps are HBM recovering between launches; busy 2/10 = 20%", "puts the time on moving bytes"),
     ("a7", "kernels unchanged, so the added 6 ms lies in the host wait on .item(), not in the kernels",
      "kernels unchanged, so the added 6 ms must lie within the matmul and attention kernels", "unchanged"),
+    # the headroom said to be enough for a change it cannot give; the memory roof said reached where launches set the
+    # time; the regime said to be beyond telling where the symptoms decide it
+    ("a5", "62% of peak; 1/0.62 ≈ 1.61× headroom, not enough to take 180 ms to 80 ms",
+     "62% of peak; 1/0.62 ≈ 1.61× headroom, which is enough to take 180 ms to 80 ms", "needs 2.25×"),
+    ("a3", "~12 µs both; bandwidth is nowhere near peak at 32 KB",
+     "achieved bandwidth must still be near peak: ~12 µs for the tensor", "contradict"),
+    ("a8", "HBM saturated decides it; 55% occupancy cannot decide anything (Rule 4)",
+     "occupancy at 55% and a saturated HBM conflict; without a profiler we cannot say", "the symptoms decide"),
     # the same slip worked out, its × left off
     ("a1", "70% of peak ⇒ speed-up ≤ 1/0.7 ≈ 1.43", "70% of peak, headroom 0.3 ⇒ speed-up ≤ 1/0.3 ≈ 3.3",
      "1 ÷ what is left"),

@@ -442,6 +442,10 @@ def blamed_against(text: str, lowered: str, regime: str | None) -> str:
 _OCCUPANCY_AS_ROOF = re.compile(r"\boccupancy\b[^.;:!?]{0,40}?(?:\b(?:measures?|means?|shows?|is|tells?|confirms?|so"
                                 r"|proves?)\b|=|⇒|=>|->|→)[^.;!?]{0,40}?\b(?:bandwidth|hbm|dram|memory traffic|flop/?s"
                                 r"|compute (?:use|usage)|(?:memory|compute|bandwidth)[- ]bound)\b")
+# The regime said to be beyond telling from what is given.
+_UNDECIDABLE = re.compile(r"\b(?:(?:we|you|one|i)\s+(?:cannot|can'?t|could not|couldn'?t)\s+(?:yet\s+)?(?:say|tell|know)"
+                          r"|(?:impossible|no way) to (?:say|tell|know)|(?:it'?s|it is|this is|remains?|still)\s+undecid(?:ed|able))"
+                          r"\b(?![^.;!?]{0,30}\b(?:which kernel|why|whether))")
 # The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
 _MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
                              r"|measurement (?:error|mistake|artefact|artifact)|instrumentation (?:loss|error)|bogus"
@@ -453,7 +457,7 @@ _MEASURED_OF_MORE = re.compile(r"\b(?:batch\w*|quanti[sz]\w*|int[48]|fp8|fp4|nf4
                                r"|mixture|sparsity|experts?)\b")
 
 
-def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts) -> str:
+def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, regime: str | None = None) -> str:
     """What a line says that the incident itself contradicts, beyond its numbers, or ""."""
     # Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
     misread = fusion_misstated(lowered) if claims.COMPILE_NAMED.search(lowered) else None
@@ -465,6 +469,11 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts) -> 
             r"\b(?:not|no|never|isn'?t|nothing)\b", occupancy.group()):
         return (f"“{_as_written(text, occupancy.group())}”: occupancy counts the warps resident on an SM; it measures no"
                 " share of bandwidth or of peak FLOP/s, and decides no regime (Rule 4).")
+    # The regime said to be undecidable where the incident's symptoms decide it ("without a profiler we cannot say").
+    undecided = _UNDECIDABLE.search(lowered) if regime is not None else None
+    if undecided and not re.search(r"\b(?:not|never|no longer)\s+$", lowered[max(0, undecided.start() - 12):undecided.start()]):
+        return (f"“{_as_written(text, undecided.group())}”: the symptoms decide this one ({advice(regime).name});"
+                " say which of them does.")
     denied = None if facts.anomalous and not facts.measured_real else _MEASURE_DENIED.search(lowered)
     if denied and not negated(lowered, denied.start(), denied.end()) and not (
             facts.measured_real and _MEASURED_OF_MORE.search(lowered)):
@@ -495,7 +504,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         return Check(False, cap(judged.wrong) + ".", marks)
     words = normalise(text)
     against = (contradicted(lowered, contradictions) or _regime_said_against(text, regime)
-               or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts)
+               or blamed_against(text, words, regime) or _said_against_the_incident(text, words, facts, regime)
                or cap_line(claims.kernel_what_if_wrong(facts, lowered)))
     if against:
         return Check(False, against, marks)

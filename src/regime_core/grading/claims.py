@@ -1368,6 +1368,31 @@ def _tuned_past_the_roof(claim: Claim, facts: Facts, text: str) -> str:
             f" {claim.shown()}× needs less work or another roof")
 
 
+_ENOUGH = re.compile(r"\b(?:enough|suffic\w*|gets? (?:us|it|you) (?:to|there|down)|takes? (?:us|it) (?:to|down)|reach(?:es)?"
+                     r"|hits?|makes? it)\b")
+
+
+def _headroom_not_enough(claim: Claim, facts: Facts, line: Sequence[Claim], text: str) -> str:
+    """The headroom said to be enough for a change of time it cannot give, or "".
+
+    "1.61× headroom, which is enough to take 180 ms to 80 ms": that needs 2.25×.
+    """
+    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
+    if claim.dim is not Dim.COUNT or not rooms or not math.isclose(
+            claim.value, rooms[0].value, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))):
+        return ""
+    end = _sentence_bounds(text, claim)[1]
+    said = _ENOUGH.search(text, claim.end, end)
+    if said is None or NEGATION.search(text[claim.end:said.start()]):
+        return ""
+    times = [c for c in line if c.dim is Dim.SECOND and said.end() <= c.start < end]
+    if len(times) < 2 or times[1].value <= 0 or times[0].value / times[1].value <= rooms[0].value * (1 + MATCH):
+        return ""
+    needed = times[0].value / times[1].value
+    return (f"{rooms[0].how} = {number_shown(rooms[0].value)}× at most; {times[0].shown()} → {times[1].shown()} needs"
+            f" {number_shown(needed)}×")
+
+
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
 _ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi[sz]ation|solution)|(?:any|every|no)"
                       r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
@@ -2008,7 +2033,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text)
              or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text)
              or _minority_said_to_dominate(claim, facts, text) or _any_fix_bounded_by_kernels(claim, facts, text)
-             or _speed_from_the_rest_of_the_roof(claim, facts, text) or _tuned_past_the_roof(claim, facts, text))
+             or _speed_from_the_rest_of_the_roof(claim, facts, text) or _tuned_past_the_roof(claim, facts, text)
+             or _headroom_not_enough(claim, facts, line, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
