@@ -3,6 +3,7 @@ in the same order, at a fraction of the memory a tuple an event took."""
 
 from __future__ import annotations
 
+import dataclasses
 import tracemalloc
 from array import array
 
@@ -10,6 +11,7 @@ import pytest
 
 from regime_core.trace.columns import Columns, FlagColumn, IdColumn, LabelColumn, MaybeFloatColumn
 from regime_core.trace.events import Call, GpuSpan, read_events
+from regime_core.trace.ops import op_totals
 from trace_builder import Trace, as_bytes
 
 
@@ -95,3 +97,19 @@ def test_a_trace_s_events_take_a_fraction_of_a_tuple_each() -> None:
     assert count == 125_000
     assert kept / count < 100, kept / count
     assert isinstance(events.launches[0], Call)
+
+
+def test_the_ops_table_is_the_same_from_columns_and_from_tuples() -> None:
+    """``ops.op_totals`` reads an op's fields from its columns (no row built per kernel); the same events held as
+    tuples give the same table."""
+    t = Trace()
+    for n in range(200):
+        op = t.op(n * 50.0, 5, "aten::mm", [[64, 64], [64, 128 if n % 3 else 64]], ["float", "float"])
+        t.kernel(n * 50.0 + 10, 20, "gemm", op=op)
+        t.kernel(n * 50.0 + 35, 5, "add")
+    events = read_events(as_bytes(t.document()))
+    as_tuples = dataclasses.replace(events, gpu=tuple(events.gpu), launches=tuple(events.launches),
+                                    ops=tuple(events.ops))
+    assert op_totals(events) == op_totals(as_tuples)
+    totals, _ = op_totals(events)
+    assert [(o.name, o.calls) for o in totals] == [("aten::mm", 133), ("aten::mm", 67)]

@@ -184,6 +184,11 @@ class Columns(Sequence[T]):
             raise IndexError("row out of range")
         return self._make(tuple(c.get(at) if isinstance(c, _Coded) else c[at] for c in self._columns))
 
+    def field(self, index: int) -> Callable[[int], Any]:
+        """A function giving field ``index`` of a row, read from its column alone (no row is built)."""
+        column = self._columns[index]
+        return column.get if isinstance(column, _Coded) else column.__getitem__
+
     def __eq__(self, other: object) -> bool:
         if isinstance(other, Columns | tuple | list):
             return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))

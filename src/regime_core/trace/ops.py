@@ -14,10 +14,13 @@ import bisect
 import itertools
 import math
 from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from regime_core.catalogue.hardware import DTYPE_BYTES
 from regime_core.model import work as wk
+from regime_core.trace.columns import Columns
 from regime_core.trace.events import CpuOp, Events
 
 #: Element sizes of the ``Input type`` names PyTorch records, and the dtype the core names for the math.
@@ -199,10 +202,14 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> tupl
     Kernels reach their op through ``External id``. A kernel counts for the innermost op that launched it (the
     op with its External id), so nested ops (``aten::linear`` over ``aten::addmm``) are not counted twice.
     """
-    by_external: dict[int, CpuOp] = {}
-    for recorded in events.ops:
-        if recorded.external is not None:
-            by_external[recorded.external] = recorded
+    # Each op's row by its External id: the row, not the op, so that a trace of millions of ops is not built
+    # again as tuples (events keeps them as columns); what the tally needs of an op is read from its columns.
+    by_external: dict[int, int] = {}
+    external_of = _field(events.ops, 4)
+    for row in range(len(events.ops)):
+        external = external_of(row)
+        if external is not None:
+            by_external[external] = row
     tally = _Tally()
     older = tally.add(events, window, by_external, {})
     if older:  # an older trace: its kernels' ops are found by when they were launched, then counted again
@@ -216,6 +223,13 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> tupl
     return sorted(totals, key=lambda o: -o.seconds), sum(tally.kernels)
 
 
+def _field(rows: Sequence[Any], index: int) -> Callable[[int], Any]:
+    """A function giving field ``index`` of row ``n``: from the column alone where the rows are columns."""
+    if isinstance(rows, Columns):
+        return rows.field(index)
+    return lambda n: rows[n][index]
+
+
 class _Tally:
     """GPU seconds and calls per (op name, shape), and the first op of each."""
 
@@ -225,7 +239,7 @@ class _Tally:
         self.first: dict[tuple[str, str], CpuOp] = {}
         self.kernels: list[float] = []  # every kernel's time in the window, in order
 
-    def add(self, events: Events, window: tuple[float, float] | None, by_external: dict[int, CpuOp],
+    def add(self, events: Events, window: tuple[float, float] | None, by_external: dict[int, int],
             launcher: dict[int, CpuOp]) -> set[int]:
         """Count each kernel in ``window`` for its op; return the correlation ids of the kernels linked older-style.
 
@@ -237,28 +251,35 @@ class _Tally:
         older: set[int] = set()
         # Keyed by the shapes' repr (one call into C per kernel); the shape as shown is made once per key.
         shapes: dict[int, str] = {}
+        ops = events.ops
+        name_of, thread_of, start_of, dims_of = (_field(ops, 0), _field(ops, 3), _field(ops, 1), _field(ops, 5))
         for span in events.gpu:
             if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
                 continue
             took = span.end - span.start
             kernels(took)
             external, correlation = span.external, span.correlation
-            op: CpuOp | None = by_external.get(external) if external is not None else None
-            if op is None and correlation is not None and (external is None or external == correlation):
-                op = launcher.get(correlation)
+            row = by_external.get(external) if external is not None else None
+            op: CpuOp | None = None
+            if row is None:
+                if correlation is not None and (external is None or external == correlation):
+                    op = launcher.get(correlation)
+                    if op is None:
+                        older.add(correlation)
+                        continue
                 if op is None:
-                    older.add(correlation)
                     continue
-            if op is None:
-                continue
-            shape = shapes.get(id(op.dims))  # equal shapes are one tuple (events shares them): its repr made once
+                name, thread, start, dims = op.name, op.thread, op.start, op.dims
+            else:
+                name, thread, start, dims = name_of(row), thread_of(row), start_of(row), dims_of(row)
+            shape = shapes.get(id(dims))  # equal shapes are one tuple (events shares them): its repr made once
             if shape is None:
-                shape = shapes[id(op.dims)] = repr(op.dims) if any(op.dims) else ""
-            key = (op.name, shape)
+                shape = shapes[id(dims)] = repr(dims) if any(dims) else ""
+            key = (name, shape)
             seconds[key] += took
-            calls[key].add((op.thread, op.start))
+            calls[key].add((thread, start))
             if key not in first:
-                first[key] = op
+                first[key] = op if op is not None else ops[row]  # type: ignore[index]
         return older
 
 
