@@ -16,16 +16,11 @@ from trace_builder import Trace, as_bytes
 
 
 def _spans(rows: list[tuple[str, float, float, str, str, str, int | None, int | None, bool]]) -> Columns[GpuSpan]:
-    name: list[str] = []
-    start, end = array("d"), array("d")
-    kind, device, stream = LabelColumn(), LabelColumn(), LabelColumn()
-    correlation, external, comm = IdColumn(), IdColumn(), FlagColumn()
+    spans = Columns(GpuSpan, [[], array("d"), array("d"), LabelColumn(), LabelColumn(), LabelColumn(), IdColumn(),
+                              IdColumn(), FlagColumn()])
     for row in rows:
-        for column, value in zip((name, start, end, kind, device, stream, correlation, external, comm), row,
-                                 strict=True):
-            column.append(value)  # type: ignore[attr-defined]
-    return Columns(lambda fields: tuple.__new__(GpuSpan, fields),
-                   [name, start, end, kind, device, stream, correlation, external, comm])
+        spans.append(row)
+    return spans
 
 
 ROWS = [("b", 2.0, 3.0, "kernel", "0", "7", 5, None, False), ("a", 1.0, 4.0, "memcpy", "0", "8", None, 9, True),

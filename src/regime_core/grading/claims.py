@@ -1224,6 +1224,11 @@ def _change_turned(claim: Claim, facts: Facts, text: str) -> str:
             f" {show(rate, Dim.FRACTION)}")
 
 
+def _headroom(facts: Facts) -> dv.Derived | None:
+    """How far the incident's roof is (1 ÷ the share of it reached: 1.43× at 70% of peak), where it gives a share."""
+    return next((d for d in facts.derived if d.role == dv.HEADROOM and d.deciding), None)
+
+
 def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     """A multiplier said of the room left to a roof that is not 1 ÷ the share ("70% of peak: 3.3× headroom")."""
     if claim.bound == ">" or _OPERAND_OF_PRODUCT.match(text, claim.end) or claim.dim is not Dim.COUNT:
@@ -1237,16 +1242,16 @@ def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
             _ARITHMETIC_NEAR.search(text, max(0, claim.start - 4), claim.start + 1)
             and _HEADROOM.search(text, _sentence_bounds(text, claim)[0], claim.start)):
         return ""
-    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
-    if not rooms or any(f.speed and math.isclose(f.value, claim.value, rel_tol=SPEED_MATCH) for f in facts.known):
+    headroom = _headroom(facts)
+    if headroom is None or any(f.speed and math.isclose(f.value, claim.value, rel_tol=SPEED_MATCH) for f in facts.known):
         return ""  # the incident's measured speed-up ("a perfect fusion gave 3.8×") is no headroom
-    room = f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×"
-    inverse = 1 / (1 - 1 / rooms[0].value)  # 1 ÷ what is left: "30% left, so up to 3.3×" of 70%
+    room = f"the headroom is {headroom.how} = {number_shown(headroom.value)}×"
+    inverse = 1 / (1 - 1 / headroom.value)  # 1 ÷ what is left: "30% left, so up to 3.3×" of 70%
     if math.isclose(claim.value, inverse, rel_tol=MATCH):
-        return f"{room}; {number_shown(claim.value)}× is 1 ÷ what is left, {show(1 - 1 / rooms[0].value, Dim.FRACTION)}"
+        return f"{room}; {number_shown(claim.value)}× is 1 ÷ what is left, {show(1 - 1 / headroom.value, Dim.FRACTION)}"
     if claim.bound == "<":  # "at most 1.3× is left" of 70%: a bound below what is left is false
         tolerance = min(MATCH, arithmetic_tolerance(claim.written))
-        return "" if claim.value >= rooms[0].value * (1 - tolerance) else f"{room}, more than at most {claim.shown()}×"
+        return "" if claim.value >= headroom.value * (1 - tolerance) else f"{room}, more than at most {claim.shown()}×"
     return f"{room}, not {claim.shown()}×"
 
 
@@ -1264,8 +1269,7 @@ def _headroom_past_roof(claim: Claim, facts: Facts, text: str) -> str:
     lo, hi = _sentence_bounds(text, claim)
     if not _ROOM_LEFT.search(text, lo, hi) or _NO_ROOM.search(text, lo, hi):
         return ""  # "1.8× past the floor, so no headroom is left" says it right
-    pasts = [d for d in facts.derived if d.role == dv.RATIO and d.dim is Dim.COUNT and d.deciding and d.value > 1
-             and _TOKEN_RATE_HOW.search(d.how)]
+    pasts = [d for d in facts.derived if d.role == dv.RATIO and d.of is Dim.TOKEN_RATE and d.deciding and d.value > 1]
     past = next((d for d in pasts if math.isclose(claim.value, d.value, rel_tol=MATCH)), None)
     if past is not None:
         return (f"{past.how} = {number_shown(past.value)}× is how far the measured rate is past what the roof allows;"
@@ -1278,7 +1282,6 @@ def _headroom_past_roof(claim: Claim, facts: Facts, text: str) -> str:
             f" no {number_shown(claim.value)}× is left under it")
 
 
-_TOKEN_RATE_HOW = re.compile(r"tok/s ÷ .* tok/s")
 _ROOF_MOVED = re.compile(r"\b(?:int[48]|fp[48]|quanti[sz]\w*|halv\w*|compress\w*|fewer bytes|smaller (?:weights|model)"
                          r"|batch\w*|speculat\w*)")
 _NO_ROOM = re.compile(r"\b(?:no|nothing|none|not|zero|without|isn'?t|aren'?t)\b")
@@ -1291,13 +1294,13 @@ def _spare_inverted(claim: Claim, text: str, facts: Facts) -> str:
     Only the inverse itself is held here: a plain number is a multiplier only where a speed-up is said right before
     it, and one that is 1 ÷ (1 − the share) is that slip whatever else it might be.
     """
-    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
-    if not rooms or claim.value <= 1 or not _SPEED_UP_SAID.search(text, max(0, claim.start - 40), claim.start):
+    headroom = _headroom(facts)
+    if headroom is None or claim.value <= 1 or not _SPEED_UP_SAID.search(text, max(0, claim.start - 40), claim.start):
         return ""
-    left = 1 - 1 / rooms[0].value
+    left = 1 - 1 / headroom.value
     if not math.isclose(claim.value, 1 / left, rel_tol=MATCH):
         return ""
-    return (f"the headroom is {rooms[0].how} = {number_shown(rooms[0].value)}×; {number_shown(claim.value)} is 1 ÷"
+    return (f"the headroom is {headroom.how} = {number_shown(headroom.value)}×; {number_shown(claim.value)} is 1 ÷"
             f" what is left, {show(left, Dim.FRACTION)}")
 
 
@@ -1330,14 +1333,14 @@ def _speed_from_the_rest_of_the_roof(claim: Claim, facts: Facts, text: str) -> s
     """A speed-up the incident measured said to come from using the rest of a roof that cannot give it, or ""."""
     if not claim.multiplier or not any(f.speed and same(claim, f) for f in facts.known):
         return ""
-    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
-    if not rooms or claim.value <= rooms[0].value * (1 + MATCH):
+    headroom = _headroom(facts)
+    if headroom is None or claim.value <= headroom.value * (1 + MATCH):
         return ""
     start, end = _sentence_bounds(text, claim)
     sentence = text[start:end]
     if not _FROM_THE_REST.search(sentence) or NEGATION.search(sentence):
         return ""
-    return (f"using the rest of the roof buys at most {rooms[0].how} = {number_shown(rooms[0].value)}×; the"
+    return (f"using the rest of the roof buys at most {headroom.how} = {number_shown(headroom.value)}×; the"
             f" {claim.shown()}× came from doing less (moving fewer bytes), not from using more of the roof")
 
 
@@ -1358,13 +1361,13 @@ def _tuned_past_the_roof(claim: Claim, facts: Facts, text: str) -> str:
     if not claim.multiplier or claim.bound or not _FASTER_AFTER.match(text, claim.end) or _NEEDED.search(
             text, _sentence_bounds(text, claim)[0], claim.start) or any(d.role == dv.RATIO for d in _derived_for(claim, facts)):
         return ""  # the speed-up the target needs (180 → 80 ms: 2.25×) is no claim that tuning reaches it
-    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
-    if not rooms or claim.value <= rooms[0].value * (1 + MATCH) or any(
+    headroom = _headroom(facts)
+    if headroom is None or claim.value <= headroom.value * (1 + MATCH) or any(
             f.speed and math.isclose(f.value, claim.value, rel_tol=SPEED_MATCH) for f in facts.known):
         return ""  # the incident's measured speed-up ("compile 3.8× faster") changed the work
     if _WORK_CHANGED.search(text, *_sentence_bounds(text, claim)):
         return ""
-    return (f"on this roof the kernel can go at most {rooms[0].how} = {number_shown(rooms[0].value)}× faster;"
+    return (f"on this roof the kernel can go at most {headroom.how} = {number_shown(headroom.value)}× faster;"
             f" {claim.shown()}× needs less work or another roof")
 
 
@@ -1377,19 +1380,19 @@ def _headroom_not_enough(claim: Claim, facts: Facts, line: Sequence[Claim], text
 
     "1.61× headroom, which is enough to take 180 ms to 80 ms": that needs 2.25×.
     """
-    rooms = [d for d in facts.derived if d.role == dv.HEADROOM and d.deciding]
-    if claim.dim is not Dim.COUNT or not rooms or not math.isclose(
-            claim.value, rooms[0].value, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))):
+    headroom = _headroom(facts)
+    if claim.dim is not Dim.COUNT or headroom is None or not math.isclose(
+            claim.value, headroom.value, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))):
         return ""
     end = _sentence_bounds(text, claim)[1]
     said = _ENOUGH.search(text, claim.end, end)
     if said is None or NEGATION.search(text[claim.end:said.start()]):
         return ""
     times = [c for c in line if c.dim is Dim.SECOND and said.end() <= c.start < end]
-    if len(times) < 2 or times[1].value <= 0 or times[0].value / times[1].value <= rooms[0].value * (1 + MATCH):
+    if len(times) < 2 or times[1].value <= 0 or times[0].value / times[1].value <= headroom.value * (1 + MATCH):
         return ""
     needed = times[0].value / times[1].value
-    return (f"{rooms[0].how} = {number_shown(rooms[0].value)}× at most; {times[0].shown()} → {times[1].shown()} needs"
+    return (f"{headroom.how} = {number_shown(headroom.value)}× at most; {times[0].shown()} → {times[1].shown()} needs"
             f" {number_shown(needed)}×")
 
 

@@ -40,6 +40,7 @@ class Derived:
     how: str
     deciding: bool = False  # every figure it comes from decides the regime
     roof: str | None = None  # the roof a share is of ("flops", "bandwidth"); None for a share of the time
+    of: Dim | None = None  # a ratio's: the unit of the two figures it divides ("38 tok/s ÷ 21.4 tok/s")
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,7 @@ def _pair(a: Figure, b: Figure, sa: str, sb: str, *, changes: bool = True) -> li
     both = a.deciding and b.deciding
     out = []
     if a.dim is b.dim and a.dim in _RATES:
-        out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both))
+        out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both, of=a.dim))
         if changes:
             out.append(Derived((b.value - a.value) / a.value, Dim.FRACTION, CHANGE, f"{sa} → {sb}", both))
         if a.dim is Dim.SECOND:

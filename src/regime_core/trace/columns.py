@@ -10,11 +10,16 @@ from __future__ import annotations
 
 import math
 from array import array
+from collections import deque
 from collections.abc import Callable, Iterator, Sequence
+from functools import partial
 from itertools import pairwise
+from operator import call
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
+
+_drain = deque[object](maxlen=0).extend  # consumes an iterator without a Python-level loop
 
 #: What an integer column stores for "none" (a correlation or external id the event does not carry).
 NONE_ID = -(2**63)
@@ -151,16 +156,21 @@ class LabelColumn(_Coded):
 class Columns(Sequence[T]):
     """Rows of one named tuple type kept as columns, read as a sequence of those tuples.
 
-    ``columns`` hold the fields in order: a list (references: names, shared shape tuples), an ``array`` (floats,
-    flags), or a coded column (:class:`IdColumn`, :class:`MaybeFloatColumn`, :class:`LabelColumn`). ``make``
-    builds one row from its fields (``tuple.__new__`` of the named tuple: the rows are built as they are read).
+    ``columns`` hold the fields in order: a list (references: names, shared shape tuples), an ``array`` (floats),
+    or a coded column (:class:`IdColumn`, :class:`MaybeFloatColumn`, :class:`FlagColumn`, :class:`LabelColumn`).
+    Rows are added with :meth:`append` and built, as named tuples, as they are read.
     """
 
-    __slots__ = ("_columns", "_make")
+    __slots__ = ("_appends", "_columns", "_make")
 
-    def __init__(self, make: Callable[[tuple[Any, ...]], T], columns: list[Any]) -> None:
-        self._make = make
+    def __init__(self, row: type[T], columns: list[Any]) -> None:
+        self._make: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, row)  # type: ignore[type-var]
         self._columns = columns
+        self._appends = [column.append for column in columns]
+
+    def append(self, row: tuple[Any, ...]) -> None:
+        """Keep one row, given as its fields in order."""
+        _drain(map(call, self._appends, row))  # each column's append, called in C: the hot path of a trace
 
     def __len__(self) -> int:
         first = self._columns[0]
@@ -197,7 +207,7 @@ class Columns(Sequence[T]):
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:
-        return f"Columns({len(self)} rows)"
+        return repr(tuple(self))
 
     def sorted_by(self, key_column: int) -> Columns[T]:
         """The same rows in the order of one float column (a start), ties in the order they came."""
@@ -212,4 +222,5 @@ class Columns(Sequence[T]):
                 self._columns[n] = array(column.typecode, (column[i] for i in order))
             else:
                 self._columns[n] = [column[i] for i in order]
+        self._appends = [column.append for column in self._columns]
         return self

@@ -13,7 +13,6 @@ import re
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import partial
 from operator import itemgetter
 from typing import Any, BinaryIO, NamedTuple
 
@@ -149,7 +148,6 @@ _NUMBER = frozenset((int, float))
 _HUGE = 1e300  # beyond it, a time in microseconds is no time (and an integer may not convert)
 _INF = math.inf
 _ABSENT = object()  # a key not there (None is a value an event may hold)
-_new = tuple.__new__  # a named tuple made without its Python-level __new__: the hot path makes millions
 
 
 class _Names:
@@ -213,105 +211,30 @@ def _label(labels: _Labels, value: object) -> str:
         return str(value)
 
 
-class _GpuRows:
+def _gpu_columns() -> Columns[GpuSpan]:
     """GPU spans as columns (``columns.py``): what a trace of millions of kernels keeps."""
-
-    def __init__(self) -> None:
-        self.name: list[str] = []
-        self.start, self.end = array("d"), array("d")
-        self.kind, self.device, self.stream = LabelColumn(), LabelColumn(), LabelColumn()
-        self.correlation, self.external = IdColumn(), IdColumn()
-        self.comm = FlagColumn()
-
-    def append(self, row: tuple[Any, ...]) -> None:
-        """Keep one span, given as a :class:`GpuSpan`'s fields."""
-        name, start, end, kind, device, stream, correlation, external, comm = row
-        self.name.append(name)
-        self.start.append(start)
-        self.end.append(end)
-        self.kind.append(kind)
-        self.device.append(device)
-        self.stream.append(stream)
-        self.correlation.append(correlation)
-        self.external.append(external)
-        self.comm.append(comm)
-
-    def columns(self) -> Columns[GpuSpan]:
-        """The spans, in the order they came."""
-        return Columns(partial(_new, GpuSpan), [self.name, self.start, self.end, self.kind, self.device, self.stream,
-                                               self.correlation, self.external, self.comm])
-
-    def __repr__(self) -> str:
-        return repr(tuple(self.columns()))
+    return Columns(GpuSpan, [[], array("d"), array("d"), LabelColumn(), LabelColumn(), LabelColumn(), IdColumn(),
+                             IdColumn(), FlagColumn()])
 
 
-class _CallRows:
+def _call_columns() -> Columns[Call]:
     """Host calls (launches) as columns."""
-
-    def __init__(self) -> None:
-        self.name: list[str] = []
-        self.start, self.end = array("d"), array("d")
-        self.correlation, self.thread = IdColumn(), LabelColumn()
-
-    def append(self, row: tuple[Any, ...]) -> None:
-        """Keep one call, given as a :class:`Call`'s fields."""
-        name, start, end, correlation, thread = row
-        self.name.append(name)
-        self.start.append(start)
-        self.end.append(end)
-        self.correlation.append(correlation)
-        self.thread.append(thread)
-
-    def columns(self) -> Columns[Call]:
-        """The calls, in the order they came."""
-        return Columns(partial(_new, Call), [self.name, self.start, self.end, self.correlation, self.thread])
-
-    def __repr__(self) -> str:
-        return repr(tuple(self.columns()))
+    return Columns(Call, [[], array("d"), array("d"), IdColumn(), LabelColumn()])
 
 
-class _OpRows:
+def _op_columns() -> Columns[CpuOp]:
     """CPU ops as columns; their shapes and types are shared tuples, kept as references."""
-
-    def __init__(self) -> None:
-        self.name: list[str] = []
-        self.start, self.end = array("d"), array("d")
-        self.thread, self.external = LabelColumn(), IdColumn()
-        self.dims: list[tuple[object, ...]] = []
-        self.types: list[tuple[object, ...]] = []
-        self.flops = MaybeFloatColumn()
-        self.concrete: list[tuple[object, ...]] = []
-
-    def append(self, row: tuple[Any, ...]) -> None:
-        """Keep one op, given as a :class:`CpuOp`'s fields."""
-        name, start, end, thread, external, dims, types, flops, concrete = row
-        self.name.append(name)
-        self.start.append(start)
-        self.end.append(end)
-        self.thread.append(thread)
-        self.external.append(external)
-        self.dims.append(dims)
-        self.types.append(types)
-        self.flops.append(flops)
-        self.concrete.append(concrete)
-
-    def columns(self) -> Columns[CpuOp]:
-        """The ops, in the order they came."""
-        return Columns(partial(_new, CpuOp), [self.name, self.start, self.end, self.thread, self.external, self.dims,
-                                             self.types, self.flops, self.concrete])
-
-    def __repr__(self) -> str:
-        return repr(tuple(self.columns()))
+    return Columns(CpuOp, [[], array("d"), array("d"), LabelColumn(), IdColumn(), [], [], MaybeFloatColumn(), []])
 
 
 class _Collector:
     """Keeps what the reader needs of each event as it streams past."""
 
     def __init__(self) -> None:
-        self.gpu = _GpuRows()
-        self.launches = _CallRows()
+        self.gpu = _gpu_columns()
+        self.launches = _call_columns()
         self.syncs: list[Span] = []
-        self.ops = _OpRows()
+        self.ops = _op_columns()
         self.steps: list[tuple[int, Span]] = []
         self.loader: list[Span] = []
         self.graphs = self.skipped = self.profiled = 0
@@ -462,7 +385,7 @@ def from_dicts(events: Iterable[dict[str, Any]], device_names: tuple[str, ...] =
 
 
 def _events(kept: _Collector, names: tuple[str, ...]) -> Events:
-    return Events(kept.gpu.columns().sorted_by(1), kept.launches.columns().sorted_by(1), kept.graphs,
-                  tuple(sorted(kept.syncs, key=_start)), kept.ops.columns().sorted_by(1),
+    return Events(kept.gpu.sorted_by(1), kept.launches.sorted_by(1), kept.graphs,
+                  tuple(sorted(kept.syncs, key=_start)), kept.ops.sorted_by(1),
                   tuple(sorted(kept.steps, key=lambda s: s[1].start)), tuple(sorted(kept.loader, key=_start)),
                   names, kept.skipped, kept.profiled)
