@@ -4,6 +4,7 @@ in the same order, at a fraction of the memory a tuple an event took."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Callable
 import tracemalloc
 from array import array
 
@@ -108,3 +109,36 @@ def test_the_ops_table_is_the_same_from_columns_and_from_tuples() -> None:
     assert op_totals(events) == op_totals(as_tuples)
     totals, _ = op_totals(events)
     assert [(o.name, o.calls) for o in totals] == [("aten::mm", 133), ("aten::mm", 67)]
+
+
+def _mm_trace(ops: int, external: Callable[[int], int]) -> Trace:
+    """Matmuls with the External ids ``external(n)`` (from a million: clear of the ids the builder gives)."""
+    t = Trace()
+    for n in range(ops):
+        op = t.op(n * 50.0, 5, "aten::mm", [[64, 64], [64, 128 if n % 3 else 64]], ["float", "float"])
+        t.events[-1]["args"]["External id"] = external(n)
+        t.kernel(n * 50.0 + 10, 20, "gemm", op=op)
+        t.kernel(n * 50.0 + 35, 5, "add")
+    return t
+
+
+def test_ops_are_found_by_external_id_whether_the_ids_are_dense_or_spread() -> None:
+    """Kineto's ids, in order (looked up in an array), and ids spread a thousand apart (in a dict), give one table."""
+    dense = op_totals(read_events(as_bytes(_mm_trace(300, lambda n: 10**6 + n).document())))
+    spread = op_totals(read_events(as_bytes(_mm_trace(300, lambda n: 10**6 + 1000 * (299 - n)).document())))
+    assert dense == spread
+    assert [(o.name, o.calls) for o in dense[0]] == [("aten::mm", 200), ("aten::mm", 100)]
+
+
+def test_the_ops_table_works_in_under_80_bytes_an_op() -> None:
+    """25,000 ops and 50,000 kernels tallied: an array slot and a byte per op, a double per kernel (a dict entry,
+    a set of calls and a list of floats took some 340 bytes an op)."""
+    events = read_events(as_bytes(_mm_trace(25_000, lambda n: 10**6 + 4 * n).document()))
+    tracemalloc.start()
+    try:
+        totals, _ = op_totals(events)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert sum(o.calls for o in totals) == 25_000
+    assert peak / 25_000 < 80, peak / 25_000

@@ -13,10 +13,11 @@ from __future__ import annotations
 import bisect
 import itertools
 import math
+from array import array
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from regime_core.catalogue.hardware import DTYPE_BYTES
 from regime_core.model import work as wk
@@ -202,24 +203,17 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> tupl
     Kernels reach their op through ``External id``. A kernel counts for the innermost op that launched it (the
     op with its External id), so nested ops (``aten::linear`` over ``aten::addmm``) are not counted twice.
     """
-    # Each op's row by its External id: the row, not the op, so that a trace of millions of ops is not built
-    # again as tuples (events keeps them as columns); what the tally needs of an op is read from its columns.
-    by_external: dict[int, int] = {}
-    external_of = _field(events.ops, 4)
-    for row in range(len(events.ops)):
-        external = external_of(row)
-        if external is not None:
-            by_external[external] = row
-    tally = _Tally()
-    older = tally.add(events, window, by_external, {})
+    row_of = _rows_by_external(events.ops)
+    tally = _Tally(len(events.ops))
+    older = tally.add(events, window, row_of, {})
     if older:  # an older trace: its kernels' ops are found by when they were launched, then counted again
         launcher = _launching_ops(events, older)
         if launcher:
-            tally = _Tally()
-            tally.add(events, window, by_external, launcher)
-    totals = [OpTotal(op.name, _shape(op), len(tally.calls[key]), tally.seconds[key], work_of(op))
+            tally = _Tally(len(events.ops))
+            tally.add(events, window, row_of, launcher)
+    totals = [OpTotal(op.name, _shape(op), tally.calls[key], tally.seconds[key], work_of(op))
               for key, op in tally.first.items()]
-    # Summed as the kernels come (sum() of a list: the same float as summing them in a pass of their own).
+    # Summed as the kernels come (sum() of an array: the same float as summing them in a pass of their own).
     return sorted(totals, key=lambda o: -o.seconds), sum(tally.kernels)
 
 
@@ -230,56 +224,93 @@ def _field(rows: Sequence[Any], index: int) -> Callable[[int], Any]:
     return lambda n: rows[n][index]
 
 
+_DENSE = 8  # External ids spread over at most this many times their count are looked up in an array
+
+
+def _rows_by_external(ops: Sequence[CpuOp]) -> Callable[[int], int | None]:
+    """Each op's row by its External id (the last op with that id), as a lookup.
+
+    The rows, not the ops: a trace of millions of ops is not built again as tuples (events keeps them as
+    columns). Kineto numbers its ops in order, so the ids are dense: an array indexed by the id takes 4 bytes
+    a slot where a dict takes some 100 bytes an op. Ids spread wider are looked up in a dict.
+    """
+    external_of = _field(ops, 4)
+    lo, hi, count = 0, -1, 0
+    for row in range(len(ops)):  # two passes over the column, not a list of its pairs: millions of them
+        external = external_of(row)
+        if external is not None:
+            lo, hi = (external, external) if not count else (min(lo, external), max(hi, external))
+            count += 1
+    size = hi - lo + 1
+    if size > _DENSE * count or len(ops) >= 2**31:
+        rows = {e: row for row in range(len(ops)) if (e := external_of(row)) is not None}
+        return cast("Callable[[int], int | None]", rows.get)
+    table = array("i", [-1]) * size
+    for row in range(len(ops)):
+        external = external_of(row)
+        if external is not None:
+            table[external - lo] = row
+
+    def row_of(external: int) -> int | None:
+        at = external - lo
+        if 0 <= at < size:
+            row = table[at]
+            return row if row >= 0 else None
+        return None
+
+    return row_of
+
+
 class _Tally:
     """GPU seconds and calls per (op name, shape), and the first op of each."""
 
-    def __init__(self) -> None:
+    def __init__(self, ops: int) -> None:
         self.seconds: dict[tuple[str, str], float] = defaultdict(float)
-        self.calls: dict[tuple[str, str], set[tuple[str, float]]] = defaultdict(set)
+        self.calls: dict[tuple[str, str], int] = defaultdict(int)  # ops (rows) that launched a kernel counted
         self.first: dict[tuple[str, str], CpuOp] = {}
-        self.kernels: list[float] = []  # every kernel's time in the window, in order
+        self.kernels = array("d")  # every kernel's time in the window, in order
+        self.counted = bytearray(ops)  # per op row: already counted as a call (a byte an op, not a set of them)
 
-    def add(self, events: Events, window: tuple[float, float] | None, by_external: dict[int, int],
-            launcher: dict[int, CpuOp]) -> set[int]:
+    def add(self, events: Events, window: tuple[float, float] | None, row_of: Callable[[int], int | None],
+            launcher: dict[int, int]) -> set[int]:
         """Count each kernel in ``window`` for its op; return the correlation ids of the kernels linked older-style.
 
         Older traces give a kernel its launch's correlation id as its External id (or none): its op is found by
-        when the launch was made (``launcher``). A kernel with an External id of its own names its op; where
-        that op was not recorded, an op found by time would be one enclosing it, whose shapes are not the work.
+        when the launch was made (``launcher``, the op's row by the launch's correlation id). A kernel with an
+        External id of its own names its op; where that op was not recorded, an op found by time would be one
+        enclosing it, whose shapes are not the work.
         """
-        seconds, calls, first, kernels = self.seconds, self.calls, self.first, self.kernels.append
+        seconds, calls, first, kernels, counted = self.seconds, self.calls, self.first, self.kernels.append, self.counted
         older: set[int] = set()
         # Keyed by the shapes' repr (one call into C per kernel); the shape as shown is made once per key.
         shapes: dict[int, str] = {}
         ops = events.ops
-        name_of, thread_of, start_of, dims_of = (_field(ops, 0), _field(ops, 3), _field(ops, 1), _field(ops, 5))
+        name_of, dims_of = _field(ops, 0), _field(ops, 5)
         for span in events.gpu:
             if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
                 continue
             took = span.end - span.start
             kernels(took)
             external, correlation = span.external, span.correlation
-            row = by_external.get(external) if external is not None else None
-            op: CpuOp | None = None
+            row = row_of(external) if external is not None else None
             if row is None:
-                if correlation is not None and (external is None or external == correlation):
-                    op = launcher.get(correlation)
-                    if op is None:
-                        older.add(correlation)
-                        continue
-                if op is None:
+                if correlation is None or (external is not None and external != correlation):
                     continue
-                name, thread, start, dims = op.name, op.thread, op.start, op.dims
-            else:
-                name, thread, start, dims = name_of(row), thread_of(row), start_of(row), dims_of(row)
+                row = launcher.get(correlation)
+                if row is None:
+                    older.add(correlation)
+                    continue
+            dims = dims_of(row)
             shape = shapes.get(id(dims))  # equal shapes are one tuple (events shares them): its repr made once
             if shape is None:
                 shape = shapes[id(dims)] = repr(dims) if any(dims) else ""
-            key = (name, shape)
+            key = (name_of(row), shape)
             seconds[key] += took
-            calls[key].add((thread, start))
+            if not counted[row]:
+                counted[row] = 1
+                calls[key] += 1
             if key not in first:
-                first[key] = op if op is not None else ops[row]  # type: ignore[index]
+                first[key] = ops[row]
         return older
 
 
@@ -300,30 +331,31 @@ def _shape(op: CpuOp) -> str:
 _REACH = 64  # ops looked back at for the one enclosing a launch: nesting is shallow
 
 
-def _launching_ops(events: Events, wanted: set[int]) -> dict[int, CpuOp]:
-    """Per launch correlation id, the innermost recorded op on the launching thread that encloses the launch.
+def _launching_ops(events: Events, wanted: set[int]) -> dict[int, int]:
+    """Per launch correlation id, the row of the innermost recorded op on the launching thread that encloses it.
 
     Older Kineto traces give a kernel the launch's correlation id as its External id; the op is then the
     one running on that thread when the launch was made.
     """
-    by_thread: dict[str, list[CpuOp]] = defaultdict(list)
-    for op in events.ops:
-        by_thread[op.thread].append(op)
-    starts = {thread: [op.start for op in ops] for thread, ops in by_thread.items()}
+    by_thread: dict[str, list[int]] = defaultdict(list)
+    thread_of, name_of, start_of, end_of = (_field(events.ops, i) for i in (3, 0, 1, 2))
+    for row in range(len(events.ops)):
+        by_thread[thread_of(row)].append(row)
+    starts = {thread: [start_of(row) for row in rows] for thread, rows in by_thread.items()}
     # The latest end among the ops up to each one: no op at or before it can enclose a launch ending later.
-    reach = {thread: list(itertools.accumulate((op.end for op in ops), max)) for thread, ops in by_thread.items()}
-    found: dict[int, CpuOp] = {}
+    reach = {thread: list(itertools.accumulate((end_of(row) for row in rows), max)) for thread, rows in by_thread.items()}
+    found: dict[int, int] = {}
     for call in events.launches:
-        ops = by_thread.get(call.thread)
-        if call.correlation not in wanted or not ops:
+        rows = by_thread.get(call.thread)
+        if call.correlation not in wanted or not rows:
             continue
         ends = reach[call.thread]
         at = bisect.bisect_right(starts[call.thread], call.start)
         for index in range(at - 1, max(-1, at - 1 - _REACH), -1):
             if ends[index] < call.end:
                 break  # nothing this early is still running
-            op = ops[index]
-            if call.end <= op.end and op.name.startswith("aten::"):
-                found[call.correlation] = op
+            row = rows[index]
+            if call.end <= end_of(row) and name_of(row).startswith("aten::"):
+                found[call.correlation] = row
                 break
     return found

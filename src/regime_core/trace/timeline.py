@@ -7,10 +7,11 @@ memset on every stream and device (overlapping work counts once), so busy plus i
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from array import array
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from itertools import pairwise
 from operator import itemgetter
+from typing import overload
 
 from regime_core.trace.events import Call, CpuOp, Events, GpuSpan, Span
 
@@ -20,32 +21,88 @@ _START, _END = itemgetter(1), itemgetter(2)  # every span keeps its start and en
 LAUNCH_GAP = 50e-6
 
 
-def union(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+class Intervals(Sequence[tuple[float, float]]):
+    """Merged, sorted intervals, kept as two arrays of doubles: their starts and their ends.
+
+    16 bytes an interval where a list of pairs costs some 100: a picket fence of millions of kernels has as
+    many busy intervals and gaps as kernels. Read back as ``(start, end)`` pairs.
+    """
+
+    __slots__ = ("ends", "starts")
+
+    def __init__(self, starts: array[float] | None = None, ends: array[float] | None = None) -> None:
+        self.starts = array("d") if starts is None else starts
+        self.ends = array("d") if ends is None else ends
+
+    def __len__(self) -> int:
+        return len(self.starts)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[float, float]: ...
+    @overload
+    def __getitem__(self, index: slice) -> Intervals: ...
+    def __getitem__(self, index: int | slice) -> tuple[float, float] | Intervals:
+        if isinstance(index, slice):
+            return Intervals(self.starts[index], self.ends[index])
+        return self.starts[index], self.ends[index]
+
+    def __iter__(self) -> Iterator[tuple[float, float]]:
+        return zip(self.starts, self.ends, strict=True)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Intervals):
+            return self.starts == other.starts and self.ends == other.ends
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, as a list is
+
+    def __repr__(self) -> str:
+        return f"Intervals({list(self)!r})"
+
+    def total(self) -> float:
+        """The seconds the intervals cover (correctly rounded: the page and the command line agree to the digit)."""
+        return math.fsum(map(float.__sub__, self.ends, self.starts))  # each length first: no cancellation
+
+    def where(self, keep: Callable[[float, float], bool]) -> Intervals:
+        """The intervals for which ``keep(start, end)`` holds."""
+        out = Intervals()
+        starts, ends = out.starts.append, out.ends.append
+        for start, end in zip(self.starts, self.ends, strict=True):
+            if keep(start, end):
+                starts(start)
+                ends(end)
+        return out
+
+
+def union(spans: Iterable[tuple[float, float]]) -> Intervals:
     """Intervals merged where they overlap or touch, sorted."""
     return _merged(sorted(spans))
 
 
-def _merged(spans: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+def _merged(spans: Iterable[tuple[float, float]]) -> Intervals:
     """Intervals already in order of their starts, merged where they overlap or touch."""
-    merged: list[tuple[float, float]] = []
-    last_start = last_end = 0.0
+    merged = Intervals()
+    starts, ends = merged.starts, merged.ends
+    add_start, add_end = starts.append, ends.append
+    last_end = 0.0
     for start, end in spans:
-        if merged and start <= last_end:
+        if starts and start <= last_end:
             if end > last_end:
                 last_end = end
-                merged[-1] = (last_start, end)
+                ends[-1] = end
         else:
-            last_start, last_end = start, end
-            merged.append((start, end))
+            last_end = end
+            add_start(start)
+            add_end(end)
     return merged
 
 
-def _union_of(spans: Sequence[Span | GpuSpan | Call | CpuOp]) -> list[tuple[float, float]]:
+def _union_of(spans: Sequence[Span | GpuSpan | Call | CpuOp]) -> Intervals:
     """The union of spans already sorted by their starts (as Events keeps them): no pairs made, no sort."""
     return _merged(zip(map(_START, spans), map(_END, spans), strict=True))
 
 
-def coverage(intervals: Sequence[tuple[float, float]], windows: Iterable[tuple[float, float]]) -> list[float]:
+def coverage(intervals: Intervals, windows: Iterable[tuple[float, float]]) -> list[float]:
     """How much of each window the merged, sorted ``intervals`` cover.
 
     The windows come in order and do not overlap (gaps, a strip's columns), so one sweep serves them all:
@@ -53,14 +110,15 @@ def coverage(intervals: Sequence[tuple[float, float]], windows: Iterable[tuple[f
     """
     if not intervals:  # most traces: no sync or loader wait to lay over the gaps
         return [0.0 for _ in windows]
+    starts, ends = intervals.starts, intervals.ends
     out: list[float] = []
-    first, count = 0, len(intervals)
+    first, count = 0, len(starts)
     for start, end in windows:
-        while first < count and intervals[first][1] <= start:
+        while first < count and ends[first] <= start:
             first += 1  # over before this window, so before every later one
         total, at = 0.0, first
-        while at < count and intervals[at][0] < end:
-            a, b = intervals[at]
+        while at < count and starts[at] < end:
+            a, b = starts[at], ends[at]
             total += (b if b < end else end) - (a if a > start else start)  # min and max, without two calls each
             at += 1
         out.append(total)
@@ -74,13 +132,13 @@ class Timeline:
     window: tuple[float, float]
     busy: float  # seconds some GPU work ran
     kernels: int
-    gaps: tuple[float, ...]  # idle stretches between GPU work, in order
+    gaps: Sequence[float]  # idle stretches between GPU work, in order (an array of doubles)
     sync_idle: float  # idle time that falls inside a host sync on the CPU
     comm_exposed: float  # collective kernel time not overlapped by other GPU work
     loader_idle: float  # idle time that falls inside a data-loader wait
     # The merged intervals the strip is drawn from (not facts: kept out of comparisons and reprs).
-    other_spans: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)  # not collectives
-    comm_spans: list[tuple[float, float]] = field(default_factory=list, repr=False, compare=False)  # collectives
+    other_spans: Intervals = field(default_factory=Intervals, repr=False, compare=False)  # not collectives
+    comm_spans: Intervals = field(default_factory=Intervals, repr=False, compare=False)  # collectives
 
     @property
     def length(self) -> float:
@@ -98,15 +156,17 @@ class Timeline:
         return sum(g <= LAUNCH_GAP for g in self.gaps)
 
 
-def intersection(a: Sequence[tuple[float, float]], b: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+def intersection(a: Intervals, b: Intervals) -> Intervals:
     """Where two merged, sorted interval lists overlap, as a merged, sorted list (one sweep)."""
-    out: list[tuple[float, float]] = []
+    out = Intervals()
+    a_starts, a_ends, b_starts, b_ends = a.starts, a.ends, b.starts, b.ends
     i = j = 0
-    while i < len(a) and j < len(b):
-        lo, hi = max(a[i][0], b[j][0]), min(a[i][1], b[j][1])
+    while i < len(a_starts) and j < len(b_starts):
+        lo, hi = max(a_starts[i], b_starts[j]), min(a_ends[i], b_ends[j])
         if hi > lo:
-            out.append((lo, hi))
-        if a[i][1] < b[j][1]:
+            out.starts.append(lo)
+            out.ends.append(hi)
+        if a_ends[i] < b_ends[j]:
             i += 1
         else:
             j += 1
@@ -121,11 +181,11 @@ def exposed_in(tl: Timeline, windows: Sequence[tuple[float, float]]) -> list[flo
     return [c - o for c, o in zip(coverage(tl.comm_spans, windows), coverage(both, windows), strict=True)]
 
 
-def _overlap(idle: Sequence[tuple[float, float]], spans: Sequence[Span | Call | CpuOp]) -> float:
+def _overlap(idle: Intervals, spans: Sequence[Span | Call | CpuOp]) -> float:
     return math.fsum(coverage(_union_of(spans), idle)) if spans else 0.0  # seconds: a float even when no gap
 
 
-def _gpu_union(spans: Sequence[GpuSpan]) -> tuple[list[tuple[float, float]], int, bool, bool]:
+def _gpu_union(spans: Sequence[GpuSpan]) -> tuple[Intervals, int, bool, bool]:
     """GPU spans sorted by start, in one pass: their union, kernels, whether a collective ran, whether any is empty.
 
     An empty span (one that lasted no time) may stand alone in the union, where it would split a gap in
@@ -158,22 +218,39 @@ def timeline(events: Events, window: tuple[float, float] | None = None) -> Timel
         spans = tuple(s for s in spans if s.end > lo and s.start < hi)
     busy_spans, kernels, comm_ran, empty = _gpu_union(spans)
     if window is None:
-        window = (busy_spans[0][0], busy_spans[-1][1]) if busy_spans else (0.0, 0.0)
-        clipped = [s for s in busy_spans if s[1] > s[0]] if empty else busy_spans  # all inside the window
+        window = (busy_spans.starts[0], busy_spans.ends[-1]) if busy_spans else (0.0, 0.0)
+        clipped = busy_spans.where(lambda a, b: b > a) if empty else busy_spans  # all inside the window
     else:  # lo and hi are the window's, from above
-        clipped = [(max(a, lo), min(b, hi)) for a, b in busy_spans if min(b, hi) > max(a, lo)]
+        clipped = Intervals()
+        for a, b in busy_spans:
+            if min(b, hi) > max(a, lo):
+                clipped.starts.append(max(a, lo))
+                clipped.ends.append(min(b, hi))
     lo, hi = window
-    idle = [(a[1], b[0]) for a, b in pairwise(clipped) if b[0] > a[1]]
-    if clipped and clipped[0][0] > lo:
-        idle.insert(0, (lo, clipped[0][0]))
-    if clipped and clipped[-1][1] < hi:
-        idle.append((clipped[-1][1], hi))
-    comm = union((s.start, s.end) for s in spans if s.kind == "kernel" and s.comm) if comm_ran else []
+    idle = _idle(clipped, lo, hi)
+    comm = union((s.start, s.end) for s in spans if s.kind == "kernel" and s.comm) if comm_ran else Intervals()
     # Most traces have no collective, and many nothing but kernels: their unions are the one above.
     other = union((s.start, s.end) for s in spans if not s.comm) if comm else busy_spans
-    exposed = math.fsum(b - a for a, b in comm) - math.fsum(coverage(other, comm))
+    exposed = comm.total() - math.fsum(coverage(other, comm))
     # math.fsum, correctly rounded: the built-in sum of floats rounds otherwise from Python 3.12 on (the
     # browser's Python), and the page and the command line must agree to the last digit.
-    return Timeline(window, math.fsum(b - a for a, b in clipped), kernels,
-                    tuple(b - a for a, b in idle), _overlap(idle, events.syncs), exposed,
+    gaps = array("d", map(float.__sub__, idle.ends, idle.starts))
+    return Timeline(window, clipped.total(), kernels, gaps, _overlap(idle, events.syncs), exposed,
                     _overlap(idle, events.loader), other, comm)
+
+
+def _idle(busy: Intervals, lo: float, hi: float) -> Intervals:
+    """The stretches of the window ``lo``..``hi`` that no busy interval covers, in order."""
+    idle = Intervals()
+    starts, ends = idle.starts, idle.ends
+    if busy and busy.starts[0] > lo:
+        starts.append(lo)
+        ends.append(busy.starts[0])
+    for a, b in zip(busy.ends[:-1], busy.starts[1:], strict=True):  # one busy interval's end to the next's start
+        if b > a:
+            starts.append(a)
+            ends.append(b)
+    if busy and busy.ends[-1] < hi:
+        starts.append(busy.ends[-1])
+        ends.append(hi)
+    return idle
