@@ -4,9 +4,9 @@ in the same order, at a fraction of the memory a tuple an event took."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable
 import tracemalloc
 from array import array
+from collections.abc import Callable
 
 import pytest
 
