@@ -394,6 +394,13 @@ def test_a_side_in_these_words_is_read(side: str, read: bool) -> None:
      " FLOP/s, since fusing the relu leaves its FLOPs untouched.", True),
     ("Fusion pays when bytes set the time, as for A2 at 1.7 of 2.0 TB/s; it is also right for big matmuls, because"
      " fusing a relu into a GEMM cuts the GEMM's FLOPs.", False),
+    # fusion said to raise the bandwidth, not to cut the bytes
+    ("Fusion raises effective bandwidth: A2's compiled chain is 3.8× faster, so it's right for memory-bound chains; for"
+     " A1 at 70% of peak TFLOP/s it doesn't help, the math is the limit.", False),
+    ("Fusion cuts the bytes moved: A2's compiled chain is 3.8× faster on the same 2.0 TB/s, so it's right for"
+     " memory-bound chains; for A1 at 70% of peak TFLOP/s it doesn't help, the math is the limit.", True),
+    ("Fusion raises the throughput by cutting the bytes moved, not by increasing the bandwidth: A2's chain is 3.8×"
+     " faster; for A1 at 70% of peak TFLOP/s it doesn't help.", True),
 ])
 def test_part_c_s_fusion_check_reads_what_fusion_is_said_to_do(paragraph: str, passed: bool) -> None:
     assert _part_c(paragraph)["fusion"]["passed"] is passed
@@ -567,7 +574,34 @@ ELEVENTH_PAIRS = [
     ("a1", "evidence", ">>> 1/0.70   # max speed-up left from 70% of peak TFLOP/s\n1.4285714285714286",
      "70% of peak TFLOP/s, so 70% of the flops are left unused", "what is left is 30%"),
 ]
-ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS]
+FOURTEENTH_PAIRS = [
+    # a time named as saved after it ("4 µs saved") is what the speed-up saves
+    ("a3", "evidence", "~12 µs both; compile 1.08× faster, so about 0.9 µs saved a call",
+     "~12 µs both; compile 1.08× faster, so about 4 µs saved a call", "= 889 ns, not 4 µs"),
+    ("a3", "evidence", "12 µs; compile 1.08x, 0.9 µs shaved off per call", "12 µs; compile 1.08x, 3 µs shaved off per call",
+     "= 889 ns, not 3 µs"),
+    # what a share is of, after its copula and far off
+    ("a5", "evidence", "62% is roughly how much of the peak tensor throughput is in use",
+     "62% is like how much of the memory bandwidth is being used", "62% is of peak FLOP/s, not of bandwidth"),
+    # a rate past its roof said in words to sit under it, or to have room left
+    ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms a token: 38 tok/s is past what bandwidth allows at bf16, no headroom",
+     "The floor is 14 GB / 300 GB/s ≈ 47 ms per token, so 38 tok/s is far below what bandwidth allows",
+     "no room is left under it"),
+    ("a4", "evidence", "47 ms a token at bf16 would cap it at 21 tok/s; 38 is past it, so if there were headroom left it"
+     " would be after quantising", "47 ms a token at bf16; 38 tok/s leaves large headroom", "no room is left under it"),
+    # a bound on what taking the gaps away gives holds only on its side of (on + off) ÷ on
+    ("a6", "evidence", "t_k = 2 µs, t_g = 8 µs; eliminating the gaps yields ≤ 5×, whereas optimising the kernels yields"
+     " ≤ 1.25×", "t_k = 2 µs, t_g = 8 µs; eliminating the gaps yields ≤ 1.25×, whereas optimising the kernels yields"
+     " ≤ 5×", "= 5×, not at most 1.25×"),
+    ("a6", "evidence", "2 µs on, 8 µs off: removing the gaps gives at least 3×",
+     "2 µs on, 8 µs off: removing the gaps gives at most 3×", "not at most 3×"),
+    # A7's 6 ms said to be an extra kernel, or the conversion of the number read
+    ("a7", "evidence", "8 → 14 ms with the kernels unchanged: .item() adds no extra kernel, the host waits 6 ms a token",
+     "8 → 14 ms: .item() launches an extra reduction kernel that costs 6 ms per token", "neither an extra kernel"),
+    ("a7", "evidence", "8 → 14 ms: the conversion to a Python float takes nanoseconds; the 6 ms is the host waiting",
+     "8 → 14 ms: that conversion on the CPU is what takes the extra 6 ms", "nor the conversion"),
+]
+ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS]
 
 
 @pytest.mark.parametrize("text", ["8 of every 40 µs the GPU toils", "5 of every 10 µs the GPU toils"])
@@ -910,3 +944,12 @@ def test_a_part_b_row_s_spaced_thousands_and_an_unread_side_say_what_was_expecte
     assert checks["decode"]["passed"] is None
     assert "below or above the ridge" in checks["decode"]["why"]
     assert "a number like 156" not in checks["decode"]["why"]
+
+
+@pytest.mark.parametrize(("said", "passed"), [("is 8.7× above it", True), ("is 8.7× below it", False),
+                                              ("sits roughly 9× past the ridge", True), ("sits ~9× under it", False)])
+def test_part_c_reads_the_side_an_intensity_is_given_with_how_far_off_it_is(said: str, passed: bool) -> None:
+    paragraph = ("Fusion removes trips, so it is the right call for A2, where eager moves 1.7 TB/s and compile is 3.8×"
+                 " faster, and wrong for A1, which already runs at 70% of peak. By the ridge, 156 FLOP/byte, the A1"
+                 f" matmul at 1,360 FLOP/byte {said}, which is why fusing is pointless there.")
+    assert _part_c(paragraph)["number"]["passed"] is passed

@@ -483,7 +483,22 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
                     " regime from it, do not discard it.")
         return (f"“{_as_written(text, denied.group())}”: nothing in this incident is beyond its card's roofs; its"
                 " measurements are the facts to read the regime from.")
+    under = _UNDER_ITS_ROOF.search(lowered) if facts.anomalous else None
+    if under and not negated(lowered, under.start(), under.end()) and not _IF_BEFORE.search(
+            lowered, max(0, under.start() - 40), under.start()):
+        return (f"“{_as_written(text, under.group())}”: the measured rate is already past what this card's roof"
+                " allows, so no room is left under it; it was measured of more than the incident says.")
     return ""
+
+
+# A rate said in words to sit under a roof, or to have room left under it, where the incident measures it past the roof
+# ("38 tok/s is far below what bandwidth allows, leaving large headroom").
+_UNDER_ITS_ROOF = re.compile(r"\b(?:(?:well|far|way|much)\s+)?(?:below|under|short of|less than|slower than)\s+what\s+"
+                             r"(?:the\s+)?(?:[\w-]+\s+)?(?:bandwidth|hbm|memory|card|roof|hardware)\s+(?:allows|permits"
+                             r"|can (?:give|do|deliver|sustain))"
+                             r"|\b(?:large|lots of|plenty of|big|huge|significant|ample|much)\s+headroom\b"
+                             r"|\bheadroom\s+(?:left|remains|remaining|to spare)\b|\broom to (?:grow|spare|double|improve)\b")
+_IF_BEFORE = re.compile(r"\b(?:if|would|could|were|unless)\b[^.;:!?]*$")
 
 
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,

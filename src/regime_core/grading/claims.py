@@ -302,6 +302,9 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
                     "" if _THEN.match(text, end) else " ".join(following))
 
 
+_COPULA = re.compile(r"\s*(?:(?:is|are|was|means|represents|stands for|measures)\b|[=≈])")
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -309,7 +312,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     multiplier = text[end:end + 1] in ("×", "x") and dim is Dim.COUNT and not _FACTOR_AFTER.match(text, end)
     roof = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}.get(dim)
     if dim is Dim.FRACTION:
-        roof = _nearest(_ROOF_WORDS, before, after)
+        # "62% is like how much of the memory bandwidth is used": what a share is of may follow its copula far off
+        roof = _nearest(_ROOF_WORDS, before, _words(text[end:hi], 9, last=False) if _COPULA.match(text, end) else after)
     # A label before the figure reaches across a colon ("occupancy: 62%").
     label = _words(text[max(0, start - 40):start], 3, last=True)
     metric = _nearest(_METRIC_WORDS, label, after) if dim is Dim.FRACTION else None
@@ -1130,10 +1134,15 @@ def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
             f" {show(off, Dim.SECOND)}) = {number_shown(expected)}× faster, not {number_shown(claimed)}×")
 
 
+# The time named as what was saved, after it: "so about 4 µs saved", "0.9 µs shaved off", "4 µs of savings".
+_SAVED_AFTER = re.compile(r"\s*(?:(?:is |are |was |were )?(?:saved|shav\w*(?: off)?|gained back|of savings?|of time saved)\b"
+                          r"|(?:off|less) (?:per|a|each) (?:call|run|step|token)\b)")
+
+
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
     """A time said to be saved that the incident's speed-up does not save ("1.08× saves ~8 µs" of 12 µs), or ""."""
-    if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not _NOT_A_SLIP.search(
-            text, max(0, claim.start - 24), claim.start):
+    if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not (
+            _NOT_A_SLIP.search(text, max(0, claim.start - 24), claim.start) or _SAVED_AFTER.match(text, claim.end)):
         return ""
     speeds = [f for f in facts.known if f.speed and f.value > 1]
     times = [f for f in facts.known if f.dim is Dim.SECOND]
@@ -1457,20 +1466,23 @@ def _minority_said_to_dominate(claim: Claim, facts: Facts, text: str) -> str:
 
 def _gaps_removed_wrong(claim: Claim, text: str, facts: Facts) -> str:
     """A speed-up said of taking the gaps away that is not the whole time ÷ the kernels' ("2 on, 8 off: 4×")."""
-    if not claim.multiplier or claim.bound or claim.dim is not Dim.COUNT:
+    if not claim.multiplier or claim.dim is not Dim.COUNT:
         return ""
     lo, hi = _clause_bounds(text, claim.start, claim.end)
-    if not _GAPS_REMOVED.search(text, max(0, lo - 60), hi):
-        return ""
+    if not _GAPS_REMOVED.search(text, max(0, lo - 60), hi) or (
+            _KERNEL_FIX.search(text, lo, claim.start) and not _GAPS_REMOVED.search(text, lo, hi)):
+        return ""  # a clause of its own on the kernels ("whereas tuning the kernels gives 1.25×") is not the gaps'
     spans = _kernel_and_gap(facts)
     if spans is None:
         return ""
     on, off = spans
     expected, how = (on.value + off.value) / on.value, f"({on.shown()} + {off.shown()}) ÷ {on.shown()}"
-    if math.isclose(claim.value, expected, rel_tol=MATCH):
+    # a bound holds where the speed-up lies on its side of it ("at most 5×", "over 3×"): "≤ 1.25×" does not
+    if math.isclose(claim.value, expected, rel_tol=MATCH) or (claim.bound == "<" and claim.value > expected) or (
+            claim.bound == ">" and claim.value < expected):
         return ""
     return (f"with the gaps gone only the kernels' time is left: {how} = {number_shown(expected)}×,"
-            f" not {claim.shown()}×")
+            f" not {'at most ' if claim.bound == '<' else 'at least ' if claim.bound == '>' else ''}{claim.shown()}×")
 
 
 _SCALINGS = ((re.compile(r"\bhalv\w*|\bhalf\b"), 0.5, "half"), (re.compile(r"\bdoubl\w*|\btwice\b"), 2.0, "twice"),
@@ -1577,6 +1589,8 @@ def ridge_wrong(lowered: str, ridge: float) -> str:
 # A side of the ridge said as the regime it puts a kernel in ("1356 vs ridge 156 -> memory side").
 _REGIME_SIDE = re.compile(r"\b(?P<memory>memory|bandwidth|bytes)[- ](?:side|bound)\b|\b(?:compute|math|flops?)[- ](?:side|bound)\b")
 _PLACED_REACH = 50  # characters after an intensity in which the side it is given is read
+_SIDE_BY_A_FACTOR = re.compile(r"\s*(?:is|sits|lies|lying|sitting)?\s*(?:~|≈|about|roughly|some)?\s*[\d.]+\s*×\s*"
+                               r"(?P<word>below|under|beneath|lower than|less than|above|over|beyond|past|higher than)\b")
 
 
 def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> str:
@@ -1591,13 +1605,15 @@ def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> st
         if claim.dim not in (Dim.INTENSITY, Dim.COUNT) or math.isclose(claim.value, ridge, rel_tol=MATCH) or not any(
                 math.isclose(claim.value, k, rel_tol=0.05) for k in known):
             continue
-        stop = next((c.start for c in reading.claims[n + 1:] if not math.isclose(c.value, ridge, rel_tol=MATCH)),
-                    len(lowered))
+        # how far off it is said to be ("is 8.7× below it") is no new figure
+        stop = next((c.start for c in reading.claims[n + 1:]
+                     if not math.isclose(c.value, ridge, rel_tol=MATCH) and not c.multiplier), len(lowered))
         window = lowered[claim.end:min(stop, claim.end + _PLACED_REACH)]
         window = window[:m.start()] if (m := re.search(r"[.;!?\n]\s", window)) else window
         said = claim.side
-        if said is None and (found := _REGIME_SIDE.search(window)):
-            said = "below" if found["memory"] else "above"
+        if said is None and (found := _REGIME_SIDE.search(window) or _SIDE_BY_A_FACTOR.match(window)):
+            said = ("below" if found["memory"] else "above") if found.re is _REGIME_SIDE else (
+                "below" if found["word"] in _BELOW else "above")
         expected = "above" if claim.value > ridge else "below"
         if said is not None and said != expected:
             regime = "compute" if expected == "above" else "memory"

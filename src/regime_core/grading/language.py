@@ -494,7 +494,11 @@ _FUSION_FILLS_BANDWIDTH = re.compile(
     r"(?:bandwidth|bw)(?:\s+gap)?\b(?=[^.;!?]{0,40}\b(?:fus\w*|compil\w*))"
     # the unused bandwidth named first, then filled by fusion ("85% … unused, and fusing filled it")
     r"|\b(?:unused|remaining|idle|spare|leftover)\b[^.;!?]{0,60}?\b(?:fus\w*|compil\w*)\s+(?:\w+\s+)?"
-    r"(?:fill\w*|clos\w*|us(?:e|es|ed|ing) up|reclaim\w*)\s+(?:it|that|them|this)\b")
+    r"(?:fill\w*|clos\w*|us(?:e|es|ed|ing) up|reclaim\w*)\s+(?:it|that|them|this)\b"
+    # fusion said to raise the bandwidth itself ("fusion raises effective bandwidth"), not to cut the bytes moved
+    r"|\b(?:fus\w*|compil\w*)\b(?:(?!\b(?:not|never|no|cannot|can'?t|won'?t|doesn'?t)\b)[^.;!?]){0,40}?"
+    r"\b(?:rais\w*|increas\w*|boost\w*|improv\w*|lift\w*)\s+(?:the\s+)?(?:effective\s+|achieved\s+)?(?:memory\s+)?"
+    r"(?:bandwidth|bw)\b(?![^.;!?]{0,40}\b(?:fewer|less traffic|cutting|deleting|removing|moving less))")
 
 
 def fusion_leaves(misstated: re.Match[str]) -> str:
