@@ -142,3 +142,24 @@ def test_the_ops_table_works_in_under_80_bytes_an_op() -> None:
         tracemalloc.stop()
     assert sum(o.calls for o in totals) == 25_000
     assert peak / 25_000 < 80, peak / 25_000
+
+
+def test_columns_kept_a_block_at_a_time_read_back_as_the_rows_kept_one_at_a_time() -> None:
+    """``Columns.extend`` (an SQLite export's rows, a block at a time) keeps what ``append`` keeps: ids with and
+    without None, one past 64 bits, labels new and seen."""
+    rows = [*ROWS, ("d", 5.0, 6.0, "kernel", "0", "9", None, None, True), ("e", 6.0, 7.0, "memset", "2", "7", 2**70, 4,
+                                                                            False)]
+    one_by_one = _spans(rows)
+    in_blocks = _spans(rows[:1])
+    in_blocks.extend([list(column) for column in zip(*rows[1:3], strict=True)])
+    in_blocks.extend([list(column) for column in zip(*rows[3:], strict=True)])
+    assert list(in_blocks) == list(one_by_one) == [GpuSpan(*row) for row in rows]
+    with pytest.raises(ValueError, match="different lengths"):
+        in_blocks.extend([["x"], [1.0]])
+
+
+@pytest.mark.parametrize("ids", [[1, 2, 3], [None, None, None], [1, None, 3]])
+def test_an_id_column_reads_back_its_ids_and_nones(ids: list[int | None]) -> None:
+    column = IdColumn()
+    column.extend(ids)
+    assert list(column.decoded()) == ids

@@ -167,3 +167,20 @@ def test_the_command_reads_an_nsys_export_by_its_content_not_its_name(tmp_path: 
                          timeout=120, check=False)
     assert run.returncode == 0, run.stderr
     assert b"host syncs: 50" in run.stdout
+
+
+def test_an_nsys_export_s_rows_without_whole_times_are_skipped_and_counted(tmp_path: Path) -> None:
+    """Rows read a block at a time: one kernel that ends before it starts and one launch that ends before it starts are left
+    out and counted, as the Kineto reader counts its events without whole times; the rest read as before."""
+    path = as_nsys_sqlite(picket_fence(), tmp_path / "run.sqlite")
+    whole = read_trace(path.read_bytes()).to_json()["trace"]
+    con = sqlite3.connect(path)
+    con.execute("INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (5000000, 4000000, 0, 1, 7, NULL, 1, 1, 1, 1, 1)")
+    con.executescript("CREATE TABLE r AS SELECT * FROM CUPTI_ACTIVITY_KIND_RUNTIME LIMIT 1;"
+                      " UPDATE r SET end = start - 1; INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME SELECT * FROM r;")
+    con.commit()
+    con.close()
+    skipped = read_trace(path.read_bytes()).to_json()["trace"]
+    assert skipped["skipped_events"] == whole["skipped_events"] + 2
+    assert (skipped["kernels"], skipped["launches"], skipped["busy"]) == (whole["kernels"], whole["launches"],
+                                                                          whole["busy"])

@@ -13,8 +13,8 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from itertools import pairwise
-from operator import call
+from itertools import pairwise, repeat
+from operator import call, itemgetter
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
@@ -38,6 +38,14 @@ class _Coded:
     def decoded(self) -> Iterator[Any]:
         """The field's values in order."""
         raise NotImplementedError
+
+    def append(self, value: Any) -> None:
+        """Keep one value."""
+        raise NotImplementedError
+
+    def extend(self, values: Sequence[Any]) -> None:
+        """Keep many values, in order (a column of them read at once: an SQLite export's)."""
+        _drain(map(self.append, values))
 
     def reordered(self, order: Sequence[int]) -> None:
         """The column in ``order``."""
@@ -64,6 +72,18 @@ class IdColumn(_Coded):
             self.values = [None if v == NONE_ID else v for v in values]
             self.values.append(value)
 
+    def extend(self, values: Sequence[int | None]) -> None:
+        """Keep many ids: in one call into C where each is a 64-bit integer, else one at a time."""
+        if type(self.values) is not list:
+            try:  # all or nothing: extending the column itself may stop half-way
+                whole = array("q", [NONE_ID if v is None else v for v in values])
+            except (TypeError, OverflowError):  # an id past 64 bits, or not an integer
+                pass
+            else:
+                self.values.extend(whole)
+                return
+        _drain(map(self.append, values))
+
     def get(self, at: int) -> int | None:
         """The id in row ``at``."""
         value = self.values[at]
@@ -71,9 +91,15 @@ class IdColumn(_Coded):
 
     def decoded(self) -> Iterator[int | None]:
         """The ids in order, None where there is none."""
-        if type(self.values) is list:
-            return iter(self.values)
-        return (None if v == NONE_ID else v for v in self.values)
+        values = self.values
+        if type(values) is list:
+            return iter(values)
+        # Most columns are all ids or all none (a format without External ids): told by scans in C
+        if NONE_ID not in values:
+            return iter(values)
+        if values.count(NONE_ID) == len(values):
+            return repeat(None, len(values))
+        return (None if v == NONE_ID else v for v in values)
 
 
 class MaybeFloatColumn(_Coded):
@@ -105,6 +131,10 @@ class FlagColumn(_Coded):
     def append(self, value: bool) -> None:
         """Keep one flag."""
         self.values.append(1 if value else 0)
+
+    def extend(self, values: Sequence[bool]) -> None:
+        """Keep many flags."""
+        self.values.extend(array("b", map(bool, values)))
 
     def get(self, at: int) -> bool:
         """The flag in row ``at``."""
@@ -140,6 +170,17 @@ class LabelColumn(_Coded):
             self.labels.append(label)
         values.append(at)
 
+    def extend(self, values: Sequence[str]) -> None:
+        """Keep many labels: each new one given its index first, then every row's index looked up in C."""
+        if isinstance(self.values, list) or len(self.labels) + len(new := dict.fromkeys(values)) > 2**16:
+            _drain(map(self.append, values))
+            return
+        for label in new:
+            if label not in self.index:
+                self.index[label] = len(self.labels)
+                self.labels.append(label)
+        self.values.extend(array("H", map(self.index.__getitem__, values)))
+
     def get(self, at: int) -> str:
         """The label in row ``at``."""
         value = self.values[at]
@@ -172,6 +213,16 @@ class Columns(Sequence[T]):
         """Keep one row, given as its fields in order."""
         _drain(map(call, self._appends, row))  # each column's append, called in C: the hot path of a trace
 
+    def extend(self, columns: Sequence[Sequence[Any]]) -> None:
+        """Keep many rows, given as their columns (each field's values in order, all of one length)."""
+        if len({len(values) for values in columns}) > 1 or len(columns) != len(self._columns):
+            raise ValueError("columns of different lengths, or not one per field")
+        for column, values in zip(self._columns, columns, strict=True):
+            if isinstance(column, array):
+                column.extend(array(column.typecode, values))  # all or nothing, as the coded columns
+            else:
+                column.extend(values)
+
     def __len__(self) -> int:
         first = self._columns[0]
         return len(first.values if isinstance(first, _Coded) else first)
@@ -193,6 +244,11 @@ class Columns(Sequence[T]):
         if not 0 <= at < size:
             raise IndexError("row out of range")
         return self._make(tuple(c.get(at) if isinstance(c, _Coded) else c[at] for c in self._columns))
+
+    def values(self, index: int) -> Iterator[Any]:
+        """Field ``index`` of every row, in order, read from its column alone (no row is built)."""
+        column = self._columns[index]
+        return column.decoded() if isinstance(column, _Coded) else iter(column)
 
     def field(self, index: int) -> Callable[[int], Any]:
         """A function giving field ``index`` of a row, read from its column alone (no row is built)."""
@@ -224,3 +280,10 @@ class Columns(Sequence[T]):
                 self._columns[n] = [column[i] for i in order]
         self._appends = [column.append for column in self._columns]
         return self
+
+
+def values_of(rows: Sequence[Any], index: int) -> Iterator[Any]:
+    """Field ``index`` of every row, in order: from its column alone where the rows are columns."""
+    if isinstance(rows, Columns):
+        return rows.values(index)
+    return map(itemgetter(index), rows)

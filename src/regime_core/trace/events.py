@@ -265,6 +265,41 @@ class _Collector:
             return
         self._keep(start, start + duration, cat, raw_name, args, event)
 
+    def gpu_columns(self, kind: str, columns: Sequence[Sequence[Any]]) -> None:
+        """GPU spans given as columns: names, starts and ends (seconds), devices, streams, correlation ids.
+
+        A reader that has them so (an SQLite export's table, read a block of rows at a time) keeps them without an
+        event dict each: each name is classified once, each column kept in one call into C. The same spans as
+        :meth:`add` keeps from the same events; times must be finite, ends not before starts.
+        """
+        names, starts, ends, devices, streams, correlations = columns
+        kinds = self.kinds
+        first = {raw: kinds.seen.get(raw) or kinds.classify(raw) for raw in dict.fromkeys(names)}
+        kept_names = [first[raw][0] for raw in names]
+        labels = self.labels
+        rows = len(names)
+        self.gpu.extend([kept_names, starts, ends, [kind] * rows, list(map(labels.__getitem__, devices)),
+                         list(map(labels.__getitem__, streams)), correlations, [None] * rows,
+                         [kind == "kernel" and first[raw][1] for raw in names]])
+
+    def call_columns(self, columns: Sequence[Sequence[Any]]) -> None:
+        """Host runtime calls given as columns: names, starts and ends (seconds), correlation ids, threads.
+
+        The launches are kept, the syncs kept as spans, the rest left, as :meth:`add` does with ``cuda_runtime``
+        events.
+        """
+        names, starts, ends, correlations, threads = columns
+        kinds = self.kinds
+        first = {raw: kinds.seen.get(raw) or kinds.classify(raw) for raw in dict.fromkeys(names)}
+        launched = [n for n, raw in enumerate(names) if first[raw][4]]
+        labels = self.labels
+        self.launches.extend([[first[names[n]][0] for n in launched], [starts[n] for n in launched],
+                              [ends[n] for n in launched], [correlations[n] for n in launched],
+                              [labels[threads[n]] for n in launched]])
+        self.graphs += sum(first[names[n]][5] for n in launched)
+        self.syncs.extend(Span(first[raw][0], starts[n], ends[n]) for n, raw in enumerate(names)
+                          if first[raw][6] and not first[raw][4])
+
     def _add(self, event: Any) -> None:
         if type(event) is not dict:
             return
@@ -356,8 +391,9 @@ def read_events(source: bytes | BinaryIO | Pieces) -> Events:
     if not pieces.zipped:
         other = formats.other_format(pieces.head)
         if other is not None:
-            dicts, gpus = other(pieces.whole())
-            return from_dicts(dicts, gpus)
+            collected = _Collector()
+            gpus = other(pieces.whole(), collected)
+            return _events(collected, gpus)
     reader = Reader(pieces)
     kept = _Collector()
     reader.read(kept.add)

@@ -24,10 +24,11 @@ from __future__ import annotations
 import contextlib
 import csv
 import io
+import itertools
 import os
 import re
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from regime_core.errors import RegimeError
 from regime_core.trace import counters
@@ -37,8 +38,29 @@ if TYPE_CHECKING:
 
 _FIELD = "trace"
 SQLITE_MAGIC = b"SQLite format 3\x00"
-#: A reader of a whole file: the events it holds, as Kineto writes them, and the names of its GPUs.
-FormatReader = Callable[[bytes], tuple[list[dict[str, Any]], tuple[str, ...]]]
+
+
+class Sink(Protocol):
+    """Where a reader puts what a file holds (``events._Collector``).
+
+    Events as Kineto writes them, or, where the file has them in columns, GPU spans and runtime calls a block of
+    rows at a time.
+    """
+
+    skipped: int
+
+    def add(self, event: Any) -> None:
+        """One event, as Kineto writes it (``ph``, ``cat``, ``name``, ``ts`` and ``dur`` in µs, ``args``)."""
+
+    def gpu_columns(self, kind: str, columns: Sequence[Sequence[Any]]) -> None:
+        """GPU spans as columns: names, starts and ends in seconds, devices, streams, correlation ids."""
+
+    def call_columns(self, columns: Sequence[Sequence[Any]]) -> None:
+        """Runtime calls as columns: names, starts and ends in seconds, correlation ids, threads."""
+
+
+#: A reader of a whole file: it puts the file's events in the sink and gives the names of its GPUs.
+FormatReader = Callable[[bytes, Sink], tuple[str, ...]]
 
 _READABLE = ("a Kineto JSON trace (torch.profiler; .json or .json.gz), an Nsight Systems SQLite export"
              " (nsys export --type sqlite REPORT.nsys-rep), its GPU trace as CSV (nsys stats --report"
@@ -108,48 +130,67 @@ def _columns(con: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in con.execute(f"PRAGMA table_info('{table}')")}  # table: one of ours, never the file's
 
 
-def read_nsys_sqlite(raw: bytes) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """An ``nsys export --type sqlite`` database: its GPU work, runtime calls, NVTX ranges and GPUs."""
+def read_nsys_sqlite(raw: bytes, sink: Sink) -> tuple[str, ...]:
+    """An ``nsys export --type sqlite`` database: its GPU work, runtime calls, NVTX ranges and GPUs, into ``sink``."""
     with _database(raw) as con:
         tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "StringIds" not in tables or not tables & {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"}:
             raise RegimeError(_FIELD, "expected an Nsight Systems export (tables StringIds and"
                                       " CUPTI_ACTIVITY_KIND_KERNEL); this SQLite database has neither: profile"
                                       " with nsys profile --trace cuda (and nvtx), then nsys export --type sqlite")
-        strings = dict(con.execute("SELECT id, value FROM StringIds"))
-        events = [*_nsys_gpu(con, tables, strings), *_nsys_runtime(con, tables, strings),
-                  *_nsys_nvtx(con, tables, strings)]
+        strings = {key: str(value)[:500] for key, value in con.execute("SELECT id, value FROM StringIds")}
+        _nsys_gpu(con, tables, strings, sink)
+        _nsys_runtime(con, tables, strings, sink)
+        for event in _nsys_nvtx(con, tables, strings):
+            sink.add(event)
         names: tuple[str, ...] = ()
         for table in ("TARGET_INFO_GPU", "TARGET_INFO_CUDA_GPU"):
             if table in tables and "name" in _columns(con, table):
                 names = tuple(str(n)[:100] for (n,) in con.execute(f"SELECT name FROM {table} ORDER BY id"))
                 break
-    return events, names
+    return names
 
 
-def _nsys_gpu(con: sqlite3.Connection, tables: set[str], strings: dict[int, str]) -> Iterator[dict[str, Any]]:
+_BLOCK = 1 << 16  # rows read at a time: a million-kernel export is never held as rows whole
+# Seconds as the Kineto reader makes them from µs (ts × 1e-6, then start + dur × 1e-6), worked in SQLite: the
+# same doubles, without a Python step per row. Rows with a time missing or an end before the start are skipped.
+_SECONDS = "start / 1000.0 * 1e-6, start / 1000.0 * 1e-6 + (end - start) / 1000.0 * 1e-6"
+_WHOLE = "start IS NOT NULL AND end IS NOT NULL AND end >= start"
+
+
+def _blocks(con: sqlite3.Connection, query: str, table: str, sink: Sink) -> Iterator[tuple[Sequence[Any], ...]]:
+    """The query's rows (read from ``table``, those with whole times) as columns, a block at a time; the rest skipped."""
+    cursor = con.execute(query)
+    while rows := cursor.fetchmany(_BLOCK):
+        yield tuple(zip(*rows, strict=True))
+    (whole, every), = con.execute(f"SELECT count(CASE WHEN {_WHOLE} THEN 1 END), count(*) FROM {table}")
+    sink.skipped += every - whole
+
+
+def _nsys_gpu(con: sqlite3.Connection, tables: set[str], strings: dict[int, str], sink: Sink) -> None:
     if "CUPTI_ACTIVITY_KIND_KERNEL" in tables:
         named = "demangledName" if "demangledName" in _columns(con, "CUPTI_ACTIVITY_KIND_KERNEL") else "shortName"
-        for start, end, device, stream, corr, name in con.execute(
-                f"SELECT start, end, deviceId, streamId, correlationId, {named} FROM CUPTI_ACTIVITY_KIND_KERNEL"):
-            yield {"ph": "X", "cat": "kernel", "name": strings.get(name, "kernel"), "ts": _us(start),
-                   "dur": _us(end - start), "args": {"device": device, "stream": stream, "correlation": corr}}
-    for table, cat, name in (("CUPTI_ACTIVITY_KIND_MEMCPY", "gpu_memcpy", "Memcpy"),
-                             ("CUPTI_ACTIVITY_KIND_MEMSET", "gpu_memset", "Memset")):
+        query = (f"SELECT {named}, {_SECONDS}, deviceId, streamId, correlationId FROM CUPTI_ACTIVITY_KIND_KERNEL"
+                 f" WHERE {_WHOLE}")
+        for ids, *rest in _blocks(con, query, "CUPTI_ACTIVITY_KIND_KERNEL", sink):
+            sink.gpu_columns("kernel", (list(map(strings.get, ids, itertools.repeat("kernel"))), *rest))
+    for table, kind, name in (("CUPTI_ACTIVITY_KIND_MEMCPY", "memcpy", "Memcpy"),
+                              ("CUPTI_ACTIVITY_KIND_MEMSET", "memset", "Memset")):
         if table in tables:
-            for start, end, device, stream, corr in con.execute(
-                    f"SELECT start, end, deviceId, streamId, correlationId FROM {table}"):
-                yield {"ph": "X", "cat": cat, "name": name, "ts": _us(start), "dur": _us(end - start),
-                       "args": {"device": device, "stream": stream, "correlation": corr}}
+            query = f"SELECT {_SECONDS}, deviceId, streamId, correlationId FROM {table} WHERE {_WHOLE}"
+            for columns in _blocks(con, query, table, sink):
+                sink.gpu_columns(kind, ([name] * len(columns[0]), *columns))
 
 
-def _nsys_runtime(con: sqlite3.Connection, tables: set[str], strings: dict[int, str]) -> Iterator[dict[str, Any]]:
+def _nsys_runtime(con: sqlite3.Connection, tables: set[str], strings: dict[int, str], sink: Sink) -> None:
     if "CUPTI_ACTIVITY_KIND_RUNTIME" not in tables:
         return
-    for start, end, thread, corr, name in con.execute(
-            "SELECT start, end, globalTid, correlationId, nameId FROM CUPTI_ACTIVITY_KIND_RUNTIME"):
-        yield {"ph": "X", "cat": "cuda_runtime", "name": _VERSION.sub("", strings.get(name, "")), "ts": _us(start),
-               "dur": _us(end - start), "tid": thread, "args": {"correlation": corr}}
+    query = (f"SELECT nameId, {_SECONDS}, correlationId, globalTid FROM CUPTI_ACTIVITY_KIND_RUNTIME WHERE {_WHOLE}")
+    names: dict[int, str] = {}
+    for ids, *rest in _blocks(con, query, "CUPTI_ACTIVITY_KIND_RUNTIME", sink):
+        for key in set(ids).difference(names):
+            names[key] = _VERSION.sub("", strings.get(key, ""))
+        sink.call_columns((list(map(names.__getitem__, ids)), *rest))
 
 
 def _nsys_nvtx(con: sqlite3.Connection, tables: set[str], strings: dict[int, str]) -> Iterator[dict[str, Any]]:
@@ -182,8 +223,17 @@ _NO_TIMELINE = (
 )
 
 
-def read_csv_report(raw: bytes) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
-    """A CSV report, by its header row: the GPU's timeline it holds, or what it is and what to export instead."""
+def read_csv_report(raw: bytes, sink: Sink) -> tuple[str, ...]:
+    """A CSV report, by its header row: the GPU's timeline it holds (into ``sink``; no GPU named).
+
+    Or, for a report with no timeline, what it is and what to export instead.
+    """
+    for event in _csv_events(raw):
+        sink.add(event)
+    return ()
+
+
+def _csv_events(raw: bytes) -> Iterable[dict[str, Any]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -196,13 +246,13 @@ def read_csv_report(raw: bytes) -> tuple[list[dict[str, Any]], tuple[str, ...]]:
     rows = csv.DictReader(io.StringIO("\n".join(lines)))
     header = set(rows.fieldnames or ())
     if {"Start (ns)", "Duration (ns)", "Name"} <= header and header & {"CorrId", "Strm"}:  # not an NVTX report
-        return list(_nsys_gpu_trace(rows)), ()
+        return _nsys_gpu_trace(rows)
     if {"Kernel_Name", "Start_Timestamp", "End_Timestamp"} <= header:
-        return list(_rocprof_v3_kernels(rows)), ()
+        return _rocprof_v3_kernels(rows)
     if {"Function", "Start_Timestamp", "End_Timestamp"} <= header:
-        return list(_rocprof_v3_api(rows)), ()
+        return _rocprof_v3_api(rows)
     if {"KernelName", "BeginNs", "EndNs"} <= header:
-        return list(_rocprof_v1(rows)), ()
+        return _rocprof_v1(rows)
     for needs, said in _NO_TIMELINE:
         if needs <= header:
             raise RegimeError(_FIELD, f"this is {said}")

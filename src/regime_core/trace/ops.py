@@ -21,7 +21,7 @@ from typing import Any, cast
 
 from regime_core.catalogue.hardware import DTYPE_BYTES
 from regime_core.model import work as wk
-from regime_core.trace.columns import Columns
+from regime_core.trace.columns import Columns, values_of
 from regime_core.trace.events import CpuOp, Events
 
 #: Element sizes of the ``Input type`` names PyTorch records, and the dtype the core names for the math.
@@ -286,12 +286,12 @@ class _Tally:
         shapes: dict[int, str] = {}
         ops = events.ops
         name_of, dims_of = _field(ops, 0), _field(ops, 5)
-        for span in events.gpu:
-            if span.kind != "kernel" or (window is not None and not (window[0] <= span.start < window[1])):
+        gpu = events.gpu  # the five fields the tally reads, each from its column: no span built whole
+        for start, end, kind, correlation, external in zip(*(values_of(gpu, i) for i in (1, 2, 3, 6, 7)), strict=True):
+            if kind != "kernel" or (window is not None and not (window[0] <= start < window[1])):
                 continue
-            took = span.end - span.start
+            took = end - start
             kernels(took)
-            external, correlation = span.external, span.correlation
             row = row_of(external) if external is not None else None
             if row is None:
                 if correlation is None or (external is not None and external != correlation):
@@ -345,6 +345,8 @@ def _launching_ops(events: Events, wanted: set[int]) -> dict[int, int]:
     # The latest end among the ops up to each one: no op at or before it can enclose a launch ending later.
     reach = {thread: list(itertools.accumulate((end_of(row) for row in rows), max)) for thread, rows in by_thread.items()}
     found: dict[int, int] = {}
+    if not by_thread:  # no op recorded: none to find
+        return found
     for call in events.launches:
         rows = by_thread.get(call.thread)
         if call.correlation not in wanted or not rows:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import gc
+import itertools
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -24,6 +25,7 @@ from regime_core.errors import RegimeError
 from regime_core.judgment.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
 from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.resources import load_json
+from regime_core.trace.columns import values_of
 from regime_core.trace.counters import CounterReading, header_row, is_counters, read_counters
 from regime_core.trace.events import Events, Span, read_events
 from regime_core.trace.ops import OpTotal, op_totals
@@ -258,7 +260,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceRea
              "comm_share": comm_share, "loader_share": tl.loader_idle / tl.length,
              "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped,
              "rank": events.rank, "world_size": events.world_size,
-             "compute_time": sum(end - start for start, end in tl.other_spans), "collectives": collectives(events, window),
+             "compute_time": sum(map(float.__sub__, tl.other_spans.ends, tl.other_spans.starts)), "collectives": collectives(events, window),
              "coverage": coverage(totals, kernel_time, card, events)}
     return TraceReading(verdict, symptoms, facts, events, tl)
 
@@ -291,8 +293,10 @@ _COLLECTIVE_KINDS = (("all-reduce", re.compile(r"all_?reduce", re.I)), ("all-gat
 def collectives(events: Events, window: tuple[float, float] | None) -> dict[str, dict[str, float]]:
     """Collective kernels by kind: how many, and their GPU time (overlapped or not), in the window."""
     out: dict[str, dict[str, float]] = {}
-    for span in events.gpu:
-        if not span.comm or (window is not None and not window[0] <= span.start < window[1]):
+    gpu = events.gpu
+    for at in itertools.compress(range(len(gpu)), values_of(gpu, 8)):  # the collectives' rows alone
+        span = gpu[at]
+        if window is not None and not window[0] <= span.start < window[1]:
             continue
         kind = next((k for k, pattern in _COLLECTIVE_KINDS if pattern.search(span.name)), "other")
         entry = out.setdefault(kind, {"count": 0, "time": 0.0})

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from operator import itemgetter
 from typing import overload
 
+from regime_core.trace.columns import values_of
 from regime_core.trace.events import Call, CpuOp, Events, GpuSpan, Span
 
 _START, _END = itemgetter(1), itemgetter(2)  # every span keeps its start and end second and third
@@ -198,7 +199,8 @@ def _gpu_union(spans: Sequence[GpuSpan]) -> tuple[Intervals, int, bool, bool]:
     def intervals() -> Iterator[tuple[float, float]]:
         nonlocal kernels, comm, empty
         counted, collective_ran, zero = 0, False, False  # locals in the loop: cheaper than the enclosing names
-        for _, start, end, kind, _, _, _, _, collective in spans:
+        # four columns read alone, not every span built whole
+        for start, end, kind, collective in zip(*(values_of(spans, i) for i in (1, 2, 3, 8)), strict=True):
             if kind == "kernel":
                 counted += 1
                 collective_ran = collective_ran or collective
