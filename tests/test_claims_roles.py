@@ -600,6 +600,26 @@ FOURTEENTH_PAIRS = [
      "8 → 14 ms: .item() launches an extra reduction kernel that costs 6 ms per token", "neither an extra kernel"),
     ("a7", "evidence", "8 → 14 ms: the conversion to a Python float takes nanoseconds; the 6 ms is the host waiting",
      "8 → 14 ms: that conversion on the CPU is what takes the extra 6 ms", "nor the conversion"),
+    # a rate said to be reached past the card's roof, stated rather than worked
+    ("a2", "evidence", "eager at 1.7 TB/s of 2.0, compiled 3.8× faster on the same roof: it moves fewer bytes",
+     "eager at 1.7 TB/s, compiled 3.8× faster, so the compiled kernel runs at 6.5 TB/s", "beyond the card's"),
+    # a time said at a share of the roof is the measured one, not the time at the roof
+    ("a5", "evidence", "180 ms at 62% → at 100% about 112 ms, still above 80 ms",
+     "180 ms at 62% → at 100% it would be 290 ms", "not 290 ms"),
+    # what is left under a roof said as the time spent on the math
+    ("a1", "evidence", "70% of peak FLOP/s; 30% of peak is left unused", "70% of peak FLOP/s, so only 30% of the time is"
+     " spent on math", "100% − a share of a roof"),
+    # a total of the kernels' time said of the gaps
+    ("a6", "evidence", "40,000 × 10 µs = 400 ms per request, 320 ms of it gaps",
+     "40,000 × 10 µs = 400 ms per request, 80 ms of it gaps", "the kernels' time (40k × 2 µs)"),
+    # a memory-bound speed-up put on the math in other words
+    ("a2", "evidence", "1.7 of 2.0 TB/s; compile 3.8× faster because it deletes the intermediates' round trips",
+     "1.7 of 2.0 TB/s; compile 3.8× faster because it runs the math on tensor cores", "puts the time on the math"),
+    # a share "of peak" with no roof named is of the one roof the incident measures
+    ("a1", "evidence", "the matmul at 70% of peak, where the math sets the time",
+     "the matmul at 90% of peak, where the math sets the time", "measures 70% of peak FLOP/s, not 90%"),
+    ("a2", "evidence", "eager at 85% of peak; only 15% of peak is left", "eager at 75% of peak, a bandwidth kernel",
+     "measures 85% of peak bandwidth, not 75%"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS]
 
@@ -953,3 +973,12 @@ def test_part_c_reads_the_side_an_intensity_is_given_with_how_far_off_it_is(said
                  " faster, and wrong for A1, which already runs at 70% of peak. By the ridge, 156 FLOP/byte, the A1"
                  f" matmul at 1,360 FLOP/byte {said}, which is why fusing is pointless there.")
     assert _part_c(paragraph)["number"]["passed"] is passed
+
+
+def test_part_c_holds_a_share_of_peak_said_of_an_incident_to_the_one_it_measures() -> None:
+    said = ("Fusion pays where bytes set the time: A2 ran at 1.7 of 2.0 TB/s and compile made it 3.8× faster. It cannot"
+            " help A1's matmul at {share} of peak, where the math sets the time.")
+    assert _part_c(said.format(share="70%"))["number"]["passed"] is True
+    failed = _part_c(said.format(share="90%"))["number"]
+    assert failed["passed"] is False, failed["why"]
+    assert "70% of peak FLOP/s, not 90%" in failed["why"]

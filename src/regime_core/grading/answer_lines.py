@@ -567,8 +567,8 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
                             " data back before it can work on it, so the CPU waits on the GPU every step. Keep the"
                             " work on the GPU.")
     if line.added:  # whatever else the line offers, the sync it puts in makes the CPU wait on the GPU
-        return Check(False, f"That puts the problem in: {phrases(list(line.added))} is the cure, since the CPU then"
-                            " waits on the GPU every step.")
+        return Check(False, f"That puts the problem in: a sync makes the CPU wait on the GPU every step, and"
+                            f" {phrases(list(line.added))} is the cure.")
     if not line.offered:
         return unsure("the grader could not read a lever you offer here")
     cut = flops_cut(normalise(text)) if all(by_id(i).keeps_flops for i in line.offered) else None

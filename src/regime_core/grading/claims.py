@@ -45,7 +45,9 @@ _SHARE_WORDS = {
     "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|works|running|computing|computes|doing work|occupied|occupying"
                        r"|occup(?:y|ies)|take up|takes up|taking up"
                        r"|ocupad[ao]|toils?|toiling|turning|spinning|crunching"
-                       r"|kernels? (?:are|is|take|takes|make up|makes up|account for|accounts for))\b"),
+                       r"|kernels? (?:are|is|take|takes|make up|makes up|account for|accounts for)"
+                       r"|spent (?:on|doing|in)(?! (?:the )?(?:gaps?|waiting|idle|stall\w*|sync\w*|host|launch\w*|overhead|cpu"
+                       r"|python|nothing)\b))\b"),
     "idle": re.compile(r"\b(?:idle|idles|idling|gaps?|waiting|waits|wasted|stalled|empty|doing nothing|dead time)\b"),
 }
 # What a time is a span of on a timeline: the kernels running, or the gaps between them.
@@ -290,18 +292,25 @@ def _spare_said(text: str, at: tuple[int, int, int], before: str, after: str, *,
             or bool(_LEFT_BESIDE.match(text, end) or _REMAINING_BEFORE.search(text, lo, start)))
 
 
+_OF_THE_WHOLE = re.compile(r"\s*of (?:it|that|them|those|this|which|the total|the whole)(?: (?:is|are|was|in|as))?\b")
+
+
 def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     """What part of a timeline a time is ("2 µs of kernel", "8 µs gaps"), from the words right beside it.
 
     The words after a time name it only up to a connective ("drives 2 µs then waits 8 µs": "waits" is the 8 µs's);
     "on" is read with the word after it ("lives on the host" is no time on).
     """
-    following = text[end:hi].split()[:3]
+    rest = text[end:hi]
+    if found := _OF_THE_WHOLE.match(rest):  # "80 ms of it gaps", "320 ms of which is gaps": the words after that
+        rest = rest[found.end():]
+    following = rest.split()[:3]
     following = following if following[1:2] == ["on"] else following[:2]
     return _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True),
                     "" if _THEN.match(text, end) else " ".join(following))
 
 
+_AT_A_SHARE = re.compile(r"\s*[(,]?\s*at\s+(?!100\b)\d+(?:\.\d+)?\s?%")
 _COPULA = re.compile(r"\s*(?:(?:is|are|was|means|represents|stands for|measures)\b|[=≈])")
 
 
@@ -360,8 +369,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # "at 100% it would take 112 ms", "even at 100% it's 180 × 0.62 ≈ 112 ms": a time said of the roof itself
     # "hitting 80 ms would need 140% of peak" names a share of the peak, not the roof reached
     roof_named = bool(_AT_PEAK.search(_SHARE_OF_PEAK.sub(" ", others)))
-    at_peak = dim is Dim.SECOND and ((hypothetical and roof_named and bool(_COMPLETE.search(clause)))
-                                     or bool(_AT_THE_ROOF.search(others)))
+    # "180 ms at 62% → at 100% about 112 ms": a time said at a share of the roof is the measured one
+    at_peak = dim is Dim.SECOND and not _AT_A_SHARE.match(text, end) and (
+        (hypothetical and roof_named and bool(_COMPLETE.search(clause))) or bool(_AT_THE_ROOF.search(others)))
     direction = None
     if change:
         direction = ("+" if sign == "+" or _RISE.match(word) else "-" if sign in ("-", "−") or _FALL.match(word)
@@ -736,7 +746,8 @@ class Facts:
         # A multiplier the incident's text says is faster is a speed-up wherever it is quoted (the verdict's "bought
         # only 1.08×" is the text's "1.08× faster").
         faster_values = {c.value for c in faster}
-        figures = [dv.Figure(c.value, c.dim, c.roof, c in deciding, speed=c.speed and c.value in faster_values)
+        figures = [dv.Figure(c.value, c.dim, c.roof, c in deciding, speed=c.speed and c.value in faster_values,
+                             span=c.span)
                    for c in known
                    if not c.metric and not (c.dim is Dim.COUNT and not c.multiplier and c.value < 2)]
         figures += [dv.Figure(d.value, d.dim, None, False, True) for d in datasheet]
@@ -1841,6 +1852,11 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     return ""
 
 
+_REACHED_BEFORE = re.compile(r"\b(?:runs?|running|ran|reach\w*|hits?|hitting|achiev\w*|gets?|getting|moves?|moving"
+                             r"|sustain\w*|deliver\w*|pulls?|pulling|streams?|streaming|does|doing)\s+(?:at\s+)?"
+                             r"(?:about\s+|roughly\s+|nearly\s+|~|≈)?$")
+
+
 def _beyond_roof(claim: Claim, facts: Facts) -> str:
     """A rate the line works out that is beyond the card's roof ("3.8 × 1.7 = 6.46 TB/s" on a 2.0 TB/s card), or ""."""
     if claim.dim not in (Dim.BYTE_RATE, Dim.FLOP_RATE) or claim.hypothetical or facts.anomalous:
@@ -1961,7 +1977,47 @@ def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     return Mark(shown, False, f"{how}, not {claim.shown()}×")
 
 
+def _roof_of_the_peak(claim: Claim, text: str, facts: Facts) -> Claim:
+    """A share said "of peak" with no roof named is of the one roof the incident measures a share of.
+
+    "The matmul at 90% of peak" of A1, which measures 70% of peak FLOP/s, is a share of peak FLOP/s; where the
+    incident measures shares of both roofs, or of none, the share is left as it was said.
+    """
+    if claim.dim is not Dim.FRACTION or claim.roof or claim.metric or claim.share or not _OF_PEAK_AFTER.match(
+            text, claim.end):
+        return claim
+    measured = [f for f in facts.known if f.dim is Dim.FRACTION and f.roof and not f.hypothetical]
+    roofs = {f.roof for f in measured}
+    if len(roofs) != 1 or any(_shares_close(1 - f.value, claim.value) for f in measured):
+        return claim  # what is left ("only 15% of peak" of 85%) is read as said: the check of a complement reads it
+    return dataclasses.replace(claim, roof=roofs.pop())
+
+
 _OF_PEAK_AFTER = re.compile(r"\s*of (?:the |its |their )?(?:peak|roof|max\w*|rated)\b")
+
+
+def _spare_as_time(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str) -> Mark | None:
+    """What is left under a roof said as a share of the time ("70% of peak, so 30% of the time waiting"), or None."""
+    if found and (claim.share or claim.of_time) and all(d.role == dv.SPARE for d in found) and any(
+            f.roof and f.dim is Dim.FRACTION and _shares_close(1 - f.value, claim.value) for f in facts.known):
+        return Mark(shown, False, f"{claim.shown()} is 100% − a share of a roof, which says nothing of how long the GPU"
+                                  " waits or stalls")
+    return None
+
+
+def _total_of_the_other_part(claim: Claim, found: list[dv.Derived], facts: Facts, text: str,
+                             shown: str) -> Mark | None:
+    """A total of the kernels' time said of the gaps, or the reverse ("400 ms a request, 80 ms of it gaps"), or "".
+
+    Only the words after the time name its part here: "removing the gaps → 80 ms" is what is left without them.
+    """
+    span = _span_said(text, claim.end, claim.end, claim.end, _clause_bounds(text, claim.start, claim.end)[1])
+    if span is None or not found or not all(d.span and d.span != span for d in found):
+        return None
+    own = next((d for d in facts.derived if d.role == dv.TOTAL and d.span == span), None)
+    said = {"busy": "kernels' time", "idle": "gaps' time"}
+    return Mark(shown, False, f"{claim.shown()} is the {said[found[0].span or '']} ({found[0].how})"
+                + (f"; the {said[span]} is {own.how} = {show(own.value, Dim.SECOND)}" if own else ""))
 
 
 def _complement_as_share(claim: Claim, facts: Facts, text: str) -> str:
@@ -2080,11 +2136,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
     found = _derived_for(claim, facts)
-    if found and (claim.share or claim.of_time) and all(d.role == dv.SPARE for d in found) and any(
-            f.roof and f.dim is Dim.FRACTION and _shares_close(1 - f.value, claim.value) for f in facts.known):
-        return Mark(shown, False, f"{claim.shown()} is 100% − a share of a roof, which says nothing of how long the GPU"
-                                  " waits or stalls"), False
-    misread = _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown)
+    misread = (_total_of_the_other_part(claim, found, facts, text, shown) or _spare_as_time(claim, found, facts, shown)
+               or _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown))
     if misread is not None:
         return misread, False
     if found:
@@ -2129,9 +2182,18 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, "the roof itself, as a what-if"), False  # "even at 100%" is the roof itself
     if claim.bound and _bounded(claim, facts):
         return Mark(shown, True, f"a bound that holds ({claim.bound} {claim.shown()})"), False
+    return _unplaced(claim, facts, text, summed, shown), False
+
+
+def _unplaced(claim: Claim, facts: Facts, text: str, summed: frozenset[int], shown: str) -> Mark:
+    """The mark of a claim no figure of the incident's, nor one derived from them, was found for."""
+    # a rate said to be reached ("so the compiled kernel runs at 6.5 TB/s") past the card's roof
+    beyond = _beyond_roof(claim, facts) if _REACHED_BEFORE.search(text, max(0, claim.start - 30), claim.start) else ""
+    if beyond:
+        return Mark(shown, False, beyond)
     plain = _change_unmarked(claim, facts, text) or _plain_count(claim, facts, text, summed)
     return (Mark(shown, True, plain) if plain else
-            Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them")), False
+            Mark(shown, None, f"{claim.shown()} is not among this incident's figures, nor derived from them"))
 
 
 _CHANGED = re.compile(r"\b(?:sav\w*|penalty|cut\w*|off|shorter|longer|slower|faster|gain\w*|los[est]\w*|drop\w*|rise\w*"
@@ -2401,9 +2463,12 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     unconfirmed: list[Claim] = []
     at = _Line(text, reading.claims, frozenset(summed), frozenset(results), frozenset(exact))
     moved = _moved(reading, facts, text)
-    for claim in reading.claims:
+    for said in reading.claims:
+        claim = _roof_of_the_peak(said, text, facts)
         mark, cited = (Mark(_clause(text, claim), False, moved[claim.start]), False) if claim.start in moved \
             else _account(claim, facts, at)
+        if claim is not said and mark.ok is False and (worked := _of_share_wrong(text, reading.claims)):
+            mark = Mark(mark.written, False, worked)  # "1.7 of 2.0 TB/s, only 58% of peak": the working's slip said
         marks.append(mark)
         cites = cites or cited
         if mark.ok is False and not wrong:

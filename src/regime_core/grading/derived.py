@@ -41,6 +41,7 @@ class Derived:
     deciding: bool = False  # every figure it comes from decides the regime
     roof: str | None = None  # the roof a share is of ("flops", "bandwidth"); None for a share of the time
     of: Dim | None = None  # a ratio's: the unit of the two figures it divides ("38 tok/s ÷ 21.4 tok/s")
+    span: str | None = None  # a total of one part of a timeline: "busy" (40,000 × 2 µs of kernel) or "idle" (of gap)
 
 
 @dataclass(frozen=True)
@@ -53,6 +54,7 @@ class Figure:
     deciding: bool = False
     datasheet: bool = False  # a card's figure: it enters floors only (two cards' ratio means nothing here)
     speed: bool = False  # a speed multiplier ("3.8× faster"): its time change and speed change follow
+    span: str | None = None  # a time's part of the timeline ("2 µs of kernel": "busy"; "8 µs of gap": "idle")
 
 
 def _shown(value: float, dim: Dim) -> str:
@@ -145,7 +147,8 @@ def _pair(a: Figure, b: Figure, sa: str, sb: str, *, changes: bool = True) -> li
     if a.dim is Dim.SECOND and b.dim is Dim.FRACTION and b.roof and b.value < 1:
         out.append(Derived(a.value * b.value, Dim.SECOND, AT_PEAK, f"{sa} × {sb}", both))
     if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2:
-        out.append(Derived(a.value * b.value, Dim.SECOND, TOTAL, f"{_shown(a.value, Dim.COUNT)} × {sb}", both))
+        out.append(Derived(a.value * b.value, Dim.SECOND, TOTAL, f"{_shown(a.value, Dim.COUNT)} × {sb}", both,
+                           span=b.span))
     return out
 
 
