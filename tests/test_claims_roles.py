@@ -620,6 +620,29 @@ FOURTEENTH_PAIRS = [
      "the matmul at 90% of peak, where the math sets the time", "measures 70% of peak FLOP/s, not 90%"),
     ("a2", "evidence", "eager at 85% of peak; only 15% of peak is left", "eager at 75% of peak, a bandwidth kernel",
      "measures 85% of peak bandwidth, not 75%"),
+    # read after the fourteenth set was spent (bench/grading/fresh-2026-12-05c.json)
+    # the .item() named as what costs the whole time after the change
+    ("a7", "evidence", "ITL went 8 → 14 ms, so the .item() itself costs 6 ms per token. Kernels unchanged.",
+     "ITL went 8 → 14 ms, so the .item() itself costs 14 ms per token. Kernels unchanged.", "the change costs"),
+    # occupancy given as the regime's cause, with a verb denied further on
+    ("a8", "regime", "Memory-bound: HBM saturated; the 55% occupancy is not telling us the regime",
+     "Memory-bound, because at 55% occupancy the SMs can't issue enough loads to pull the bytes in.", "Rule 4"),
+    # A7's kernels said to be made heavier
+    ("a7", "regime", "Host / sync: .item() makes the host wait each token; the kernels are unchanged",
+     "Host / sync, because .item() makes the matmul kernels themselves heavier per token.", "kernels are unchanged"),
+    # the card said to beat its own rated bandwidth, where the rate past the floor was measured of more
+    ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms a token; 38 tok/s is past that floor and no card beats its rated"
+     " bandwidth",
+     "14 GB / 300 GB/s ≈ 47 ms; at 38 tok/s the L4 delivers 14 × 38 ≈ 532 GB/s, beating its rated bandwidth",
+     "no card moves bytes faster"),
+    # a speed-up said to take one time to another it cannot reach
+    ("a5", "helps", "FP8: doubling the tensor peak takes 180 ms to about 90 ms, and chunked prefill the rest",
+     "FP8 alone will do it: doubling the tensor peak takes 180 ms to 80 ms.", "180 ms → 80 ms needs 2.25×"),
+    # a count of things before an x is a product's operand; the learner's own count of tokens times the incident's time
+    ("a1", "evidence", "2x4096^3 = 1.37x10^11 FLOP over 3 matrices x 4096^2 x 2 B ~ 1.0x10^8 B: ~1,365 FLOP/B",
+     "2x4096^3 = 1.37x10^11 FLOP over 3 matrices x 4096^2 x 2 B ~ 1.0x10^9 B: ~1,365 FLOP/B", "not 1.0e9"),
+    ("a7", "evidence", "8 → 14 ms a token; over a 1,000-token reply that's 8 s → 14 s",
+     "8 → 14 ms a token; over a 1,000-token reply that's 8 s → 1.4 s", "power of ten"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS]
 
@@ -982,3 +1005,19 @@ def test_part_c_holds_a_share_of_peak_said_of_an_incident_to_the_one_it_measures
     failed = _part_c(said.format(share="90%"))["number"]
     assert failed["passed"] is False, failed["why"]
     assert "70% of peak FLOP/s, not 90%" in failed["why"]
+
+
+def test_a_prefix_cache_reused_is_a_shorter_prompt_not_fewer_bytes() -> None:
+    check = _check("a5", "helps", "More GPUs, FP8 tensor math, a shorter prompt (or reuse a cached prefix), chunked"
+                                  " prefill across more compute.")
+    assert check["passed"] is True, check["why"]
+
+
+@pytest.mark.parametrize(("paragraph", "passed"), [
+    ("Fusion cuts round trips: A2 at 1.7 of 2.0 TB/s got 3.8× from compile. For A4, fusing the decode kernels would"
+     " cut the weight traffic and take it from 38 to 76 tok/s. For A1 at 70% of peak it changes nothing.", False),
+    ("Fusion cuts round trips: A2 at 1.7 of 2.0 TB/s got 3.8× from compile. For A4 fusing won't cut the weight"
+     " traffic, the weights are read once a token anyway; and for A1 at 70% of peak it changes nothing.", True),
+])
+def test_fusion_said_to_cut_the_weights_bytes_is_misstated(paragraph: str, passed: bool) -> None:
+    assert _part_c(paragraph)["fusion"]["passed"] is passed

@@ -126,6 +126,9 @@ _OCCUPANCY_REASON = re.compile(r"\boccupancy\b")
 _OCCUPANCY_SET_ASIDE = re.compile(r"\boccupancy\b[^.;]{0,30}?\b(?:red herring|irrelevant|theat(?:re|er)|a distraction"
                                   r"|beside the point|noise|doesn'?t matter|says nothing|(?:is )?not (?:a|the) (?:regime|limit"
                                   r"|cause))\b|\bnot\b[^.;()]{0,60}\(\s*occupancy\b")
+_DENIED_BEFORE = re.compile(r"\b(?:not|no|never|nothing to do with|isn'?t|aren'?t|rather than|instead of)\b[^.;,]*$")
+_DENIED_AFTER = re.compile(r"\s*(?:[\w%.]+\s+){0,3}?(?:is|are|was)\s*(?:n'?t|not|never)\b|\s*(?:\w+\s+){0,2}?(?:doesn'?t|does not"
+                           r"|don'?t|do not)\s+(?:matter|decide|limit|set)")
 # A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
 _LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
                      r"|starv\w*|dominat\w*|sets? the (?:time|pace))\b")
@@ -160,7 +163,10 @@ def reason_against(text: str, regime: str) -> str:
             return (f"Your reason (“{quoted}”) describes {a_kernel(other)}, not {a_kernel(regime)}:"
                     " the regime and its reason must agree.")
         occupancy = _OCCUPANCY_REASON.search(reason)
-        if occupancy and not negated(reason, occupancy.start(), occupancy.end()) and not _OCCUPANCY_SET_ASIDE.search(reason):
+        # denied before it or by its own verb ("not occupancy", "occupancy isn't it"); a verb denied further on is
+        # what occupancy is said to cause ("at 55% occupancy the SMs can't issue enough loads")
+        if occupancy and not _DENIED_BEFORE.search(reason, max(0, occupancy.start() - 40), occupancy.start()) \
+                and not _DENIED_AFTER.match(reason, occupancy.end()) and not _OCCUPANCY_SET_ASIDE.search(reason):
             return (f"Your reason (“{quoted}”) is occupancy, which is not a regime (Rule 4): say which roof"
                     " holds the kernel and why.")
     side = _SIDE_OF.get(regime)
@@ -483,6 +489,10 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
                     " regime from it, do not discard it.")
         return (f"“{_as_written(text, denied.group())}”: nothing in this incident is beyond its card's roofs; its"
                 " measurements are the facts to read the regime from.")
+    beats = _BEATS_ITS_ROOF.search(lowered) if facts.anomalous else None
+    if beats and not negated(lowered, beats.start(), beats.end()):
+        return (f"“{_as_written(text, beats.group())}”: no card moves bytes faster than its rated bandwidth; a rate past"
+                " what it allows was measured of more than the incident says (batching, quantised weights).")
     under = _UNDER_ITS_ROOF.search(lowered) if facts.anomalous else None
     if under and not negated(lowered, under.start(), under.end()) and not _IF_BEFORE.search(
             lowered, max(0, under.start() - 40), under.start()):
@@ -498,6 +508,10 @@ _UNDER_ITS_ROOF = re.compile(r"\b(?:(?:well|far|way|much)\s+)?(?:below|under|sho
                              r"|can (?:give|do|deliver|sustain))"
                              r"|\b(?:large|lots of|plenty of|big|huge|significant|ample|much)\s+headroom\b"
                              r"|\bheadroom\s+(?:left|remains|remaining|to spare)\b|\broom to (?:grow|spare|double|improve)\b")
+# The card said to outrun its own roof ("the L4 must be delivering 532 GB/s: it's beating its rated bandwidth").
+_BEATS_ITS_ROOF = re.compile(r"\b(?:beat\w*|exceed\w*|outrun\w*|outperform\w*|surpass\w*|going past|goes past|faster than)"
+                             r"\s+(?:its|the|their|her|his)\s+(?:own\s+)?(?:rated|peak|datasheet|spec\w*|nominal|theoretical"
+                             r"|advertised)\s+(?:memory\s+)?(?:bandwidth|bw|speed|limit|roof)\b")
 _IF_BEFORE = re.compile(r"\b(?:if|would|could|were|unless)\b[^.;:!?]*$")
 
 

@@ -927,8 +927,8 @@ _COST_AFTER = re.compile(r"\s*(?:(?:per|a|each)\s+\w+\s+)?(?:extra|added|additio
                          # "the whole 14 ms per token is the .item() sync": a part said to be the whole
                          r"|(?:is|are|was|=)\s+(?:all\s+|entirely\s+|just\s+|purely\s+|spent\s+(?:in|on)\s+)?(?:the\s+)?"
                          r"(?:\.?item\(\)\s+|host\s+|cpu\s+)?(?:sync|stall|wait)\w*)")
-_A_PART = re.compile(r"\b(?:sync\w*|synchroni\w*|item\(\)|\.item|stall\w*|wait\w*|cop(?:y|ies)|transfer\w*|readback"
-                     r"|round[- ]trips?|host reads?|change|launch\w*|gaps?)\b")
+_A_PART = re.compile(r"\b(?:sync\w*|synchroni\w*|stall\w*|wait\w*|cop(?:y|ies)|transfer\w*|readback"
+                     r"|round[- ]trips?|host reads?|change|launch\w*|gaps?)\b|\.?\bitem\(\)|\.item\b")
 
 
 def _cost_as_end(claim: Claim, facts: Facts, text: str) -> str:
@@ -1416,6 +1416,31 @@ def _headroom_not_enough(claim: Claim, facts: Facts, line: Sequence[Claim], text
             f" {number_shown(needed)}×")
 
 
+_TAKES = re.compile(r"\b(?:enough|suffic\w*|takes?|taking|took|gets?|getting|brings?|bringing|cuts?|cutting)\b")
+
+
+def _speed_up_short_of_the_change(claim: Claim, line: Sequence[Claim], text: str) -> str:
+    """A speed-up said to take one time to another it cannot reach, or "".
+
+    "FP8 alone will do it: doubling the tensor peak takes 180 ms to 80 ms": 2× takes 180 ms to 90 ms; 180 → 80 ms
+    needs 2.25×. A bound ("at least 3×") or a what-if's condition ("if it were 3× faster") is left to its own checks.
+    """
+    if claim.dim is not Dim.COUNT or not claim.multiplier or claim.value <= 1 or claim.bound:
+        return ""
+    end = _sentence_bounds(text, claim)[1]
+    said = _TAKES.search(text, claim.end, end)
+    if said is None or NEGATION.search(text[claim.end:said.start()]) or re.search(r"\bif\b", text[claim.end:said.start()]):
+        return ""
+    times = [c for c in line if c.dim is Dim.SECOND and said.end() <= c.start < end]
+    if len(times) < 2 or times[1].value <= 0 or times[0].value <= times[1].value:
+        return ""
+    needed = times[0].value / times[1].value
+    if needed <= claim.value * (1 + MATCH):
+        return ""
+    return (f"a {claim.shown()}× speed-up takes {times[0].shown()} to {show(times[0].value / claim.value, Dim.SECOND)};"
+            f" {times[0].shown()} → {times[1].shown()} needs {number_shown(needed)}×")
+
+
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
 _ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi[sz]ation|solution)|(?:any|every|no)"
                       r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
@@ -1799,6 +1824,10 @@ def _converted(claim: Claim, at: _Line) -> str:
     return ""
 
 
+_ITEMS_COUNTED = re.compile(r"(?<![\d.,])(\d{1,3}(?:,\d{3})+|\d{2,7})[\s-](?:tokens?|steps?|requests?|iterations?"
+                            r"|calls?|replies|reply|answers?|responses?|sequences?)\b")
+
+
 def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
     """How a number the incident does not give follows from one it does, by what the line itself says, or "".
 
@@ -1818,6 +1847,10 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
         for a, b in itertools.permutations([c for c in near if c.dim not in (Dim.COUNT, Dim.FRACTION)], 2):
             if a.dim is b.dim and b.value > 0 and math.isclose(claim.value, a.value / b.value, rel_tol=LINE_RATIO):
                 return f"{a.shown()} ÷ {b.shown()} = {number_shown(a.value / b.value)}"
+    if claim.dim is Dim.COUNT and _ITEMS_COUNTED.match(text, claim.start) and any(
+            c.dim is f.dim and c.dim is not Dim.COUNT and math.isclose(c.value, f.value * claim.value, rel_tol=MATCH)
+            for c in at.claims for f in facts.known):
+        return "your own count of items, times the incident's figure"  # "over a 1,000-token reply, 8 s → 14 s"
     if claim.dim in (Dim.COUNT, Dim.FRACTION):
         return ""
     for a, b in itertools.permutations(near, 2):  # "5.4e8 FLOP … 2.1e9 B → ≈ 2.5e-1 FLOP/B": units that compose
@@ -1826,11 +1859,13 @@ def _counted(claim: Claim, facts: Facts, at: _Line) -> str:
                 math.isclose(claim.value, a.value / b.value, rel_tol=max(LINE_RATIO, arithmetic_tolerance(claim.written)))):
             return f"{a.shown()} ÷ {b.shown()} = {show(a.value / b.value, claim.dim)}"
     lo, hi = _clause_bounds(text, claim.start, claim.end)
-    for found in _COUNTED.finditer(text, lo, hi):
-        times = int(found[1])
+    times_said = [int(found[1]) for found in _COUNTED.finditer(text, lo, hi)]
+    # the learner's own count of items in the sentence ("over a 1,000-token reply that's 8 s → 14 s")
+    times_said += [int(found[1].replace(",", "")) for found in _ITEMS_COUNTED.finditer(text, *_sentence_bounds(text, claim))]
+    for times in times_said:
         for f in facts.known:
             if times >= 2 and f.dim is claim.dim and math.isclose(claim.value, f.value * times, rel_tol=MATCH):
-                return f"{times} × {show(f.value, f.dim)}"
+                return f"{number_shown(times)} × {show(f.value, f.dim)}"
     if claim.dim in (Dim.BYTE, Dim.FLOP) and _PER_ITEM.match(text, claim.end):  # an amount shared, not a time
         counts = {f.value for f in facts.known if f.dim is Dim.COUNT and f.value.is_integer() and 2 <= f.value <= 4096}
         for f in facts.known:
@@ -2109,7 +2144,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text)
              or _minority_said_to_dominate(claim, facts, text) or _any_fix_bounded_by_kernels(claim, facts, text)
              or _speed_from_the_rest_of_the_roof(claim, facts, text) or _tuned_past_the_roof(claim, facts, text)
-             or _headroom_not_enough(claim, facts, line, text))
+             or _headroom_not_enough(claim, facts, line, text) or _speed_up_short_of_the_change(claim, line, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
@@ -2427,7 +2462,8 @@ def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
     for claim in reading.claims:
         matches = [f for f in facts.known if same(claim, f)]
         why = _attribute_wrong(claim, matches, facts) if matches and not claim.hypothetical else ""
-        if why or (text and (why := _gaps_removed_wrong(claim, text, facts))):
+        if why or (text and (why := _gaps_removed_wrong(claim, text, facts) or _speed_up_short_of_the_change(
+                claim, reading.claims, text))):
             return why
         headroom = _headroom_said_wrong(claim, _derived_for(claim, facts), text, claim.shown()) if text else None
         if headroom is not None:  # "retune the tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×"

@@ -80,6 +80,7 @@ _QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
 _PER_STEP = re.compile(r"(?<=[a-zµ])/(tokens?|toks?|steps?|iters?|iterations?|requests?|reqs?)\b")
 # After a digit (a lookbehind, so each replacement is a plain string: a template would cost a Python call per match).
 _TIMES = re.compile(r"(?<=\d)\s?(?:x|×|times|-?fold)(?![a-z])")
+_TIMES_AFTER_THINGS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?\s?[a-z]{3,20})\s+x\s+(?=[\d(])")
 _PERCENT = re.compile(r"(?<=\d)\s%")
 _MICROSECONDS = re.compile(r"(?<=\d)\s?us\b")
 
@@ -360,6 +361,8 @@ def normalise(text: str) -> str:
     if "size" in lowered:  # "1/4,096 the size of A2's tensor" is "4,096× smaller than A2's"
         lowered = _SIZE_FRACTION.sub(r"a size \1× smaller than", lowered)
     lowered = _TIMES.sub("×", lowered)
+    if " x " in lowered:  # "3 matrices x 4096^2 x 2 B": a count of things times a number is a product too
+        lowered = _TIMES_AFTER_THINGS.sub(r"\1 × ", lowered)
     lowered = _PERCENT.sub("%", lowered)
     return _MICROSECONDS.sub(" µs", lowered) if "us" in lowered else lowered
 
@@ -369,7 +372,8 @@ _FOLD_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
 _FOLD = re.compile(r"\b(two|three|four|five|six|seven|eight|nine|ten)fold\b")
 _MULTIPLIED = {"doubl": 2, "tripl": 3, "quadrupl": 4}
 _SPEED_MULTIPLIED = re.compile(r"\b(?P<verb>doubl|tripl|quadrupl)(?:ed|es|ing)\s+(?:the\s+|its\s+|our\s+)?"
-                               r"(?P<noun>speed|throughput|performance|perf)\b"
+                               r"(?P<noun>speed|throughput|performance|perf|(?:tensor[- ](?:core\s+)?|math\s+|compute\s+)?(?:peak"
+                               r"|flop/s|flops))\b"
                                r"|\b(?P<noun2>speed|throughput|performance|perf)\s+(?P<verb2>doubl|tripl|quadrupl)(?:ed|es)\b"
                                r"|\btwice as (?:fast|quick)\b")
 
@@ -501,8 +505,18 @@ _FUSION_FILLS_BANDWIDTH = re.compile(
     r"(?:bandwidth|bw)\b(?![^.;!?]{0,40}\b(?:fewer|less traffic|cutting|deleting|removing|moving less))")
 
 
+# Fusion said to cut the weights' bytes ("fusing the decode kernels would cut the weight traffic"): each weight is
+# read once a token, fused or not; fusion deletes the intermediates' round trips.
+_FUSION_CUTS_WEIGHTS = re.compile(
+    r"\b(?:fus\w*|compil\w*)\b(?:(?!\b(?:not|never|no|cannot|can'?t|won'?t|doesn'?t)\b)[^.;!?]){0,60}?"
+    r"\b(?:cut\w*|reduc\w*|halv\w*|lower\w*|shrink\w*|sav\w*|trim\w*)\s+(?:the\s+)?(?:model'?s?\s+)?weights?'?\s*"
+    r"(?:traffic|bytes|reads?|streaming|loads?)\b")
+
+
 def fusion_leaves(misstated: re.Match[str]) -> str:
     """What fusion leaves as it was, against what the misstatement has it do: the math, the host's wait, the roof."""
+    if _FUSION_CUTS_WEIGHTS.fullmatch(misstated.group()):
+        return "the weights' bytes as they were: each weight is read once a token, fused or not"
     if _FUSION_CURES_SYNC.fullmatch(misstated.group()):
         return "the host sync in place: the host waits while the code asks for a value (.item(), a print)"
     if _FUSION_FILLS_BANDWIDTH.fullmatch(misstated.group()):
@@ -513,7 +527,7 @@ def fusion_leaves(misstated: re.Match[str]) -> str:
 def fusion_misstated(lowered: str) -> re.Match[str] | None:
     """Where the text (normalised) says fusion does the math's work (less math, more occupancy) or a sync's cure."""
     found = (_FUSION_DOES_MATH.search(lowered) or _FUSION_CURES_SYNC.search(lowered)
-             or _FUSION_FILLS_BANDWIDTH.search(lowered))
+             or _FUSION_FILLS_BANDWIDTH.search(lowered) or _FUSION_CUTS_WEIGHTS.search(lowered))
     if found is None or negated(lowered, found.start(), found.end()) or _FUSION_DENIED.search(
             lowered[max(0, found.start() - 60):found.start()]):
         return None
