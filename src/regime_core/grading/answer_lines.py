@@ -492,12 +492,14 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
     beats = _BEATS_ITS_ROOF.search(lowered) if facts.anomalous else None
     if beats and not negated(lowered, beats.start(), beats.end()):
         return (f"“{_as_written(text, beats.group())}”: no card moves bytes faster than its rated bandwidth; a rate past"
-                " what it allows was measured of more than the incident says (batching, quantised weights).")
+                " what it allows means the measurement includes more than the incident says (batching, quantised"
+                " weights).")
     under = _UNDER_ITS_ROOF.search(lowered) if facts.anomalous else None
     if under and not negated(lowered, under.start(), under.end()) and not _IF_BEFORE.search(
             lowered, max(0, under.start() - 40), under.start()):
         return (f"“{_as_written(text, under.group())}”: the measured rate is already past what this card's roof"
-                " allows, so no room is left under it; it was measured of more than the incident says.")
+                " allows, so no room is left under it; the measurement must include more than the incident says"
+                " (batching, quantised weights).")
     return ""
 
 

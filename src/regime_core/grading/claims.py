@@ -1653,7 +1653,8 @@ def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> st
         expected = "above" if claim.value > ridge else "below"
         if said is not None and said != expected:
             regime = "compute" if expected == "above" else "memory"
-            return (f"{claim.shown()} is {expected} the ridge of {number_shown(ridge)} FLOP/byte ({regime} side),"
+            shown = f"{claim.value:,.0f}" if claim.value >= 10 else number_shown(claim.value)  # "1,360", as written
+            return (f"{shown} FLOP/byte is {expected} the ridge of {number_shown(ridge)} FLOP/byte ({regime} side),"
                     f" not {said}")
     return ""
 
