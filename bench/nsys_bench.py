@@ -21,26 +21,18 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from trace_bench import run  # one way of timing a process: wall seconds and peak resident MB
 
-_SCHEMA = """
-    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
-    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
-        contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, demangledName INT NOT NULL,
-        shortName INT NOT NULL, gridX INT, blockX INT);
-    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, eventClass INT NOT NULL,
-        globalTid INT, correlationId INT, nameId INT NOT NULL, returnValue INT NOT NULL);
-    CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, rangeId INT, category INT,
-        color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT, domainId INT);
-    CREATE TABLE TARGET_INFO_GPU (id INT NOT NULL, name TEXT NOT NULL, busLocation TEXT, totalMemory INT);
-"""
+from trace_builder import NSYS_SCHEMA  # the tables of an nsys SQLite export, as the tests' fixtures write them
+
 _STEP_KERNELS = 10_000  # kernels between two NVTX step ranges
 
 
 def write_export(path: Path, kernels: int) -> None:
     """A deterministic export of ``kernels`` kernels, half GEMMs and half elementwise, each with its launch (ns)."""
     con = sqlite3.connect(path)
-    con.executescript(_SCHEMA)
+    con.executescript(NSYS_SCHEMA)
     con.executemany("INSERT INTO StringIds VALUES (?, ?)", [
         (1, "sm90_xmma_gemm_bf16bf16_bf16f32_f32_tn_n_tilesize128x128x64"), (2, "sm90_xmma_gemm"),
         (3, "void at::native::vectorized_elementwise_kernel<4, at::native::CUDAFunctor_add<float>>"),

@@ -23,7 +23,7 @@ import pytest
 
 from regime_core.errors import RegimeError
 from regime_core.trace.reading import read_trace
-from trace_builder import as_bytes, comm_exposed, gemm_bound, loader_starved, picket_fence, sync_stall
+from trace_builder import NSYS_SCHEMA, as_bytes, comm_exposed, gemm_bound, loader_starved, picket_fence, sync_stall
 
 _TIMELINE = ("busy", "window", "kernels", "launches", "graph_launches", "steps", "syncs", "gaps", "comm_share",
              "loader_share", "card_name")
@@ -32,17 +32,7 @@ _TIMELINE = ("busy", "window", "kernels", "launches", "graph_launches", "steps",
 def as_nsys_sqlite(trace: dict[str, Any], path: Path) -> Path:
     """The run of a Kineto trace as ``nsys export --type sqlite`` writes it (ns; names in StringIds)."""
     con = sqlite3.connect(path)
-    con.executescript("""
-        CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
-            contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, demangledName INT NOT NULL,
-            shortName INT NOT NULL, gridX INT, blockX INT);
-        CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, eventClass INT NOT NULL,
-            globalTid INT, correlationId INT, nameId INT NOT NULL, returnValue INT NOT NULL);
-        CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, rangeId INT, category INT,
-            color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT, domainId INT);
-        CREATE TABLE TARGET_INFO_GPU (id INT NOT NULL, name TEXT NOT NULL, busLocation TEXT, totalMemory INT);
-    """)
+    con.executescript(NSYS_SCHEMA)
     ids: dict[str, int] = {}
 
     def string(text: str) -> int:

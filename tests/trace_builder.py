@@ -54,6 +54,21 @@ class Trace:
                 "traceEvents": self.events, "traceName": "synthetic"}
 
 
+#: The tables of an ``nsys export --type sqlite`` database the reader reads, as NVIDIA's "SQLite Export Schema
+#: Reference" lays them out (times in ns; names in StringIds).
+NSYS_SCHEMA = """
+    CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INT NOT NULL, end INT NOT NULL, deviceId INT NOT NULL,
+        contextId INT NOT NULL, streamId INT NOT NULL, correlationId INT, globalPid INT, demangledName INT NOT NULL,
+        shortName INT NOT NULL, gridX INT, blockX INT);
+    CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INT NOT NULL, end INT NOT NULL, eventClass INT NOT NULL,
+        globalTid INT, correlationId INT, nameId INT NOT NULL, returnValue INT NOT NULL);
+    CREATE TABLE NVTX_EVENTS (start INT NOT NULL, end INT, eventType INT NOT NULL, rangeId INT, category INT,
+        color INT, text TEXT, globalTid INT, endGlobalTid INT, textId INT, domainId INT);
+    CREATE TABLE TARGET_INFO_GPU (id INT NOT NULL, name TEXT NOT NULL, busLocation TEXT, totalMemory INT);
+"""
+
+
 def as_bytes(trace: dict[str, Any], *, zipped: bool = False) -> bytes:
     """The trace's file contents."""
     data = json.dumps(trace).encode()

@@ -143,7 +143,16 @@ def _int(value: object) -> int | None:
     return None
 
 
-_Kinds = tuple[str, bool, bool, int | None, bool, bool, bool]
+class _Kinds(NamedTuple):
+    """What a name is (unpacked in order on the hot path; read by field where columns are kept)."""
+
+    name: str  # the first copy of the name, kept for every event that has it
+    comm: bool  # a collective
+    loads: bool  # a data-loader wait
+    step: int | None  # a step's number
+    launch: bool
+    graph: bool  # a CUDA graph's launch
+    sync: bool
 _NUMBER = frozenset((int, float))
 _HUGE = 1e300  # beyond it, a time in microseconds is no time (and an integer may not convert)
 _INF = math.inf
@@ -162,11 +171,16 @@ class _Names:
     def classify(self, name: str) -> _Kinds:
         """The name's kinds, worked out (and remembered: look in ``seen`` first)."""
         step = STEP.match(name)
-        found = (name, bool(COLLECTIVES.search(name)), bool(LOADER.search(name)), int(step[1]) if step else None,
-                 bool(LAUNCHES.match(name)), bool(GRAPH_LAUNCHES.search(name)), bool(SYNCS.match(name)))
+        found = _Kinds(name, bool(COLLECTIVES.search(name)), bool(LOADER.search(name)), int(step[1]) if step else None,
+                       bool(LAUNCHES.match(name)), bool(GRAPH_LAUNCHES.search(name)), bool(SYNCS.match(name)))
         if len(self.seen) < 100_000:
             self.seen[name] = found
         return found
+
+    def of_each(self, names: Sequence[str]) -> dict[str, _Kinds]:
+        """Each distinct name's kinds (a column of names, read a block at a time)."""
+        seen = self.seen
+        return {name: seen.get(name) or self.classify(name) for name in dict.fromkeys(names)}
 
 
 class _Labels(dict[object, str]):
@@ -273,14 +287,12 @@ class _Collector:
         :meth:`add` keeps from the same events; times must be finite, ends not before starts.
         """
         names, starts, ends, devices, streams, correlations = columns
-        kinds = self.kinds
-        first = {raw: kinds.seen.get(raw) or kinds.classify(raw) for raw in dict.fromkeys(names)}
-        kept_names = [first[raw][0] for raw in names]
+        kinds = self.kinds.of_each(names)
         labels = self.labels
         rows = len(names)
-        self.gpu.extend([kept_names, starts, ends, [kind] * rows, list(map(labels.__getitem__, devices)),
-                         list(map(labels.__getitem__, streams)), correlations, [None] * rows,
-                         [kind == "kernel" and first[raw][1] for raw in names]])
+        self.gpu.extend([[kinds[raw].name for raw in names], starts, ends, [kind] * rows,
+                         list(map(labels.__getitem__, devices)), list(map(labels.__getitem__, streams)), correlations,
+                         [None] * rows, [kind == "kernel" and kinds[raw].comm for raw in names]])
 
     def call_columns(self, columns: Sequence[Sequence[Any]]) -> None:
         """Host runtime calls given as columns: names, starts and ends (seconds), correlation ids, threads.
@@ -289,16 +301,15 @@ class _Collector:
         events.
         """
         names, starts, ends, correlations, threads = columns
-        kinds = self.kinds
-        first = {raw: kinds.seen.get(raw) or kinds.classify(raw) for raw in dict.fromkeys(names)}
-        launched = [n for n, raw in enumerate(names) if first[raw][4]]
+        kinds = self.kinds.of_each(names)
+        launched = [n for n, raw in enumerate(names) if kinds[raw].launch]
         labels = self.labels
-        self.launches.extend([[first[names[n]][0] for n in launched], [starts[n] for n in launched],
+        self.launches.extend([[kinds[names[n]].name for n in launched], [starts[n] for n in launched],
                               [ends[n] for n in launched], [correlations[n] for n in launched],
                               [labels[threads[n]] for n in launched]])
-        self.graphs += sum(first[names[n]][5] for n in launched)
-        self.syncs.extend(Span(first[raw][0], starts[n], ends[n]) for n, raw in enumerate(names)
-                          if first[raw][6] and not first[raw][4])
+        self.graphs += sum(kinds[names[n]].graph for n in launched)
+        self.syncs.extend(Span(kinds[raw].name, starts[n], ends[n]) for n, raw in enumerate(names)
+                          if kinds[raw].sync and not kinds[raw].launch)
 
     def _add(self, event: Any) -> None:
         if type(event) is not dict:
