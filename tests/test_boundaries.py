@@ -323,6 +323,7 @@ def _request_text(request: dict[str, Any]) -> str:
 @example({"op": "kernel", "hardware": {"id": "l4"}, "work": {"kernel": "raw", "flops": 0, "bytes": 1}})
 @example({"op": "kernel", "hardware": {"id": "l4"}, "work": {"kernel": "matmul", "m": "<huger>", "n": 4, "k": 4}})
 @example({"op": "practice", "seed": "²"})
+@example({"op": "class_entry", "file": "0", "text": "1e308", "bytes": 2 * 10**311})  # a size past a float's range
 def test_the_bridge_always_answers_valid_json_with_ok(request_: dict[str, Any]) -> None:
     try:
         text = _request_text(request_)

@@ -34,9 +34,11 @@ def op_class_entry(req: Mapping[str, Any]) -> dict[str, Any]:
     if at >= MAX_CLASS_FILES:
         return {"entry": entry(too_many(file))}
     if isinstance(size, int) and not isinstance(size, bool) and size > MAX_IMPORT_BYTES:
+        # whole megabytes past a terabyte: an integer beyond a float's range (a page's own number) cannot be divided
+        megabytes = f"{size / 1e6:,.1f}" if size < 10**12 else f"{size // 10**6:,}"
         return {"entry": {"kind": "refused", "file": file,
                           "reason": f"expected an attempt file of at most {MAX_IMPORT_BYTES // 1000:,} kB;"
-                                    f" this one is {size / 1e6:,.1f} MB"}}
+                                    f" this one is {megabytes} MB"}}
     if not isinstance(text, str):
         raise RegimeError("text", "expected the file's text")
     return {"entry": entry(submission(file, text))}
