@@ -643,6 +643,9 @@ FOURTEENTH_PAIRS = [
      "2x4096^3 = 1.37x10^11 FLOP over 3 matrices x 4096^2 x 2 B ~ 1.0x10^9 B: ~1,365 FLOP/B", "not 1.0e9"),
     ("a7", "evidence", "8 → 14 ms a token; over a 1,000-token reply that's 8 s → 14 s",
      "8 → 14 ms a token; over a 1,000-token reply that's 8 s → 1.4 s", "power of ten"),
+    # the matmul's output matrix in bytes is the incident's (a relu over it reads and writes it)
+    ("a1", "evidence", "70% of peak TFLOP/s; the relu in front moves 4096x4096x2 B ≈ 34 MB each way",
+     "70% of peak TFLOP/s; the relu in front moves 4096x4096x2 B ~ 33 GB each way", "power of ten"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS]
 
@@ -1021,3 +1024,17 @@ def test_a_prefix_cache_reused_is_a_shorter_prompt_not_fewer_bytes() -> None:
 ])
 def test_fusion_said_to_cut_the_weights_bytes_is_misstated(paragraph: str, passed: bool) -> None:
     assert _part_c(paragraph)["fusion"]["passed"] is passed
+
+
+@pytest.mark.parametrize(("item", "field", "text"), [
+    # the points of a numbered list are labels, not figures
+    ("a8", "evidence", "1. HBM saturated. 2. 70 GB int8 weights per step. 3. ≤ 16 FLOP/byte."),
+    ("a7", "evidence", "1. ITL before: 8 ms (125 tok/s). 2. ITL after: 14 ms. 3. Delta: +6 ms/token. 4. Kernels unchanged."),
+    # a relu over A1's 4096×4096 fp16 output reads and writes ~34 MB (32 MiB)
+    ("a1", "wastes", "Fusing the preceding relu: a relu over 16.8M fp16 values is ~34 MB in and ~34 MB out, tiny beside the"
+                     " matmul's math."),
+    ("a1", "evidence", "4096x4096 fp16 is 32 MiB per matrix; the matmul runs at 70% of peak TFLOP/s."),
+])
+def test_right_lines_read_after_the_fourteenth_set_pass(item: str, field: str, text: str) -> None:
+    check = _check(item, field, text)
+    assert check["passed"] is True, check["why"]

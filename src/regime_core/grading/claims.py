@@ -2082,6 +2082,21 @@ def _time_share_as_roof(claim: Claim, found: list[dv.Derived], facts: Facts, sho
                               f" {_roof_name(claim.roof)}: the incident gives no share of that roof")
 
 
+_LIST_END = re.compile(r"[.)]\s")
+
+
+def _list_number(claim: Claim, text: str) -> bool:
+    """Whether a small whole number opens a point of a numbered list ("1. Weights: 14 GB. 2. Bandwidth 300 GB/s.").
+
+    At the line's start or after a sentence's end, followed by "." or ")" and a space.
+    """
+    if claim.dim is not Dim.COUNT or not claim.value.is_integer() or not 1 <= claim.value <= 30 or not _LIST_END.match(
+            text, claim.end):
+        return False
+    before = text[:claim.start].rstrip(" \t")
+    return not before or before[-1] in ".;!?:\n"
+
+
 def _rule_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None:
     """A number that is the drill's rule's ("Rule 3", "shrinking 4×") or the incident's speed-up hedged, else None."""
     lo, _ = _clause_bounds(text, claim.start, claim.end)
@@ -2090,6 +2105,8 @@ def _rule_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None
     if claim.dim is Dim.COUNT and _NUMBERED.search(text, max(0, claim.start - 8), claim.start) and _NUMBERED_END.match(
             text, claim.end):
         return Mark(shown, True, "a label that numbers the line")  # "Line 3: …", "Step 2)", "In [3]:"
+    if _list_number(claim, text):
+        return Mark(shown, True, "a label that numbers the point")  # "1. Weights: … 2. Bandwidth …"
     if claim.value == 4 and claim.multiplier and _SHRINK.search(text, lo, claim.start + 40):
         return Mark(shown, True, "Rule 3's shrink test")
     hedged = next((f for f in facts.known if f.speed and math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH)), None)

@@ -189,7 +189,12 @@ def _scales(incident_id: str, others: list[str]) -> tuple[tuple[float, str], ...
 
 
 def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
-    """An elementwise kernel's tensor in bytes at 2 and 4 bytes an element ("8×32×32 fp16 is 16 KiB")."""
+    """An elementwise kernel's tensor, or a matmul's output matrix, in bytes at 2 and 4 bytes an element.
+
+    "8×32×32 fp16 is 16 KiB"; "a relu over the 4096×4096 fp16 output reads ~34 MB and writes ~34 MB".
+    """
+    if (spec or {}).get("kernel") == "matmul" and all(isinstance((spec or {}).get(d), int) for d in ("m", "n")):
+        spec = {"shape": [spec["m"], spec["n"]]}  # type: ignore[index]
     shape = (spec or {}).get("shape")
     if not isinstance(shape, list) or not all(isinstance(n, int) for n in shape):
         return []
