@@ -1038,3 +1038,17 @@ def test_fusion_said_to_cut_the_weights_bytes_is_misstated(paragraph: str, passe
 def test_right_lines_read_after_the_fourteenth_set_pass(item: str, field: str, text: str) -> None:
     check = _check(item, field, text)
     assert check["passed"] is True, check["why"]
+
+
+@pytest.mark.parametrize(("item", "wastes", "passed"), [
+    # the drill's own waste for A1: a kernel written anew for a GEMM already on the tensor cores
+    ("a1", "A new hand-rolled GEMM: cuBLAS is already on the tensor cores.", True),
+    ("a1", "Writing our own tensor-core matmul; cuBLAS is already on the tensor cores.", True),
+    ("a1", "Writing our own tensor-core matmul.", False),  # no reason: a rewrite can move a compute-bound kernel
+    ("a1", "FP8 tensor math: it is already on the tensor cores", False),  # not a kernel written anew
+    ("a2", "A hand-rolled GEMM: cuBLAS is already on the tensor cores.", True),  # no GEMM here: refused either way
+])
+def test_a_kernel_written_anew_for_one_already_on_the_tensor_cores_is_the_waste(item: str, wastes: str,
+                                                                                  passed: bool) -> None:
+    check = _check(item, "wastes", wastes)
+    assert check["passed"] is passed, check["why"]

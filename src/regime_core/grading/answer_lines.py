@@ -646,6 +646,12 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
         return unsure(f"{phrases(helping)} would help this kernel, but you bound what {'they' if len(helping) > 1 else 'it'}"
                       f" can give (“{_as_written(text, bound.group())}”); the waste the drill means is what cannot move"
                       " it at all")
+    already = _ALREADY_ON_TENSOR_CORES.search(normalise(text)) if verdict.regime == "compute" else None
+    if already and helping and set(helping) <= _WRITING_A_KERNEL and len(helping) == len(named):
+        # the drill's own waste for a GEMM on the tensor cores: a kernel written anew for what is already there
+        return Check(True, f"{cap(phrases(helping))}: rightly refused: the kernel is already on the tensor cores"
+                           f" (“{_as_written(text, already.group())}”), and a kernel written anew leaves the math as it"
+                           " is.")
     if len(helping) == len(named):
         return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
                             " is what cannot move it.")
@@ -658,6 +664,11 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     return Check(True, f"{cap(phrases(named))}: rightly refused for this kernel.")
 
 
+_WRITING_A_KERNEL = frozenset({"rewrite_kernel", "faster_mma"})
+# A kernel said to be on the tensor cores already ("cuBLAS is already on the tensor cores").
+_ALREADY_ON_TENSOR_CORES = re.compile(r"\balready\s+(?:on|uses?|using|runs?\s+on|running\s+on|in)\s+(?:the\s+)?tensor[- ]?cores?"
+                                      r"|\bcublas(?:lt)?\s+(?:is\s+)?already(?:\s+(?:on|uses?|using)\s+(?:the\s+)?tensor[- ]?cores?)?\b"
+                                      r"|\balready\s+(?:a\s+)?cublas\b")
 # A bound on what a lever can give, small enough to refuse it for ("caps out at 2.0/1.7 ≈ 1.18×", "≤ 1.18").
 _SMALL_BOUND = re.compile(r"(?:\b(?:at most|at best|best case|bounded by|capped at|caps? (?:out )?at|tops? out at"
                           r"|no more than|only)|≤|<=)\s*(?:[^.;]|\.(?=\d)){0,24}?"
