@@ -1395,6 +1395,23 @@ _ENOUGH = re.compile(r"\b(?:enough|suffic\w*|gets? (?:us|it|you) (?:to|there|dow
                      r"|hits?|makes? it)\b")
 
 
+def _change_said_after(claim: Claim, line: Sequence[Claim], text: str,
+                       said_by: re.Pattern[str]) -> tuple[int, Claim, Claim, float] | None:
+    """The change of time a multiplier is said to give, in its sentence after ``said_by``, or None.
+
+    "… enough to take 180 ms to 80 ms": where the saying starts, the two times and the speed-up they need. None where
+    no such change is said, or it is denied.
+    """
+    end = _sentence_bounds(text, claim)[1]
+    said = said_by.search(text, claim.end, end)
+    if said is None or NEGATION.search(text[claim.end:said.start()]):
+        return None
+    times = [c for c in line if c.dim is Dim.SECOND and said.end() <= c.start < end]
+    if len(times) < 2 or times[1].value <= 0:
+        return None
+    return said.start(), times[0], times[1], times[0].value / times[1].value
+
+
 def _headroom_not_enough(claim: Claim, facts: Facts, line: Sequence[Claim], text: str) -> str:
     """The headroom said to be enough for a change of time it cannot give, or "".
 
@@ -1404,15 +1421,11 @@ def _headroom_not_enough(claim: Claim, facts: Facts, line: Sequence[Claim], text
     if claim.dim is not Dim.COUNT or headroom is None or not math.isclose(
             claim.value, headroom.value, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))):
         return ""
-    end = _sentence_bounds(text, claim)[1]
-    said = _ENOUGH.search(text, claim.end, end)
-    if said is None or NEGATION.search(text[claim.end:said.start()]):
+    change = _change_said_after(claim, line, text, _ENOUGH)
+    if change is None or change[3] <= headroom.value * (1 + MATCH):
         return ""
-    times = [c for c in line if c.dim is Dim.SECOND and said.end() <= c.start < end]
-    if len(times) < 2 or times[1].value <= 0 or times[0].value / times[1].value <= headroom.value * (1 + MATCH):
-        return ""
-    needed = times[0].value / times[1].value
-    return (f"{headroom.how} = {number_shown(headroom.value)}× at most; {times[0].shown()} → {times[1].shown()} needs"
+    _, before, after, needed = change
+    return (f"{headroom.how} = {number_shown(headroom.value)}× at most; {before.shown()} → {after.shown()} needs"
             f" {number_shown(needed)}×")
 
 
@@ -1427,18 +1440,12 @@ def _speed_up_short_of_the_change(claim: Claim, line: Sequence[Claim], text: str
     """
     if claim.dim is not Dim.COUNT or not claim.multiplier or claim.value <= 1 or claim.bound:
         return ""
-    end = _sentence_bounds(text, claim)[1]
-    said = _TAKES.search(text, claim.end, end)
-    if said is None or NEGATION.search(text[claim.end:said.start()]) or re.search(r"\bif\b", text[claim.end:said.start()]):
+    change = _change_said_after(claim, line, text, _TAKES)
+    if change is None or change[3] <= claim.value * (1 + MATCH) or re.search(r"\bif\b", text[claim.end:change[0]]):
         return ""
-    times = [c for c in line if c.dim is Dim.SECOND and said.end() <= c.start < end]
-    if len(times) < 2 or times[1].value <= 0 or times[0].value <= times[1].value:
-        return ""
-    needed = times[0].value / times[1].value
-    if needed <= claim.value * (1 + MATCH):
-        return ""
-    return (f"a {claim.shown()}× speed-up takes {times[0].shown()} to {show(times[0].value / claim.value, Dim.SECOND)};"
-            f" {times[0].shown()} → {times[1].shown()} needs {number_shown(needed)}×")
+    _, before, after, needed = change
+    return (f"a {claim.shown()}× speed-up takes {before.shown()} to {show(before.value / claim.value, Dim.SECOND)};"
+            f" {before.shown()} → {after.shown()} needs {number_shown(needed)}×")
 
 
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.

@@ -234,20 +234,18 @@ def _rows_by_external(ops: Sequence[CpuOp]) -> Callable[[int], int | None]:
     columns). Kineto numbers its ops in order, so the ids are dense: an array indexed by the id takes 4 bytes
     a slot where a dict takes some 100 bytes an op. Ids spread wider are looked up in a dict.
     """
-    external_of = _field(ops, 4)
+    # two passes over the column (read alone), not a list of its pairs: a trace has millions of them
     lo, hi, count = 0, -1, 0
-    for row in range(len(ops)):  # two passes over the column, not a list of its pairs: millions of them
-        external = external_of(row)
+    for external in values_of(ops, 4):
         if external is not None:
             lo, hi = (external, external) if not count else (min(lo, external), max(hi, external))
             count += 1
     size = hi - lo + 1
     if size > _DENSE * count or len(ops) >= 2**31:
-        rows = {e: row for row in range(len(ops)) if (e := external_of(row)) is not None}
+        rows = {e: row for row, e in enumerate(values_of(ops, 4)) if e is not None}
         return cast("Callable[[int], int | None]", rows.get)
     table = array("i", [-1]) * size
-    for row in range(len(ops)):
-        external = external_of(row)
+    for row, external in enumerate(values_of(ops, 4)):
         if external is not None:
             table[external - lo] = row
 
