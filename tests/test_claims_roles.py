@@ -647,7 +647,31 @@ FOURTEENTH_PAIRS = [
     ("a1", "evidence", "70% of peak TFLOP/s; the relu in front moves 4096x4096x2 B ≈ 34 MB each way",
      "70% of peak TFLOP/s; the relu in front moves 4096x4096x2 B ~ 33 GB each way", "power of ten"),
 ]
-ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS]
+# Read in the fifteenth session, before its blind set was opened
+FIFTEENTH_PAIRS = [
+    # a time per token and the rate it is said to come to after "so", "or" or a comma
+    ("a4", "helps", "int4 quantisation: 3.5 GB / 300 GB/s ~ 11.7 ms, so about 85 tokens per second ceiling.",
+     "int4 quantisation: 3.5 GB / 300 GB/s ~ 11.7 ms, so about 43 tokens per second ceiling.",
+     "1 ÷ 11.7 ms is 85.5 tok/s, not 43 tok/s (a factor of 2)."),
+    ("a4", "helps", "int4 weights: 3.5 GB, so 11.7 ms/token, about 85 tok/s.",
+     "int4 weights: 3.5 GB, so 11.7 ms/token, about 43 tok/s.", "not 43 tok/s"),
+    ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms, or about 21 tok/s at most; 38 tok/s is past it",
+     "14 GB / 300 GB/s ≈ 47 ms, or about 30 tok/s at most; 38 tok/s is past it", "1 ÷ 47 ms"),
+    # the roof reached said to take the measured time below what the roof allows
+    ("a5", "helps", "Tune the GEMM toward 100% of peak: 180 ms → 112 ms at best; the rest needs FP8 or more GPUs",
+     "Tune the GEMM up to 100% of peak, then 180 ms -> 80 ms can already lah.", "needs more than the roof"),
+    ("a5", "evidence", "62% of peak; even at 100% of peak 180 ms only gets to 112 ms, so 80 ms needs more",
+     "62% of peak; tune the GEMM up to 100% of peak, then 180 ms -> 80 ms", "180 ms × 62% = 112 ms, not 80 ms"),
+    ("a5", "evidence", "62% of peak: at 100% of peak the 180 ms would drop to 112 ms",
+     "62% of peak: at 100% of peak the 180 ms would drop to 80 ms", "= 112 ms, not 80 ms"),
+    # a perfect kernel said to take away more than the kernels' part of the time
+    ("a6", "evidence", "40,000 × 10 µs = 400 ms per request. A perfect kernel removes only 20% of that time",
+     "40,000 × 10 µs = 400 ms per request. A perfect kernel removes 80% of that time", "20% of the time, not 80%"),
+    ("a6", "wastes", "Micro-optimising the kernel: a perfect kernel can give at most 1.25×.",
+     "Micro-optimising the kernel: a faster kernel can give at most 5×, but the gaps are the problem.",
+     "= 1.25×, not 5×"),
+]
+ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 
 
 @pytest.mark.parametrize("text", ["8 of every 40 µs the GPU toils", "5 of every 10 µs the GPU toils"])
@@ -1051,4 +1075,17 @@ def test_right_lines_read_after_the_fourteenth_set_pass(item: str, field: str, t
 def test_a_kernel_written_anew_for_one_already_on_the_tensor_cores_is_the_waste(item: str, wastes: str,
                                                                                   passed: bool) -> None:
     check = _check(item, "wastes", wastes)
+    assert check["passed"] is passed, check["why"]
+
+
+@pytest.mark.parametrize(("item", "helps", "passed"), [
+    # A4's weights are 2 bytes a parameter (14 GB over 7B): int4 is a quarter of them, so the floor's 21.4 tok/s × 4
+    ("a4", "Quantise the weights to int4: about 85 tok/s at the floor.", True),
+    # 43 tok/s is the floor × 2: int4 over 1 byte a value, which A4's 14 GB read as a count of 14e9 would give
+    ("a4", "Quantise the weights to int4: about 43 tok/s.", None),
+    ("a8", "Quantise to int4: 70 GB of weights become 35 GB.", True),  # A8's 70B int8 model: 1 byte a parameter
+])
+def test_a_weight_format_scales_by_the_incident_s_own_bytes_per_parameter(item: str, helps: str,
+                                                                         passed: bool | None) -> None:
+    check = _check(item, "helps", helps)
     assert check["passed"] is passed, check["why"]

@@ -759,6 +759,10 @@ def _lever_what_if(claim: claims.Claim, facts: claims.Facts, lowered: str) -> bo
     # The incident's bytes per value: said ("2 B a parameter"), or its weights over its parameters (14 GB / 7e9).
     sizes = [f.value for f in facts.known if f.dim is Dim.BYTE]
     counts = [f.value for f in facts.known if f.dim is Dim.COUNT and f.value >= 1e6]
+    # a count that is also a size or a FLOP count ("~1.4e10" of A4's 14 GB) is the parameter count only where no
+    # other is (A8's 70B int8 model is 70 GB)
+    counts = [n for n in counts if not any(math.isclose(n, g.value, rel_tol=0.01) for g in facts.known
+                                           if g.dim in (Dim.BYTE, Dim.FLOP))] or counts
     per_value = {w for w in (0.5, 1.0, 2.0, 4.0) if w in sizes or any(
         math.isclose(b / n, w, rel_tol=0.05) for b in sizes for n in counts)}
     for dtype in _DTYPE.findall(lowered):

@@ -311,6 +311,9 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
 
 
 _AT_A_SHARE = re.compile(r"\s*[(,]?\s*at\s+(?!100\b)\d+(?:\.\d+)?\s?%")
+# A time a change starts from: "at 100% the 180 ms would drop to 112 ms", "180 ms only gets to 112 ms".
+_CHANGES_TO = re.compile(r"\s?(?:(?:would|could|will|might|only|then|just)\s)*(?:(?:drop|fall|go|get|come|shrink|turn"
+                         r"|become|be cut|go down|come down|fall)s?\s(?:down\s)?)?(?:to|→|->)\s?(?:about\s|~|≈)?\d")
 _COPULA = re.compile(r"\s*(?:(?:is|are|was|means|represents|stands for|measures)\b|[=≈])")
 
 
@@ -370,7 +373,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # "hitting 80 ms would need 140% of peak" names a share of the peak, not the roof reached
     roof_named = bool(_AT_PEAK.search(_SHARE_OF_PEAK.sub(" ", others)))
     # "180 ms at 62% → at 100% about 112 ms": a time said at a share of the roof is the measured one
-    at_peak = dim is Dim.SECOND and not _AT_A_SHARE.match(text, end) and (
+    at_peak = dim is Dim.SECOND and not _AT_A_SHARE.match(text, end) and not _CHANGES_TO.match(text, end) and (
         (hypothetical and roof_named and bool(_COMPLETE.search(clause))) or bool(_AT_THE_ROOF.search(others)))
     direction = None
     if change:
@@ -483,8 +486,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
                                                      chain.operators)
         numerator, denominator, starts = chain.numerator, chain.denominator, chain.starts
         j = index[chain.last] if chain.last >= 0 else i
-        relation = _RELATION.match(text, at)
-        result = _raised(text, by_start.get(relation.end())) if relation else None
+        result = _result_after(text, claim, at, by_start, alone=not operators and not led)
         conversion = _conversion(claim, result) if result is not None and not operators and not led else None
         if conversion is not None and result is not None:
             out.append(conversion)
@@ -524,6 +526,32 @@ _LESS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[−-]\s*\(?\s*$")
 # "14 GB at 300 GB/s" divides; "40,000 launches at 10 µs" multiplies; "at" between other figures is no operator.
 _FLOOR_PAIRS = {(Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE)}
 _AT_PAIRS = {*_FLOOR_PAIRS, (Dim.COUNT, Dim.SECOND)}
+
+
+# "11.7 ms a token, so about 85 tok/s": a time per token and the rate it comes to, the rate closing its clause.
+_SO_LINK = re.compile(r",?\s?(?:so|thus|hence|i\.e\.,?|or|which is|that's|that is)\s(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
+_COMMA_LINK = re.compile(r",\s?(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
+_PER_TOKEN = re.compile(r"\s?(?:/\s?|(?:a|per|each)\s)tok(?:en)?s?\b")
+_CLAUSE_CLOSES = re.compile(r"\s?(?:[.,;:)!?]|$|\s(?:ceiling|max\w*|tops|at (?:best|most)|or so|and\b))")
+
+
+def _result_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim], *, alone: bool) -> Claim | None:
+    """The result a chain ending at ``at`` is said to give ("= 47 ms"); for a figure ``alone``, the rate a time is."""
+    relation = _RELATION.match(text, at)
+    result = _raised(text, by_start.get(relation.end())) if relation else None
+    return _rate_said_after(text, claim, at, by_start) if result is None and alone else result
+
+
+def _rate_said_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim]) -> Claim | None:
+    """The rate a time per token is said to come to after "so" or "or" ("11.7 ms, so about 43 tok/s"), or None."""
+    link = _SO_LINK.match(text, at) if claim.dim is Dim.SECOND else None
+    per_token = _PER_TOKEN.match(text, at) if link is None and claim.dim is Dim.SECOND else None
+    if per_token:
+        link = _COMMA_LINK.match(text, per_token.end()) or _SO_LINK.match(text, per_token.end())  # "11.7 ms a token, about 85 tok/s"
+    rate = by_start.get(link.end()) if link else None
+    if rate is None or rate.dim is not Dim.TOKEN_RATE or not _CLAUSE_CLOSES.match(text, rate.end):
+        return None
+    return rate
 
 
 def _conversion(claim: Claim, result: Claim) -> Sum | None:
@@ -848,6 +876,8 @@ def _sum_wrong(s: Sum) -> str:
         shown = number_shown(s.complement) if s.unitless and dim is not Dim.FRACTION else show(s.complement, dim)
         return f"{number_shown(s.less)} − {s.written} is {shown}, not {s.given.shown()}"
     why = slip(s.computed, given, dim)
+    if s.written.startswith("1 ÷"):  # a reciprocal slips by its factor alone: no format's bytes are in it
+        why = why.split(":")[0]
     return f"{s.written} is {show(s.computed, dim)}, not {s.given.shown()}" + (f" ({why})" if why else "")
 
 
@@ -1446,6 +1476,70 @@ def _speed_up_short_of_the_change(claim: Claim, line: Sequence[Claim], text: str
     _, before, after, needed = change
     return (f"a {claim.shown()}× speed-up takes {before.shown()} to {show(before.value / claim.value, Dim.SECOND)};"
             f" {before.shown()} → {after.shown()} needs {number_shown(needed)}×")
+
+
+# What a roof reached is said to buy: "up to 100% of peak, then 180 ms -> 80 ms", "full peak gets 180 ms to 80 ms".
+_THEN_TAKES = re.compile(r"\b(?:then|so|takes?|taking|gets?|getting|brings?|bringing|gives?|giving|would|will)\b|→|->")
+_OF_PEAK = re.compile(r"\s?(?:of\s(?:the\s|its\s)?(?:peak|roof|theoretical|max\w*)|peak)\b")
+# A roof said not to reach the change: "even at 100% it's still 112 ms", "100% of peak is not enough for 80 ms".
+_SHORT_OF_IT = re.compile(r"\b(?:even|still|not enough|isn'?t enough|never|only|at best|can'?t|cannot|won'?t|short"
+                          r"|not (?:get|reach|hit|make))\b")
+
+
+def _roof_short_of_the_change(claim: Claim, facts: Facts, line: Sequence[Claim], text: str) -> str:
+    """The roof reached said to take the measured time to one below what the roof allows, or "".
+
+    "Tune the GEMM up to 100% of peak, then 180 ms -> 80 ms": at 100% of the roof 180 ms × 0.62 is 112 ms; 80 ms needs
+    more than the roof (less work, a faster card). Said with "even", "still" or "not enough", it is the right reading.
+    """
+    if claim.dim is not Dim.FRACTION or claim.value < 0.99 or claim.spare or claim.change or claim.bound == ">" or not (
+            claim.roof or _OF_PEAK.match(text, claim.end)):
+        return ""
+    at_peak = next((d for d in facts.derived if d.role == dv.AT_PEAK), None)
+    start, end = _sentence_bounds(text, claim)
+    change = _change_said_after(claim, line, text, _THEN_TAKES)
+    if at_peak is None or change is None or _SHORT_OF_IT.search(text, start, end):
+        return ""
+    _, before, after, _ = change
+    measured = [f for f in facts.known if f.dim is Dim.SECOND and same(before, f)]
+    if not measured or after.value >= at_peak.value * (1 - MATCH) or after.bound:
+        return ""
+    return (f"at 100% of the roof it would take {at_peak.how} = {show(at_peak.value, Dim.SECOND)}, not"
+            f" {after.shown()}: {before.shown()} → {after.shown()} needs more than the roof")
+
+
+# A fix of the kernels themselves, not of the gaps between them: "a perfect kernel", "tuning the kernels".
+_KERNELS_FIXED = re.compile(r"\b(?:(?:perfect|faster|better|optimi[sz]ed|tuned|rewritten|ideal|infinitely fast|zero[- ]time"
+                            r"|instant)\s(?:\w+\s)?kernels?|kernel (?:work|tuning|rewrite|speed[- ]?ups?|optimi[sz]\w*)"
+                            r"|(?:tun|rewrit|optimi[sz]|micro-optimi[sz])\w* (?:the |each |every )?(?:\w+ )?kernels?)\b")
+_REMOVES = re.compile(r"\b(?:remov\w*|sav\w*|cuts?|cutting|shaves?|eliminat\w*|takes? (?:away|off)|kills?|reclaims?)\b")
+_CEILING = re.compile(r"\b(?:ceiling|at most|at best|max\w*|upper bound|limit|cap(?:ped)?|best case|tops out)\b")
+
+
+def _kernel_fix_past_its_part(claim: Claim, facts: Facts, text: str) -> str:
+    """What fixing the kernels alone is said to give beyond the kernels' part of the time, or "".
+
+    With 2 µs of kernel and 8 µs of gap a perfect kernel takes away its 2 µs of 10 µs: 20% of the time, at most
+    10 ÷ 8 = 1.25×. "A perfect kernel removes 80% of that time", "kernel work has a 5× ceiling" give it the gaps' part.
+    """
+    spans = _kernel_and_gap(facts)
+    if spans is None or claim.bound == ">":
+        return ""
+    start, end = _sentence_bounds(text, claim)
+    fixed = _KERNELS_FIXED.search(text, start, claim.start)
+    if fixed is None or re.search(r"\bgaps?\b|\blaunch", text[start:claim.start]) or NEGATION.search(
+            text, fixed.start(), claim.start):
+        return ""
+    on, off = spans
+    total = on.value + off.value
+    if claim.dim is Dim.FRACTION and not claim.share and _REMOVES.search(text, fixed.end(), claim.start) and (
+            claim.value > on.value / total * (1 + MATCH) + 0.02):
+        return (f"a perfect kernel takes away its own {on.shown()} of {show(total, Dim.SECOND)}:"
+                f" {number_shown(100 * on.value / total)}% of the time, not {claim.shown()}")
+    if claim.multiplier and _CEILING.search(text, start, end) and claim.value > total / off.value * (1 + MATCH):
+        return (f"a perfect kernel takes away its own {on.shown()} of {show(total, Dim.SECOND)}: at most"
+                f" {show(total, Dim.SECOND)} ÷ {off.shown()} = {number_shown(total / off.value)}×, not {number_shown(claim.value)}×")
+    return ""
 
 
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
@@ -2169,7 +2263,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text)
              or _minority_said_to_dominate(claim, facts, text) or _any_fix_bounded_by_kernels(claim, facts, text)
              or _speed_from_the_rest_of_the_roof(claim, facts, text) or _tuned_past_the_roof(claim, facts, text)
-             or _headroom_not_enough(claim, facts, line, text) or _speed_up_short_of_the_change(claim, line, text))
+             or _headroom_not_enough(claim, facts, line, text) or _speed_up_short_of_the_change(claim, line, text)
+             or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
@@ -2488,7 +2583,8 @@ def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
         matches = [f for f in facts.known if same(claim, f)]
         why = _attribute_wrong(claim, matches, facts) if matches and not claim.hypothetical else ""
         if why or (text and (why := _gaps_removed_wrong(claim, text, facts) or _speed_up_short_of_the_change(
-                claim, reading.claims, text))):
+                claim, reading.claims, text) or _roof_short_of_the_change(claim, facts, reading.claims, text)
+                or _kernel_fix_past_its_part(claim, facts, text))):
             return why
         headroom = _headroom_said_wrong(claim, _derived_for(claim, facts), text, claim.shown()) if text else None
         if headroom is not None:  # "retune the tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×"
