@@ -670,6 +670,17 @@ FIFTEENTH_PAIRS = [
     ("a6", "wastes", "Micro-optimising the kernel: a perfect kernel can give at most 1.25×.",
      "Micro-optimising the kernel: a faster kernel can give at most 5×, but the gaps are the problem.",
      "= 1.25×, not 5×"),
+    # compile offered for a big win, or another incident's, where it was measured near 1×
+    ("a3", "helps", "torch.compile with CUDA graphs: fewer launches; fusion helps a little",
+     "torch.compile gives us the big win again, as in A2.", "measured only 1.08× faster here"),
+    ("a3", "helps", "Fusion still helps a little (fewer launches) but the 3.8× traffic win of A2 is gone.",
+     "torch.compile to delete the intermediates, the same as A2.", "no big win to repeat"),
+    # a speed-up said to be the change between two rates it is not the ratio of
+    ("a2", "evidence", "The eager chain is at 1.7 TB/s of 2.0 TB/s; the 3.8x speed-up comes from deleting round trips.",
+     "The eager chain is at 1.7 TB/s and the compiled one reaches the full 2.0 TB/s; that difference in bandwidth is"
+     " the 3.8x speed-up.", "is 1.18×, not 3.8×"),
+    ("a2", "evidence", "Eager at 1.7 of 2.0 TB/s is 85%; that gap to the roof is only 1.18×, so the 3.8× is fewer bytes.",
+     "Eager at 1.7 of 2.0 TB/s, the gap to the roof explains the 3.8× compile gets.", "not the same bytes moved"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 

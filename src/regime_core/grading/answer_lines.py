@@ -707,6 +707,29 @@ def compile_said_wrong(facts: claims.Facts, text: str, lowered: str) -> str:
     return ""
 
 
+# A win said to be big, or to be another incident's again: "the big win again, as in A2", "the same as A2".
+_BIG_WIN = re.compile(r"\b(?:big|bigger|huge|massive|major|large|dramatic|significant)\s(?:win|speed-?up|gain|improvement"
+                      r"|boost)\b|\b(?:the )?same (?:as|like) (?:in )?a\d\b|\b(?:as (?:in|with|for|on)|like(?: in)?) a\d\b")
+_SMALL_SAID = re.compile(r"\b(?:little|small|smaller|marginal\w*|slight\w*|minor|modest|only|gone|barely|tiny|bit)\b")
+
+
+def _small_win_said_big(facts: claims.Facts, text: str, lowered: str) -> str:
+    """Compile or fusion offered for a big win, or another incident's, where it was measured near 1×, or "".
+
+    A3's compile bought 1.08×: "torch.compile gives us the big win again, as in A2" promises what was measured not to
+    be there; "fusion helps a little (fewer launches)" is the drill's own reading.
+    """
+    measured = next((f for f in facts.known if f.speed and f.value > 1), None)
+    if measured is None or measured.value > 1.3 or not claims.COMPILE_NAMED.search(lowered):
+        return ""
+    words = normalise(text)
+    big = _BIG_WIN.search(words)
+    if big is None or _SMALL_SAID.search(words) or negated(words, big.start(), big.end()) or NEGATION.search(words):
+        return ""
+    return (f"“{_as_written(text, big.group())}”: compile was measured only {measured.shown()}× faster here; the"
+            " chain never moved much traffic, so there is no big win to repeat.")
+
+
 def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str, str]:
     """What a lever line's numbers come to: (why it is wrong, or ""; the numbers not checked, or "").
 
@@ -718,9 +741,10 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     said = compile_said_wrong(facts, text, lowered)
     if said:
         return said, ""
+    small_win = _small_win_said_big(facts, text, lowered) if offered else ""
     reading = claims.read(lowered)
     if not reading.claims:
-        return "", ""
+        return small_win, ""
     # A time said to be reached by tuning on the same card is held to that card's roof, what-if or not.
     wrong = (claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
              or claims.beyond_the_roof_wrong(lowered, reading.claims, facts))
@@ -735,6 +759,8 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     if offered and borrowed is not None and _EXPECTED.search(normalise(text)):
         return (f"“{_as_written(text, borrowed.written)}” is the other incident's result; this one's measurements say"
                 " what the lever buys here."), ""
+    if small_win:
+        return small_win, ""
     return "", ", ".join(c.shown() for c in open_claims[:3])
 
 

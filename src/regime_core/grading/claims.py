@@ -1542,6 +1542,35 @@ def _kernel_fix_past_its_part(claim: Claim, facts: Facts, text: str) -> str:
     return ""
 
 
+# A speed-up said to be what a change of rate gives: "1.7 TB/s … the full 2.0 TB/s; that difference is the 3.8×".
+_RATE_CHANGE_IS = re.compile(r"\b(?:(?:that|this|the) (?:difference|gap|jump|rise|increase|climb)|explains?|accounts? for)\b")
+_RATES = (Dim.BYTE_RATE, Dim.FLOP_RATE)
+
+
+def _speed_up_from_a_rate_change(claim: Claim, line: Sequence[Claim], text: str) -> str:
+    """A speed-up said to be the change between two rates it is not the ratio of, or "".
+
+    "Eager at 1.7 TB/s, compiled at the full 2.0 TB/s; that difference in bandwidth is the 3.8× speed-up": 2.0 ÷ 1.7
+    is 1.18×; the rest of a 3.8× came from moving fewer bytes, not from moving them faster.
+    """
+    if claim.dim is not Dim.COUNT or not (claim.multiplier or claim.speed) or claim.value <= 1 or claim.bound:
+        return ""
+    before = [c for c in line if c.end <= claim.start]
+    rates = before[-2:]
+    if len(rates) < 2 or rates[0].dim not in _RATES or rates[1].dim is not rates[0].dim or rates[1].value == rates[
+            0].value or rates[0].value <= 0 or ". " in text[rates[0].start:claim.start]:
+        return ""
+    linked = _RATE_CHANGE_IS.search(text, rates[-1].end, claim.start)
+    if linked is None or NEGATION.search(text, rates[-1].end, claim.start):
+        return ""
+    a, b = rates[-2], rates[-1]
+    ratio = max(a.value, b.value) / min(a.value, b.value)
+    if math.isclose(claim.value, ratio, rel_tol=MATCH):
+        return ""
+    return (f"{a.shown()} → {b.shown()} is {number_shown(ratio)}×, not {number_shown(claim.value)}×: the rest of the"
+            " speed-up is work or bytes taken away, not the same bytes moved faster")
+
+
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
 _ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi[sz]ation|solution)|(?:any|every|no)"
                       r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
@@ -2264,7 +2293,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _minority_said_to_dominate(claim, facts, text) or _any_fix_bounded_by_kernels(claim, facts, text)
              or _speed_from_the_rest_of_the_roof(claim, facts, text) or _tuned_past_the_roof(claim, facts, text)
              or _headroom_not_enough(claim, facts, line, text) or _speed_up_short_of_the_change(claim, line, text)
-             or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text))
+             or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text)
+             or _speed_up_from_a_rate_change(claim, line, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
