@@ -681,6 +681,30 @@ FIFTEENTH_PAIRS = [
      " the 3.8x speed-up.", "is 1.18×, not 3.8×"),
     ("a2", "evidence", "Eager at 1.7 of 2.0 TB/s is 85%; that gap to the roof is only 1.18×, so the 3.8× is fewer bytes.",
      "Eager at 1.7 of 2.0 TB/s, the gap to the roof explains the 3.8× compile gets.", "not the same bytes moved"),
+    # a regime given with another regime's resource said to set the pace
+    ("a1", "regime", "Compute-bound; the tensor cores are the limit, the relu's bytes are small next to the math",
+     "Compute-bound, though really the memory traffic of the relu is what's holding it back.", "puts the time on moving"),
+    ("a2", "regime", "Memory-bound: each op streams the whole tensor through HBM.",
+     "Memory-bound — the launches between the four kernels eat the time.", "launches or the host"),
+    ("a3", "regime", "Overhead-bound; 12 µs is the cost of launching, not of the work.",
+     "Overhead: the math on 8k elements is what takes the 12 µs.", "puts the time on the math"),
+    ("a5", "regime", "Compute-bound: prefill is one big batch of matmuls.",
+     "Compute-bound, because the KV cache reads dominate prefill.", "moving bytes"),
+    ("a5", "regime", "Compute-bound: the tensor cores are busy, prefill is one big GEMM.",
+     "Compute-bound: the CPU can't feed the GPU fast enough.", "launches or the host"),
+    ("a8", "regime", "Memory-bound: HBM is saturated.", "Memory-bound: the registers are the bottleneck.", "Rule 4"),
+    # what the incident itself contradicts, in words
+    ("a7", "evidence", "8 → 14 ms per token; the 6 ms is the host waiting for the GPU before it can read the value",
+     "8 → 14 ms per token; the 6 ms is the PCIe copy of the logits back to the host.", "takes microseconds"),
+    ("a7", "evidence", "8 → 14 ms per token, a 75% jump, all of it the CPU waiting on the GPU.",
+     "8 → 14 ms per token, a 75% jump, all of it spent in the matmul waiting for the CPU.", "kernels are unchanged"),
+    ("a8", "evidence", "HBM is saturated, so raising occupancy won't pull more bytes per second.",
+     "HBM is saturated, so raising occupancy will pull more bytes per second.", "more resident warps"),
+    ("a4", "evidence", "14 GB/300 GB/s = 47 ms a token floor; the weights' bytes take most of each token.",
+     "14 GB/300 GB/s = 47 ms a token floor; 38 tok/s means the attention math takes most of each token.",
+     "puts the time on the math"),
+    ("a4", "evidence", "38 tok/s at batch 1: every token streams 14 GB of weights at 300 GB/s.",
+     "38 tok/s at batch 1 is far below 300 GB/s, so the card is idle most of the time.", "launches or the host"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 

@@ -141,12 +141,13 @@ _COPULA = r"(?:is|are|was|were|'s|’s|remains?|becomes?|stays?|seems?|looks?)"
 _LIMIT_NOUN = (rf"{_COPULA}\s+(?:clearly\s+|really\s+|still\s+|just\s+|simply\s+|obviously\s+|now\s+)?"
                r"(?:the|our|its|their|a)\s+(?:real\s+|main\s+|actual\s+|true\s+|binding\s+|only\s+|hard\s+|big\s+)?"
                r"(?:bottleneck|limit(?:er|ing factor)?|wall|culprit|constraint|choke ?point|pace[- ]?setter)\b"
-               rf"|{_COPULA}\s+what(?:'s|’s| is)?\s+(?:limiting|holding|slowing|capping|throttling)\b")
+               rf"|{_COPULA}\s+what(?:'s|’s| is)?\s+(?:limiting|holding|slowing|capping|throttling|takes|eats|sets)\b")
 _RUNS_OUT = (r"(?:can'?t|cannot|can not|couldn'?t|could not)\s+keep up\b|never gets?\s+up to speed\b"
              rf"|(?:{_COPULA}\s+)?(?:too slow|saturated|maxed(?: out)?|pegged|flat out|limiting|running out)\b"
              r"|\b(?:runs?|ran) out\b|\bsaturat(?:es|ing)\b|\bmax(?:es|ing) out\b|\bchok(?:es|ing)\b"
-             r"|\bhold(?:s|ing)? (?:[\w-]+ ){0,2}back\b|\bdominat(?:es|ing)\b|\bsets? the pace\b"
-             r"|\beats? (?:up )?(?:the|all the|most of the) time\b")
+             r"|\bhold(?:s|ing)? (?:[\w-]+ ){0,2}back\b|\bdominat(?:es?|ing)\b|\bsets? the pace\b"
+             r"|\beats? (?:up )?(?:the|all the|most of the) time\b"
+             r"|(?:can'?t|cannot|can not|couldn'?t|could not)\s+(?:feed|keep (?:the gpu |it |them )?(?:fed|busy))\b")
 _LIMITED_BY = (r"\b(?:bottlenecked|limited|bound|capped|throttled|gated|held back|starved|starving|choked|stalled|stuck"
                r"|waiting|waits|waited|blocked|constrained|dominated)\s+(?:on|by|for|of)\b"
                r"|\bthe (?:real |main |actual )?(?:bottleneck|limit|limiter|culprit|constraint) (?:is|was|being|=|:)")
@@ -163,7 +164,7 @@ def regime_limited(regime: str) -> re.Pattern[str] | None:
     if not found:
         return None
     resource = "(?:" + "|".join(found) + r")(?![\w-])"
-    return re.compile(rf"(?<![\w-]){resource}(?P<gap>(?:\s+[\w'’,-]+){{0,3}}?)\s+(?:{_LIMIT_NOUN}|{_RUNS_OUT})"
+    return re.compile(rf"(?<![\w-]){resource}(?P<gap>(?:\s+[\w'’,-]+){{0,4}}?)\s+(?:{_LIMIT_NOUN}|{_RUNS_OUT})"
                       rf"|(?:{_LIMITED_BY})\s+(?P<gap2>(?:[\w'’-]+\s+){{0,3}}?){resource}")
 
 

@@ -122,6 +122,10 @@ _SIDE_OF = {"memory": "below", "compute": "above"}
 
 _REASON_AS_WRITTEN = re.compile(_REASON.pattern, re.IGNORECASE)
 _OCCUPANCY_REASON = re.compile(r"\boccupancy\b")
+# What occupancy is made of, said to set the pace ("the registers are the bottleneck"): occupancy by another name.
+_OCCUPANCY_MEANS_LIMIT = re.compile(r"\b(?:registers?|register (?:pressure|count|use)|warps?|threads? per block)\b(?:\s+[\w-]+){0,2}?"
+                                    r"\s+(?:is|are|was|were)\s+(?:the\s+)?(?:real\s+|main\s+)?(?:bottleneck|limit\w*|culprit"
+                                    r"|constraint|problem)\b")
 # Occupancy named only to be set aside ("occupancy is a red herring", "not the fibres recruited (occupancy)").
 _OCCUPANCY_SET_ASIDE = re.compile(r"\boccupancy\b[^.;]{0,30}?\b(?:red herring|irrelevant|theat(?:re|er)|a distraction"
                                   r"|beside the point|noise|doesn'?t matter|says nothing|(?:is )?not (?:a|the) (?:regime|limit"
@@ -162,7 +166,11 @@ def reason_against(text: str, regime: str) -> str:
         if other is not None and other != regime:
             return (f"Your reason (“{quoted}”) describes {a_kernel(other)}, not {a_kernel(regime)}:"
                     " the regime and its reason must agree.")
-        occupancy = _OCCUPANCY_REASON.search(reason)
+        # another regime's resource said to set the pace ("the memory traffic is what's holding it back")
+        if blamed_against(quoted, reason, regime):
+            return (f"Your reason (“{quoted}”) puts the time on {_CAUSE[_blamed_regime(reason)]}, not on what holds"
+                    f" {a_kernel(regime)}: the regime and its reason must agree.")
+        occupancy = _OCCUPANCY_REASON.search(reason) or _OCCUPANCY_MEANS_LIMIT.search(reason)
         # denied before it or by its own verb ("not occupancy", "occupancy isn't it"); a verb denied further on is
         # what occupancy is said to cause ("at 55% occupancy the SMs can't issue enough loads")
         if occupancy and not _DENIED_BEFORE.search(reason, max(0, occupancy.start() - 40), occupancy.start()) \
@@ -423,8 +431,22 @@ def blamed_against(text: str, lowered: str, regime: str | None) -> str:
     overhead-bound one. A sentence that blames the incident's own regime as well is left to the other checks; a
     denied cause ("nothing left for faster math to win") or a what-if blames nothing.
     """
-    if regime is None:
+    found = _blamed(lowered, regime) if regime is not None else None
+    if not found:
         return ""
+    other, said = found
+    return (f"“{_as_written(text, said)}” puts the time on {_CAUSE[other]}, as in {a_kernel(other)}; this"
+            f" incident's measurements say it is {advice(regime).name}.")
+
+
+def _blamed_regime(lowered: str) -> str:
+    """The regime whose cause a text blames first (for a reason already found to blame another's)."""
+    found = _blamed(lowered, "")
+    return found[0] if found else "compute"
+
+
+def _blamed(lowered: str, regime: str) -> tuple[str, str] | None:
+    """The first other regime a span of ``lowered`` blames where it does not blame ``regime``, with the words."""
     for span in _BLAME_SPAN.split(lowered):
         found: dict[str, str] = {}
         for other in REGIMES:
@@ -437,10 +459,8 @@ def blamed_against(text: str, lowered: str, regime: str | None) -> str:
                         continue
                     found.setdefault(other, match.group())
         if found and regime not in found:
-            other, said = next(iter(found.items()))
-            return (f"“{_as_written(text, said)}” puts the time on {_CAUSE[other]}, as in {a_kernel(other)}; this"
-                    f" incident's measurements say it is {advice(regime).name}.")
-    return ""
+            return next(iter(found.items()))
+    return None
 
 
 # Occupancy said to measure a roof ("occupancy measures how much of the memory bandwidth is in use", "55% occupancy ⇒
