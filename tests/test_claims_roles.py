@@ -1124,3 +1124,50 @@ def test_a_weight_format_scales_by_the_incident_s_own_bytes_per_parameter(item: 
                                                                          passed: bool | None) -> None:
     check = _check(item, "helps", helps)
     assert check["passed"] is passed, check["why"]
+
+
+def _part_c(paragraph: str) -> dict[str, Any]:
+    checks: dict[str, Any] = grade({"part_c": paragraph})["items"]["part_c"]["checks"]
+    return checks
+
+
+_PC_RIGHT = ("Fusion pays when bytes set the time: A2's eager chain sits at 1.7 of 2.0 TB/s and compile, by deleting"
+             " round trips, makes it 3.8× faster. It is career-limiting on a compute-bound kernel, like the 4096 matmul"
+             " at 1,360 FLOP/byte, far above the 156 ridge, where a fused relu changes nothing of the math.")
+
+
+@pytest.mark.parametrize(("paragraph", "aspect", "named"), [
+    # the drill's digits with a power of ten lost or gained
+    (_PC_RIGHT.replace("1,360 FLOP/byte", "136 FLOP/byte"), "number", "off the drill's 1365 FLOP/byte by a power"),
+    (_PC_RIGHT.replace("1,360 FLOP/byte", "13,600 FLOP/byte"), "number", "by a power of ten"),
+    # fusion said to put the chain on the tensor cores
+    (_PC_RIGHT.replace("by deleting round trips", "because it lets the chain use the tensor cores"), "fusion",
+     "math units' speed"),
+    # fusion credited with a large win on a decode, whose bytes are its weights
+    (_PC_RIGHT + " It is also the right move for A4: fusing attention into one kernel would double decode.", "fusion",
+     "each token reads every weight once"),
+])
+def test_part_c_reads_what_the_fifteenth_session_wrote(paragraph: str, aspect: str, named: str) -> None:
+    assert _part_c(_PC_RIGHT)[aspect]["passed"] is True, _part_c(_PC_RIGHT)[aspect]
+    check = _part_c(paragraph)[aspect]
+    assert check["passed"] is False, check
+    assert named in check["why"]
+
+
+def test_part_c_a_number_from_nowhere_near_a_drill_figure_shifted_is_not_checked() -> None:
+    """90 µs is no figure of the drill's: near 889 ns × 100 by chance, it is named as not checked, not called a slip."""
+    check = _part_c(_PC_RIGHT + " On our A100 a fused LayerNorm went from 900 µs to 90 µs.")["number"]
+    assert check["passed"] is None, check
+    assert "90 µs" in check["why"]
+
+
+@pytest.mark.parametrize("paragraph", [
+    # a share of the ridge worked out is no slip of the drill's 20%; a what-if's doubling is no slip of 38 tok/s
+    "Fusion removes round trips: below the 156 FLOP/byte ridge it helps (the add at 0.33 is 0.33/156 ≈ 0.2% of the"
+    " ridge, A2 got 3.8×); above it, as the matmul at 1360 FLOP/byte, it cannot help A1's math.",
+    _PC_RIGHT + " On A4 fusion helps a little at most: the weights are read once a token whatever is fused.",
+])
+def test_part_c_right_numbers_and_small_wins_pass(paragraph: str) -> None:
+    checks = _part_c(paragraph)
+    assert checks["number"]["passed"] is not False, checks["number"]
+    assert checks["fusion"]["passed"] is True, checks["fusion"]

@@ -485,8 +485,16 @@ _FUSION_BARELY = 1.2
 _FUSION_WIN_OFF = 1.5
 
 
-def _fusion_wrong_of(said: FusionSaid) -> str:
-    """Why what a clause says fusion does for the incident it names is wrong, or ""."""
+# A win said to be large in words ("double decode", "lift it well past 38 tok/s").
+_MUCH_FASTER = re.compile(r"\b(?:doubl\w*|twice|tripl\w*|(?:well|far|way) (?:past|beyond|above)|much faster|roughly 2x)\b")
+
+
+def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:
+    """Why what a clause says fusion does for the incident it names is wrong, or "".
+
+    ``of_the_win``: only where no win can be had at all, so that the win's own figures are used against their
+    meaning (a decode's fusion may win a little, and a what-if of how much is the fusion check's to judge).
+    """
     incident = drill.incident(said.incident)
     verdict = incident.verdict()
     kind = _kind(said.incident, verdict.regime or "")
@@ -496,6 +504,11 @@ def _fusion_wrong_of(said: FusionSaid) -> str:
         why = ("the host waits on a sync there, and no kernel change removes a sync" if kind == "host" else
                f"it is {advice(kind).name}, and fusion deletes bytes and launches, not the work that sets its time")
         return f"fusion cannot help {name}: {why}"
+    work = incident.symptoms.work
+    if said.pays and not said.small and not of_the_win and work is not None and work.label.startswith("decode") and (
+            said.big or any(t >= _FUSION_WIN_OFF for t in said.times) or _MUCH_FASTER.search(said.clause)):
+        return (f"fusion cannot speed {name} up much: each token reads every weight once, fused or not, and the"
+                " weights are nearly all its bytes")
     if said.pays and measured is not None and measured < _FUSION_BARELY and (
             said.big or any(t > _FUSION_WIN_OFF for t in said.times)):
         return (f"compiling {name} bought only {format_quantity(measured, Dim.COUNT)}×: the traffic fusion deletes was"
@@ -707,6 +720,19 @@ def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
     return ""
 
 
+#: The units whose drill figures are few and stated (intensities, rates, sizes): times and token rates are derived
+#: at many scales, so a shifted one would match by chance.
+_SLIP_CHECKED = (Dim.INTENSITY, Dim.BYTE_RATE, Dim.FLOP_RATE, Dim.BYTE, Dim.FLOP)
+
+
+def _same_digits(value: float, figure: float) -> bool:
+    """Whether ``value`` is ``figure`` shifted by a power of ten (1 to 3 places), its digits within 1.5%."""
+    if value <= 0 or figure <= 0:
+        return False
+    places = round(math.log10(value / figure))
+    return 1 <= abs(places) <= 3 and math.isclose(value / 10.0 ** places, figure, rel_tol=0.015)
+
+
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
     ridge = drill.part_b()[0].placement.ridge
@@ -730,8 +756,15 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
             continue
         other = next((k for k in known if k[1] not in (dim, Dim.COUNT) and dim is not Dim.COUNT
                       and math.isclose(value, k[0], rel_tol=_PART_C_MATCH)), None)
+        # the drill's digits with a power of ten lost or gained ("136 FLOP/byte"); a factor of 2 may be a what-if
+        # ("double decode from 38 to 76 tok/s"), and digits that only come near are another figure
+        slipped = next(((k, "a power of ten") for k in pool if dim in _SLIP_CHECKED and k[1] is dim
+                        and _same_digits(value, k[0])), None)
         if other is not None:
             misused.append(f"{format_quantity(value, dim)} is not in the drill: its {format_quantity(*other)} is")
+        elif slipped is not None:  # "the 4096 matmul at 136 FLOP/byte": the drill's 1,360 with a power of ten lost
+            return Check(False, f"{format_quantity(value, dim)} is off the drill's {format_quantity(*slipped[0])} by"
+                                f" {slipped[1]}.")
         elif not (dim is Dim.COUNT and value <= _SMALL_COUNT and float(value).is_integer()):
             unknown.append(format_quantity(value, dim))
         elif value in multipliers and not any(math.isclose(value, k, rel_tol=_PART_C_MATCH) for k in _part_c_ratios()):
@@ -755,7 +788,7 @@ def _number_for_a_win_it_cannot_give(paragraph: str, of_incidents: list[FusionSa
     is used against its meaning.
     """
     for said in of_incidents:
-        if not said.pays or not _fusion_wrong_of(said):
+        if not said.pays or not _fusion_wrong_of(said, of_the_win=True):
             continue
         # the win's own figures: a share to be recovered, a time to be saved, another incident's speed-up; the
         # incident's measured figures ("A1 at 70% of peak") state where it is, and are the fusion check's to judge
