@@ -1171,3 +1171,42 @@ def test_part_c_right_numbers_and_small_wins_pass(paragraph: str) -> None:
     checks = _part_c(paragraph)
     assert checks["number"]["passed"] is not False, checks["number"]
     assert checks["fusion"]["passed"] is True, checks["fusion"]
+
+
+_PB_RIGHT = {"ridge": "312e12 / 2e12 = 156 FLOP/byte", "kernels": {
+    "add": {"intensity": "1.68e7 / 5.03e7 = 0.33", "side": "below", "optimisation": "cut bytes: fuse"},
+    "matmul": {"intensity": "1.37e11 / 1.01e8 ≈ 1356", "side": "above", "optimisation": "faster math: tensor cores"},
+    "decode": {"intensity": "1.4e10 / 1.4e10 = 1", "side": "below", "optimisation": "fewer bytes: quantise weights"}}}
+
+
+def _part_b(ridge: str | None = None, row: str = "", **fields: str) -> dict[str, Any]:
+    answer: dict[str, Any] = {"ridge": ridge or _PB_RIGHT["ridge"],
+                              "kernels": {k: dict(v) for k, v in _PB_RIGHT["kernels"].items()}}
+    if row:
+        answer["kernels"][row].update(fields)
+    checks: dict[str, Any] = grade({"part_b": answer})["items"]["part_b"]["checks"]
+    return checks
+
+
+@pytest.mark.parametrize(("ridge", "passed"), [
+    ("312 / 2 = 156 FLOP per byte, i.e. 156 bytes per FLOP", False),  # the ridge turned round in words
+    ("156 bytes for every FLOP", False),
+    ("312e12 / 2e12 = 156 FLOP/byte; 1/156 = 0.0064 bytes per FLOP", True),  # the inverse, rightly worked
+])
+def test_the_ridge_said_in_bytes_per_flop_is_turned_round(ridge: str, passed: bool) -> None:
+    check = _part_b(ridge)["ridge"]
+    assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("row", "field", "text", "passed"), [
+    ("matmul", "intensity", "1.37e11 / 1.01e8 = 1356, so compute-bound (memory traffic dominates)", False),
+    ("matmul", "intensity", "1.37e11 / 1.01e8 = 1356, memory-bound", False),
+    ("matmul", "intensity", "1.37e11 / 1.01e8 = 1356, compute-bound: tensor cores busy", True),
+    ("decode", "side", "below: compute-bound", False),
+    ("decode", "side", "below: memory-bound, the weights stream", True),
+    ("matmul", "side", "Above: CPU-bound.", True),  # a database writer's word for the processor: Part B has two roofs
+    ("add", "intensity", "0.33 FLOP/B: DRAM-bound", True),  # FLOP in the unit names no regime
+])
+def test_a_part_b_row_s_words_agree_with_its_side(row: str, field: str, text: str, passed: bool) -> None:
+    check = _part_b(None, row, **{field: text})[row]
+    assert check["passed"] is passed, check

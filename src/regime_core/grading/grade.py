@@ -18,7 +18,7 @@ from functools import cache
 from typing import Any
 
 from regime_core.catalogue import hardware as hw
-from regime_core.catalogue.levers import advice, mentions, phrases
+from regime_core.catalogue.levers import a_kernel, advice, mentions, phrases
 from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantities_in, same_quantity
 from regime_core.content import drill
 from regime_core.content.drill import hints
@@ -355,30 +355,63 @@ def _how_far_off(side_said: str, intensities: list[float | None], ridge: float) 
             f" {format_quantity(max(i, ridge) / min(i, ridge), Dim.COUNT)}×")
 
 
+# The ridge's number said in bytes per FLOP ("156 FLOP per byte, i.e. 156 bytes per FLOP").
+_BYTES_PER_FLOP = re.compile(r"(?<![\d.])(\d[\d,]*(?:\.\d+)?)\s*(?:bytes?|b)\s*(?:per|/|a|an|for each|for every)\s*flops?\b")
+_BOUND_WORD = re.compile(r"\b[\w/]+[- ](?:bound|limited)\b")
+
+
+def _row_regime_wrong(text: str, side: str) -> str:
+    """A regime a Part B row's words give its kernel against its side, or a reason that argues another, or "".
+
+    "1,356, so compute-bound (memory traffic dominates)": above the ridge the math sets the time.
+    """
+    if not text:
+        return ""
+    regime = "compute" if side == "above" else "memory"
+    # a regime said with "-bound" or "-limited" ("DRAM-bound"): the unit's FLOP names no regime here
+    # (Part B has two roofs: "CPU-bound" for the matmul is a database writer's word for the processor, not the host)
+    called = [n for m in _BOUND_WORD.finditer(normalise(text)) if (n := regime_named(m.group())) in ("compute", "memory")]
+    named = called[0] if called else None
+    if named is not None and named != regime:
+        return f"“{_as_written(text, text.strip())}” calls it {a_kernel(named)}: {side} the ridge it is {advice(regime).name}"
+    if named == regime and (against := reason_against(text, regime)):
+        return against.rstrip(".")
+    return ""
+
+
+def _ridge_check(attempt: Attempt, ridge: float) -> Check:
+    """Part B's ridge field: within tolerance of peak FLOP/s ÷ peak bytes/s, its sides and working right."""
+    ridge_text = format_quantity(ridge, Dim.INTENSITY)
+    if attempt.ridge_unread:
+        check = unsure(f"the grader could not read “{attempt.ridge_unread[:60]}” as a number ({_READABLE})")
+    elif attempt.ridge is None:
+        check = Check(False, "Compute the ridge: peak FLOP/s ÷ peak bytes/s.")
+    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE) and (swapped := sides_swapped(attempt.ridge_said)):
+        check = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is the ridge, but “{swapped}”"
+                             " turns it round: above the ridge the math sets the time (compute-bound), below"
+                             " it the bytes do (memory-bound).")
+    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
+        check = Check(True, f"{format_quantity(attempt.ridge, Dim.INTENSITY)}: the ridge is {ridge_text},"
+                            f" and yours is within {RIDGE_TOLERANCE:.0%}.")
+    else:
+        check = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
+                             f" {RIDGE_TOLERANCE:.0%}: the ridge is peak FLOP/s ÷ peak bytes/s.")
+    if check.ok is not False and (off := _arithmetic_off(attempt.ridge_said)):
+        check = Check(False, f"{cap(off)}.")
+    turned = _BYTES_PER_FLOP.search(normalise(attempt.ridge_said)) if attempt.ridge_said else None
+    if check.ok is not False and turned and float(turned[1].replace(",", "")) >= 1:
+        check = Check(False, f"“{_as_written(attempt.ridge_said, turned.group())}” turns the ridge round: it is"
+                             f" FLOPs per byte ({ridge_text}); a byte per FLOP is its inverse.")
+    return check
+
+
 def grade_part_b(attempt: Attempt) -> dict[str, Any]:
     """Part B: the ridge, and each kernel's intensity, side and allowed class of optimisation."""
     rows = drill.part_b()
     ridge = rows[0].placement.ridge
     if attempt.ridge is None and not attempt.kernels and not attempt.ridge_unread:
         return {"attempted": False, "checks": {}}
-    checks: dict[str, Check] = {}
-    ridge_text = format_quantity(ridge, Dim.INTENSITY)
-    if attempt.ridge_unread:
-        checks["ridge"] = unsure(f"the grader could not read “{attempt.ridge_unread[:60]}” as a number ({_READABLE})")
-    elif attempt.ridge is None:
-        checks["ridge"] = Check(False, "Compute the ridge: peak FLOP/s ÷ peak bytes/s.")
-    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE) and (swapped := sides_swapped(attempt.ridge_said)):
-        checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is the ridge, but “{swapped}”"
-                                       " turns it round: above the ridge the math sets the time (compute-bound), below"
-                                       " it the bytes do (memory-bound).")
-    elif _close(attempt.ridge, [ridge], RIDGE_TOLERANCE):
-        checks["ridge"] = Check(True, f"{format_quantity(attempt.ridge, Dim.INTENSITY)}: the ridge is {ridge_text},"
-                                      f" and yours is within {RIDGE_TOLERANCE:.0%}.")
-    else:
-        checks["ridge"] = Check(False, f"{format_quantity(attempt.ridge, Dim.INTENSITY)} is off by more than"
-                                       f" {RIDGE_TOLERANCE:.0%}: the ridge is peak FLOP/s ÷ peak bytes/s.")
-    if checks["ridge"].ok is not False and (off := _arithmetic_off(attempt.ridge_said)):
-        checks["ridge"] = Check(False, f"{cap(off)}.")
+    checks: dict[str, Check] = {"ridge": _ridge_check(attempt, ridge)}
     for row in rows:
         given = attempt.kernels.get(row.id)
         p = row.placement
@@ -399,6 +432,7 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         problems += [off for text in (given.said, given.optimisation) if (off := _arithmetic_off(text))][:1]
         if far := _how_far_off(given.side_said, [given.intensity, p.intensity, row.drill_intensity], ridge):
             problems.append(far)
+        problems += [why for text in (given.said, given.side_said) if (why := _row_regime_wrong(text, p.side))][:1]
         yours = (format_quantity(given.intensity, Dim.INTENSITY) if given.intensity is not None else "")
         said = f"{yours} ({_also(given.intensity, p.intensity, row.drill_intensity)})" if yours else derived
         if problems:
