@@ -705,6 +705,21 @@ FIFTEENTH_PAIRS = [
      "puts the time on the math"),
     ("a4", "evidence", "38 tok/s at batch 1: every token streams 14 GB of weights at 300 GB/s.",
      "38 tok/s at batch 1 is far below 300 GB/s, so the card is idle most of the time.", "launches or the host"),
+    # arithmetic as people write it: a share of a figure, a size per step at a rate, a change named before its figure
+    ("a1", "evidence", "70% of 312 TFLOP/s is 218 TFLOP/s achieved", "70% of 312 TFLOP/s is 281 TFLOP/s achieved",
+     "is 218 TFLOP/s, not 281"),
+    ("a8", "evidence", "HBM saturated: 70 GB per step at 3.35 TB/s is about 21 ms per step.",
+     "HBM saturated: 70 GB per step at 3.35 TB/s is 2.1 ms per step.", "a power of ten"),
+    ("a7", "evidence", "ITL 8 → 14 ms; throughput fell from 125 to 71 tok/s, a drop of 43%.",
+     "ITL 8 → 14 ms; throughput fell from 125 to 71 tok/s, a drop of 75%.", "not a fall"),
+    ("a5", "evidence", "62% of peak; going 180 → 80 ms is a 2.25x speedup, and we only have 1.6x left.",
+     "62% of peak; going 180 → 80 ms is a 2.5x speedup, and we only have 1.6x left.", "2.5"),
+    ("a5", "evidence", "62% of peak; 180 ms down to 80 ms means cutting 56% of the time.",
+     "62% of peak; 180 ms down to 80 ms means cutting 125% of the time.", "is a cut of 55.6%"),
+    # a time said to be reached on the same card by perfect kernels, past what its roof allows
+    ("a5", "evidence", "62% of peak: at 100% the prefill would take 62% of 180 ms = 112 ms, still short of 80 ms",
+     "At 100% the prefill would take 62% of 180 ms = 112 ms, so perfect kernels reach the 80 ms target",
+     "faster than this card's peak allows"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 
@@ -1210,3 +1225,27 @@ def test_the_ridge_said_in_bytes_per_flop_is_turned_round(ridge: str, passed: bo
 def test_a_part_b_row_s_words_agree_with_its_side(row: str, field: str, text: str, passed: bool) -> None:
     check = _part_b(None, row, **{field: text})[row]
     assert check["passed"] is passed, check
+
+
+def test_a_shape_s_comma_separated_sizes_are_three_numbers_not_a_thousands_group() -> None:
+    """(8,4096,4096) is 8, 4096 and 4096: "8,409" read as a thousands group dropped a digit and invented a figure."""
+    check = _check("a3", "evidence", "Shrinking (8,4096,4096) to (8,32,32) barely changed the ~12 µs: launch-bound")
+    assert "8,409" not in check["why"]
+    assert check["passed"] is True, check
+
+
+def test_a_line_of_the_incident_s_own_figures_that_decide_nothing_says_so() -> None:
+    """180 ms and 80 ms are A5's, but its regime is decided by the 62% of peak: the line is could-not-tell, and says
+    which figures it checked rather than that it names none."""
+    check = _check("a5", "evidence", "180 ms down to 80 ms means cutting 56% of the time, a 2.25× speed-up.")
+    assert check["passed"] is None
+    assert "none of them decides the regime" in check["why"]
+    assert "“180 ms”" in check["why"]
+
+
+@pytest.mark.parametrize("helps", ["Page the KV cache to cut memory traffic.", "Paging the KV cache."])
+def test_paging_the_kv_cache_in_words_is_kv_paging(helps: str) -> None:
+    """A5's prefill is compute-bound: KV paging is read, and refused there."""
+    check = _check("a5", "helps", helps)
+    assert check["passed"] is False, check
+    assert "KV paging" in check["why"]

@@ -26,7 +26,8 @@ BOTH = " and is wasted on A1 at 70% of peak FLOP/s, where the math sets the time
     # a figure with a unit is the drill's only in that unit: A3's bare 32 is no 33 FLOP/byte
     ("Fusion pays where bytes set the time, as for the elementwise add at ~0.33 FLOP/B, far under the ridge.", True),
     ("Fusion pays where bytes set the time, as for the elementwise add at ~33 FLOP/B, far under the ridge.", False),
-    ("Fusion pays for the elementwise add at ~33 FLOP/B," + BOTH, None),
+    # ... and 33 FLOP/B is the add's 0.33 with two places lost: a slip the number check names
+    ("Fusion pays for the elementwise add at ~33 FLOP/B," + BOTH, False),
     ("Fusion pays below the ridge, and an H100's ridge is ~500 FLOP/byte.", False),  # A4's context is 512, no ridge
     ("Fusion pays on the 4096 matmul's 1.37e11 FLOPs only if its bytes set the time.", True),  # Part B's FLOPs
     # a small multiplier is a figure, not a count in words: 10× is from no part of the drill, 5× follows from A6's

@@ -583,6 +583,9 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
                             " cite what the incident measured against a peak.", marks)
     if judged.unplaced:
         return unsure(f"{', '.join(judged.unplaced[:3])} is not among this incident's figures, nor derived from them")
+    if marks and all(m.ok for m in marks):  # "180 ms down to 80 ms": the incident's own, but not what decides
+        return Check(None, f"{UNSURE}: {claims_said(marks, text)}, but none of them decides the regime; compare it with"
+                           " the worked answer.", marks)
     return unsure("the evidence names no number or fact this incident gives")
 
 

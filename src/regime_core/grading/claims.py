@@ -102,6 +102,8 @@ _BOUND_WORKED = re.compile(r"\b(?P<below>at most|no more than|up to)\s+\(?[\d.]+
 # A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
 _DIRECTION_BEFORE = re.compile(r"up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops")
 _RISE_BEFORE = re.compile(r"up|rose|grew|increased|rises")
+_CHANGE_OF = re.compile(r"\b(drop|fall|decline|decrease|reduction|cut|loss|saving|rise|increase|jump|gain|growth|slowdown"
+                        r"|slow-down)s? (?:of|by) (?:about |roughly |~|≈)?$")
 _DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops)\s+"
                                r"(?:by\s+)?[\d.,\s/÷×*()+−-]+[=≈]\s*~?$")
 _EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|will (?:run|be|get|give))\b")
@@ -128,11 +130,13 @@ _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|
                            r"|instead|best case|ideal\w*|theoretical\w*|int8|int4|fp8|quantis\w*|quantiz\w*)\b")
 # An operator may follow a word that names what the number counts ("40,000 launches × 10 µs").
 # "2 µs on / 8 µs off" names two spans, it divides nothing.
-_OPERATOR = re.compile(r"\s?(?:(?!(?:on|off|busy|idle|kernel|gap|compute|work)\b)[a-z]+\s?)?"
+_OPERATOR = re.compile(r"\s?(?:(?:per|a|each|every) (?:step|token|request|call|iteration|pass) (?=at\b))?"
+                       r"(?:(?!(?:on|off|busy|idle|kernel|gap|compute|work)\b)[a-z]+\s?)?"
                        r"(?P<op>/|÷|×|\*|·|\bover\b|\bdivided by\b|\btimes\b|\bat\b)\s?")
 _RELATION = re.compile(r"\s?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
                        r"|\bcomes to\b|\bmeans\b)\s?(?:[~≈]\s?)?")
-_ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b)\s?")
+_ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b|\b(?:down|drops?|dropped|falls?|fell|goes"
+                    r"|went down|comes? down|cut|reduced|shrinks?|shrank|rises?|rose|climbs?|climbed|grows?|grew) to\b)\s?")
 _POWER = re.compile(r"(?:\^|\*\*)\{?(\d{1,2})(?![\d.])\}?|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2})(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
@@ -317,6 +321,14 @@ _CHANGES_TO = re.compile(r"\s?(?:(?:would|could|will|might|only|then|just)\s)*(?
 _COPULA = re.compile(r"\s*(?:(?:is|are|was|means|represents|stands for|measures)\b|[=≈])")
 
 
+def _change_named_before(text: str, lo: int, start: int) -> str:
+    """"up" or "down" where a change is named just before a percent ("a drop of 43%", "an increase of 75%"), or ""."""
+    named = _CHANGE_OF.search(text, max(lo, start - 24), start)
+    if named is None:
+        return ""
+    return "up" if named[1].startswith(("rise", "increase", "jump", "gain", "growth", "slow")) else "down"
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -349,7 +361,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
     # "ITL rose 6/14 = 43%": the direction word before the working is the result's
-    just_before = (worked[1] if (worked := _DIRECTION_WORKED.search(text, max(lo, start - 40), start))
+    # ("a drop of 43%", "an increase of 75%": the change named before its figure)
+    just_before = (named if dim is Dim.FRACTION and (named := _change_named_before(text, lo, start))
+                   else worked[1] if (worked := _DIRECTION_WORKED.search(text, max(lo, start - 40), start))
                    else _words(text[lo:start], 1, last=True))
     said_before = dim is Dim.FRACTION and bool(_DIRECTION_BEFORE.fullmatch(just_before))
     change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word)) or said_before
@@ -431,11 +445,15 @@ def _extend(text: str, chain: _Chain, by_start: dict[int, Claim]) -> None:
     while True:
         op = _OPERATOR.match(text, chain.at)
         nxt = by_start.get(op.end()) if op else None
+        share_of = _SHARE_OF.match(text, chain.at) if chain.dim is Dim.FRACTION and not chain.operators else None
+        if op is None and share_of is not None and (whole := by_start.get(share_of.end())) is not None and (
+                whole.dim not in (Dim.COUNT, Dim.FRACTION)):
+            op, nxt = share_of, whole  # "70% of 312 TFLOP/s is 218 TFLOP/s": a share of a figure is their product
         if op is None or nxt is None or (op["op"] == "at" and (chain.dim, nxt.dim) not in _AT_PAIRS):
             return
         chain.last = nxt.start
         operand, chain.at = _power(text, nxt)
-        sym = "/" if op["op"] == "at" and (chain.dim, nxt.dim) in _FLOOR_PAIRS else _op(op["op"])
+        sym = "/" if op["op"] == "at" and (chain.dim, nxt.dim) in _FLOOR_PAIRS else _op(op["op"].replace("of", "×"))
         chain.dim = _RESULT_DIM.get((chain.dim, sym, nxt.dim), chain.dim if nxt.dim is Dim.COUNT else
                                     nxt.dim if chain.dim is Dim.COUNT and sym != "/" else Dim.COUNT)
         chain.value = _apply(chain.value, sym, operand)
@@ -522,6 +540,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
 
 
 _VARIABLE = re.compile(r"[nkmxy](?![a-z])")
+_SHARE_OF = re.compile(r"\s?(?P<op>of)\s")
 _LESS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[−-]\s*\(?\s*$")
 # "14 GB at 300 GB/s" divides; "40,000 launches at 10 µs" multiplies; "at" between other figures is no operator.
 _FLOOR_PAIRS = {(Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE)}
@@ -1258,7 +1277,7 @@ _TIME_UNIT = re.compile(r"\d\s?(?:ms|µs|ns|s)\b")
 
 def _change_turned(claim: Claim, facts: Facts, text: str) -> str:
     """A rate's change said as its time's, the other way round ("ITL 8 → 14 ms, so throughput fell by 75%"), or ""."""
-    lo, _ = _clause_bounds(text, claim.start, claim.end)
+    lo = _sentence_bounds(text, claim)[0]  # "throughput fell from 125 to 71 tok/s, a drop of 75%"
     if claim.direction is None or not _A_RATE.search(text, max(lo, claim.start - 40), claim.start):
         return ""
     said_up = claim.direction == "+"
@@ -1569,6 +1588,49 @@ def _speed_up_from_a_rate_change(claim: Claim, line: Sequence[Claim], text: str)
         return ""
     return (f"{a.shown()} → {b.shown()} is {number_shown(ratio)}×, not {number_shown(claim.value)}×: the rest of the"
             " speed-up is work or bytes taken away, not the same bytes moved faster")
+
+
+# A cut said before its share ("cutting 125% of the time", "a drop of 120%") or after it ("125% less time").
+_CUT_BEFORE = re.compile(r"\b(?:cut\w*|drop(?:s|ped)?|fall(?:s)?|fell|reduc\w*|sav(?:e|es|ed|ing)|shav\w*|remov\w*|shed\w*"
+                         r"|trim\w*|lower\w*)(?:\s+(?:of|by))?\s+(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
+_CUT_AFTER = re.compile(r"\s?(?:less|shorter|lower|fewer|(?:of (?:the )?time )?(?:off|saved|cut))\b")
+
+
+def _cut_past_the_whole(claim: Claim, line: Sequence[Claim], text: str) -> str:
+    """A share cut from a time that is more than all of it, or "".
+
+    "180 ms down to 80 ms means cutting 125% of the time": a time cannot lose more than itself; 180 → 80 ms is a cut
+    of 56% (80 → 180 ms is the rise of 125%).
+    """
+    if claim.dim is not Dim.FRACTION or claim.value <= 1.0 + 1e-9 or claim.multiplier or not (
+            _CUT_BEFORE.search(text, max(0, claim.start - 30), claim.start) or _CUT_AFTER.match(text, claim.end)):
+        return ""
+    times = [c for c in line if c.dim is Dim.SECOND and c.end <= claim.start and c.value > 0]
+    if len(times) >= 2 and times[-1].value < times[-2].value:
+        before, after = times[-2], times[-1]
+        return (f"a cut of {claim.shown()} would take the time below zero: {before.shown()} → {after.shown()} is a cut"
+                f" of {show(1 - after.value / before.value, Dim.FRACTION)}")
+    return f"a cut of {claim.shown()} would take the time below zero: no time loses more than all of itself"
+
+
+def _speed_up_of_the_change_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
+    """A speed-up written to a tenth that is not the change of time said just before it, or "".
+
+    "Going 180 → 80 ms is a 2.5× speed-up": 180 ÷ 80 is 2.25×. A multiplier written without a decimal ("about 2×")
+    is held only to the usual match.
+    """
+    if not claim.multiplier or claim.bound or "." not in claim.written:
+        return ""
+    start, _ = _sentence_bounds(text, claim)
+    times = [c for c in line if c.dim is Dim.SECOND and start <= c.start and c.end <= claim.start and c.value > 0]
+    if len(times) < 2 or not _ARROW.fullmatch(text[times[-2].end:times[-1].start]):
+        return ""
+    before, after = times[-2], times[-1]
+    ratio = max(before.value, after.value) / min(before.value, after.value)
+    if math.isclose(claim.value, ratio, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))) or not math.isclose(
+            claim.value, ratio, rel_tol=MATCH * 1.5):
+        return ""  # right to its digits, or a multiplier of something else
+    return f"{before.shown()} → {after.shown()} is {number_shown(ratio)}×, not {number_shown(claim.value)}×"
 
 
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
@@ -2294,7 +2356,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _speed_from_the_rest_of_the_roof(claim, facts, text) or _tuned_past_the_roof(claim, facts, text)
              or _headroom_not_enough(claim, facts, line, text) or _speed_up_short_of_the_change(claim, line, text)
              or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text)
-             or _speed_up_from_a_rate_change(claim, line, text))
+             or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
+             or _speed_up_of_the_change_off(claim, line, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
@@ -2819,11 +2882,12 @@ def _times_below_peak_wrong(text: str, claims: Sequence[Claim], facts: Facts) ->
 
 # A time said to be reached ("we reach 80 ms", "gets TTFT down to 80 ms") on the same card and precision: better
 # kernels or tuning, this one GPU. More GPUs or lower precision move the roof itself, so those are not held to it.
-_REACHED = re.compile(r"(?:\b(?:we|you|they|it|i)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily |finally"
-                      r" |now )?(?:reach|hit|(?:get|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieve|make|land at)"
+_REACHED = re.compile(r"(?:\b(?:we|you|they|it|i|kernels?)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily"
+                      r" |finally |now )?(?:reach|hit|(?:get|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieve|make|land at)"
                       r"|\b(?:reaches|hits|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves|lands at))"
-                      r"\s+(?:~|≈|about |around )?$")
-_SAME_ROOF = re.compile(r"\b(?:(?:this|one|a single|the same|1) (?:h100|a100|gpu|card|device)|better (?:\w+ )?kernels?"
+                      r"\s+(?:the |~|≈|about |around )?$")
+_SAME_ROOF = re.compile(r"\b(?:(?:this|one|a single|the same|1) (?:h100|a100|gpu|card|device)"
+                        r"|(?:better|perfect|ideal|optimal|flawless|faster) (?:\w+ )?kernels?"
                         r"|tun(?:e|es|ed|ing)\b|optimi[sz]\w* (?:the )?kernels?)")
 _OTHER_ROOF = re.compile(r"\b(?:more gpus|\d+ gpus|fp8|fp4|int8|lower precision|quanti[sz]\w*|shorter prompts?"
                          r"|chunk\w*|tensor parallel\w*)\b")
