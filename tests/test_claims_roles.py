@@ -720,6 +720,20 @@ FIFTEENTH_PAIRS = [
     ("a5", "evidence", "62% of peak: at 100% the prefill would take 62% of 180 ms = 112 ms, still short of 80 ms",
      "At 100% the prefill would take 62% of 180 ms = 112 ms, so perfect kernels reach the 80 ms target",
      "faster than this card's peak allows"),
+    # a rate and the time per token it is said to come to; a rate past its floor said to be slower than it
+    ("a4", "evidence", "38 tok/s, so each token's 26 ms, under the 47 ms floor.",
+     "38 tok/s, so each token's 38 ms, right at the 47 ms floor.", "1 ÷ 38 tok/s is 26.3 ms, not 38 ms"),
+    ("a4", "evidence", "14 GB/300 GB/s = 47 ms; 38 tok/s is 26 ms, so we're 1.8× faster than the floor allows.",
+     "14 GB/300 GB/s = 47 ms; 38 tok/s is 26 ms, so we're 1.8× slower than the floor.", "not slower"),
+    # a part of the time called the whole of it
+    ("a6", "evidence", "40,000 launches at 8 µs each = 320 ms, most of the request.",
+     "40,000 launches at 8 µs each = 320 ms, that's the whole request.", "not the whole"),
+    # the kernels said to slow down, occupancy said to double the bandwidth, compile said to cut FLOPs
+    ("a7", "evidence", "8 → 14 ms, +6 ms, which is the host waiting on .item(); the kernels are unchanged.",
+     "8 → 14 ms, +6 ms, which is the kernels slowing down by 75%.", "kernels are unchanged"),
+    ("a8", "evidence", "Saturated HBM, 55% occupancy: doubling occupancy would change nothing.",
+     "Saturated HBM, 55% occupancy: doubling occupancy would double the bandwidth.", "more resident warps"),
+    ("a2", "helps", "torch.compile to delete the round trips.", "torch.compile to bring the FLOPs down.", "FLOP"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 

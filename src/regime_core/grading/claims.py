@@ -549,6 +549,8 @@ _AT_PAIRS = {*_FLOOR_PAIRS, (Dim.COUNT, Dim.SECOND)}
 
 # "11.7 ms a token, so about 85 tok/s": a time per token and the rate it comes to, the rate closing its clause.
 _SO_LINK = re.compile(r",?\s?(?:so|thus|hence|i\.e\.,?|or|which is|that's|that is)\s(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
+_TOKEN_TIME_LINK = re.compile(r",?\s?(?:so|thus|hence|i\.e\.,?|or|which is|that's|that is|meaning)\s(?:(?:each|a|one|per|every)"
+                              r" token(?:'s|\s(?:is|takes))\s)?(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
 _COMMA_LINK = re.compile(r",\s?(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
 _PER_TOKEN = re.compile(r"\s?(?:/\s?|(?:a|per|each)\s)tok(?:en)?s?\b")
 _CLAUSE_CLOSES = re.compile(r"\s?(?:[.,;:)!?]|$|\s(?:ceiling|max\w*|tops|at (?:best|most)|or so|and\b))")
@@ -562,7 +564,15 @@ def _result_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim], 
 
 
 def _rate_said_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim]) -> Claim | None:
-    """The rate a time per token is said to come to after "so" or "or" ("11.7 ms, so about 43 tok/s"), or None."""
+    """The rate a time per token is said to come to after "so" or "or" ("11.7 ms, so about 43 tok/s"), or None.
+
+    And the time per token a rate is said to come to ("38 tok/s, so each token's 26 ms").
+    """
+    if claim.dim is Dim.TOKEN_RATE:
+        link = _TOKEN_TIME_LINK.match(text, at)
+        time = by_start.get(link.end()) if link else None
+        return time if time is not None and time.dim is Dim.SECOND and (
+            _CLAUSE_CLOSES.match(text, time.end) or _PER_TOKEN.match(text, time.end)) else None
     link = _SO_LINK.match(text, at) if claim.dim is Dim.SECOND else None
     per_token = _PER_TOKEN.match(text, at) if link is None and claim.dim is Dim.SECOND else None
     if per_token:
@@ -1387,8 +1397,10 @@ def _kernel_and_gap(facts: Facts) -> tuple[Claim, Claim] | None:
 
 
 # A part of the time said to hold most of it ("that is where the time goes", "the bulk of the request").
+_WHOLE = re.compile(r"\bwhole\b|\ball (?:of )?the\b")
 _DOMINATES = re.compile(r"\b(?:where (?:the|all the|most of the) time goes|(?:most|bulk|majority) of (?:the )?(?:time|request"
-                        r"|step|it)|dominat\w*|the bottleneck|eats? (?:up )?(?:the|most)|the lion'?s share)\b")
+                        r"|step|it)|dominat\w*|the bottleneck|eats? (?:up )?(?:the|most)|the lion'?s share"
+                        r"|(?:that'?s|is|makes up) (?:the whole|all (?:of )?the) (?:request|time|step|token))\b")
 
 
 # A measured speed-up said to come from the share of the roof left unused ("compile's 3.8× must come from using the
@@ -1633,6 +1645,28 @@ def _speed_up_of_the_change_off(claim: Claim, line: Sequence[Claim], text: str) 
     return f"{before.shown()} → {after.shown()} is {number_shown(ratio)}×, not {number_shown(claim.value)}×"
 
 
+_SLOWER_THAN_FLOOR = re.compile(r"\s?(?:×\s?|x\s|times\s)?(?:slower|longer|behind|worse|short)\s+(?:than|of)\s+(?:the\s+|its\s+)?"
+                                r"(?:[\w-]+\s+){0,2}?(?:floor|bound|limit|minimum|ceiling|best case)\b")
+
+
+def _past_the_floor_said_slower(claim: Claim, facts: Facts, text: str) -> str:
+    """A multiplier said to be how much slower than its floor a kernel runs that runs past it, or "".
+
+    A4's 38 tok/s is 26 ms a token, under the 47 ms its weights' floor allows: "1.8× slower than the floor" turns it
+    round (the measurement must include more than the floor assumes: batching, quantised weights).
+    """
+    if not claim.multiplier or not _SLOWER_THAN_FLOOR.match(text, claim.end):
+        return ""
+    floor = next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
+    past = [f for f in facts.known if f.dim is Dim.TOKEN_RATE and f.value > 0 and floor is not None
+            and 1 / f.value < floor.value * (1 - MATCH)]
+    if floor is None or not past:
+        return ""
+    return (f"{past[0].shown()} is {show(1 / past[0].value, Dim.SECOND)} a token, under the"
+            f" {show(floor.value, Dim.SECOND)} floor: it runs {number_shown(floor.value * past[0].value)}× faster than"
+            " the floor allows, not slower")
+
+
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
 _ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi[sz]ation|solution)|(?:any|every|no)"
                       r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
@@ -1670,8 +1704,15 @@ def _set_aside_question(text: str, at: int) -> bool:
 def _minority_said_to_dominate(claim: Claim, facts: Facts, text: str) -> str:
     """The kernels' (or the gaps') time said to hold most of the time when it holds the smaller part, or ""."""
     spans = _kernel_and_gap(facts)
-    if spans is None or claim.dim is not Dim.SECOND or claim.span not in ("busy", "idle") or claim.hypothetical:
+    # the part a time is: said ("320 ms of gaps"), or the total it is of one part ("40,000 × 8 µs = 320 ms")
+    span = claim.span or next((d.span for d in facts.derived if d.span and d.dim is Dim.SECOND and math.isclose(
+        d.value, claim.value, rel_tol=MATCH / 2)), None)
+    if spans is None or claim.dim is not Dim.SECOND or span not in ("busy", "idle") or claim.hypothetical:
         return ""
+    # a total the words do not name a part of is held only to being called the whole ("80 ms, most of the time is
+    # gaps" says the gaps hold most)
+    whole_only = claim.span is None
+    claim = dataclasses.replace(claim, span=span)
     stop = text.find(". ", claim.end)
     region = text[claim.end:min(claim.end + 80, stop if stop >= 0 else len(text))]
     found = _DOMINATES.search(region)
@@ -1679,14 +1720,18 @@ def _minority_said_to_dominate(claim: Claim, facts: Facts, text: str) -> str:
     # nothing: what is the GPU doing most of the time")
     other = _SPAN_WORDS["idle" if claim.span == "busy" else "busy"]
     between = region[:found.start()] if found else ""
-    if not found or NEGATION.search(between) or re.search(r"\d", between) or other.search(between) or (
+    if not found or (whole_only and not _WHOLE.search(found.group())) or NEGATION.search(between) or re.search(
+            r"\d", between) or other.search(between) or (
             claim.span == "busy" and "launch" in between) or _set_aside_question(text, claim.end + found.end()):
         return ""
     on, off = spans
     share = (on.value if claim.span == "busy" else off.value) / (on.value + off.value)
+    part, rest = ("the kernels", "the gaps") if claim.span == "busy" else ("the gaps", "the kernels")
+    if _WHOLE.search(found.group()):  # "320 ms, that's the whole request": a part said to be all of it
+        return (f"{claim.shown()} is {part}' part, {show(share, Dim.FRACTION)} of the time: {rest} hold the rest, so it"
+                " is not the whole")
     if share >= 0.5:  # a majority: it does hold most of the time
         return ""
-    part, rest = ("the kernels", "the gaps") if claim.span == "busy" else ("the gaps", "the kernels")
     return (f"{part} hold {on.shown() if claim.span == 'busy' else off.shown()} of every"
             f" {show(on.value + off.value, Dim.SECOND)}, {show(share, Dim.FRACTION)} of the time: {rest}, not {part},"
             " hold most of it")
@@ -2357,7 +2402,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _headroom_not_enough(claim, facts, line, text) or _speed_up_short_of_the_change(claim, line, text)
              or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text)
              or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
-             or _speed_up_of_the_change_off(claim, line, text))
+             or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))

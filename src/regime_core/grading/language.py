@@ -467,7 +467,9 @@ _FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|del
 _FLOPS_CUT = re.compile(r"\b(?:(?:cuts|reduces|removes|lowers|saves|deletes|divides|shrinks|slashes|trims|halves)"
                         r"|(?:would|will|can|could|to) (?:cut|reduce|remove|lower|save|delete|divide|shrink|slash|trim|halve))\b"
                         r"(?:\s+(?!no\b|not\b|zero\b|none\b|nothing\b)[\w'’-]+){0,3}?\s+"
-                        r"(?:flops\b|flop count|(?:operation|op) count|number of flops|arithmetic\b|math\b)(?!\s+time)")
+                        r"(?:flops\b|flop count|(?:operation|op) count|number of flops|arithmetic\b|math\b)(?!\s+time)"
+                        # "to bring the FLOPs down", "brings the FLOP count down"
+                        r"|\b(?:bring|brings|bringing|get|gets|knock|knocks)\s+(?:the\s+)?(?:flops|flop count|math)\s+down\b")
 
 
 def flops_cut(lowered: str) -> re.Match[str] | None:
