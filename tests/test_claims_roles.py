@@ -734,6 +734,19 @@ FIFTEENTH_PAIRS = [
     ("a8", "evidence", "Saturated HBM, 55% occupancy: doubling occupancy would change nothing.",
      "Saturated HBM, 55% occupancy: doubling occupancy would double the bandwidth.", "more resident warps"),
     ("a2", "helps", "torch.compile to delete the round trips.", "torch.compile to bring the FLOPs down.", "FLOP"),
+    # an intensity is a quotient, never a bare count of the incident's (a batch of 8, 2 FLOPs a weight)
+    ("a8", "evidence", "70 GB of int8 weights per step at batch 8 = 16 FLOP per byte, far under any ridge.",
+     "70 GB of int8 weights per step at batch 8 = 8 FLOP per byte, far under any ridge.", "16 FLOP/byte"),
+    ("a4", "evidence", "At batch 1 decode does 2 FLOPs per 2-byte weight: 1 FLOP/byte, far under the L4's ridge.",
+     "At batch 1 decode does 2 FLOPs per 2-byte weight: 2 FLOP/byte, far under the L4's ridge.", "1 FLOP/byte"),
+    # terms added up
+    ("a6", "evidence", "Each cycle is 2 + 8 = 10 µs, busy 2/10 = 20%.", "Each cycle is 2 + 8 = 12 µs, busy 2/12 = 17%.",
+     "2 + 8 is 10, not 12 µs"),
+    ("a6", "evidence", "2 µs + 8 µs = 10 µs a cycle; 40,000 × 10 µs = 400 ms.", "2 µs + 8 µs = 12 µs a cycle.",
+     "is 10 µs, not 12 µs"),
+    # compile said to slow down what it was measured to speed up
+    ("a3", "evidence", "Eager 12 µs, compiled 11 µs: compile is 1.08× faster, barely.",
+     "Eager 12 µs, compiled 11 µs, so compile made it 8% slower.", "measured 1.08× faster here"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 
@@ -1263,3 +1276,12 @@ def test_paging_the_kv_cache_in_words_is_kv_paging(helps: str) -> None:
     check = _check("a5", "helps", helps)
     assert check["passed"] is False, check
     assert "KV paging" in check["why"]
+
+
+@pytest.mark.parametrize("text", [
+    "40,000 × 2 µs + 40,000 × 8 µs = 400 ms per request.",  # a product after "+" is one term of the sum
+    "(2 + 8) µs × 40,000 = 400 ms.",  # brackets around a sum are not read as its order
+])
+def test_sums_of_products_are_not_read_as_their_last_term(text: str) -> None:
+    check = _check("a6", "evidence", text)
+    assert check["passed"] is True, check

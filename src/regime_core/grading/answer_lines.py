@@ -490,6 +490,8 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
     if misread:
         return (f"“{_as_written(text, misread.group())}”: fusion and compile delete round trips through memory and"
                 f" launches; they leave {fusion_leaves(misread)}.")
+    if said := compile_said_wrong(facts, text, lowered):  # "compiled 11 µs, so compile made it 8% slower"
+        return said
     occupancy = _OCCUPANCY_AS_ROOF.search(lowered)
     if occupancy and not negated(lowered, occupancy.start(), occupancy.end()) and not re.search(
             r"\b(?:not|no|never|isn'?t|nothing)\b", occupancy.group()):
@@ -704,8 +706,9 @@ _EXPECTED = re.compile(r"\b(?:expect\w*|same|again|similar|likewise|too|(?:shoul
 
 
 # What fusion or compile is said to do against what it does: make the work slower, or leave the launches as they were.
-_SLOWER = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b(?:\s+[\w'-]+){0,4}?\s+(?:makes? (?:it|things|them|the \w+)"
-                     r" slower|slows? (?:it|things|them) down|(?:is|runs|was|ran|gets?) slower)\b"
+_SLOWER = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b(?:\s+[\w'-]+){0,4}?\s+(?:(?:mak(?:es?|ing)|made) (?:it|things|them"
+                     r"|the \w+)(?: [\d.]+\s?(?:%|×|x))? slower|slows? (?:it|things|them) down|(?:is|runs|was|ran|gets?)"
+                     r" (?:[\d.]+\s?(?:%|×|x) )?slower)\b"
                      r"|\bslower than eager\b")
 _NO_FEWER_LAUNCHES = re.compile(r"\b(?:won'?t|wont|doesn'?t|doesnt|does not|will not|can'?t|cant|cannot|never)"
                                 r" (?:cut|reduce|remove|save|lower|change|drop)s? (?:any |the )?(?:kernel )?launch\w*")

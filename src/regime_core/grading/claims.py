@@ -438,6 +438,12 @@ class _Chain:
     denominator: float | None = None
     operators: int = 0
     last: int = -1  # where the last operand starts
+    added: bool = False  # a "+" read ("2 + 8 = 10 µs")
+    mixed: bool = False  # "+" beside × or ÷: its order is not read here, so the chain is no sum
+
+
+_PLUS = re.compile(r"\s?(?P<op>\+)\s?")
+_PLUS_BEFORE = re.compile(r"\+\s?$")
 
 
 def _extend(text: str, chain: _Chain, by_start: dict[int, Claim]) -> None:
@@ -449,8 +455,22 @@ def _extend(text: str, chain: _Chain, by_start: dict[int, Claim]) -> None:
         if op is None and share_of is not None and (whole := by_start.get(share_of.end())) is not None and (
                 whole.dim not in (Dim.COUNT, Dim.FRACTION)):
             op, nxt = share_of, whole  # "70% of 312 TFLOP/s is 218 TFLOP/s": a share of a figure is their product
+        if op is None and (plus := _PLUS.match(text, chain.at)) and (term := by_start.get(plus.end())) is not None and (
+                term.dim is chain.dim or Dim.COUNT in (term.dim, chain.dim)) and term.dim is not Dim.FRACTION:
+            chain.last = term.start
+            operand, chain.at = _power(text, term)
+            chain.mixed = chain.mixed or (chain.operators > 0 and not chain.added)
+            chain.dim = chain.dim if chain.dim is not Dim.COUNT else term.dim
+            chain.value += operand
+            chain.numerator, chain.added = chain.value, True
+            chain.written += f" + {text[term.start:chain.at]}"
+            chain.starts.append(term.start)
+            chain.units.append(term.dim)
+            chain.operators += 1
+            continue
         if op is None or nxt is None or (op["op"] == "at" and (chain.dim, nxt.dim) not in _AT_PAIRS):
             return
+        chain.mixed = chain.mixed or chain.added
         chain.last = nxt.start
         operand, chain.at = _power(text, nxt)
         sym = "/" if op["op"] == "at" and (chain.dim, nxt.dim) in _FLOOR_PAIRS else _op(op["op"].replace("of", "×"))
@@ -496,7 +516,10 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
         chain = _Chain(value, dim, written, units, [claim.start], at, value)
         _extend(text, chain, by_start)
-        if any(_VARIABLE.match(text, by_start[n].end) for n in chain.starts if n in by_start):
+        # a product after "+" is one term of a sum ("40,000 × 2 µs + 40,000 × 8 µs = 400 ms"), not the whole
+        chain.mixed = chain.mixed or bool(chain.operators and _PLUS_BEFORE.search(text, max(0, claim.start - 3),
+                                                                                    claim.start))
+        if chain.mixed or any(_VARIABLE.match(text, by_start[n].end) for n in chain.starts if n in by_start):
             i += 1  # algebra on a variable ("2n^3/(3·2n^2) = n/3"): its numbers are coefficients, not operands
             previous = None
             continue
@@ -534,7 +557,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
                 previous = (result.value, out[-1].dim, text[result.start:result.end])
             i = index[result.start]
             continue
-        previous = (value, dim, written) if operators else previous
+        previous = (value, dim, written) if operators and not chain.added else previous  # "(2 + 8) µs × …": brackets unread
         i = j + 1
     return out
 
@@ -705,6 +728,8 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
         return False
     if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
         return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
+    if a.dim is Dim.INTENSITY and b.dim is Dim.COUNT and b.value >= 2:
+        return False  # "8 FLOP/byte" is no batch of 8, "2 FLOP/byte" no 2 FLOPs a weight: an intensity is a quotient
     if Dim.FRACTION in (a.dim, b.dim) and Dim.COUNT in (a.dim, b.dim) and (a.speed or b.speed or a.multiplier
                                                                         or b.multiplier):
         return False  # "108%" is not the 1.08× speed-up
@@ -907,7 +932,9 @@ def _sum_wrong(s: Sum) -> str:
     why = slip(s.computed, given, dim)
     if s.written.startswith("1 ÷"):  # a reciprocal slips by its factor alone: no format's bytes are in it
         why = why.split(":")[0]
-    return f"{s.written} is {show(s.computed, dim)}, not {s.given.shown()}" + (f" ({why})" if why else "")
+    # bare terms added ("2 + 8 = 12 µs") are in the result's unit, not its base unit
+    shown = number_shown(s.computed) if " + " in s.written and s.unitless else show(s.computed, dim)
+    return f"{s.written} is {shown}, not {s.given.shown()}" + (f" ({why})" if why else "")
 
 
 def _roof_name(roof: str | None) -> str:
