@@ -747,6 +747,9 @@ FIFTEENTH_PAIRS = [
     # compile said to slow down what it was measured to speed up
     ("a3", "evidence", "Eager 12 µs, compiled 11 µs: compile is 1.08× faster, barely.",
      "Eager 12 µs, compiled 11 µs, so compile made it 8% slower.", "measured 1.08× faster here"),
+    # a sum whose operand is named before its "=" ("8 µs of gap = 320 ms")
+    ("a6", "evidence", "40,000 launches × 8 µs of gap = 320 ms of gaps per request.",
+     "40,000 launches × 8 µs of gap = 320 µs of gaps per request.", "is 320 ms, not 320 µs"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 
@@ -1285,3 +1288,20 @@ def test_paging_the_kv_cache_in_words_is_kv_paging(helps: str) -> None:
 def test_sums_of_products_are_not_read_as_their_last_term(text: str) -> None:
     check = _check("a6", "evidence", text)
     assert check["passed"] is True, check
+
+
+def test_part_c_reads_a_side_of_the_ridge_given_with_its_figure() -> None:
+    """"Below the 156 FLOP/byte ridge" is the bytes' side as "below the ridge" is: both sides argued, fusion placed."""
+    checks = _part_c("Fusing is right when the kernel is below the 156 FLOP/byte ridge, as the elementwise chain of A2"
+                     " (1.7 of 2.0 TB/s, 3.8× from compile); it is a career-limiting week when the kernel sits far"
+                     " above it, like the 4096 matmul at ~1,360 FLOP/byte, where the relu's bytes are noise.")
+    assert checks["fusion"]["passed"] is True, checks["fusion"]
+    assert checks["both_sides"]["passed"] is True, checks["both_sides"]
+
+
+def test_part_c_fusion_said_to_lift_a_compute_bound_kernel_is_a_win_it_cannot_give() -> None:
+    checks = _part_c("Fusion pays where launches or bytes set the time (A2: 3.8× from compile; A6's 8 µs gaps), and is"
+                     " wasted where the math does: A1 at 70% of peak, and A5's prefill at 62%, where fusing would lift"
+                     " it to 100%.")
+    assert checks["number"]["passed"] is False, checks["number"]
+    assert "cannot help A5" in checks["number"]["why"]

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 _UNIT = re.compile(r"(?<=[.!?;])\s+|(?<!\s)\s+(?:but|whereas|however|while|yet)\s+|,\s+(?:but|whereas|while|yet|not|and|so)\s+")
 # A condition: "when/where/if ...", "for/on/in <a kernel of a side>", or "above/below the ridge" itself.
-_CONDITION = re.compile(r"(?=\b(?:above|below|under)\s+(?:the\s+ridge|it)\b)|\b(?:when(?:ever)?|where|if|once|unless"
+_CONDITION = re.compile(r"(?=\b(?:above|below|under)\s+(?:the\s+(?:~?[\d.,]+\s*(?:flop/b\w*|flops?\s+per\s+byte)?\s+)?ridge|it)\b)|\b(?:when(?:ever)?|where|if|once|unless"
                         r"|(?:for|on|in)(?=\s+(?:an?\s+|the\s+|its\s+)?"
                         r"(?:[\w-]+\s+){0,2}?(?:a\d(?:s|\'s)?\b|compute|memory|launch|overhead|math|bandwidth|elementwise|matmul"
                         r"|gemm|kernels?\b|chains?\b|decode|prefill)))\b")
@@ -25,10 +25,10 @@ _MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|(?<!flop/)bytes?|(?<!flop/)b
                      r"|round[- ]?trips?|hbm|dram|moving data|data movement|shuttl\w*|moving (?:it|things|tensors) around"
                      r"|loads? and stores?|(?:small|tiny) (?:jobs|kernels|steps)"
                      r"|intermediates?|elementwise|pointwise|reads?|(?<!to )writes?(?!\s+(?:a|an|the|one|custom|your|that|this)\b)|host|tb/s|gb/s|a[234678](?:s|\'s)?)\b"
-                     r"|(?:below|under) (?:the )?(?:ridge|it)\b")
+                     r"|(?:below|under) (?:the )?(?:~?[\d.,]+\s*(?:flop/b\w*|flops? per byte)?\s+)?(?:ridge|it)\b")
 _COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ](?:cores?|pipes?)|math|arithmetic|multipl\w*|gemm|matmul"
                       r"|a[15](?:s|\'s)?)\b"
-                      r"|above (?:the )?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
+                      r"|above (?:the )?(?:~?[\d.,]+\s*(?:flop/b\w*|flops? per byte)?\s+)?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
 _NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b")
 _AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|neither|nor"
                       r"|cannot|can'?t"
@@ -221,7 +221,7 @@ INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won|fix(?:es)?|right (?:call|move|tool|answer|sentence"
                    r"|lever|choice)|worth(?:while)?|faster|speed-?ups?|sped|recover\w*|closes?|closed|closing|climbs?"
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
-                   r"|improv\w*|rescues?|cures?|recoups?|benefits?)\b")
+                   r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising)\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
                      r"|(?<!\bthe )wast\w*"  # "the waste is in hauling boards" names what fusion removes
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"

@@ -133,7 +133,7 @@ _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|
 _OPERATOR = re.compile(r"\s?(?:(?:per|a|each|every) (?:step|token|request|call|iteration|pass) (?=at\b))?"
                        r"(?:(?!(?:on|off|busy|idle|kernel|gap|compute|work)\b)[a-z]+\s?)?"
                        r"(?P<op>/|÷|×|\*|·|\bover\b|\bdivided by\b|\btimes\b|\bat\b)\s?")
-_RELATION = re.compile(r"\s?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
+_RELATION = re.compile(r"\s?(?:(?:of|per|a|each) [a-z]+\s?(?=[=≈≃~]))?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
                        r"|\bcomes to\b|\bmeans\b)\s?(?:[~≈]\s?)?")
 _ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b|\b(?:down|drops?|dropped|falls?|fell|goes"
                     r"|went down|comes? down|cut|reduced|shrinks?|shrank|rises?|rose|climbs?|climbed|grows?|grew) to\b)\s?")
@@ -2019,7 +2019,9 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     roof = _nearest(_ROOF_WORDS, _words(text[lo:claim.start], 10, last=True), _words(text[claim.end:hi], 6, last=False))
     pool = [d for d in ((*facts.datasheet, *facts.derived) if not own_result else ())
-            if d.dim is claim.dim and d.dim is not Dim.BYTE and d.role in roles and d.value != 0
+            if d.dim is claim.dim and d.dim is not Dim.BYTE and d.value != 0
+            # a total of one part of a timeline ("40,000 × 8 µs = 320 ms of gaps") is a figure people slip on too
+            and (d.role in roles or (d.role == dv.TOTAL and d.span is not None))
             # a time said of the bytes is no slip of the FLOPs' floor, nor one of the FLOPs of the bytes'
             and not (roof == "bandwidth" and "FLOP" in d.how) and not (roof == "flops" and "B/s" in d.how)
             # a change to nearly nothing ("400 ms → 2 µs") pairs two kinds of time: no one slips into it
