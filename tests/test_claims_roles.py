@@ -1305,3 +1305,37 @@ def test_part_c_fusion_said_to_lift_a_compute_bound_kernel_is_a_win_it_cannot_gi
                      " it to 100%.")
     assert checks["number"]["passed"] is False, checks["number"]
     assert "cannot help A5" in checks["number"]["why"]
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), [
+    # a lever's reason that calls this kernel another regime's
+    ("a1", "wastes", "Fusing the relu: the matmul is compute-bound and the relu's bytes are small.",
+     "Fusing the relu — the matmul is memory-bound so the relu's bytes don't matter.", "this kernel is compute-bound"),
+    ("a2", "wastes", "Tuning the math: the chain does under 1 FLOP per byte, it isn't compute-bound.",
+     "Tuning the math, since the chain is launch-bound.", "this kernel is memory-bound"),
+    ("a8", "wastes", "Cutting registers: HBM is already saturated, more warps can't move more bytes.",
+     "Cutting registers: the kernel is compute-bound, occupancy won't help.", "this kernel is memory-bound"),
+    ("a5", "wastes", "KV paging: it's a memory-side tool and prefill isn't memory-bound.",
+     "KV paging: prefill is overhead-bound, so paging won't matter.", "this kernel is compute-bound"),
+    # a lever given a mechanism it does not have
+    ("a3", "helps", "CUDA graphs, because they cut the launches.", "CUDA graphs, because they cut the memory traffic.",
+     "does not move fewer bytes"),
+    ("a5", "helps", "Chunked prefill or more GPUs to spread the math.",
+     "Chunked prefill, because it cuts the memory traffic of the KV cache.", "does not move fewer bytes"),
+])
+def test_a_lever_s_reason_is_read_against_the_kernel(item: str, field: str, right: str, wrong: str,
+                                                      named: str) -> None:
+    good = _check(item, field, right)
+    assert good["passed"] is True, good
+    bad = _check(item, field, wrong)
+    assert bad["passed"] is False, bad
+    assert named in bad["why"]
+
+
+@pytest.mark.parametrize(("item", "wastes"), [
+    ("a1", "Fusion: it pays on memory-bound chains, not on this matmul."),  # a regime said of a case
+    ("a4", "the mma attention kernel, thats for compute and this isnt compute bound"),  # denied
+    ("a4", "MMA-heavy attention — attn at ctx 512 is a sliver of the bytes and none of it is FLOP-limited"),
+])
+def test_a_regime_said_of_a_case_or_denied_in_a_lever_line_is_no_reason_against_it(item: str, wastes: str) -> None:
+    assert _check(item, "wastes", wastes)["passed"] is True

@@ -844,6 +844,65 @@ def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str
     return out
 
 
+# A regime called by name with "-bound" or "-limited" in a lever line's reason ("the matmul is memory-bound").
+_CALLED_BOUND = re.compile(r"\b[\w/]+[- ](?:bound|limited)\b")
+_DENIED_JUST_BEFORE = re.compile(r"\b(?:not|isn'?t|isnt|aren'?t|arent|wasn'?t|never|none of (?:it|them)|nor|neither|no"
+                                 r" longer)\b(?:\s+[\w'-]+){0,3}?\s*(?:is\s+|are\s+)?$")
+# ... said of a case, not of this kernel: "fusion helps memory-bound kernels", "only if it were compute-bound".
+_CASE_BEFORE = re.compile(r"\b(?:when|whenever|if|unless|only|for|on|helps?|pays?|suits?|like|were|would be|as in|than)"
+                          r"\b(?:\s+[\w-]+){0,3}\s*$")
+
+
+def lever_reason_against(text: str, regime: str | None) -> str:
+    """Why a lever line's reason names another regime for this kernel ("the matmul is memory-bound" of A1), or "".
+
+    A regime said of a case ("fusion pays on memory-bound chains"), denied, or named beside this kernel's own is no
+    reason given against it.
+    """
+    if regime is None or not text.strip():
+        return ""
+    lowered = normalise(text)
+    called = []
+    for found in _CALLED_BOUND.finditer(lowered):
+        named = regime_named(found.group())
+        if named is None or negated(lowered, found.start(), found.end()) or _DENIED_JUST_BEFORE.search(
+                lowered, max(0, found.start() - 40), found.start()) or _CASE_BEFORE.search(
+                lowered, max(0, found.start() - 40), found.start()) or _WHAT_IF.search(lowered, max(0, found.start() - 40),
+                                                                                      found.start()):
+            continue
+        called.append((named, found.group()))
+    if any(named == regime for named, _ in called):
+        return ""
+    if called:  # (a cause in words is the lever's own subject as often as its reason: "faster math" is the waste)
+        return (f"“{_as_written(text, called[0][1])}”: this kernel is {advice(regime).name}, so the reason argues for"
+                " another lever than the one it gives.")
+    return _mechanism_misstated(text, lowered)
+
+
+# What a lever is said to do, as its reason: move fewer bytes, or launch less.
+_CUTS_BYTES = re.compile(r"\b(?:because|since|as|so|to|which|that|by)\b(?:\s+[\w'-]+){0,3}?\s+(?:cut\w*|reduc\w*|sav\w*"
+                         r"|lower\w*|shrink\w*|delet\w*|remov\w*|halv\w*|less(?:en)?\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
+                         r"(?:memory traffic|traffic|bytes|hbm (?:traffic|reads)|memory reads|round[- ]?trips)\b")
+_CUTS_LAUNCHES = re.compile(r"\b(?:because|since|as|so|to|which|that|by)\b(?:\s+[\w'-]+){0,3}?\s+(?:cut\w*|reduc\w*"
+                            r"|sav\w*|remov\w*|eliminat\w*|delet\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:launch(?:es|ing)?"
+                            r"|launch overhead|gaps)\b")
+
+
+def _mechanism_misstated(text: str, lowered: str) -> str:
+    """A lever given a reason it does not have ("CUDA graphs, because they cut the memory traffic"), or ""."""
+    offered = read_levers(text).offered
+    if len(offered) != 1:
+        return ""
+    lever = by_id(offered[0])
+    for said, regime, what in ((_CUTS_BYTES, "memory", "move fewer bytes"), (_CUTS_LAUNCHES, "overhead", "launch less")):
+        found = said.search(lowered)
+        if found and regime not in lever.fits and not negated(lowered, found.start(), found.end()) and not re.search(
+                r"\b(?:not|n't|never|no)\b", found.group()):
+            return (f"“{_as_written(text, found.group())}”: {lever.label} does not {what}; it helps"
+                    f" {' and '.join(advice(r).name for r in lever.fits) or 'no regime'} kernels.")
+    return ""
+
+
 def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,  # noqa: PLR0917
                  refused_fix: Collection[str] = (), measured_fusion: float | None = None) -> dict[str, Check]:
     """The two lever lines of an answer judged against ``kind`` (a regime, or ``host``).

@@ -35,6 +35,7 @@ from regime_core.grading.answer_lines import (
     evidence_check,
     helps_here,
     lever_checks,
+    lever_reason_against,
     read_levers,
     reason_against,
     regime_named,
@@ -250,6 +251,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
         said_against = contradicted(normalise(entry.get(field, "")), _contradictions(incident_id))
         if said_against and checks[field].ok is not False:
             checks[field] = Check(False, f"Not for that reason: {said_against}")
+        elif checks[field].ok is not False and (other := lever_reason_against(entry.get(field, ""), verdict.regime)):
+            checks[field] = Check(False, f"Not for that reason: {other}")
     wrong_regime = named is not None and named != regime
     return _item(incident_id, checks, hint_rung=1 if wrong_regime else 0)
 

@@ -239,6 +239,10 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
         measured = parse_symptoms(incident.symptoms).observed.fused_speedup
         levers = answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"], (), measured)
         checks.update(answer_lines.with_lever_numbers(levers, facts, lines["helps"], lines["wastes"]))
+        for field in ("helps", "wastes"):  # a lever's reason that calls the kernel another regime's, as in the drill
+            if checks[field].ok is not False and (
+                    other := answer_lines.lever_reason_against(lines[field], verdict.regime)):
+                checks[field] = Check(False, f"Not for that reason: {other}")
     attempted = any(lines.values())
     passed = verdict_of(list(checks.values())) if attempted else False
     # A regime named wrongly is told the ladder's first rung in its ✗ line: Hint then starts at the second.
