@@ -1339,3 +1339,23 @@ def test_a_lever_s_reason_is_read_against_the_kernel(item: str, field: str, righ
 ])
 def test_a_regime_said_of_a_case_or_denied_in_a_lever_line_is_no_reason_against_it(item: str, wastes: str) -> None:
     assert _check(item, "wastes", wastes)["passed"] is True
+
+
+@pytest.mark.parametrize(("ridge", "passed"), [
+    ("one-fifty-six FLOP/byte", True),  # 156 said as a radio host says it, not 56
+    ("one fifty six FLOPs per byte", True),
+    ("312 TFLOP/s ÷ 2 TB/s = 156 FLOP per second", False),  # the quotient's unit turned into a rate
+])
+def test_the_ridge_said_in_words_or_in_the_wrong_unit(ridge: str, passed: bool) -> None:
+    check = _part_b(ridge)["ridge"]
+    assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("row", "intensity", "passed"), [
+    ("decode", "1.4e10/1.4e10 = 1, ~15.6× below the ridge", False),  # it is 156× below
+    ("decode", "1.4e10/1.4e10 = 1, ~156× below the ridge", True),
+    ("matmul", "2 × 4096³ / (3 × 4096² × 2) ≈ 1365, 8.7× above the ridge", True),  # the working's × is no distance
+])
+def test_how_far_an_intensity_field_says_its_kernel_is_from_the_ridge(row: str, intensity: str, passed: bool) -> None:
+    check = _part_b(None, row, intensity=intensity)[row]
+    assert check["passed"] is passed, check

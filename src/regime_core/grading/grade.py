@@ -342,12 +342,20 @@ _HOW_FAR = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?×")
 _HOW_FAR_MATCH = 0.25
 
 
-def _how_far_off(side_said: str, intensities: list[float | None], ridge: float) -> str:
+# In an intensity field, a multiple only where it is said of the ridge ("~15.6× below the ridge"): the working's "2 ×
+# 4096" is no distance.
+_HOW_FAR_OF_RIDGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?×\s+(?:below|above|under|over|left|right|beneath|past|from"
+                               r"|off|the ridge)\b|\b(?:below|above|under|over)\s+(?:the\s+)?ridge\s+by\s+(?:~|about\s+"
+                               r"|roughly\s+)?(\d+(?:\.\d+)?)\s?×")
+
+
+def _how_far_off(side_said: str, intensities: list[float | None], ridge: float,
+                 pattern: re.Pattern[str] = _HOW_FAR) -> str:
     """Why the multiple a side gives of the ridge is not the kernel's ("by roughly 87×" of 1356 against 156), or ""."""
-    found = _HOW_FAR.search(with_units(side_said)) if side_said else None
+    found = pattern.search(with_units(side_said)) if side_said else None
     if found is None:
         return ""
-    said = float(found[1])
+    said = float(found[1] or found[2]) if found.lastindex and found.lastindex >= 2 else float(found[1])
     known = [i for i in intensities if i]
     if not known or any(math.isclose(said, max(i, ridge) / min(i, ridge), rel_tol=_HOW_FAR_MATCH) for i in known):
         return ""
@@ -358,6 +366,7 @@ def _how_far_off(side_said: str, intensities: list[float | None], ridge: float) 
             f" {format_quantity(max(i, ridge) / min(i, ridge), Dim.COUNT)}×")
 
 
+_RIDGE_PER_SECOND = re.compile(r"(?:=|≈|is)\s*~?\d[\d.,]*\s*(?:[kmgtp]?flops?(?:/s\b| per second\b)|[kmgtp]?flop/s\b)")
 # The ridge's number said in bytes per FLOP ("156 FLOP per byte, i.e. 156 bytes per FLOP").
 _BYTES_PER_FLOP = re.compile(r"(?<![\d.])(\d[\d,]*(?:\.\d+)?)\s*(?:bytes?|b)\s*(?:per|/|a|an|for each|for every)\s*flops?\b")
 _BOUND_WORD = re.compile(r"\b[\w/]+[- ](?:bound|limited)\b")
@@ -385,7 +394,11 @@ def _row_regime_wrong(text: str, side: str) -> str:
 def _ridge_check(attempt: Attempt, ridge: float) -> Check:
     """Part B's ridge field: within tolerance of peak FLOP/s ÷ peak bytes/s, its sides and working right."""
     ridge_text = format_quantity(ridge, Dim.INTENSITY)
-    if attempt.ridge_unread:
+    per_second = _RIDGE_PER_SECOND.search(normalise(attempt.ridge_unread)) if attempt.ridge_unread else None
+    if per_second:  # "312 TFLOP/s ÷ 2 TB/s = 156 FLOP per second": the quotient's unit is FLOPs per byte
+        check = Check(False, f"“{_as_written(attempt.ridge_unread, per_second.group())}” gives the ridge in FLOPs per"
+                             f" second: FLOP/s ÷ bytes/s is FLOPs per byte ({ridge_text}).")
+    elif attempt.ridge_unread:
         check = unsure(f"the grader could not read “{attempt.ridge_unread[:60]}” as a number ({_READABLE})")
     elif attempt.ridge is None:
         check = Check(False, "Compute the ridge: peak FLOP/s ÷ peak bytes/s.")
@@ -433,7 +446,9 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         if optimisation.ok is False:
             problems.append(f"{optimisation.why}")
         problems += [off for text in (given.said, given.optimisation) if (off := _arithmetic_off(text))][:1]
-        if far := _how_far_off(given.side_said, [given.intensity, p.intensity, row.drill_intensity], ridge):
+        known_intensities = [given.intensity, p.intensity, row.drill_intensity]
+        if far := (_how_far_off(given.side_said, known_intensities, ridge)
+                   or _how_far_off(given.said, known_intensities, ridge, _HOW_FAR_OF_RIDGE)):
             problems.append(far)
         problems += [why for text in (given.said, given.side_said) if (why := _row_regime_wrong(text, p.side))][:1]
         yours = (format_quantity(given.intensity, Dim.INTENSITY) if given.intensity is not None else "")

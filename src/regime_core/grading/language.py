@@ -62,7 +62,9 @@ _NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "point", "and"])
 # "one" and "zero" start a number only inside a run ("twenty-one"): "one kernel" stays words.
 _RUN_STARTS = (*(w for w in _ONES if _ONES[w] > 1), *_TENS)
 # ... or before a decimal point or a scale ("one point seven", "one hundred").
-_NUMBER_RUN = re.compile(rf"\b(?:{'|'.join(_RUN_STARTS)}|(?:one|zero)(?=[ -](?:point|hundred|thousand|million|billion)\b))\b"
+_NUMBER_RUN = re.compile(rf"\b(?:{'|'.join(_RUN_STARTS)}|(?:one|zero)(?=[ -](?:point|hundred|thousand|million|billion)\b)"
+                         # "one fifty-six" is 156 said as a radio host or a gate agent says it
+                         rf"|one(?=[ -](?:{'|'.join(_TENS)})\b))\b"
                          rf"(?:[ -](?:{_NUMBER_WORD})\b)*")
 # Decimal prefixes written in lower case before bytes or FLOPs ("1.7tb/s", "14 gb"): a reader knows.
 _PREFIXED_UNIT = re.compile(r"(\d)\s?([kmgtp])(b/s|b(?![a-z])|flops?\b|flop/s)")
@@ -186,8 +188,9 @@ def numbers_in_words(text: str) -> str:
 def _number_words(run: str) -> str:
     """``sixty-two`` → ``62``, ``three point eight`` → ``3.8``, ``forty thousand`` → ``40000``."""
     words = re.split(r"[ -]+", run.strip())
-    # "thirteen fifty six" is said for 1356: a number under a hundred, then a tens word, with no scale word
-    if (len(words) >= 2 and words[0] in _ONES and _ONES[words[0]] >= 10 and words[1] in _TENS
+    # "thirteen fifty six" is said for 1356, "one fifty-six" for 156: a number under a hundred, then a tens word,
+    # with no scale word
+    if (len(words) >= 2 and words[0] in _ONES and _ONES[words[0]] >= 1 and words[1] in _TENS
             and not any(w in _SCALES or w in ("point", "and") for w in words)):
         return f"{_ONES[words[0]] * 100 + sum(_TENS.get(w, _ONES.get(w, 0)) for w in words[1:]):.0f}"
     total, current, decimals, after_point = 0.0, 0.0, "", False
