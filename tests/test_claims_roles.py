@@ -750,6 +750,31 @@ FIFTEENTH_PAIRS = [
     # a sum whose operand is named before its "=" ("8 µs of gap = 320 ms")
     ("a6", "evidence", "40,000 launches × 8 µs of gap = 320 ms of gaps per request.",
      "40,000 launches × 8 µs of gap = 320 µs of gaps per request.", "is 320 ms, not 320 µs"),
+    # read after the fifteenth set was spent (bench/grading/fresh-2026-12-05d.json)
+    # a time and the rate an arrow takes it to
+    ("a4", "evidence", "14 GB of weights a token; 14 GB / 300 GB/s ≈ 47 ms → about 21 tok/s. Reported 38 tok/s.",
+     "14 GB of weights a token; 14 GB / 300 GB/s ≈ 47 ms → about 2.1 tok/s. Reported 38 tok/s.", "not 2.1 tok/s"),
+    # the math called the slow part of a memory-bound chain
+    ("a2", "evidence", "Compile gives 3.8×: the intermediates' round trips were the slow part; 1.7 of 2.0 TB/s.",
+     "Compile gives 3.8x, which means the maths was the slow part. 1.7 TB/s is just the number it reports.",
+     "puts the time on the math"),
+    # tuning said to clear a time past the roof
+    ("a5", "helps", "Tune the kernels toward peak; that gets about 112 ms at best, so add FP8 for 80 ms.",
+     "Tune the kernels toward peak; that clears 80 ms.", "faster than this card's peak allows"),
+    # A7's time said to be spent inside a kernel
+    ("a7", "evidence", "ITL rises 8 → 14 ms: +6 ms per token, all of it the host waiting at .item().",
+     "ITL rises 8 → 14 ms: +6 ms per token, all of it now spent inside the attention kernel.", "kernels are unchanged"),
+    # the ceiling with every gap gone said to be what a lever is sure to give
+    ("a6", "helps", "CUDA graphs: with the gaps gone the request could approach 80 ms, at most 5× faster.",
+     "CUDA graphs. They will take the request from 0.4 s to exactly 0.08 s, a guaranteed 5×.", "the ceiling"),
+    ("a6", "evidence", "2 µs on, 8 µs off: removing the gaps gives at most 5×.",
+     "2 µs on, 8 µs off: removing the gaps will make it exactly 5× faster, guaranteed.", "5× is the ceiling"),
+    # "times" said "time"
+    ("a3", "evidence", "Di tensor 16,384 time smaller dan A2 an' di time stay 12 µs, suh Rule 3 seh a overhead.",
+     "Di tensor 4,096 time smaller dan A2 an' di time stay 12 µs, suh Rule 3 seh a overhead.", "not 4,096×"),
+    # a figure in the regime line is read as the evidence's figures are
+    ("a6", "regime", "Overhead-bound, even though the kernels are well written: the GPU is busy 20% of the time.",
+     "Overhead-bound, even though GPU is busy 80% of the time with the kernels.", "not busy 80%"),
 ]
 ALL_PAIRS = [*PAIRS, *MORE_PAIRS, *FOURTH_PAIRS, *NINTH_PAIRS, *ELEVENTH_PAIRS, *FOURTEENTH_PAIRS, *FIFTEENTH_PAIRS]
 
@@ -1359,3 +1384,45 @@ def test_the_ridge_said_in_words_or_in_the_wrong_unit(ridge: str, passed: bool) 
 def test_how_far_an_intensity_field_says_its_kernel_is_from_the_ridge(row: str, intensity: str, passed: bool) -> None:
     check = _part_b(None, row, intensity=intensity)[row]
     assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("item", "field", "text"), [
+    # the words before a time after "then" are the earlier time's
+    ("a6", "evidence", "Look you, 2 µs working then 8 µs sat there doing nothing, over and over: 20 per cent busy."),
+    # "impossible" said of a target past the roof, not of the measurement
+    ("a5", "evidence", "62% of peak tensor FLOP/s. Target ratio 180/80 = 2.25. 2.25 × 62% = 139.5% of peak: impossible"
+                       " on one card."),
+    # the weights shared over a batch, per generated token: no slip of bits for bytes
+    ("a8", "evidence", "HBM is saturated. 70B params × 1 byte = 70 GB per step. Batch 8 → 70/8 = 8.75 GB per generated"
+                       " token; 16 FLOP/byte, far below the ridge."),
+])
+def test_right_lines_read_after_the_fifteenth_set_are_not_failed(item: str, field: str, text: str) -> None:
+    check = _check(item, field, text)
+    assert check["passed"] is not False, check
+
+
+def test_a_lever_refused_for_having_nothing_to_act_on_here_is_could_not_tell() -> None:
+    """KV paging fits a memory-bound kernel; "nothing to page at batch 1" is a size the incident does not give."""
+    check = _check("a4", "wastes", "KV paging. At batch 1 and context 512 there's nothing to page.")
+    assert check["passed"] is None, check
+
+
+def test_part_b_a_side_said_near_the_ridge_of_a_kernel_far_from_it() -> None:
+    check = _part_b(None, "decode", side="just below the ridge, nearly balanced")["decode"]
+    assert check["passed"] is False, check
+    assert "156× from the ridge" in check["why"]
+    assert _part_b(None, "matmul", side="above, 8.7 time over di ridge")["matmul"]["passed"] is True
+    assert _part_b(None, "matmul", side="above, 87 time over di ridge")["matmul"]["passed"] is False
+
+
+def test_part_c_fusion_said_to_fix_a_decode() -> None:
+    checks = _part_c(_PC_RIGHT + " Also A4: fusing attention into an MMA-heavy kernel will fix it.")
+    assert checks["fusion"]["passed"] is False, checks["fusion"]
+
+
+def test_part_c_a_win_denied_with_won_t_is_no_win() -> None:
+    """"won't" is not "won": fusing A1's relu "won't shift anything" refuses fusion there."""
+    checks = _part_c("Fusion pays on A2, 1.7 of 2.0 TB/s and 3.8× from compile. But A1's matmul is at 70% of peak,"
+                     " compute-bound, so fusing a relu into it won't shift anything.")
+    assert checks["fusion"]["passed"] is True, checks["fusion"]
+    assert checks["both_sides"]["passed"] is True, checks["both_sides"]

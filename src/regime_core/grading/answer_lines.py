@@ -478,6 +478,10 @@ _MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn
                              r"|should be (?:discarded|ignored)|a typo)\b")
 
 
+# A target said to need more than the roof, just before "impossible": it is the target that is impossible ("2.25 ×
+# 62% = 139.5% of peak: impossible"), not the measurement.
+_A_TARGET_PAST_THE_ROOF = re.compile(r"(?:1[0-9]{2}|[2-9][0-9]{2})(?:\.\d+)?\s?%\s*(?:of\s+(?:the\s+)?(?:peak|roof)\w*)?[^.;]{0,20}$"
+                                     r"|\b(?:target|goal|would need|needs?|to (?:hit|reach|get to))\b[^.;]{0,50}$")
 # What a token rate past its weights' floor was measured with ("impossible at bf16: the weights must be int8").
 _MEASURED_OF_MORE = re.compile(r"\b(?:batch\w*|quanti[sz]\w*|int[48]|fp8|fp4|nf4|gptq|awq|speculative|draft model|moe"
                                r"|mixture|sparsity|experts?)\b")
@@ -504,7 +508,8 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
                 " say which of them does.")
     denied = None if facts.anomalous and not facts.measured_real else _MEASURE_DENIED.search(lowered)
     if denied and not negated(lowered, denied.start(), denied.end()) and not (
-            facts.measured_real and _MEASURED_OF_MORE.search(lowered)):
+            facts.measured_real and _MEASURED_OF_MORE.search(lowered)) and not _A_TARGET_PAST_THE_ROOF.search(
+                lowered, max(0, denied.start() - 60), denied.start()):
         if facts.measured_real:
             return (f"“{_as_written(text, denied.group())}”: a token rate past its weights' floor is a real measurement"
                     " of more than the incident says (batching, quantised weights, speculative decoding); read the"
@@ -677,6 +682,12 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
         return Check(True, f"{cap(phrases(helping))}: rightly refused: the kernel is already on the tensor cores"
                            f" (“{_as_written(text, already.group())}”), and a kernel written anew leaves the math as it"
                            " is.")
+    little = _LITTLE_TO_ACT_ON.search(normalise(text)) if helping else None
+    if len(helping) == len(named) and little:
+        # "KV paging. At batch 1 and context 512 there's nothing to page": refused for a size of this kernel's that
+        # the incident does not give, so the grader cannot check it
+        return unsure(f"{phrases(helping)} would help {a_kernel(verdict.regime or kind)} in general; you refuse it"
+                      f" because “{_as_written(text, little.group())}”, which this incident's figures do not say")
     if len(helping) == len(named):
         return Check(False, f"{cap(phrases(helping))} would actually help this kernel: the waste"
                             " is what cannot move it.")
@@ -690,6 +701,10 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
 
 
 _WRITING_A_KERNEL = frozenset({"rewrite_kernel", "faster_mma"})
+# What a lever is refused for having little to act on here ("nothing to page", "the KV cache is tiny").
+_LITTLE_TO_ACT_ON = re.compile(r"\bnothing (?:to|worth) (?:page|paging|fuse|fusing|cut|save|quanti[sz]e|compress|shrink)\b"
+                               r"|\b(?:kv[- ]?cache|cache)\s+(?:is|'s)\s+(?:only\s+|just\s+|so\s+)?(?:tiny|small|negligible"
+                               r"|a sliver)\b")
 # A kernel said to be on the tensor cores already ("cuBLAS is already on the tensor cores").
 _ALREADY_ON_TENSOR_CORES = re.compile(r"\balready\s+(?:on|uses?|using|runs?\s+on|running\s+on|in)\s+(?:the\s+)?tensor[- ]?cores?"
                                       r"|\bcublas(?:lt)?\s+(?:is\s+)?already(?:\s+(?:on|uses?|using)\s+(?:the\s+)?tensor[- ]?cores?)?\b"

@@ -34,7 +34,7 @@ _AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong
                       r"|cannot|can'?t"
                       r"|mistakes?|costly"
                       r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|not|no|none|week|rounding error)\b")
-_FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won|faster|deletes?|removes?|saves?|cuts?"
+_FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won(?!['’]t)|faster|deletes?|removes?|saves?|cuts?"
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?|write|build)\b|^\W*fuse\b")
 # Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
 _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue|(?<![-\w])fold(?:s|ed|ing)?\b"
@@ -218,14 +218,15 @@ SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
 INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 # Words that say a fix paid, and words that say it did not. A paying word with a negation up to four words before
 # it ("no fused kernel will rescue", "can't help") says it did not.
-_PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won|fix(?:es)?|right (?:call|move|tool|answer|sentence"
+_PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|fix(?:es)?|right (?:call|move|tool|answer|sentence"
                    r"|lever|choice)|worth(?:while)?|faster|speed-?ups?|sped|recover\w*|closes?|closed|closing|climbs?"
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising)\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
                      r"|(?<!\bthe )wast\w*"  # "the waste is in hauling boards" names what fusion removes
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
-                     r"|as slow)\b")
+                     r"|as slow|(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|can'?t|cannot|didn'?t)\s+"
+                     r"(?:shift|change|move|help|buy|speed|do|budge)\w*)\b")
 _NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t"
                       r"|hardly|barely)\b")
 _BREAK = re.compile(r"[,;(—–]\s*|\s+-\s+|\s+(?:and|but|whereas|while|or)\s+")

@@ -310,8 +310,15 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
         rest = rest[found.end():]
     following = rest.split()[:3]
     following = following if following[1:2] == ["on"] else following[:2]
-    return _nearest(_SPAN_WORDS, _words(text[lo:start], 2, last=True),
+    # the words before a time after "then" are its own: "2 µs working then 8 µs …" gives "working" to the 2 µs
+    before = text[lo:start]
+    if (joined := list(_JOINED_BEFORE.finditer(before))):
+        before = before[joined[-1].end():]
+    return _nearest(_SPAN_WORDS, _words(before, 2, last=True),
                     "" if _THEN.match(text, end) else " ".join(following))
+
+
+_JOINED_BEFORE = re.compile(r"\b(?:then|followed by|and then|after that)\b")
 
 
 _AT_A_SHARE = re.compile(r"\s*[(,]?\s*at\s+(?!100\b)\d+(?:\.\d+)?\s?%")
@@ -571,7 +578,8 @@ _AT_PAIRS = {*_FLOOR_PAIRS, (Dim.COUNT, Dim.SECOND)}
 
 
 # "11.7 ms a token, so about 85 tok/s": a time per token and the rate it comes to, the rate closing its clause.
-_SO_LINK = re.compile(r",?\s?(?:so|thus|hence|i\.e\.,?|or|which is|that's|that is)\s(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
+_SO_LINK = re.compile(r",?\s?(?:(?:so|thus|hence|i\.e\.,?|or|which is|that's|that is)\s|→\s?|->\s?)(?:about\s|roughly\s|around\s"
+                      r"|~\s?|≈\s?)?")
 _TOKEN_TIME_LINK = re.compile(r",?\s?(?:so|thus|hence|i\.e\.,?|or|which is|that's|that is|meaning)\s(?:(?:each|a|one|per|every)"
                               r" token(?:'s|\s(?:is|takes))\s)?(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
 _COMMA_LINK = re.compile(r",\s?(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
@@ -1694,6 +1702,27 @@ def _past_the_floor_said_slower(claim: Claim, facts: Facts, text: str) -> str:
             " the floor allows, not slower")
 
 
+def _ceiling_said_exact(claim: Claim, facts: Facts, text: str) -> str:
+    """The most that taking every gap away could give, said as what a lever will exactly give, or "".
+
+    A6's 2 µs on and 8 µs off: with no gaps at all the request is 80 ms, 5× faster; "CUDA graphs take it to exactly
+    0.08 s, a guaranteed 5×" says a ceiling is what the lever delivers (a replayed graph still costs something a
+    kernel).
+    """
+    spans = _kernel_and_gap(facts)
+    if spans is None or claim.bound or not _EXACTLY.search(text, max(0, claim.start - 30), claim.start):
+        return ""
+    on, off = spans
+    ceiling = (on.value + off.value) / on.value
+    kernels_only = [d for d in facts.derived if d.span == "busy" and d.dim is Dim.SECOND]
+    if (claim.multiplier and math.isclose(claim.value, ceiling, rel_tol=MATCH)) or (
+            claim.dim is Dim.SECOND and any(math.isclose(claim.value, d.value, rel_tol=MATCH) for d in kernels_only)):
+        said = f"{number_shown(claim.value)}×" if claim.multiplier else claim.shown()
+        return (f"{said} is the ceiling with every gap gone (at most {number_shown(ceiling)}×), not what a lever is"
+                " sure to give")
+    return ""
+
+
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
 _ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi[sz]ation|solution)|(?:any|every|no)"
                       r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
@@ -1959,7 +1988,7 @@ def _stated(fact: Claim, text: str) -> bool:
     return bool(unit) and re.search(rf"(?<![\d.]){re.escape(number)}\s*{re.escape(unit)}", text, re.IGNORECASE) is not None
 
 
-_EACH_ITEM = re.compile(r"\b(?:per|each|a|every)\s+(?:token|sequence|request|sample|user|prompt)s?\b")
+_EACH_ITEM = re.compile(r"\b(?:per|each|a|every)\s+(?:generated\s+|output\s+|new\s+|decoded\s+|single\s+)?(?:token|sequence|request|sample|user|prompt)s?\b")
 
 
 def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> bool:
@@ -2431,7 +2460,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _headroom_not_enough(claim, facts, line, text) or _speed_up_short_of_the_change(claim, line, text)
              or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text)
              or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
-             or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text))
+             or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text)
+             or _ceiling_said_exact(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
@@ -2751,7 +2781,7 @@ def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
         why = _attribute_wrong(claim, matches, facts) if matches and not claim.hypothetical else ""
         if why or (text and (why := _gaps_removed_wrong(claim, text, facts) or _speed_up_short_of_the_change(
                 claim, reading.claims, text) or _roof_short_of_the_change(claim, facts, reading.claims, text)
-                or _kernel_fix_past_its_part(claim, facts, text))):
+                or _kernel_fix_past_its_part(claim, facts, text) or _ceiling_said_exact(claim, facts, text))):
             return why
         headroom = _headroom_said_wrong(claim, _derived_for(claim, facts), text, claim.shown()) if text else None
         if headroom is not None:  # "retune the tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×"
@@ -2958,7 +2988,8 @@ def _times_below_peak_wrong(text: str, claims: Sequence[Claim], facts: Facts) ->
 # kernels or tuning, this one GPU. More GPUs or lower precision move the roof itself, so those are not held to it.
 _REACHED = re.compile(r"(?:\b(?:we|you|they|it|i|kernels?)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily"
                       r" |finally |now )?(?:reach|hit|(?:get|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieve|make|land at)"
-                      r"|\b(?:reaches|hits|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves|lands at))"
+                      r"|\b(?:reaches|hits|clears|beats|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves"
+                      r"|lands at))"
                       r"\s+(?:the |~|≈|about |around )?$")
 _SAME_ROOF = re.compile(r"\b(?:(?:this|one|a single|the same|1) (?:h100|a100|gpu|card|device)"
                         r"|(?:better|perfect|ideal|optimal|flawless|faster) (?:\w+ )?kernels?"

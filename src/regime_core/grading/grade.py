@@ -215,6 +215,18 @@ def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
                           _contradictions(incident_id))
 
 
+def _figure_wrong(incident_id: str, text: str) -> str:
+    """What a figure in a regime line gets wrong of the incident, read as its evidence's figures are, or "".
+
+    A figure that cannot be checked is left to the evidence line, where the learner gives the working.
+    """
+    lowered = with_units(text)
+    if not re.search(r"\d", lowered):
+        return ""
+    judged = claim_reader.judge(facts(incident_id), claim_reader.read(lowered), plain_numbers(lowered))
+    return judged.wrong.rstrip(".") + "." if judged.wrong else ""
+
+
 def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, Any]:
     """Part A, one incident: regime, evidence, the lever that helps and the one that wastes the week."""
     if not entry:
@@ -239,6 +251,9 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     elif said_against := contradicted(normalise(entry.get("regime", "")), _contradictions(incident_id)):
         # the right regime, for a reason the incident says is not so ("overhead, because the kernels got slower")
         checks["regime"] = Check(False, f"{cap(advice(regime).name)}, but not for that reason: {said_against}")
+    elif figure_wrong := _figure_wrong(incident_id, entry.get("regime", "")):
+        # the right regime beside a figure that is not so ("overhead, even though the GPU is busy 80% of the time")
+        checks["regime"] = Check(False, f"{cap(advice(regime).name)}, but {figure_wrong}")
     else:
         checks["regime"] = Check(True, f"{cap(advice(regime).name)}, as the symptoms say.")
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
@@ -337,11 +352,16 @@ def _arithmetic_off(text: str) -> str:
 
 
 # How far from the ridge a side says the kernel is ("above the ridge, by roughly 9×", "~470× below").
-_HOW_FAR = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?×")
+_HOW_FAR = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?(?:×|times?\b)")
 #: How far a "how far" may be from intensity ÷ ridge: it is said roughly ("~9×" for 8.7×, "about 500×" for 467×).
 _HOW_FAR_MATCH = 0.25
 
 
+# A side said to be near the ridge ("just below the ridge, nearly balanced") of a kernel 5× or more from it.
+_NEAR_THE_RIDGE = re.compile(r"\b(?:just|slightly|barely|marginally|a (?:little|bit|touch))\s+(?:below|above|under|over|left|right)"
+                             r"|\b(?:nearly|almost|roughly)\s+(?:balanced|at (?:the )?ridge|on (?:the )?ridge)\b"
+                             r"|\b(?:close|near|next) to (?:the )?ridge\b|\bright at (?:the )?ridge\b")
+_FAR_FROM_THE_RIDGE = 5.0
 # In an intensity field, a multiple only where it is said of the ridge ("~15.6× below the ridge"): the working's "2 ×
 # 4096" is no distance.
 _HOW_FAR_OF_RIDGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?×\s+(?:below|above|under|over|left|right|beneath|past|from"
@@ -447,6 +467,11 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
             problems.append(f"{optimisation.why}")
         problems += [off for text in (given.said, given.optimisation) if (off := _arithmetic_off(text))][:1]
         known_intensities = [given.intensity, p.intensity, row.drill_intensity]
+        near = _NEAR_THE_RIDGE.search(normalise(given.side_said or "")) if given.side_said else None
+        if near and max(p.intensity, ridge) / min(p.intensity, ridge) >= _FAR_FROM_THE_RIDGE:
+            problems.append(f"“{_as_written(given.side_said, near.group())}”: it sits"
+                            f" {format_quantity(max(p.intensity, ridge) / min(p.intensity, ridge), Dim.COUNT)}× from the"
+                            " ridge, far from it")
         if far := (_how_far_off(given.side_said, known_intensities, ridge)
                    or _how_far_off(given.said, known_intensities, ridge, _HOW_FAR_OF_RIDGE)):
             problems.append(far)
@@ -538,7 +563,8 @@ _FUSION_WIN_OFF = 1.5
 
 
 # A win said to be large in words ("double decode", "lift it well past 38 tok/s").
-_MUCH_FASTER = re.compile(r"\b(?:doubl\w*|twice|tripl\w*|(?:well|far|way) (?:past|beyond|above)|much faster|roughly 2x)\b")
+_MUCH_FASTER = re.compile(r"\b(?:doubl\w*|twice|tripl\w*|(?:well|far|way) (?:past|beyond|above)|much faster|roughly 2x"
+                          r"|(?:will|would|should|can|could) (?:fix|solve|cure) it)\b")
 
 
 def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:

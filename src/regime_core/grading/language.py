@@ -331,6 +331,10 @@ def _unit_after(found: re.Match[str]) -> str:
     return f"{found['key']}: {found['value']}{unit}"
 
 
+_TIME_FOR_TIMES = re.compile(r"(\d)\s+time\s+(smaller|bigger|larger|faster|slower|quicker|more|less|fewer|over|under"
+                             r"|above|below|higher|lower|longer|shorter)\b")
+
+
 @lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
@@ -361,6 +365,8 @@ def normalise(text: str) -> str:
         lowered = _KEYED_UNIT.sub(_unit_after, lowered)
     if "—" in lowered or "–" in lowered:  # "something other than the tensor cores — memory — is the limit"
         lowered = _APPOSITION.sub(r" \1 ", lowered)
+    if " time " in lowered:  # "4,096 time smaller", "87 time over di ridge": "times" as some Englishes say it
+        lowered = _TIME_FOR_TIMES.sub(r"\1 times \2", lowered)
     if "size" in lowered:  # "1/4,096 the size of A2's tensor" is "4,096× smaller than A2's"
         lowered = _SIZE_FRACTION.sub(r"a size \1× smaller than", lowered)
     lowered = _TIMES.sub("×", lowered)
