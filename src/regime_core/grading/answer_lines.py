@@ -895,12 +895,12 @@ def lever_reason_against(text: str, regime: str | None) -> str:
 
 
 # What a lever is said to do, as its reason: move fewer bytes, or launch less.
-_CUTS_BYTES = re.compile(r"\b(?:because|since|as|so|to|which|that|by)\b(?:\s+[\w'-]+){0,3}?\s+(?:cut\w*|reduc\w*|sav\w*"
-                         r"|lower\w*|shrink\w*|delet\w*|remov\w*|halv\w*|less(?:en)?\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?"
-                         r"(?:memory traffic|traffic|bytes|hbm (?:traffic|reads)|memory reads|round[- ]?trips)\b")
-_CUTS_LAUNCHES = re.compile(r"\b(?:because|since|as|so|to|which|that|by)\b(?:\s+[\w'-]+){0,3}?\s+(?:cut\w*|reduc\w*"
-                            r"|sav\w*|remov\w*|eliminat\w*|delet\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:launch(?:es|ing)?"
-                            r"|launch overhead|gaps)\b")
+_AS_ITS_REASON = r"\b(?:because|since|as|so|to|which|that|by)\b(?:\s+[\w'-]+){0,3}?\s+"
+_CUTS_BYTES = re.compile(_AS_ITS_REASON + r"(?:cut\w*|reduc\w*|sav\w*|lower\w*|shrink\w*|delet\w*|remov\w*|halv\w*"
+                         r"|less(?:en)?\w*)\s+(?:the\s+)?(?:[\w-]+\s+){0,2}?(?:memory traffic|traffic|bytes"
+                         r"|hbm (?:traffic|reads)|memory reads|round[- ]?trips)\b")
+_CUTS_LAUNCHES = re.compile(_AS_ITS_REASON + r"(?:cut\w*|reduc\w*|sav\w*|remov\w*|eliminat\w*|delet\w*)\s+(?:the\s+)?"
+                            r"(?:[\w-]+\s+){0,2}?(?:launch(?:es|ing)?|launch overhead|gaps)\b")
 
 
 def _mechanism_misstated(text: str, lowered: str) -> str:
