@@ -1426,3 +1426,16 @@ def test_part_c_a_win_denied_with_won_t_is_no_win() -> None:
                      " compute-bound, so fusing a relu into it won't shift anything.")
     assert checks["fusion"]["passed"] is True, checks["fusion"]
     assert checks["both_sides"]["passed"] is True, checks["both_sides"]
+
+
+def test_the_incident_s_batch_named_in_a_lever_line_is_not_batching_offered() -> None:
+    """"At batch 1 and context 512" describes A4; the refusal names KV paging alone."""
+    why = _check("a4", "wastes", "KV paging. At batch 1 and context 512 there's nothing to page.")["why"]
+    assert "batching" not in why
+    assert "KV paging" in why
+
+
+def test_a_reason_s_bracket_is_quoted_whole_and_its_connective_left_out() -> None:
+    why = _part_b(None, "matmul", intensity="1.37e11 / 1.01e8 = 1356, so compute-bound (memory traffic dominates)")[
+        "matmul"]["why"]
+    assert "“compute-bound (memory traffic dominates)”" in why

@@ -162,6 +162,8 @@ def reason_against(text: str, regime: str) -> str:
     if reason:
         written = _REASON_AS_WRITTEN.split(" ".join(text.split()), maxsplit=1)
         quoted = (written[1] if len(written) > 1 else reason).strip(" .)")  # the learner's words, for the feedback
+        quoted = re.sub(r"^(?:so|since|because|as|given|due to)\s+", "", quoted, flags=re.IGNORECASE)
+        quoted += ")" * (quoted.count("(") - quoted.count(")"))  # "(memory traffic dominates)" keeps its bracket
         other = regime_named(reason) if _LIMITS.search(reason) else None
         if other is not None and other != regime:
             return (f"Your reason (“{quoted}”) describes {a_kernel(other)}, not {a_kernel(regime)}:"
@@ -255,6 +257,10 @@ _ONCE = re.compile(r"\b(?:once|at the (?:very )?end|after the (?:last|final)|end
                    r"|decode)|per (?:request|generation|run))\b")
 
 
+_AT_BATCH = re.compile(r"\b(?:at|with|of|for|in|on)\s*$")
+_BATCH_OF = re.compile(r"\s*(?:size\s*)?(?:of\s*|=\s*|:\s*)?\d")
+
+
 def read_levers(text: str) -> LeverLine:
     """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
     lowered = normalise(text)
@@ -275,6 +281,9 @@ def read_levers(text: str) -> LeverLine:
         if m.lever in offered or in_context(lowered, m.start) or describes or \
                 _BOUNDED_GAIN.match(lowered, m.end) or _BOUNDED_BEFORE.search(lowered, max(0, m.start - 60), m.start):
             continue
+        if m.lever == "batching" and _AT_BATCH.search(lowered, max(0, m.start - 6), m.start) and _BATCH_OF.match(
+                lowered, m.end):
+            continue  # "at batch 1 and context 512": the incident's batch, not batching offered
         denies = negated(lowered, m.start, m.end)
         if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and not denies and not _removed(
                 lowered, m.start, m.end):
