@@ -1439,3 +1439,23 @@ def test_a_reason_s_bracket_is_quoted_whole_and_its_connective_left_out() -> Non
     why = _part_b(None, "matmul", intensity="1.37e11 / 1.01e8 = 1356, so compute-bound (memory traffic dominates)")[
         "matmul"]["why"]
     assert "“compute-bound (memory traffic dominates)”" in why
+
+
+@pytest.mark.parametrize(("item", "field", "text", "passed"), [
+    # a part of a whole and the share said of them, a bare side in the other's unit
+    ("a6", "wastes", "polishing the kernel. halving it 2->1us saves 40k x 1us = 40 ms out of 400, i.e. 10%", True),
+    ("a6", "wastes", "polishing the kernel. halving it 2->1us saves 40k x 1us = 40 ms out of 400, i.e. 25%", False),
+    ("a7", "evidence", "8 → 14 ms a token: 6 of the 14 ms (43%) is the host waiting; kernels unchanged.", True),
+    ("a7", "evidence", "8 → 14 ms a token: 6 of the 14 ms (75%) is the host waiting; kernels unchanged.", False),
+    # a rise said with "up" after it is a change
+    ("a7", "evidence", "8 ms → 14 ms a token, same kernels. 6 ms a token extra, that's 75% up.", True),
+    ("a7", "evidence", "8 ms → 14 ms a token, same kernels. 6 ms a token extra, that's 43% up.", False),
+    # Jamaican English, and kernels rebuilt, swapped or treated, read as the levers they are
+    ("a7", "helps", "Tek out di .item(); keep di token pon device.", True),
+    ("a7", "wastes", "Rebuilding the matmul and attention kernels.", True),
+    ("a7", "wastes", "Swapping the matmul/attention kernels for 'faster' ones.", True),
+    ("a6", "wastes", "Treating the kernel: halving it only gets 400 → 360 ms.", True),
+])
+def test_lines_read_after_the_fifteenth_set(item: str, field: str, text: str, passed: bool) -> None:
+    check = _check(item, field, text)
+    assert check["passed"] is passed, check

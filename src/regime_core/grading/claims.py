@@ -92,7 +92,7 @@ _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$"
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
-                     r"|gains?|grew|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?)\b")
+                     r"|gains?|grew|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top)\b")
 _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
@@ -132,7 +132,7 @@ _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|
 # "2 µs on / 8 µs off" names two spans, it divides nothing.
 _OPERATOR = re.compile(r"\s?(?:(?:per|a|each|every) (?:step|token|request|call|iteration|pass) (?=at\b))?"
                        r"(?:(?!(?:on|off|busy|idle|kernel|gap|compute|work)\b)[a-z]+\s?)?"
-                       r"(?P<op>/|÷|×|\*|·|\bover\b|\bdivided by\b|\btimes\b|\bat\b)\s?")
+                       r"(?P<op>/|÷|×|\*|·|(?<=\s)x(?=\s)|\bover\b|\bdivided by\b|\btimes\b|\bat\b)\s?")
 _RELATION = re.compile(r"\s?(?:(?:of|per|a|each) [a-z]+\s?(?=[=≈≃~]))?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
                        r"|\bcomes to\b|\bmeans\b)\s?(?:[~≈]\s?)?")
 _ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b|\b(?:down|drops?|dropped|falls?|fell|goes"
@@ -699,6 +699,39 @@ def _evaluate(expression: str) -> float | None:
     return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
 
 
+# "40 ms out of 400, i.e. 10%", "6 of the 14 ms (43%)": a part, its whole, and the share said of them.
+_PART_OF = re.compile(r"\s?(?:out of|of(?: the| a| every| each)?|in(?: every| each)?)\s")
+_SHARE_SAID = re.compile(r"\s?(?:,\s?)?(?:\(|i\.e\.,?\s?|=\s?|≈\s?|is\s|that'?s\s|or\s|so\s)?(?:about\s|~\s?|only\s|just\s)?$")
+
+
+def _parts_of_wholes(text: str, claims: list[Claim]) -> list[Sum]:
+    """A part of a whole in one unit and the share said right after them ("40 ms out of 400, i.e. 10%")."""
+    out = []
+    for a, b, share in zip(claims, claims[1:], claims[2:], strict=False):
+        if share.dim is not Dim.FRACTION or a.dim is Dim.FRACTION or b.dim is Dim.FRACTION:
+            continue
+        if not (a.dim is b.dim or Dim.COUNT in (a.dim, b.dim)) or (
+                a.dim is b.dim and not re.search(r"[a-zµ%]", a.written)):
+            continue  # "1.7 of 2.0 TB/s = 85%" is a share of the roof, read with the roofs
+        # a bare side is in the other's unit as written ("40 ms out of 400", "6 of the 14 ms")
+        part, whole = (a.value, b.value) if a.dim is b.dim else (_as_written_number(a), _as_written_number(b))
+        if whole <= 0 or part >= whole:
+            continue
+        if not _PART_OF.fullmatch(text[a.end:b.start]) or not _SHARE_SAID.fullmatch(text[b.end:share.start]):
+            continue
+        out.append(Sum(f"{a.shown()} ÷ {b.shown()}", part / whole, share, Dim.FRACTION, operands=(a.start, b.start)))
+    return out
+
+
+def _as_written_number(claim: Claim) -> float:
+    """A claim's number as written, before its unit scaled it ("40 ms" is 40)."""
+    found = _NUMERAL.match(claim.written.lstrip("~≈ "))
+    try:
+        return float(found.group().replace(",", "")) if found else claim.value
+    except ValueError:
+        return claim.value
+
+
 def _bracketed(text: str, claims: list[Claim]) -> list[Sum]:
     by_start = {c.start: c for c in claims}
     out = []
@@ -722,7 +755,7 @@ def read(lowered: str) -> Reading:
     for found in itertools.islice(_SIDE.finditer(text), MAX_CLAIMS):
         side = "below" if found["word"] in _BELOW else "above"
         sides.append(_flip(side, ("above", "below")) if negated(text, found.start(), found.end()) else side)
-    sums = _sums(text, claims) + _bracketed(text, claims)
+    sums = _sums(text, claims) + _bracketed(text, claims) + _parts_of_wholes(text, claims)
     # A result written as a power ("= 2²⁷") is the power's value, in the claims as in its sum
     raised = {s.given.start: s.given for s in sums if s.given.end != next(
         (c.end for c in claims if c.start == s.given.start), s.given.end)}

@@ -22,6 +22,8 @@ _TYPOS = {
     "sycn": "sync", "synch": "sync", "snyc": "sync", "memroy": "memory", "meory": "memory", "mmeory": "memory",
     "bonud": "bound", "boud": "bound", "kernal": "kernel", "kernals": "kernels", "regs": "registers",
     "reg": "registers", "quantisaton": "quantisation", "quantizaton": "quantization", "pagging": "paging",
+    # Jamaican English as learners write it ("tek out di .item()", "mek it faster", "keep di token pon device")
+    "di": "the", "tek": "take", "mek": "make", "pon": "on", "dem": "them", "dat": "that", "dis": "this",
 }
 # Real words close enough to a word of the vocabulary that the fuzzy match below would "correct" them
 # ("waiting" is not "writing", "copied" is not "compiled"); found by reading every word of the learner sets.
@@ -331,6 +333,7 @@ def _unit_after(found: re.Match[str]) -> str:
     return f"{found['key']}: {found['value']}{unit}"
 
 
+_ISH = re.compile(r"(\d)\s?-?ish\b")
 _TIME_FOR_TIMES = re.compile(r"(\d)\s+time\s+(smaller|bigger|larger|faster|slower|quicker|more|less|fewer|over|under"
                              r"|above|below|higher|lower|longer|shorter)\b")
 
@@ -365,6 +368,8 @@ def normalise(text: str) -> str:
         lowered = _KEYED_UNIT.sub(_unit_after, lowered)
     if "—" in lowered or "–" in lowered:  # "something other than the tensor cores — memory — is the limit"
         lowered = _APPOSITION.sub(r" \1 ", lowered)
+    if "ish" in lowered:  # "1356-ish", "21ish tok/s": about the number
+        lowered = _ISH.sub(r"\1", lowered)
     if " time " in lowered:  # "4,096 time smaller", "87 time over di ridge": "times" as some Englishes say it
         lowered = _TIME_FOR_TIMES.sub(r"\1 times \2", lowered)
     if "size" in lowered:  # "1/4,096 the size of A2's tensor" is "4,096× smaller than A2's"
