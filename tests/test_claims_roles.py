@@ -1459,3 +1459,25 @@ def test_a_reason_s_bracket_is_quoted_whole_and_its_connective_left_out() -> Non
 def test_lines_read_after_the_fifteenth_set(item: str, field: str, text: str, passed: bool) -> None:
     check = _check(item, field, text)
     assert check["passed"] is passed, check
+
+
+@pytest.mark.parametrize(("item", "field", "text"), [
+    # read after the sixteenth set was spent (bench/grading/fresh-2026-12-05e.json): right lines that were failed
+    ("a5", "wastes", "KV cache pagin — memory fix, an prefill eh memory-bound."),  # Trinidadian "eh": is not
+    ("a6", "evidence", "Its like a bus that drives 2 min then sits 8 min. 2us kernel + 8us gap, so GPU busy 20% / idle"
+                       " 80%. 40,000 stops per request x 10us = 400ms total."),  # "idle" is the 80%'s
+    ("a6", "evidence", "2 µs kernel : 8 µs gap → 20% of the timeline has content."),  # "gap" is the 8 µs's
+    ("a1", "evidence", "70% of peak TFLOP/s → ≤1.43× left. ~1360 FLOP/B vs 156 ridge."),  # "left" is the 1.43×'s
+    ("a1", "evidence", "70% of peak TFLOPs. bus is already full and moving, only 30% of seats empty. max gain ="
+                       " 1 / 0.7 = 1.43x"),  # seats empty: the roof's spare capacity, not idle time
+    ("a1", "helps", "faster math (fp8) or more GPUs. tuning the kernel can only chase the last 30% of peak"),
+])
+def test_right_lines_read_after_the_sixteenth_set_are_not_failed(item: str, field: str, text: str) -> None:
+    check = _check(item, field, text)
+    assert check["passed"] is not False, check
+
+
+def test_a_share_of_the_time_after_another_figure_s_separator_is_still_read() -> None:
+    """The cut keeps a share's own words: "busy 2/10 = 20%" is busy, "idle 80%" idle, and a wrong one still fails."""
+    assert _check("a6", "evidence", "2 µs on, 8 µs off: busy 2/10 = 20%")["passed"] is True
+    assert _check("a6", "evidence", "2 µs on, 8 µs off, so the GPU is busy 80% of the time")["passed"] is False

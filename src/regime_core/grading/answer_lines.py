@@ -206,7 +206,10 @@ _ADOPT = re.compile(r"\b(?:use|ship|deploy|adopt|switch to|go with|keep|take|run
 _DESCRIBES = re.compile(r"\S*\s+(?:intensity|time|timing|version|run|bandwidth|traffic|bytes|speed-?up)\b")
 # A lever said to buy at most a bound ("tuning the kernel can yield at most 1.43×"): weighed, not offered.
 _BOUNDED_GAIN = re.compile(r"\S*(?:\s+[\w.-]+){0,4}?\s+(?:(?:can |could |would |will )?(?:yield|buy|give|gain|get|bring)s?"
-                           r"|has|have|leaves?)\s+(?:at most|maximum|max|no more than|only|about|around)\b")
+                           r"|has|have|leaves?)\s+(?:at most|maximum|max|no more than|only|about|around)\b"
+                           # "tuning the kernel can only chase the last 30% of peak"
+                           r"|\S*(?:\s+[\w.-]+){0,4}?\s+(?:can|could|would|will)\s+only\s+(?:chase|recover|claw back|win back"
+                           r"|get back|squeeze)\b")
 
 
 _BOUNDED_BEFORE = re.compile(r"\b(?:more than|at most|over|beyond|no more than)\s+(?:about\s+|~)?[\d.]+\s?×\s+from\s+"
@@ -871,7 +874,9 @@ def with_lever_numbers(checks: dict[str, Check], facts: claims.Facts, helps: str
 # A regime called by name with "-bound" or "-limited" in a lever line's reason ("the matmul is memory-bound").
 _CALLED_BOUND = re.compile(r"\b[\w/]+[- ](?:bound|limited)\b")
 _DENIED_JUST_BEFORE = re.compile(r"\b(?:not|isn'?t|isnt|aren'?t|arent|wasn'?t|never|none of (?:it|them)|nor|neither|no"
-                                 r" longer)\b(?:\s+[\w'-]+){0,3}?\s*(?:is\s+|are\s+)?$")
+                                 r" longer|ain'?t|aint|ent)\b(?:\s+[\w'-]+){0,3}?\s*(?:is\s+|are\s+)?$"
+                                 # Trinidadian "eh" before what it denies ("prefill eh memory-bound")
+                                 r"|\beh\s+$")
 # ... said of a case, not of this kernel: "fusion helps memory-bound kernels", "only if it were compute-bound".
 _CASE_BEFORE = re.compile(r"\b(?:when|whenever|if|unless|only|for|on|helps?|pays?|suits?|like|were|would be|as in|than)"
                           r"\b(?:\s+[\w-]+){0,3}\s*$")

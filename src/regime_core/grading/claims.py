@@ -336,6 +336,32 @@ def _change_named_before(text: str, lo: int, start: int) -> str:
     return "up" if named[1].startswith(("rise", "increase", "jump", "gain", "growth", "slow")) else "down"
 
 
+_NEXT_NUMBER = re.compile(r"\d")
+# What ends another figure's words before this one: "8 µs gap → 20%", "2 µs kernel : 8 µs gap, 20%".
+_HANDED_ON = re.compile(r"\d[^\d]*?(?:→|->|=>|[:;,/])[^\d]*$")
+
+
+def _own_words(text: str, lo: int, start: int, end: int, hi: int) -> tuple[str, str]:
+    """The words beside a share that are its own, before it and after it.
+
+    After it, up to the next figure and its label ("busy 20% / idle 80%": "idle" is the 80%'s); before it, from the
+    last figure's separator on ("8 µs gap → 20%": "gap" is the 8 µs's).
+    """
+    rest = text[end:hi]
+    nxt = _NEXT_NUMBER.search(rest)
+    if nxt:  # the words up to the next figure, but not those after a separator, which are its label ("/ idle 80%")
+        rest = rest[:nxt.start()]
+        cuts = [i for i in (rest.find(mark) for mark in ("→", "->", "/", ",", ";")) if i >= 0]
+        rest = rest[:min(cuts)] if cuts else rest
+    after = _words(rest, 6, last=False)
+    ahead = text[lo:start]
+    handed = _HANDED_ON.search(ahead)
+    if handed:
+        cut = max(ahead.rfind(mark) for mark in ("→", "->", "=>", ":", ";", ",", "/"))
+        ahead = ahead[cut + 1:] if cut >= 0 else ahead
+    return _words(ahead, 4, last=True), after
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -348,7 +374,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # A label before the figure reaches across a colon ("occupancy: 62%").
     label = _words(text[max(0, start - 40):start], 3, last=True)
     metric = _nearest(_METRIC_WORDS, label, after) if dim is Dim.FRACTION else None
-    share = _nearest(_SHARE_WORDS, before, after) if dim is Dim.FRACTION and metric != "occupancy" else None
+    share = _nearest(_SHARE_WORDS, *_own_words(text, lo, start, end, hi)) if (
+        dim is Dim.FRACTION and metric != "occupancy") else None
     if share is None and dim is Dim.FRACTION and metric != "occupancy":  # "busy share = 2/8 = 25%": the label's
         written = re.search(r"([a-z][a-z ]{0,30}?)\s*[=:]\s*(?:[\d.\s/+×*()-]*=\s*)?$", text[max(0, start - 80):start])
         share = _nearest(_SHARE_WORDS, written[1], "") if written else None
@@ -363,7 +390,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     side = _side_said(text, lo, start, end, dim, multiplier=multiplier)
     # "the size dropped 16384×" is said of the work, not of its time
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
-    spare = dim is Dim.FRACTION and _spare_said(text, (lo, start, end), before, after, roof=roof is not None)
+    spare = dim is Dim.FRACTION and _spare_said(text, (lo, start, end), before, _own_words(text, lo, start, end, hi)[1],
+                                                roof=roof is not None)
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
@@ -2357,13 +2385,19 @@ def _roof_of_the_peak(claim: Claim, text: str, facts: Facts) -> Claim:
     return dataclasses.replace(claim, roof=roofs.pop())
 
 
+# A share said of a thing, not of the time ("30% of seats empty": the roof's spare capacity in a bus driver's words).
+_OF_A_THING = re.compile(r"\s*of\s+(?:the\s+|its\s+|his\s+|her\s+|their\s+)?(?!time\b|the time\b|runtime\b|wall\b|cycle|step"
+                         r"|request|clock|timeline|window|it\b)[a-z]+")
+_EMPTY_AFTER = re.compile(r"(?:\s+[\w'-]+){1,4}?\s+(?:are\s+|is\s+|sit\s+|stay\s+)?(?:empty|unused|free|spare|unfilled|vacant)\b")
 _OF_PEAK_AFTER = re.compile(r"\s*of (?:the |its |their )?(?:peak|roof|max\w*|rated)\b")
 
 
-def _spare_as_time(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str) -> Mark | None:
+def _spare_as_time(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str, text: str) -> Mark | None:
     """What is left under a roof said as a share of the time ("70% of peak, so 30% of the time waiting"), or None."""
     if found and (claim.share or claim.of_time) and all(d.role == dv.SPARE for d in found) and any(
-            f.roof and f.dim is Dim.FRACTION and _shares_close(1 - f.value, claim.value) for f in facts.known):
+            f.roof and f.dim is Dim.FRACTION and _shares_close(1 - f.value, claim.value) for f in facts.known) and not (
+                claim.share and not claim.of_time and _OF_A_THING.match(text, claim.end) and _EMPTY_AFTER.match(
+                    text, claim.end)):
         return Mark(shown, False, f"{claim.shown()} is 100% − a share of a roof, which says nothing of how long the GPU"
                                   " waits or stalls")
     return None
@@ -2521,7 +2555,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
     found = _derived_for(claim, facts)
-    misread = (_total_of_the_other_part(claim, found, facts, text, shown) or _spare_as_time(claim, found, facts, shown)
+    misread = (_total_of_the_other_part(claim, found, facts, text, shown) or _spare_as_time(claim, found, facts, shown, text)
                or _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown))
     if misread is not None:
         return misread, False
