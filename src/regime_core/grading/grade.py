@@ -375,7 +375,7 @@ def _how_far_off(side_said: str, intensities: list[float | None], ridge: float,
     found = pattern.search(with_units(side_said)) if side_said else None
     if found is None:
         return ""
-    said = float(found[1] or found[2]) if found.lastindex and found.lastindex >= 2 else float(found[1])
+    said = float(next(group for group in found.groups() if group))  # the pattern's one figure, whichever way said
     known = [i for i in intensities if i]
     if not known or any(math.isclose(said, max(i, ridge) / min(i, ridge), rel_tol=_HOW_FAR_MATCH) for i in known):
         return ""
@@ -467,11 +467,11 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
             problems.append(f"{optimisation.why}")
         problems += [off for text in (given.said, given.optimisation) if (off := _arithmetic_off(text))][:1]
         known_intensities = [given.intensity, p.intensity, row.drill_intensity]
-        near = _NEAR_THE_RIDGE.search(normalise(given.side_said or "")) if given.side_said else None
-        if near and max(p.intensity, ridge) / min(p.intensity, ridge) >= _FAR_FROM_THE_RIDGE:
+        near = _NEAR_THE_RIDGE.search(normalise(given.side_said)) if given.side_said else None
+        distance = max(p.intensity, ridge) / min(p.intensity, ridge)
+        if near and distance >= _FAR_FROM_THE_RIDGE:
             problems.append(f"“{_as_written(given.side_said, near.group())}”: it sits"
-                            f" {format_quantity(max(p.intensity, ridge) / min(p.intensity, ridge), Dim.COUNT)}× from the"
-                            " ridge, far from it")
+                            f" {format_quantity(distance, Dim.COUNT)}× from the ridge, far from it")
         if far := (_how_far_off(given.side_said, known_intensities, ridge)
                    or _how_far_off(given.said, known_intensities, ridge, _HOW_FAR_OF_RIDGE)):
             problems.append(far)
@@ -582,8 +582,7 @@ def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:
         why = ("the host waits on a sync there, and no kernel change removes a sync" if kind == "host" else
                f"it is {advice(kind).name}, and fusion deletes bytes and launches, not the work that sets its time")
         return f"fusion cannot help {name}: {why}"
-    work = incident.symptoms.work
-    if said.pays and not said.small and not of_the_win and work is not None and work.label.startswith("decode") and (
+    if said.pays and not said.small and not of_the_win and verdict.kind == "decode" and (
             said.big or any(t >= _FUSION_WIN_OFF for t in said.times) or _MUCH_FASTER.search(said.clause)):
         return (f"fusion cannot speed {name} up much: each token reads every weight once, fused or not, and the"
                 " weights are nearly all its bytes")
