@@ -800,7 +800,8 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
         return small_win, ""
     # A time said to be reached by tuning on the same card is held to that card's roof, what-if or not.
     wrong = (claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
-             or claims.beyond_the_roof_wrong(lowered, reading.claims, facts))
+             or claims.beyond_the_roof_wrong(lowered, reading.claims, facts)
+             or claims.comparison_wrong(lowered, reading.claims, facts))  # "90 ms, which hits the 80 ms target"
     if wrong:
         return cap(wrong) + ".", ""
     judged = claims.judge(facts, reading, plain_numbers(lowered))

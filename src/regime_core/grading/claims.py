@@ -1771,6 +1771,36 @@ def _past_the_floor_said_slower(claim: Claim, facts: Facts, text: str) -> str:
             " the floor allows, not slower")
 
 
+# A time or a token rate named as the floor the bytes allow: "the bandwidth floor works out at 38 tok/s".
+_FLOOR_BEFORE = re.compile(r"\b(?:floor|lower bound)\s*(?:(?:is|of|at|=|≈|:|would be|works? out(?: at| to)?|comes?"
+                           r" (?:out )?(?:at|to)|sits? at|gives?|equals)\s*)*(?:about\s|roughly\s|around\s|~|≈)?\s*$")
+_FLOOR_AFTER = re.compile(r"\s?(?:(?:/\s?|per\s|a\s)tok(?:en)?s?\s)?(?:bandwidth\s|memory\s|hbm\s|weights?\s)?"
+                          r"(?:floor|lower bound)\b")
+
+
+def _measured_called_the_floor(claim: Claim, facts: Facts, text: str) -> str:
+    """The incident's measurement, or its reciprocal, named as the floor its bytes allow, or "".
+
+    A4's floor is 14 GB ÷ 300 GB/s ≈ 47 ms a token (21 tok/s); it measures 38 tok/s. "The floor works out at 38 tok/s"
+    swaps the two.
+    """
+    if claim.dim not in (Dim.SECOND, Dim.TOKEN_RATE) or claim.bound:
+        return ""
+    floor = next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
+    if floor is None or not (_FLOOR_BEFORE.search(text, max(0, claim.start - 40), claim.start)
+                             or _FLOOR_AFTER.match(text, claim.end)):
+        return ""
+    value = floor.value if claim.dim is Dim.SECOND else 1 / floor.value
+    if math.isclose(claim.value, value, rel_tol=ARITHMETIC):
+        return ""
+    measured = next((f for f in facts.known if f.dim in (Dim.SECOND, Dim.TOKEN_RATE) and (
+        same(claim, f) if f.dim is claim.dim else math.isclose(claim.value * f.value, 1, rel_tol=MATCH))), None)
+    if measured is None:
+        return ""
+    return (f"{claim.shown()} is what the incident measures ({measured.shown()}), not the floor: the bytes allow"
+            f" {show(floor.value, Dim.SECOND)} a token ({show(1 / floor.value, Dim.TOKEN_RATE)})")
+
+
 def _ceiling_said_exact(claim: Claim, facts: Facts, text: str) -> str:
     """The most that taking every gap away could give, said as what a lever will exactly give, or "".
 
@@ -2536,7 +2566,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text)
              or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
              or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text)
-             or _ceiling_said_exact(claim, facts, text))
+             or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
@@ -2919,7 +2949,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
             c.side for c in reading.claims):
         wrong = f"the kernel sits {facts.side} the ridge, not {reading.sides[0]} it"
         marks.append(Mark(f"{reading.sides[0]} the ridge", False, wrong))
-    compared = "" if wrong else (_comparison_wrong(text, reading.claims) or _direction_wrong(text, reading.claims, facts)
+    compared = "" if wrong else (comparison_wrong(text, reading.claims, facts) or _direction_wrong(text, reading.claims, facts)
                                  or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts)
                                  or _times_below_peak_wrong(text, reading.claims, facts)
                                  or beyond_the_roof_wrong(text, reading.claims, facts))
@@ -2930,13 +2960,27 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
 
 
 # Two figures set against each other with nothing but the relation between them ("38 tok/s is below that 21 tok/s",
-# "112 ms > 80 ms").
-_COMPARED = re.compile(r"\s*(?:is|are|was|were|sits?|runs?|stays?)?\s*(?:well |far |comfortably |just |still |already"
-                       r" |way |much |a bit |slightly )?(?P<rel>below|less than|lower than|smaller than|above"
-                       r"|more than|greater than|higher than|bigger than|larger than|<|>|≤|≥)\s*(?:that |the |our"
-                       r" |its |a |an )?~?\s*")
-# "Over" and "under" are left out: "31.6 ms over the 80 ms target" is a difference, not a comparison.
-_LESS_THAN = ("below", "less than", "lower than", "smaller than", "<", "≤")
+# "112 ms > 80 ms", "112 ms — already under the 80 ms target"), or a figure against the floor its words name
+# ("26 ms a token, which is slower than that floor").
+_PER_ONE = r"(?:\s?(?:/\s?|per\s|a\s|each\s)(?:token|tok|step|request|call|iteration)s?\b)?"
+_VERB = r"(?:(?:is|are|was|were|sits?|runs?|stays?|comes? in)\s+)?"
+_ADVERB = r"(?:well|far|comfortably|just|still|already|way|much|a bit|slightly|even|easily)\s+"
+_WHICH = r"(?:(?:which|that|this|it|so it)\s*(?:is|'s|would be|will be)?\s+|so\s+(?:it'?s\s+|that'?s\s+)?)"
+# After a comma or a dash the relation needs "which", "so" or an adverb to be said of the figure before it: ", under
+# 1 µs saved" starts a figure of its own.
+_COMPARED_JOIN = (_PER_ONE + r"(?:\s*" + _WHICH + "?" + _VERB + f"(?:{_ADVERB})*" + r"|\s*(?:[,—–]\s*|\s-\s)(?:"
+                  + _WHICH + _VERB + f"(?:{_ADVERB})*|" + _VERB + f"(?:{_ADVERB})+))")
+_COMPARED = re.compile(_COMPARED_JOIN + r"(?P<rel>below|less than|lower than|smaller than|under|above|more than"
+                       r"|greater than|higher than|bigger than|larger than|faster than|quicker than|slower than|<|>|≤|≥)"
+                       r"\s*(?:that |the |our |its |a |an |this )?~?\s*")
+# "Over" is left out: "31.6 ms over the 80 ms target" is a difference, not a comparison. "Under" stays: a figure
+# under a smaller one is false both ways ("112 ms under the 80 ms target" is no difference either).
+# A target met or missed: "90 ms, which hits the 80 ms target".
+_MEETS = re.compile(_COMPARED_JOIN + r"(?P<rel>hits?|meets?|makes|beats?|clears?|misses|miss)\s+(?:the |our |its |that "
+                    r"|a |an |this )?~?\s*")
+_TARGET_AFTER = re.compile(r"\s*(?:target|goal|budget|sla|slo|deadline|requirement|ask|bar|mark)\b")
+_FLOOR_NAMED = re.compile(r"(?:[\w-]+\s+){0,2}?(?:floor|lower bound)\b")
+_LESS_THAN = ("below", "under", "less than", "lower than", "smaller than", "<", "≤")
 
 
 _SPEED_SAID = re.compile(r"\s?×?\s*(?P<word>faster|quicker|slower)\b")
@@ -3100,15 +3144,58 @@ def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> s
     return ""
 
 
-def _comparison_wrong(text: str, claims: Sequence[Claim]) -> str:
-    """Why a comparison of two of the line's figures in one unit is false ("38 tok/s is below 21 tok/s"), or ""."""
-    for a, b in itertools.pairwise(claims):
-        if a.dim is not b.dim or a.dim is Dim.COUNT or a.value <= 0 or b.value <= 0:
+def _less_said(rel: str, dim: Dim) -> bool:
+    """Whether a relation says the first figure is the smaller ("below", "faster than" of a time, "hits" a time)."""
+    if rel in ("faster than", "quicker than", "slower than") or rel.startswith(("hit", "meet", "make", "beat", "clear",
+                                                                                 "miss")):
+        faster = not rel.startswith(("slower", "miss"))
+        return faster if dim is Dim.SECOND else not faster  # a time is faster the shorter it is, a rate the larger
+    return rel in _LESS_THAN
+
+
+def _compared_with(text: str, a: Claim, b: Claim | None, facts: Facts | None) -> tuple[str, Claim | float] | None:
+    """The relation said from ``a`` to the next figure ``b`` or to the floor its words name, with what it is set against."""
+    found = _COMPARED.match(text, a.end)
+    if found and b is not None and found.end() == b.start and not _DIFFERENCE_AFTER.match(text, b.end):
+        return found["rel"], b
+    met = _MEETS.match(text, a.end)
+    if met and b is not None and met.end() == b.start and _TARGET_AFTER.match(text, b.end):
+        return met["rel"], b
+    if found and found["rel"] not in ("<", ">", "≤", "≥") and facts is not None and _FLOOR_NAMED.match(text, found.end()):
+        floor = next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
+        if floor is not None and a.dim in (Dim.SECOND, Dim.TOKEN_RATE):
+            return found["rel"], floor.value if a.dim is Dim.SECOND else 1 / floor.value
+    return None
+
+
+def comparison_wrong(text: str, claims: Sequence[Claim], facts: Facts | None = None) -> str:
+    """Why a comparison of two of the line's figures in one unit, or of one with its floor, is false, or "".
+
+    "38 tok/s is below 21 tok/s", "112 ms — already under the 80 ms target", "90 ms, which hits the 80 ms target",
+    "26 ms a token, which is slower than that floor" (A4's floor is 47 ms).
+    """
+    for a, b in itertools.zip_longest(claims, claims[1:]):
+        if a.dim is Dim.COUNT or a.value <= 0:
             continue
-        found = _COMPARED.fullmatch(text, a.end, b.start)
-        if found is None or math.isclose(a.value, b.value, rel_tol=MATCH):
+        said = _compared_with(text, a, b, facts)
+        if said is None:
             continue
-        less = found["rel"] in _LESS_THAN
-        if less != (a.value < b.value):
-            return f"{a.shown()} is {'above' if less else 'below'} {b.shown()}, not {found['rel']} it"
+        rel, against = said
+        if isinstance(against, Claim):
+            if against.dim is not a.dim or against.value <= 0:
+                continue
+            value, shown = against.value, against.shown()
+        else:
+            value, shown = against, f"the floor, {show(against, a.dim)}"
+        if math.isclose(a.value, value, rel_tol=MATCH):
+            continue
+        less = _less_said(rel, a.dim)
+        if less != (a.value < value):
+            if rel in _LESS_THAN or rel in ("above", "more than", "greater than", "higher than", "bigger than",
+                                             "larger than", "<", ">", "≤", "≥", "under"):
+                return f"{a.shown()} is {'above' if less else 'below'} {shown}, not {rel} it"
+            way = "faster" if (a.value < value) == (a.dim is Dim.SECOND) else "slower"
+            if rel.endswith("than"):
+                return f"{a.shown()} is {way} than {shown}, not {rel.removesuffix(' than')}"
+            return f"{a.shown()} is {way} than {shown}: it does not {'miss' if rel.startswith('miss') else 'meet'} it"
     return ""

@@ -1,0 +1,88 @@
+"""Comparisons a line makes between its figures, and figures named for a role they do not play.
+
+Read from the sixteenth blind set once it was spent (``bench/grading/fresh-2026-12-05e.json``): a time set
+against a target or a floor ("112 ms, already under the 80 ms target"), the measurement called the floor, a
+figure of one run given to the other, and a lever that slows every regime. Each kind is held both ways: the
+right line passes, or at least is not failed, and the wrong one fails, naming why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.grading.grade import grade
+
+ANSWER = {"regime": "", "evidence": "", "helps": "", "wastes": ""}
+
+
+def _check(item: str, field: str, text: str) -> dict[str, Any]:
+    check: dict[str, Any] = grade({"part_a": {item: {**ANSWER, field: text}}})["items"][item]["checks"][field]
+    return check
+
+
+# (incident, field, a right line, a wrong line of the same kind, words the wrong line's feedback names)
+PAIRS = [
+    # a time set against the target after a dash and an adverb
+    ("a5", "evidence", "62% of peak. At 100% of peak TTFT = 180 × 0.62 ≈ 112 ms — still over the 80 ms target.",
+     "62% of peak. At 100% of peak TTFT = 180 × 0.62 ≈ 112 ms — already under the 80 ms target.",
+     "112 ms is above 80 ms, not under it"),
+    # a target said to be met
+    ("a5", "helps", "Split across 3 GPUs with tensor parallel: 180/3 = 60 ms, which hits the 80 ms target.",
+     "Split across 2 GPUs with tensor parallel: 180/2 = 90 ms, which hits the 80 ms target.",
+     "90 ms is slower than 80 ms: it does not meet it"),
+    # a time per token set against the floor named in words
+    ("a4", "evidence", "14 GB / 300 GB/s → floor ≈ 46.7 ms/token. The reported 38 tok/s is ~26 ms/token, which is"
+                       " faster than that floor, so the run must batch or quantise.",
+     "14 GB / 300 GB/s → floor ≈ 46.7 ms/token. The reported 38 tok/s is ~26 ms/token, which is slower than that"
+     " floor, so there's headroom.", "26 ms is faster than the floor, 46.7 ms, not slower"),
+    # the measurement named as the floor
+    ("a4", "evidence", "14 GB of weights per token at 300 GB/s: the bandwidth floor works out at 21 tok/s, and it"
+                       " measures 38 tok/s.",
+     "14 GB of weights per token at 300 GB/s: the bandwidth floor works out at 38 tok/s, and it measures 21 tok/s.",
+     "is what the incident measures"),
+    # a figure of the eager chain given to the compiled one
+    ("a2", "evidence", "Eager reaches 1.7 TB/s on the 2.0 TB/s card, 85%, and compile is 3.8× faster.",
+     "Compiled version is reaching 1.7 TB/s on the 2.0 TB/s card, that is 85%, and it is 3.8× faster than eager.",
+     "eager chain, not the compiled one"),
+    # the inter-token latency given to the kernels
+    ("a7", "evidence", "ITL went from 8 ms to 14 ms per token once .item() went in; the matmul and attention kernels"
+                       " are unchanged.",
+     "The matmul + attention kernels went from 8 ms to 14 ms per token once .item() went in.",
+     "not the kernels' time"),
+    # upcasting offered as a speed lever
+    ("a1", "helps", "FP8 on the tensor cores, or more GPUs.",
+     "Upcast to FP32 so the GEMM runs at full precision on the tensor cores: better throughput.",
+     "Upcasting to a higher precision cannot move this kernel"),
+]
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), PAIRS, ids=[p[3][:40] for p in PAIRS])
+def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, wrong: str, named: str) -> None:
+    good, bad = _check(item, field, right), _check(item, field, wrong)
+    assert good["passed"] is True, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+@pytest.mark.parametrize(("item", "field", "text"), [
+    # a bound on what was saved after a comma starts a figure of its own, not a comparison
+    ("a3", "evidence", "Eager and compiled both ~12 µs, launch scale; compile moves it only 1.08× (~11.1 µs, under 1 µs"
+                       " saved): time is not tracking bytes."),
+    # "over" is a difference as often as a comparison
+    ("a5", "evidence", "62% of peak; even at 100% it is about 112 ms, 32 ms over the 80 ms target."),
+    # the floor said right, in its time and in its rate
+    ("a4", "evidence", "Floor: 14 GB / 300 GB/s ≈ 47 ms a token, about 21 tok/s; 38 tok/s is above the floor."),
+    # the kernels' share of the new step, which is right
+    ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
+                       " waiting on .item()."),
+])
+def test_right_lines_of_these_kinds_are_not_failed(item: str, field: str, text: str) -> None:
+    check = _check(item, field, text)
+    assert check["passed"] is not False, check
+
+
+def test_fp32_accumulation_is_not_upcasting() -> None:
+    """Tensor cores accumulate in FP32: saying so offers no upcast."""
+    assert _check("a1", "helps", "FP8 matmuls on the tensor cores (they accumulate in fp32).")["passed"] is True
