@@ -55,6 +55,25 @@ PAIRS = [
     ("a1", "helps", "FP8 on the tensor cores, or more GPUs.",
      "Upcast to FP32 so the GEMM runs at full precision on the tensor cores: better throughput.",
      "Upcasting to a higher precision cannot move this kernel"),
+    # a share near its roof said in words to be far from it
+    ("a2", "evidence", "Eager gets 1.7 TB/s out of 2.0, so it runs near peak bandwidth.",
+     "Eager only gets 1.7 TB/s out of 2.0, so it is nowhere near peak bandwidth.", "near the roof, not"),
+    # what is left of the roof, or a share of the time, said as the share of the roof reached
+    ("a2", "evidence", "1.7/2.0 = 0.85, so 85% of peak bandwidth used, 15% left.",
+     "1.7/2.0 = 0.85, so 15% of peak bandwidth used.", "15% is what is left"),
+    ("a2", "evidence", "Eager at 1.7 TB/s is 85% of peak; compile is 3.8× faster, so it takes 26% of eager's time.",
+     "Eager at 1.7 TB/s is 85% of peak; compile being 3.8× faster means eager runs at 26% of peak.",
+     "not 26%"),
+    # a time comparison after a comma
+    ("a4", "evidence", "38 tok/s × 14 GB = 532 GB/s, over the 300 GB/s the L4 allows: it must batch or quantise.",
+     "38 tok/s × 14 GB = 532 GB/s, under the 300 GB/s the L4 allows.", "532 GB/s is above 300 GB/s"),
+    # tuning said to reach a target past the roof
+    ("a5", "evidence", "62% of peak; need 180/80 = 2.25× but at most 1/0.62 = 1.6×, so tuning alone won't get there.",
+     "62% of peak; need 180/80 = 2.25× but at most 1/0.62 = 1.6×, so tuning alone will get there.",
+     "Tuning alone cannot reach the target"),
+    # a cut in time said as the rise in speed
+    ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
+     "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),
 ]
 
 
@@ -86,3 +105,8 @@ def test_right_lines_of_these_kinds_are_not_failed(item: str, field: str, text: 
 def test_fp32_accumulation_is_not_upcasting() -> None:
     """Tensor cores accumulate in FP32: saying so offers no upcast."""
     assert _check("a1", "helps", "FP8 matmuls on the tensor cores (they accumulate in fp32).")["passed"] is True
+
+
+def test_fussing_is_not_fusion() -> None:
+    """"Fussing over .item()" offers no fusion: the typo fixer leaves a real word alone."""
+    assert _check("a7", "wastes", "fussing over .item(), it's one scalar, nothing to fly back")["passed"] is not True

@@ -114,8 +114,11 @@ _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (
 _OPERAND_OF_PRODUCT = re.compile(r"\s?[×x*]\s*[\d(]")
 _FACTOR_AFTER = re.compile(r"[×x]\s*\d")  # "180× 0.62": a factor follows, so the × is a product's
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
-_RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down)\b")
-_FALL = re.compile(r"(?:less|shorter|faster|cut|drops?|lower|down|fewer|reduction|saving\w*|speed-?ups?|better)\b")
+# A percent said of speed ("56% faster", "a 125% speed-up") is a rise in speed: 180 → 80 ms is 125% faster, and its
+# 56% is the cut in time.
+_RISE = re.compile(r"(?:more|longer|slower|increase\w*|rises?|higher|up|jump\w*|worse|regression|slow-?down|faster"
+                   r"|quicker|speed-?ups?)\b")
+_FALL = re.compile(r"(?:less|shorter|cut|drops?|lower|down|fewer|reduction|saving\w*|better)\b")
 _RULE = re.compile(r"\brules?\s*#?\s*$")
 _NUMBERED = re.compile(r"(?:\b(?:lines?|steps?|items?|points?|cells?|no\.?)|#|\b(?:in|out)\s?\[)\s*$")
 _NUMBERED_END = re.compile(r"\s*(?:[:.)\]]|\]:)")
@@ -1346,6 +1349,11 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
                 continue
             if claim.share and d.role not in (dv.RATIO, dv.SPARE):
                 continue
+            # a share of a roof said as used ("eager runs at 26% of peak", "15% of peak bandwidth used") is no share
+            # of the time (1 ÷ 3.8) nor what is left of the roof (100% − 85%)
+            if claim.roof and not (claim.spare or claim.share or claim.of_time) and d.role in (dv.RATIO, dv.SPARE) and any(
+                    f.dim is Dim.FRACTION and f.roof == claim.roof for f in facts.known):
+                continue
         if claim.at_peak and d.role != dv.AT_PEAK:
             continue
         if claim.multiplier and d.role not in (dv.RATIO, dv.HEADROOM):
@@ -1397,6 +1405,27 @@ def _change_turned(claim: Claim, facts: Facts, text: str) -> str:
     return (f"{turned.how} is a {'fall' if turned.value < 0 else 'rise'} of {show(abs(turned.value), Dim.FRACTION)},"
             f" not a {'rise' if said_up else 'fall'}; its rate {'rises' if turned.value < 0 else 'falls'} by"
             f" {show(rate, Dim.FRACTION)}")
+
+
+_SPEED_WORD_AFTER = re.compile(r"\s*(?:faster|quicker|(?:of\s+)?speed-?ups?)\b")
+_SPEED_WORD_BEFORE = re.compile(r"\b(?:speed-?up|faster|quicker)\s+(?:of|by)\s+(?:about\s+|~\s?|≈\s?)?$")
+
+
+def _time_cut_said_as_speed(claim: Claim, facts: Facts, text: str) -> str:
+    """A cut in time said as the rise in speed ("180 → 80 ms: a 56% speed-up"), or "".
+
+    180 → 80 ms takes 56% off the time; the speed rises by 180 ÷ 80 − 1 = 125%.
+    """
+    if claim.direction != "+" or not (_SPEED_WORD_AFTER.match(text, claim.end)
+                                       or _SPEED_WORD_BEFORE.search(text, max(0, claim.start - 24), claim.start)):
+        return ""
+    cut = next((d for d in facts.derived if d.role == dv.CHANGE and d.dim is Dim.FRACTION and -1 < d.value < 0
+                and math.isclose(-d.value, claim.value, rel_tol=MATCH / 2)), None)
+    if cut is None:
+        return ""
+    speed = 1 / (1 + cut.value) - 1
+    return (f"{cut.how} takes {show(-cut.value, Dim.FRACTION)} off the time; in speed that is {show(speed, Dim.FRACTION)}"
+            f" faster ({number_shown(speed + 1)}×), not {claim.shown()}")
 
 
 def _time_at_the_roof(facts: Facts) -> dv.Derived | None:
@@ -1556,7 +1585,7 @@ def _tuned_past_the_roof(claim: Claim, facts: Facts, text: str) -> str:
             f" {claim.shown()}× needs less work or another roof")
 
 
-_ENOUGH = re.compile(r"\b(?:enough|suffic\w*|gets? (?:us|it|you) (?:to|there|down)|takes? (?:us|it) (?:to|down)|reach(?:es)?"
+_ENOUGH = re.compile(r"\b(?:enough|suffic\w*|gets? (?:us|it|you) (?:to|there|down)|(?:will|would|can|could) get there|takes? (?:us|it) (?:to|down)|reach(?:es)?"
                      r"|hits?|makes? it)\b")
 
 
@@ -2568,7 +2597,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text)
              or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
-        wrong = (_change_turned(claim, facts, text) or _fraction_misread(claim, facts)
+        wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
+                 or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
     if wrong:
         return Mark(shown, False, wrong), False
@@ -2952,7 +2982,8 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     compared = "" if wrong else (comparison_wrong(text, reading.claims, facts) or _direction_wrong(text, reading.claims, facts)
                                  or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts)
                                  or _times_below_peak_wrong(text, reading.claims, facts)
-                                 or beyond_the_roof_wrong(text, reading.claims, facts))
+                                 or beyond_the_roof_wrong(text, reading.claims, facts)
+                                 or _near_roof_said_far(text, reading.claims, facts))
     if compared:
         wrong = compared
         marks.append(Mark(compared.split(",")[0], False, wrong))
@@ -2966,10 +2997,9 @@ _PER_ONE = r"(?:\s?(?:/\s?|per\s|a\s|each\s)(?:token|tok|step|request|call|itera
 _VERB = r"(?:(?:is|are|was|were|sits?|runs?|stays?|comes? in)\s+)?"
 _ADVERB = r"(?:well|far|comfortably|just|still|already|way|much|a bit|slightly|even|easily)\s+"
 _WHICH = r"(?:(?:which|that|this|it|so it)\s*(?:is|'s|would be|will be)?\s+|so\s+(?:it'?s\s+|that'?s\s+)?)"
-# After a comma or a dash the relation needs "which", "so" or an adverb to be said of the figure before it: ", under
-# 1 µs saved" starts a figure of its own.
-_COMPARED_JOIN = (_PER_ONE + r"(?:\s*" + _WHICH + "?" + _VERB + f"(?:{_ADVERB})*" + r"|\s*(?:[,—–]\s*|\s-\s)(?:"
-                  + _WHICH + _VERB + f"(?:{_ADVERB})*|" + _VERB + f"(?:{_ADVERB})+))")
+# A relation after a comma or a dash is said of the figure before it ("532 GB/s, under the 300 GB/s the L4 allows");
+# one whose figure is a difference is not (", under 1 µs saved").
+_COMPARED_JOIN = (_PER_ONE + r"\s*(?:[,—–]\s*|\s-\s)?" + _WHICH + "?" + _VERB + f"(?:{_ADVERB})*")
 _COMPARED = re.compile(_COMPARED_JOIN + r"(?P<rel>below|less than|lower than|smaller than|under|above|more than"
                        r"|greater than|higher than|bigger than|larger than|faster than|quicker than|slower than|<|>|≤|≥)"
                        r"\s*(?:that |the |our |its |a |an |this )?~?\s*")
@@ -3121,6 +3151,35 @@ def _sentence_of(text: str, at: int) -> str:
     start = max(text.rfind(mark, 0, at) for mark in ".?!\n") + 1
     ends = [found for mark in ".?!\n" if (found := text.find(mark, at)) >= 0]
     return text[start:min(ends) + 1 if ends else len(text)]
+
+
+# A share near its roof said in words to be far from it ("1.7 TB/s out of 2.0, so nowhere near peak bandwidth").
+_FAR_FROM_THE_ROOF = re.compile(r"\b(?:nowhere (?:near|close to)|far (?:from|below|under|short of)|well (?:below|under|short"
+                                r" of)|way (?:below|under|off)|a long way (?:from|off|below|under|short of)|miles (?:from"
+                                r"|off|below)|not (?:even )?(?:near|close to))\s+(?:the\s+|its\s+|any\s+)?(?:[\w-]+\s+)?"
+                                r"(?:peak|roof\w*|limit|max\w*|ceiling|rated|bandwidth|saturat\w*)")
+NEAR_THE_ROOF = 0.8  # a share of the roof at or past which "nowhere near it" is false
+
+
+def _near_roof_said_far(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """Why a share of a roof at 80% or more, or the rate that is one, is said to be far from the roof, or ""."""
+    for claim in claims:
+        if claim.hypothetical or claim.bound:
+            continue
+        if claim.dim is Dim.FRACTION and claim.roof and not claim.spare and not claim.change:
+            share = claim.value
+        elif claim.dim in _RATES and any(same(claim, f) for f in facts.known):
+            share = next((f.value for f in facts.known if f.dim is Dim.FRACTION and f.roof == claim.roof), 0.0)
+        else:
+            continue
+        if share < NEAR_THE_ROOF or share > 1:
+            continue
+        lo, hi = _sentence_bounds(text, claim)
+        far = _FAR_FROM_THE_ROOF.search(text, claim.end, min(hi, claim.end + 80))
+        if far and not _NOT_BEFORE.search(text, max(lo, far.start() - 12), far.start()):
+            said = f"{claim.shown()} of" if claim.dim is Dim.FRACTION else f"{claim.shown()} is {share:.0%} of"
+            return f"{said} {_roof_name(claim.roof)}, near the roof, not “{far.group()}”"
+    return ""
 
 
 def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:

@@ -29,7 +29,8 @@ _TYPOS = {
 # ("waiting" is not "writing", "copied" is not "compiled"); found by reading every word of the learner sets.
 _REAL_WORDS = frozenset({"waiting", "copied", "spending", "tensorrt", "sided", "large", "compiler", "sending",
                          "wanting", "writing", "casting", "costing", "posting", "fasting", "listing", "testing",
-                         "sharing", "shared", "shares", "sharding", "turning", "turned"})
+                         "sharing", "shared", "shares", "sharding", "turning", "turned", "fussing", "fussed",
+                         "fusses", "fussy"})
 # Whole-phrase shorthand, matched on word boundaries after lower-casing; each with the strings one of which it
 # needs, so text without them is not scanned for it (Python's regex engine reads some 10-20 MB/s per pattern).
 _SHORTHAND = tuple((re.compile(pattern), replacement, needles) for pattern, replacement, needles in (
