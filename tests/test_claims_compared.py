@@ -93,6 +93,11 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     ("a5", "evidence", "62% of peak; even at 100% it is about 112 ms, 32 ms over the 80 ms target."),
     # the floor said right, in its time and in its rate
     ("a4", "evidence", "Floor: 14 GB / 300 GB/s ≈ 47 ms a token, about 21 tok/s; 38 tok/s is above the floor."),
+    # a regime named to set this kernel beside it is a contrast, not a reason
+    ("a1", "evidence", "70% of peak TFLOP/s: that's well above the 50% you'd see from a memory-bound kernel, so the"
+                       " math is the limit."),
+    # the target compared with is no time at the roof
+    ("a5", "evidence", "62% of peak. 112 ms at full peak is more than the 80 ms target, so tuning alone misses it."),
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),

@@ -381,7 +381,18 @@ def claims_said(marks: Collection[claims.Mark], text: str) -> str:
     return "; ".join(parts)
 
 
-_WHAT_IF = re.compile(r"\b(?:would|could|might|if|had it|were it|should|whether)\b")
+_WHAT_IF = re.compile(r"\b(?:would|could|might|if|had it|were it|should|whether)\b|\b(?:you|we|it|one|they)'d\b")
+# A regime named to set this kernel beside it ("well above the 50% you see from a memory-bound kernel", "unlike a
+# compute-bound GEMM"): a contrast, not a reason.
+_CONTRAST_BEFORE = re.compile(r"(?:(?<!other )(?<!else )\bthan|\bunlike|\bcompared (?:with|to)|\bversus|\bvs\.?|\binstead of"
+                              r"|\bas (?:in|with|for))\s+(?:[\w%'-]+\s+){0,6}?$")
+
+
+def _named_in_contrast(clause: str, regime: str) -> bool:
+    """Whether every naming of ``regime`` in a clause sets this kernel beside it rather than calling it that."""
+    words = "|".join(re.escape(n) for n in regime_names(regime))
+    found = list(re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", clause))
+    return bool(found) and all(_CONTRAST_BEFORE.search(clause, max(0, m.start() - 50), m.start()) for m in found)
 _EVIDENCE_CLAUSE = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|,\s|\b(?:but|whereas|while|so|and|which)\b")
 
 
@@ -417,7 +428,7 @@ def _regime_said_against(text: str, regime: str | None) -> str:
         other = regime_named(clause)
         # an incident named as the clause's subject, or just before it ("(A2) was memory-bound"), is what it is of
         if other is not None and other != regime and not (_NAMED_SUBJECT.match(clause) or _NAMED_BEFORE.search(
-                lowered, max(0, start - 12), start)):
+                lowered, max(0, start - 12), start)) and not _named_in_contrast(clause, other):
             quoted = _as_written(text, clause.strip())
             return f"Your evidence describes {a_kernel(other)} (“{quoted}”), but this one is {advice(regime).name}."
     return ""

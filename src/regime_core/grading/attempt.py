@@ -116,6 +116,13 @@ _ONE = re.compile(r"\bone\b(?=\s+FLOP/byte)|^\W*(?:about|around|roughly|approxim
 
 # Where a field's own check of its result begins ("— check: 0.334 × 5.03e7 ≈ 1.68e7, yes").
 _CHECKED = re.compile(r"\s[—–-]+\s*(?:check|verify|sanity)\w*|\(?\b(?:check|verify|sanity check)\w*\s*:", re.I)
+# How far from the ridge, said after the intensity ("0.33 (about 470× below the ridge)", "1356, ~8.7× the ridge").
+_HOW_FAR_REMARK = re.compile(r"\s*(?:\(|[,;—–](?=\s)|\s-\s)\s*(?:about|around|roughly|approx\.?|approximately|some|i\.e\.|~|≈)?"
+                             r"\s*\d[\d.,]*\s*(?:×|x|times)\s*(?:(?:below|under|above|over|beyond|past|left of|right of|beneath"
+                             r"|from|off|less than|more than)\b\s*(?:(?:the|its|a)\s+)?(?:ridge\b|it\b)?|(?:the\s+)?ridge\b)"
+                             r"[^)\n]{0,40}?\)?\s*$", re.I)
+# A fraction of the unit ("1/3 FLOP/byte"): its value.
+_UNIT_FRACTION = re.compile(r"(?<![\d.])(\d{1,2})\s*/\s*(\d{1,2})\s*(?=FLOP/byte)")
 # A number or a number word right before another: the two are one number read in parts ("one fifty six").
 _RUN_BEFORE = re.compile(r"(?:\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|hundred|thousand))\s+$",
                          re.I)
@@ -129,12 +136,14 @@ def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
     text = _CHECKED.split(text, maxsplit=1)[0]  # "= 0.334 — check: 0.334 × 5.03e7 ≈ 1.68e7": the check is not the result
+    text = _HOW_FAR_REMARK.sub("", text)  # "1/3 FLOP/byte (about 470× below the ridge)": how far is checked on its own
     before_comment = _COMMENT.sub("", text) if not text.lstrip().startswith("#") else text.lstrip()[1:]
     text = _KEY.sub("", _HEDGE_AFTER.sub("", before_comment.split("  #")[0].split(" # ")[0]))
     # "point three three" is 0.33; "1.36k" is 1360
     text = _POINT_WORDS.sub(lambda m: "0." + "".join(_DIGIT_WORDS[w.lower()] for w in m[1].split()), text)
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
     text = _PER_BYTE.sub("FLOP/byte", text)
+    text = _UNIT_FRACTION.sub(lambda m: f"{int(m[1]) / int(m[2]):.3g} " if int(m[2]) else m.group(), text)
     text = _A_FRACTION.sub(lambda m: f"{_FRACTION[m[1].lower()]:.3g}", text)
     text = spaced_thousands(" ".join(text.replace("\u202f", " ").replace("\u00a0", " ").split()))
     return " ".join(numbers_in_words(decimal_commas(_ONE.sub(lambda m: m.group()[:-3] + "1", text))).split())

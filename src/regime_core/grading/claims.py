@@ -2578,6 +2578,16 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
     return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×")
 
 
+_RELATION_BEFORE = re.compile(r"\b(?:below|under|less than|lower than|smaller than|above|over|more than|greater than"
+                              r"|higher than|bigger than|larger than|faster than|slower than|beats?|hits?|meets?|miss(?:es)?)"
+                              r"\s+(?:that |the |our |its |a |an |this )?~?\s*$")
+
+
+def _set_against(text: str, claim: Claim) -> bool:
+    """Whether a figure is what another is compared with ("more than the 80 ms target"), not a claim of its own."""
+    return bool(_RELATION_BEFORE.search(text, max(0, claim.start - 30), claim.start) or _TARGET_AFTER.match(text, claim.end))
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
@@ -2606,7 +2616,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if multiplied is not None:
         return multiplied, False
     # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand
-    if claim.at_peak and not claim.bound and claim.start not in summed:
+    if claim.at_peak and not claim.bound and claim.start not in summed and not _set_against(text, claim):
         d = _time_at_the_roof(facts)
         if d is not None and not _derived_for(claim, facts):
             return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)},"

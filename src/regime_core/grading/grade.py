@@ -467,10 +467,13 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
             problems.append(f"{optimisation.why}")
         problems += [off for text in (given.said, given.optimisation) if (off := _arithmetic_off(text))][:1]
         known_intensities = [given.intensity, p.intensity, row.drill_intensity]
-        near = _NEAR_THE_RIDGE.search(normalise(given.side_said)) if given.side_said else None
         distance = max(p.intensity, ridge) / min(p.intensity, ridge)
+        # near the ridge, said in the side or after the intensity ("1, just under the ridge")
+        near_said = next((text for text in (given.side_said, given.said)
+                          if text and _NEAR_THE_RIDGE.search(normalise(text))), "")
+        near = _NEAR_THE_RIDGE.search(normalise(near_said)) if near_said else None
         if near and distance >= _FAR_FROM_THE_RIDGE:
-            problems.append(f"“{_as_written(given.side_said, near.group())}”: it sits"
+            problems.append(f"“{_as_written(near_said, near.group())}”: it sits"
                             f" {format_quantity(distance, Dim.COUNT)}× from the ridge, far from it")
         if far := (_how_far_off(given.side_said, known_intensities, ridge)
                    or _how_far_off(given.said, known_intensities, ridge, _HOW_FAR_OF_RIDGE)):
