@@ -293,6 +293,14 @@ def get(card_id: object, field_name: str = "hardware") -> Hardware:
     return cards[target]
 
 
+def named_in(text: str) -> bool:
+    """Whether a text names a catalogue card, in one word or two ("on an H100", "the MI300X", "an RTX 4090")."""
+    words = re.findall(r"[a-z0-9]+", text.lower())[:2000]
+    names = _names()
+    return any(len(key) > 1 and key in names
+               for n, word in enumerate(words) for key in (name_key(word), name_key(word + "".join(words[n + 1:n + 2]))))
+
+
 def parse_count(value: object, field_name: str = "count") -> int:
     """A number of GPUs: a whole number from 1 to ``MAX_COUNT`` (``8`` or ``"8"``)."""
     count: int | None = None

@@ -10,6 +10,7 @@ the argument turned around, quoted back to the learner.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import re
 from collections.abc import Iterator
@@ -271,6 +272,7 @@ def _paid(text: str) -> bool | None:
     return paid
 
 
+_ALSO = re.compile(r"\b(?:too|as well|also|likewise|equally)\b")
 _FUSING_IT = re.compile(r"\b(?:fus\w*|compil\w*|graph[- ]captur\w*)\s+(?:them|it|this|that|these|those)\b")
 # A clause with no name leads the next one only across "and" or a sentence's start: "fusion is the right call, and
 # A2 shows it"; across "while" or "but" it contrasts ("fusion is the right call, while A1 is compute-bound").
@@ -327,6 +329,12 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 if n == 0 and (not joined or _LEAD_JOIN.fullmatch(joined)):
                     said = f"{lead} {said}"
                 lead, start = "", end
+                # "Fusion wins on A2 and on A1's matmul too": a name added with "too" takes the last one's verdict
+                also = out[-1] if n and out and out[-1].incident == f"a{named[n - 1][1]}" and _ALSO.search(said) \
+                    and _paid(said) is None else None
+                if also is not None:
+                    out.append(dataclasses.replace(also, incident=f"a{found[1]}", clause=f"{also.clause} {said.strip()}"))
+                    continue
                 if not _FUSION.search(said):
                     continue
                 pays = _paid(said)

@@ -2010,6 +2010,8 @@ def _catalogue_ridges() -> tuple[float, ...]:
 def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None:
     """The mark of an intensity said to be a ridge: the incident's card's, or, with no card named, any card's."""
     before = bool(_RIDGE_BEFORE.search(text, max(0, claim.start - 16), claim.start))
+    if _OPERAND.match(text, claim.end):  # "a ridge of 312/2 = 156": the working's first operand, not the ridge
+        return None
     if not ((claim.dim is Dim.INTENSITY and (before or _RIDGE_AFTER.match(text, claim.end)))
             or (claim.dim is Dim.COUNT and before)):
         return None
@@ -2017,8 +2019,9 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     if facts.ridge:
         if math.isclose(claim.value, facts.ridge, rel_tol=MATCH):
             return Mark(shown, True, "the card's ridge")
-        # Another card's ridge may be said on purpose ("on an H100 it is 295"): not checked, never wrong.
-        return None if some_card else Mark(
+        # Another card's ridge may be said on purpose ("on an H100 it is 295"): not checked, never wrong, where the
+        # card is named ("a ridge of 312" is the drill card's peak, near no card's ridge but an H100's by chance).
+        return None if some_card and hardware.named_in(text) else Mark(
             shown, False, f"the card's ridge is {show(facts.ridge, Dim.INTENSITY)}, not {claim.shown()}")
     return Mark(shown, True, "a catalogue card's ridge (this incident names no card)") if some_card else None
 
@@ -2046,8 +2049,17 @@ def ridge_wrong(lowered: str, ridge: float) -> str:
 # A side of the ridge said as the regime it puts a kernel in ("1356 vs ridge 156 -> memory side").
 _REGIME_SIDE = re.compile(r"\b(?P<memory>memory|bandwidth|bytes)[- ](?:side|bound)\b|\b(?:compute|math|flops?)[- ](?:side|bound)\b")
 _PLACED_REACH = 50  # characters after an intensity in which the side it is given is read
-_SIDE_BY_A_FACTOR = re.compile(r"\s*(?:is|sits|lies|lying|sitting)?\s*(?:~|≈|about|roughly|some)?\s*[\d.]+\s*×\s*"
+_SIDE_BY_A_FACTOR = re.compile(r"\s*,?\s*(?:is|sits|lies|lying|sitting)?\s*(?:~|≈|about|roughly|some)?\s*(?P<factor>[\d.]+)\s*×\s*"
                                r"(?P<word>below|under|beneath|lower than|less than|above|over|beyond|past|higher than)\b")
+
+
+#: How far a "how far from the ridge" may be from intensity ÷ ridge: it is said roughly ("~9×" for 8.7×).
+HOW_FAR_MATCH = 0.25
+_DECIMAL = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _decimal(text: str) -> bool:
+    return bool(_DECIMAL.fullmatch(text))
 
 
 def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> str:
@@ -2072,6 +2084,14 @@ def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> st
             said = ("below" if found["memory"] else "above") if found.re is _REGIME_SIDE else (
                 "below" if found["word"] in _BELOW else "above")
         expected = "above" if claim.value > ridge else "below"
+        distance = max(claim.value, ridge) / min(claim.value, ridge)
+        by_factor = _SIDE_BY_A_FACTOR.match(window)
+        factor = by_factor["factor"] if by_factor else None
+        if said == expected and factor and _decimal(factor) and not math.isclose(
+                float(factor), distance, rel_tol=HOW_FAR_MATCH):  # "1,360 FLOP/byte, 87× above the ridge"
+            shown = f"{claim.value:,.0f}" if claim.value >= 10 else number_shown(claim.value)
+            return (f"{shown} FLOP/byte is {number_shown(distance)}× {expected} the ridge of {number_shown(ridge)}"
+                    f" FLOP/byte, not {factor}×")
         if said is not None and said != expected:
             regime = "compute" if expected == "above" else "memory"
             shown = f"{claim.value:,.0f}" if claim.value >= 10 else number_shown(claim.value)  # "1,360", as written

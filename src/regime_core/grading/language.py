@@ -474,7 +474,11 @@ _FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|del
                                # fusion said to put the work on the tensor cores ("it lets the chain use the tensor cores")
                                r"|\b(?:fus|compil)\w*\b(?:(?!\b(?:already|which|that|not|never|no|nothing|whose)\b)(?:[^.;!?]|\.(?=\d))){0,80}?"
                                r"\b(?:lets?|letting|allows?|enabl\w*|so)\s+(?:it|them|the\s+[\w-]+)\s+(?:to\s+)?use\s+(?:the\s+)?"
-                               r"tensor[- ]cores\b")
+                               r"tensor[- ]cores\b"
+                               # ... or to make the math units faster ("fusion lets the tensor cores run faster")
+                               r"|\b(?:fus|compil)\w*\b(?:(?!\b(?:already|which|that|not|never|no|nothing|whose)\b)(?:[^.;!?]|\.(?=\d))){0,80}?"
+                               r"\b(?:lets?|letting|allows?|enabl\w*|makes?|making|helps?)\s+(?:the\s+)?(?:tensor[- ]cores|alus?"
+                               r"|math units?|sms?|math|arithmetic)\s+(?:to\s+)?(?:run|go|work|compute|crunch|be)\s+faster\b")
 
 
 # The FLOP count said to fall by what the line offers ("chunked prefill cuts the prefill FLOPs 4×", "it would reduce

@@ -1,0 +1,51 @@
+"""Part C readings added after the sixteenth set was spent: how far from the ridge, a ridge that is a peak, fusion
+said to speed the math units, and an incident added to a win with "too".
+
+Each is held both ways on paragraphs of the drill's kind: the right one is not failed on that check, the wrong one
+is, naming why.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.grading.grade import grade
+
+RIGHT = ("Fusion pays when bytes set the time: A2's eager chain hits 1.7 of 2.0 TB/s (85%) and compile, which fuses it,"
+         " ran 3.8× faster. It is a career-limiter on A1's matmul, already at 70% of peak at ~1,360 FLOP/byte, 8.7×"
+         " above the 156 FLOP/byte ridge: fusing a relu moves nothing that sets its time.")
+
+
+def _checks(paragraph: str) -> dict[str, Any]:
+    checks: dict[str, Any] = grade({"part_c": paragraph})["items"]["part_c"]["checks"]
+    return checks
+
+
+def test_the_right_paragraph_passes_every_check() -> None:
+    checks = _checks(RIGHT)
+    assert all(c["passed"] is True for c in checks.values()), checks
+
+
+@pytest.mark.parametrize(("paragraph", "check", "named"), [
+    # how far an intensity sits from the ridge, said wrongly
+    (RIGHT.replace("8.7×", "87×"), "number", "above the ridge of 156 FLOP/byte, not 87×"),
+    # the card's peak called its ridge
+    (RIGHT.replace("8.7× above the 156 FLOP/byte ridge", "against a ridge of 312"), "number", "the card's ridge is"),
+    # fusion said to make the math units faster
+    (RIGHT.replace("which fuses it,", "because fusion lets the tensor cores run faster,"), "fusion", "fusion"),
+    # an incident added to fusion's win with "too"
+    ("Fusion wins on A2 (3.8×, bytes deleted) and on A1's matmul too. It is a career-limiter on A7, where the host"
+     " waits on .item().", "fusion", "fusion cannot help A1"),
+])
+def test_a_wrong_paragraph_fails_the_check(paragraph: str, check: str, named: str) -> None:
+    got = _checks(paragraph)[check]
+    assert got["passed"] is False, got
+    assert named in got["why"], got["why"]
+
+
+def test_another_card_s_ridge_named_with_its_card_is_not_held_to_the_drill_s() -> None:
+    """"On an H100 the ridge is about 295" is that card's: named, it is no slip."""
+    paragraph = RIGHT + " On an H100 the ridge is about 295 FLOP/byte, so the same matmul is still far above it."
+    assert _checks(paragraph)["number"]["passed"] is not False
