@@ -71,6 +71,14 @@ PAIRS = [
     ("a5", "evidence", "62% of peak; need 180/80 = 2.25× but at most 1/0.62 = 1.6×, so tuning alone won't get there.",
      "62% of peak; need 180/80 = 2.25× but at most 1/0.62 = 1.6×, so tuning alone will get there.",
      "Tuning alone cannot reach the target"),
+    # a whole multiplier right after a change of time, off by more than its rounding
+    ("a6", "evidence", "Busy 20%; with the gaps gone the request drops from 400 ms to 80 ms, 5× faster.",
+     "Busy 20%; with the gaps gone the request drops from 400 ms to 80 ms, 4× faster.", "400 ms → 80 ms is 5×"),
+    # a change said as a share of the step before it or after it
+    ("a7", "evidence", "8 → 14 ms: +6 ms, the host sync costs 75% of the old step.",
+     "8 → 14 ms: +6 ms, the host sync costs 43% of the old step.", "6 ms is 75% of the old 8 ms, not 43%"),
+    ("a7", "evidence", "8 → 14 ms: +6 ms, the host sync is 43% of the new ITL.",
+     "8 → 14 ms: +6 ms, the host sync is 75% of the new ITL.", "of the new 14 ms, not 75%"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),

@@ -1758,13 +1758,18 @@ def _cut_past_the_whole(claim: Claim, line: Sequence[Claim], text: str) -> str:
     return f"a cut of {claim.shown()} would take the time below zero: no time loses more than all of itself"
 
 
+# What may stand between a change of time and the multiplier said of it: "400 → 80 ms, i.e. about 5×".
+_RIGHT_AFTER = re.compile(r"\s*(?:[,(—–:]|\s-\s)?\s*(?:(?:i\.e\.,?|so|that'?s|which is|a|an|about|roughly|around|some)\s+"
+                          r"|[~≈]\s?)*")
+
+
 def _speed_up_of_the_change_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
     """A speed-up written to a tenth that is not the change of time said just before it, or "".
 
     "Going 180 → 80 ms is a 2.5× speed-up": 180 ÷ 80 is 2.25×. A multiplier written without a decimal ("about 2×")
     is held only to the usual match.
     """
-    if not claim.multiplier or claim.bound or "." not in claim.written:
+    if not claim.multiplier or claim.bound:
         return ""
     start, _ = _sentence_bounds(text, claim)
     times = [c for c in line if c.dim is Dim.SECOND and start <= c.start and c.end <= claim.start and c.value > 0]
@@ -1772,6 +1777,11 @@ def _speed_up_of_the_change_off(claim: Claim, line: Sequence[Claim], text: str) 
         return ""
     before, after = times[-2], times[-1]
     ratio = max(before.value, after.value) / min(before.value, after.value)
+    if "." not in claim.written:
+        # a whole multiplier right after the change is said of it, rounded at most ("400 → 80 ms, 4× faster": 5×)
+        if _RIGHT_AFTER.fullmatch(text, after.end, claim.start) and abs(claim.value - ratio) > 0.5 + ratio * 0.02:
+            return f"{before.shown()} → {after.shown()} is {number_shown(ratio)}×, not {number_shown(claim.value)}×"
+        return ""
     if math.isclose(claim.value, ratio, rel_tol=min(MATCH, arithmetic_tolerance(claim.written))) or not math.isclose(
             claim.value, ratio, rel_tol=MATCH * 1.5):
         return ""  # right to its digits, or a multiplier of something else
@@ -1828,6 +1838,43 @@ def _measured_called_the_floor(claim: Claim, facts: Facts, text: str) -> str:
         return ""
     return (f"{claim.shown()} is what the incident measures ({measured.shown()}), not the floor: the bytes allow"
             f" {show(floor.value, Dim.SECOND)} a token ({show(1 / floor.value, Dim.TOKEN_RATE)})")
+
+
+# A share of the step before or after a change ("the sync costs 43% of the old step").
+_OF_THE_STEP = re.compile(r"\s*of\s+(?:the\s+|its\s+|each\s+)?(?P<when>old|original|previous|earlier|former|eager|baseline|before|new"
+                          r"|current|later|after|resulting|slower|faster)\s+(?:[\w-]+\s+)?(?:step|itl|latency|time|token"
+                          r"|tokens|request|one)\b")
+_BEFORE_WORDS = ("old", "original", "previous", "earlier", "former", "eager", "baseline", "before", "faster")
+
+
+def _share_of_the_step(claim: Claim, facts: Facts, text: str) -> tuple[bool, str] | None:
+    """A change said as a share of the step before it or after it, checked: (right, why), or None where none is said.
+
+    A7's 8 → 14 ms: the 6 ms are 75% of the old step and 43% of the new one.
+    """
+    said = _OF_THE_STEP.match(text, claim.end) if claim.dim is Dim.FRACTION else None
+    if said is None:
+        return None
+    for before, after in facts.transitions:
+        if before.dim is not Dim.SECOND or after.dim is not Dim.SECOND or min(before.value, after.value) <= 0:
+            continue
+        change = abs(after.value - before.value)
+        of_before = said["when"] in _BEFORE_WORDS
+        whole = before if of_before else after
+        right = change / whole.value
+        how = f"{show(change, Dim.SECOND)} is {show(right, Dim.FRACTION)} of the {said['when']} {whole.shown()}"
+        if math.isclose(claim.value, right, abs_tol=SHARE_POINTS):
+            return True, how
+        other = change / (after.value if of_before else before.value)
+        if math.isclose(claim.value, other, abs_tol=SHARE_POINTS):
+            return False, f"{how}, not {claim.shown()}"
+    return None
+
+
+def _share_of_the_other_step(claim: Claim, facts: Facts, text: str) -> str:
+    """Why a change is said as its share of the other step than the one named ("43% of the old step"), or ""."""
+    found = _share_of_the_step(claim, facts, text)
+    return found[1] if found is not None and not found[0] else ""
 
 
 def _ceiling_said_exact(claim: Claim, facts: Facts, text: str) -> str:
@@ -2625,7 +2672,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _roof_short_of_the_change(claim, facts, line, text) or _kernel_fix_past_its_part(claim, facts, text)
              or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
              or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text)
-             or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text))
+             or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text)
+             or _share_of_the_other_step(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
                  or _fraction_misread(claim, facts)
@@ -2644,6 +2692,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     ruled = _rule_mark(claim, facts, text, shown)
     if ruled is not None:
         return ruled, False
+    if (of_the_step := _share_of_the_step(claim, facts, text)) is not None:  # "75% of the old step" of A7's 6 ms
+        return Mark(shown, of_the_step[0], of_the_step[1]), False
     if claim.metric:
         return _metric_mark(claim, facts, text, shown), False
     if claim.share and any(f.share and _shares_close(claim.busy() or 0, f.busy() or 0) for f in facts.deciding):
