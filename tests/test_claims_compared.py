@@ -79,6 +79,17 @@ PAIRS = [
      "8 → 14 ms: +6 ms, the host sync costs 43% of the old step.", "6 ms is 75% of the old 8 ms, not 43%"),
     ("a7", "evidence", "8 → 14 ms: +6 ms, the host sync is 43% of the new ITL.",
      "8 → 14 ms: +6 ms, the host sync is 75% of the new ITL.", "of the new 14 ms, not 75%"),
+    # a quotient's result said as a multiplier is the whole quotient, not its denominator
+    ("a3", "evidence", "8·32·32 = 8192 elements; A2's tensor is 4096²/32² = 16,384x bigger and ~12 µs either way.",
+     "8·32·32 = 8192 elements; A2's tensor is 4096²/32² = 1,024x bigger and ~12 µs either way.",
+     "4096² / 32² is 16.4k, not 1,024"),
+    # a cut past the whole, with what is cut named
+    ("a5", "evidence", "62% of peak tensor TFLOP/s. Going from 180 to 80 ms means cutting the time by 56%.",
+     "62% of peak tensor TFLOP/s. Going from 180 to 80 ms means cutting the time by 125%.", "would take the time below"),
+    # the share of the request a faster kernel saves
+    ("a6", "evidence", "Gaps are 8 of every 10 µs, 80% of wall time: halving the kernel saves 1 µs in 10.",
+     "Gaps are 8 of every 10 µs, 80% of wall time. Halving the 2 µs kernel time would save 40% of the request.",
+     "save 1 µs of it, 10%, not 40%"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),
@@ -106,6 +117,15 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
                        " math is the limit."),
     # the target compared with is no time at the roof
     ("a5", "evidence", "62% of peak. 112 ms at full peak is more than the 80 ms target, so tuning alone misses it."),
+    # a variable's quotient is no sum on the last result
+    ("a1", "evidence", "Already 70% of peak TFLOP/s, max 1/0.7 = 1.43x only. Intensity n/3 ≈ 1365 FLOP/byte, far above"
+                       " the 156 ridge."),
+    # a sum said in words: in and out
+    ("a3", "evidence", "Even at fp32 that's 32 KiB in and 32 KiB out; 64 KiB / 2 TB/s ≈ 0.03 µs of real traffic. 12 µs"
+                       " is launch-scale."),
+    # a target denied to every amount of tuning
+    ("a5", "evidence", "62% of peak tensor TFLOP/s. Perfect kernels at 100% would give 180 x 0.62 ≈ 112 ms. No amount"
+                       " of trimming on this one card reaches 80 ms."),
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),

@@ -38,6 +38,13 @@ def test_the_right_paragraph_passes_every_check() -> None:
     # an incident added to fusion's win with "too"
     ("Fusion wins on A2 (3.8×, bytes deleted) and on A1's matmul too. It is a career-limiter on A7, where the host"
      " waits on .item().", "fusion", "fusion cannot help A1"),
+    # fusion's win said to hold at any size
+    ("Fusion is the universal measure. A3 proves it: the compiled chain was 1.08x faster on the small tensor, which"
+     " confirms A2's 3.8x fusion gain holds at any size.", "fusion", "does not hold at every size"),
+    # a small word said of the roof share, not of the win
+    ("Fused kernel sometimes correct, sometimes waste. For A2, memory-bound, 1.7 of 2.0 TB/s, compile give 3.8x, so"
+     " fuse is correct. For A1 also can, fuse relu into matmul epilogue save the activation round trip, since matmul"
+     " only 70% of peak there still got 30% to win lah.", "fusion", "fusion cannot help A1"),
 ])
 def test_a_wrong_paragraph_fails_the_check(paragraph: str, check: str, named: str) -> None:
     got = _checks(paragraph)[check]
@@ -49,3 +56,14 @@ def test_another_card_s_ridge_named_with_its_card_is_not_held_to_the_drill_s() -
     """"On an H100 the ridge is about 295" is that card's: named, it is no slip."""
     paragraph = RIGHT + " On an H100 the ridge is about 295 FLOP/byte, so the same matmul is still far above it."
     assert _checks(paragraph)["number"]["passed"] is not False
+
+
+@pytest.mark.parametrize("paragraph", [
+    # how fusion works ("never touch HBM") is no win denied
+    RIGHT.replace("which fuses it,", "which fuses it so the intermediates never touch HBM,"),
+    # a share of the matmul's FLOPs is of no roof, and no other unit's number
+    RIGHT + " The relu is ~0.01% of the matmul's FLOPs.",
+])
+def test_right_paragraphs_of_these_kinds_are_not_failed(paragraph: str) -> None:
+    checks = _checks(paragraph)
+    assert all(c["passed"] is not False for c in checks.values()), checks

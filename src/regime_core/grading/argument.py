@@ -30,7 +30,10 @@ _MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|(?<!flop/)bytes?|(?<!flop/)b
 _COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ](?:cores?|pipes?)|math|arithmetic|multipl\w*|gemm|matmul"
                       r"|a[15](?:s|\'s)?)\b"
                       r"|above (?:the )?(?:~?[\d.,]+\s*(?:flop/b\w*|flops? per byte)?\s+)?(?:ridge|it)\b|flop (?:roof|limit|ceiling)")
-_NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b")
+_NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottleneck|problem|issue)\b"
+                    # how fusion works, not that it failed: "the intermediates never touch HBM"
+                    r"|\b(?:intermediates?|temporar\w*|activations?|values?|results?|data|tensors?|it|they)\s+never\s+"
+                    r"(?:touch|hit|reach|go (?:to|back to|through)|leave|see|round[- ]trip|make it to|land in)\w*\b")
 _AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|neither|nor"
                       r"|cannot|can'?t"
                       r"|mistakes?|costly"
@@ -238,6 +241,17 @@ _BIG_WIN = re.compile(r"\b(?:best|big|bigger|biggest|huge|major|massive|large|la
 _TIMES = re.compile(r"(\d+(?:\.\d+)?)\s?(?:×|x\b|times\b)")
 
 
+# A small word said of something other than the win: a roof share ("only 70% of peak"), a tensor ("the small
+# tensor").
+_SMALL_OF_ANOTHER = re.compile(r"\s+(?:~|about\s+)?\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?(?:peak|roof|bandwidth|tflop)"
+                               r"|\s+(?:[\w-]+\s+)?(?:tensors?|inputs?|shapes?|arrays?|batch(?:es)?|chains?|kernels?|ops?)\b")
+
+
+def _small(clause: str) -> bool:
+    """Whether a clause says the win was small ("only 1.08×", "barely helps"), not that something else is."""
+    return any(not _SMALL_OF_ANOTHER.match(clause, m.end()) for m in _SMALL_WIN.finditer(clause))
+
+
 @dataclass(frozen=True)
 class FusionSaid:
     """What a clause says fusion does for one incident: pays or not, how much (a multiplier), and its words."""
@@ -310,7 +324,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 said_of_last = _SO.fullmatch(joined) or _FUSING_IT.search(unit)
                 pays = _paid(unit) if last and said_of_last and _FUSION.search(unit) else None
                 if pays is not None:
-                    out.append(FusionSaid(last, pays, unit.strip(), bool(_SMALL_WIN.search(unit)),
+                    out.append(FusionSaid(last, pays, unit.strip(), _small(unit),
                                           bool(_BIG_WIN.search(unit)),
                                           tuple(float(m[1]) for m in _TIMES.finditer(unit))))
                 lead = unit if not last else lead  # only before the sentence names an incident
@@ -341,6 +355,6 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 if pays is None:
                     continue
                 times = tuple(float(m[1]) for m in _TIMES.finditer(said))
-                out.append(FusionSaid(f"a{found[1]}", pays, said.strip(), bool(_SMALL_WIN.search(said)),
+                out.append(FusionSaid(f"a{found[1]}", pays, said.strip(), _small(said),
                                       bool(_BIG_WIN.search(said)), times))
     return out

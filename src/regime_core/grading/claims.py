@@ -328,6 +328,10 @@ _AT_A_SHARE = re.compile(r"\s*[(,]?\s*at\s+(?!100\b)\d+(?:\.\d+)?\s?%")
 # A time a change starts from: "at 100% the 180 ms would drop to 112 ms", "180 ms only gets to 112 ms".
 _CHANGES_TO = re.compile(r"\s?(?:(?:would|could|will|might|only|then|just)\s)*(?:(?:drop|fall|go|get|come|shrink|turn"
                          r"|become|be cut|go down|come down|fall)s?\s(?:down\s)?)?(?:to|→|->)\s?(?:about\s|~|≈)?\d")
+# A share of some work's count ("0.01% of the matmul's FLOPs"), not of a roof ("70% of the flops are unused").
+_OF_THE_WORK = re.compile(r"\s*of\s+(?:the\s+|its\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?(?:[\w-]+['’]s|matmul|gemm|relu|kernel|chain"
+                          r"|layer|model|op|total|useful)\s+(?:flops|flop count|operations|ops|bytes|traffic)\b"
+                          r"(?!\s*/\s*s|\s+(?:per|a)\s+second)")
 _COPULA = re.compile(r"\s*(?:(?:is|are|was|means|represents|stands for|measures)\b|[=≈])")
 
 
@@ -365,15 +369,21 @@ def _own_words(text: str, lo: int, start: int, end: int, hi: int) -> tuple[str, 
     return _words(ahead, 4, last=True), after
 
 
+def _share_roof(text: str, end: int, hi: int, before: str, after: str) -> str | None:
+    """Which roof a share is of, from its words: "flops", "bandwidth" or None."""
+    if _OF_THE_WORK.match(text, end):  # "the relu is 0.01% of the matmul's FLOPs": a share of work, of no roof
+        return None
+    # "62% is like how much of the memory bandwidth is used": what a share is of may follow its copula far off
+    return _nearest(_ROOF_WORDS, before, _words(text[end:hi], 9, last=False) if _COPULA.match(text, end) else after)
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
     # "3.8× faster" is a multiplier; "180× 0.62" (normalised "180 × 0.62") is an operand of a product
     multiplier = text[end:end + 1] in ("×", "x") and dim is Dim.COUNT and not _FACTOR_AFTER.match(text, end)
-    roof = {Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}.get(dim)
-    if dim is Dim.FRACTION:
-        # "62% is like how much of the memory bandwidth is used": what a share is of may follow its copula far off
-        roof = _nearest(_ROOF_WORDS, before, _words(text[end:hi], 9, last=False) if _COPULA.match(text, end) else after)
+    roof = _share_roof(text, end, hi, before, after) if dim is Dim.FRACTION else {
+        Dim.FLOP_RATE: "flops", Dim.BYTE_RATE: "bandwidth"}.get(dim)
     # A label before the figure reaches across a colon ("occupancy: 62%").
     label = _words(text[max(0, start - 40):start], 3, last=True)
     metric = _nearest(_METRIC_WORDS, label, after) if dim is Dim.FRACTION else None
@@ -548,7 +558,9 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         lead = _OPERATOR.search(text, max(0, claim.start - 4), claim.start)
         # After ")" an operator goes on from a bracket not read here ("(125 − 71.4)/125"), not from the last result.
         led = bool(previous is not None and lead and lead.end() == claim.start and lead["op"] != "at"
-                   and not text[lead.start() - 1:lead.start()].isdigit() and text[lead.start() - 1:lead.start()] != ")")
+                   and not text[lead.start() - 1:lead.start()].isdigit() and text[lead.start() - 1:lead.start()] != ")"
+                   # "intensity n/3": an operator after a one-letter name divides the name, not the last result
+                   and not _NAMED_OPERAND.search(text, max(0, lead.start("op") - 3), lead.start("op")))
         if led and previous is not None and lead is not None:
             pvalue, pdim, pwritten = previous
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
@@ -601,6 +613,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
 
 
 _VARIABLE = re.compile(r"[nkmxy](?![a-z])")
+_NAMED_OPERAND = re.compile(r"(?<![a-z])[a-z]\s?$")
 _SHARE_OF = re.compile(r"\s?(?P<op>of)\s")
 _LESS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[−-]\s*\(?\s*$")
 # "14 GB at 300 GB/s" divides; "40,000 launches at 10 µs" multiplies; "at" between other figures is no operator.
@@ -977,8 +990,11 @@ def arithmetic_tolerance(written: str) -> float:
 def _sum_right(s: Sum) -> bool:
     """Whether a sum's written result is what its arithmetic gives, to the digits the result is written to."""
     tolerance = arithmetic_tolerance(s.given.written)
+    # the denominator alone is what "over 3 × 4096² × 2 ≈ 1e8 bytes" gives; a multiplier ("4096²/32² = 1,024×") is
+    # the whole quotient
+    denominator = None if s.given.multiplier else s.denominator
     return any(math.isclose(v, s.given.value, rel_tol=tolerance)
-               for v in (s.computed, s.over_all, s.denominator, s.complement) if v)
+               for v in (s.computed, s.over_all, denominator, s.complement) if v)
 
 
 def _sum_wrong(s: Sum) -> str:
@@ -1267,6 +1283,9 @@ _WHOLE_FASTER = re.compile(r"\bhalv\w*\s+(?:the\s+)?(?:request|step|total|t)\b|\
 
 
 # What a what-if's kernels give, said after them ("… and the request is only 1.19× faster", "saves 64 ms").
+_SHARE_SAVED = re.compile(r"\b(?:sav\w*|cut\w*|shav\w*|trim\w*|tak\w* off|remov\w*)\s+(?:only\s+|just\s+|about\s+|~\s?)?"
+                          r"(?P<share>\d+(?:\.\d+)?)\s?%\s+(?:off\s+)?(?:of\s+)?(?:the\s+|each\s+)?(?:request|step|total|time"
+                          r"|runtime|wall)")
 _WHAT_IF_RESULT = re.compile(r"\b(?:only|just|merely|gives?|gains?|saves?|makes?|request|step|total|whole)\b")
 
 
@@ -1286,6 +1305,15 @@ def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
     # The cycle over the kernels' time (1 ÷ busy) said to be what the kernels themselves can gain: it is what the
     # request gains with every gap gone.
     whole = _WHOLE_FASTER.search(lowered, kernels.end())
+    share = _SHARE_SAVED.search(lowered, kernels.end())
+    if whole is None and share is not None:  # "halving the 2 µs kernel would save 40% of the request": 10%
+        saved = (on - on / k) / (on + off)
+        said = float(share["share"]) / 100
+        if k > 1 and abs(said - saved) > SHARE_POINTS:
+            return (f"the kernels are {show(on, Dim.SECOND)} of every {show(on + off, Dim.SECOND)}: {number_shown(k)}×"
+                    f" faster kernels save {show(on - on / k, Dim.SECOND)} of it, {show(saved, Dim.FRACTION)}, not"
+                    f" {share['share']}%")
+        return ""
     if whole is None:
         if k > 1 and math.isclose(k, (on + off) / on, rel_tol=MATCH) and not _GAPS_REMOVED.search(lowered) and not (
                 _WHAT_IF_RESULT.search(lowered, kernels.end())):
@@ -1737,7 +1765,8 @@ def _speed_up_from_a_rate_change(claim: Claim, line: Sequence[Claim], text: str)
 
 # A cut said before its share ("cutting 125% of the time", "a drop of 120%") or after it ("125% less time").
 _CUT_BEFORE = re.compile(r"\b(?:cut\w*|drop(?:s|ped)?|fall(?:s)?|fell|reduc\w*|sav(?:e|es|ed|ing)|shav\w*|remov\w*|shed\w*"
-                         r"|trim\w*|lower\w*)(?:\s+(?:of|by))?\s+(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
+                         r"|trim\w*|lower\w*)(?:\s+(?:the\s+|its\s+)?(?:time|ttft|latency|runtime|step|it|them))?"
+                         r"(?:\s+(?:of|by))?\s+(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
 _CUT_AFTER = re.compile(r"\s?(?:less|shorter|lower|fewer|(?:of (?:the )?time )?(?:off|saved|cut))\b")
 
 
@@ -2655,6 +2684,20 @@ def _set_against(text: str, claim: Claim) -> bool:
     return bool(_RELATION_BEFORE.search(text, max(0, claim.start - 30), claim.start) or _TARGET_AFTER.match(text, claim.end))
 
 
+def _two_said_before(claim: Claim, line: Sequence[Claim]) -> str:
+    """The sum of two figures said just before in the same sentence, in one unit, that a figure is ("" if none).
+
+    "32 KiB in and 32 KiB out; 64 KiB over 2 TB/s": the 64 KiB is the two together, not a slip of A3's 32 KiB.
+    """
+    if claim.dim in (Dim.COUNT, Dim.FRACTION) or claim.value <= 0:
+        return ""
+    start = max(0, claim.start - 80)  # the two may stand in the clause before ("32 KiB in and 32 KiB out; 64 KiB")
+    before = [c for c in line if c.dim is claim.dim and start <= c.start and c.end <= claim.start][-2:]
+    if len(before) == 2 and math.isclose(before[0].value + before[1].value, claim.value, rel_tol=0.02):
+        return f"{before[0].shown()} + {before[1].shown()} = {show(claim.value, claim.dim)}"
+    return ""
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
@@ -2729,6 +2772,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     counted = _counted(claim, facts, at)
     if counted:
         return Mark(shown, True, counted), False
+    added = _two_said_before(claim, line)  # "32 KiB in and 32 KiB out; 64 KiB": a sum said in words
+    if added:
+        return Mark(shown, True, added), False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
     slipped = (_time_as_rate(claim, facts, line) or _share_off(claim, facts)
@@ -3219,6 +3265,8 @@ _REACHED = re.compile(r"(?:\b(?:we|you|they|it|i|kernels?)(?:'d|'ll)?\s+(?:will 
                       r"|\b(?:reaches|hits|clears|beats|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves"
                       r"|lands at))"
                       r"\s+(?:the |~|≈|about |around )?$")
+_NOTHING_REACHES = re.compile(r"\b(?:no amount of|nothing|no (?:kernel|tuning|tweak|trim)\w*|none of|neither|nor|no way"
+                              r"|not even|never)\b(?:\s+[\w-]+){0,6}\s*$")
 _SAME_ROOF = re.compile(r"\b(?:(?:this|one|a single|the same|1) (?:h100|a100|gpu|card|device)"
                         r"|(?:better|perfect|ideal|optimal|flawless|faster) (?:\w+ )?kernels?"
                         r"|tun(?:e|es|ed|ing)\b|optimi[sz]\w* (?:the )?kernels?)")
@@ -3276,6 +3324,9 @@ def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> s
             continue
         if _sentence_of(text, claim.start).rstrip().endswith("?"):  # asked, not said
             continue
+        reached = _REACHED.search(text, max(0, claim.start - 30), claim.start)
+        if reached and _NOTHING_REACHES.search(text, max(0, reached.start() - 60), reached.start()):
+            continue  # "no amount of trimming reaches 80 ms": denied
         if claim.value >= floor.value * (1 - MATCH):
             continue
         return (f"at 100% of the roof it takes {floor.how} = {show(floor.value, Dim.SECOND)}: {claim.shown()} is"

@@ -601,6 +601,12 @@ def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:
     return ""
 
 
+# Fusion's win said to hold whatever the size ("A2's 3.8× holds at any size").
+_ANY_SIZE = re.compile(r"\b(?:at|for|of|on|across) (?:any|every|all) (?:tensor |input |problem )?sizes?\b|\bregardless of (?:the )?"
+                       r"(?:tensor |input |problem )?size\b|\bwhatever the size\b|\bno matter (?:the size|how (?:big|small|large)"
+                       r"|what size)\b|\bsize[- ]independent\b")
+
+
 def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[FusionSaid]) -> Check:
     """Fusion: named, and what it does said right, misstated, or not said in words the grader reads."""
     if not talks:
@@ -613,6 +619,10 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[F
         wrong = _fusion_wrong_of(of_incident)
         if wrong:
             return Check(False, f"“{_as_written(paragraph, of_incident.clause)}”: {wrong}.")
+        if of_incident.pays and not of_incident.small and (size := _ANY_SIZE.search(of_incident.clause)):
+            return Check(False, f"“{_as_written(paragraph, size.group())}”: fusion's win does not hold at every size. A3"
+                                " is A2's chain on a small tensor, and compiling it bought only 1.08×: with few bytes"
+                                " there is little traffic to delete.")
     # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check.
     said = _FUSION_DOES.search(lowered)
     if said:
@@ -813,6 +823,15 @@ def _same_digits(value: float, figure: float) -> bool:
     return 1 <= abs(places) <= 3 and math.isclose(value / 10.0 ** places, figure, rel_tol=0.015)
 
 
+_SHOWN_NUMBER = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _as_shown(value: float, dim: Dim) -> float:
+    """The number a quantity is written with in its own unit and prefix (96 µs: 96; 0.01%: 0.01)."""
+    found = _SHOWN_NUMBER.search(format_quantity(value, dim))
+    return float(found.group().replace(",", "")) if found else value
+
+
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
     ridge = drill.part_b()[0].placement.ridge
@@ -834,8 +853,11 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
         if any(same_quantity((value, dim), k, _PART_C_MATCH) for k in pool):
             numbers.append((value, dim))
             continue
+        # the same number as written in another unit ("85 ms" of A2's 85%), not one equal only in SI ("0.01%" is no
+        # 96 µs, though both are near 1e-4)
         other = next((k for k in known if k[1] not in (dim, Dim.COUNT) and dim is not Dim.COUNT
-                      and math.isclose(value, k[0], rel_tol=_PART_C_MATCH)), None)
+                      and math.isclose(value, k[0], rel_tol=_PART_C_MATCH)
+                      and math.isclose(_as_shown(value, dim), _as_shown(*k), rel_tol=_PART_C_MATCH)), None)
         # the drill's digits with a power of ten lost or gained ("136 FLOP/byte"); a factor of 2 may be a what-if
         # ("double decode from 38 to 76 tok/s"), and digits that only come near are another figure
         slipped = next(((k, "a power of ten") for k in pool if dim in _SLIP_CHECKED and k[1] is dim
