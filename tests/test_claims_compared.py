@@ -90,6 +90,17 @@ PAIRS = [
     ("a6", "evidence", "Gaps are 8 of every 10 µs, 80% of wall time: halving the kernel saves 1 µs in 10.",
      "Gaps are 8 of every 10 µs, 80% of wall time. Halving the 2 µs kernel time would save 40% of the request.",
      "save 1 µs of it, 10%, not 40%"),
+    # the copy said in other words to cost A7's 6 ms
+    ("a7", "evidence", ".item() makes the host wait for the queue to drain every token: that wait is the extra 6 ms.",
+     ".item() copies the tensor back over PCIe every token, and moving those bytes is what costs the extra 6 ms.",
+     "copying a few bytes over PCIe takes microseconds"),
+    # tuning said to be enough, in a lever line
+    ("a5", "helps", "FP8 tensor cores and a second GPU: tuning alone tops out near 112 ms.",
+     "Better GEMM/attention tuning to close the gap to peak - that is enough for 80 ms.",
+     "Tuning alone cannot reach the target"),
+    # an intensity said to sit near the ridge
+    ("a1", "evidence", "70% of peak, and 1365 FLOP/byte is far above the ridge.",
+     "70% of peak, and 1365 FLOP/byte is just above the ridge.", "far from it, not near"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),
@@ -126,6 +137,16 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # a target denied to every amount of tuning
     ("a5", "evidence", "62% of peak tensor TFLOP/s. Perfect kernels at 100% would give 180 x 0.62 ≈ 112 ms. No amount"
                        " of trimming on this one card reaches 80 ms."),
+    # a spaced dash between clauses is no minus sign, and no range
+    ("a6", "evidence", "De GPU working 2 µs then liming 8 µs - 20% busy, 80% idle. 40,000 × 8 µs = 320 ms of gap a"
+                       " request."),
+    ("a2", "evidence", "1.7 TB/s out of 2.0 - 85% of the bandwidth, listeners, the pipe is nearly full."),
+    # an analogy's own figures are not the incident's
+    ("a3", "evidence", "12 µs for 8,192 elements is pure launch time - like a lineout taking twelve seconds to set for a"
+                       " one-second throw. Compiled 1.08x: 12 → ~11.1 µs."),
+    # a difference after a time at the roof, and the target it is set against
+    ("a5", "evidence", "180 ms at 62% of peak; at 100% it would be 180 × 0.62 = 111.6 ms - still 31.6 ms late against"
+                       " the 80 ms slot. Required: 2.25x."),
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),

@@ -67,3 +67,21 @@ def test_another_card_s_ridge_named_with_its_card_is_not_held_to_the_drill_s() -
 def test_right_paragraphs_of_these_kinds_are_not_failed(paragraph: str) -> None:
     checks = _checks(paragraph)
     assert all(c["passed"] is not False for c in checks.values()), checks
+
+
+def test_a_dropped_g_and_a_week_spent_are_read() -> None:
+    """"savin'", "writin'": the g dropped; "you spent a week" is fusion argued against; both sides are then read."""
+    paragraph = ("Mais, 'write a fused kernel' is a fine gumbo or a burnt roux dependin' on the regime. On A2 the chain's"
+                 " memory-bound — 1.7 of 2.0 TB/s, 85% of peak bandwidth — and compile make it 3.8x faster by never"
+                 " writin' the intermediates, so fusion pays big. But A1's matmul already at 70% of peak TFLOP/s, ~1,356"
+                 " FLOP/byte, way above a 156 ridge — fuse the relu and you spent a week savin' a spoonful.")
+    assert _checks(paragraph)["both_sides"]["passed"] is True
+
+
+def test_a_win_of_nothing_is_no_win() -> None:
+    """"Saves zero frames", "gains nothing": the paying word is denied by what follows it."""
+    from regime_core.grading.argument import fusion_said_of_incidents
+    from regime_core.grading.language import normalise
+
+    said = fusion_said_of_incidents(normalise("Fusing the relu into A1's matmul saves zero frames."))
+    assert [(s.incident, s.pays) for s in said] == [("a1", False)]

@@ -228,6 +228,7 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising)\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
                      r"|(?<!\bthe )wast\w*"  # "the waste is in hauling boards" names what fusion removes
+                     r"|(?:spent|spend\w*|lose|lost|losing|burn\w*|sink\w*|sunk) (?:a|the|your|our|their) (?:whole )?week"
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
                      r"|as slow|(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|can'?t|cannot|didn'?t)\s+"
                      r"(?:shift|change|move|help|buy|speed|do|budge)\w*)\b")
@@ -277,8 +278,8 @@ def _paid(text: str) -> bool | None:
         before = text[max(0, found.start() - 40):found.start()].split()[-4:]
         if before[-1:] == ["already"]:
             continue  # "A1 already reaches 70% of peak": where it stands, not what a fix paid
-        if any(_NEGATOR.fullmatch(w.strip(",;:()")) for w in before):
-            unpaid = True
+        if any(_NEGATOR.fullmatch(w.strip(",;:()")) for w in before) or _NOTHING_AFTER.match(text, found.end()):
+            unpaid = True  # "can't help", "saves zero frames", "gains nothing"
         else:
             paid = True
     if paid == unpaid:
@@ -286,6 +287,10 @@ def _paid(text: str) -> bool | None:
     return paid
 
 
+# Fusion referred to as "it" before the incident it is tried on ("but try it on A1's matmul").
+_TRY_IT_ON = re.compile(r"\b(?:try|trying|tried|use|using|apply|applying|do|doing)\s+(?:it|that|this|the same)\s+(?:on|for|to|with)"
+                        r"\b")
+_NOTHING_AFTER = re.compile(r"\s+(?:zero|nothing|none|no\s(?!doubt|question)|next to nothing|almost nothing)\b")
 _ALSO = re.compile(r"\b(?:too|as well|also|likewise|equally)\b")
 _FUSING_IT = re.compile(r"\b(?:fus\w*|compil\w*|graph[- ]captur\w*)\s+(?:them|it|this|that|these|those)\b")
 # A clause with no name leads the next one only across "and" or a sentence's start: "fusion is the right call, and
@@ -349,7 +354,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 if also is not None:
                     out.append(dataclasses.replace(also, incident=f"a{found[1]}", clause=f"{also.clause} {said.strip()}"))
                     continue
-                if not _FUSION.search(said):
+                if not _FUSION.search(said) and not _TRY_IT_ON.search(said):
                     continue
                 pays = _paid(said)
                 if pays is None:

@@ -408,6 +408,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
+    if _SPACED_DASH.search(text, max(0, start - 5), start):  # "liming 8 µs - 20% busy": a dash between clauses
+        sign = ""
     # "ITL rose 6/14 = 43%": the direction word before the working is the result's
     # ("a drop of 43%", "an increase of 75%": the change named before its figure)
     just_before = (named if dim is Dim.FRACTION and (named := _change_named_before(text, lo, start))
@@ -688,6 +690,9 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
 
 # A bare number joined to the next by one of these takes its unit: "8 → 14 ms", "1.7 of 2.0 TB/s", "2-3 µs".
 _SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?")
+# An analogy's own figures ("like a lineout taking twelve seconds to set"): not the incident's.
+_ANALOGY = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of)\s+(?:a|an|the|my|your|our|some|someone|you)\b")
+_SPACED_DASH = re.compile(r"(?<=[\w)%/])\s+[-–]\s+$|^\s+[-–]\s+$")
 _NUMERAL = re.compile(r"[\d.,]+(?:e[+-]?\d+)?")
 _RESULT_ARROW = re.compile(r"\s?(?:→|->)\s?")
 _DIVIDED_BY = re.compile(r"(?:\bof|\bout of|/|÷|\bover|\bon)\s*$")
@@ -713,6 +718,10 @@ def _shared_units(text: str, spans: list[tuple[float, Dim, int, int]]) -> list[t
         # 2.0 → 85%", whose arrow gives the quotient's result.
         if ndim is Dim.FRACTION and ((value <= 1 and math.isclose(value * 100, written, rel_tol=0.02)) or (
                 _RESULT_ARROW.fullmatch(joined.group()) and _DIVIDED_BY.search(text, max(0, start - 10), start))):
+            continue
+        # "1.7 TB/s out of 2.0 - 85%": a dash gives the quotient's result, as the arrow does; no range spans 40×
+        if _SPACED_DASH.fullmatch(joined.group()) and (_DIVIDED_BY.search(text, max(0, start - 10), start) or (
+                value > 0 and written > 0 and max(value, written) / min(value, written) > 10)):
             continue
         if written > 0:
             out[n] = (value * nvalue / written, ndim, start, end)
@@ -2674,8 +2683,11 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
     return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×")
 
 
+_A_GAP_AFTER = re.compile(r"\s*(?:late|short|behind|over|too (?:slow|long)|away|off|more|less|slower|faster|longer|shorter"
+                          r"|saved|to go|too many)\b")
 _RELATION_BEFORE = re.compile(r"\b(?:below|under|less than|lower than|smaller than|above|over|more than|greater than"
-                              r"|higher than|bigger than|larger than|faster than|slower than|beats?|hits?|meets?|miss(?:es)?)"
+                              r"|higher than|bigger than|larger than|faster than|slower than|beats?|hits?|meets?|miss(?:es)?"
+                              r"|against|vs\.?|versus|compared (?:with|to))"
                               r"\s+(?:that |the |our |its |a |an |this )?~?\s*$")
 
 
@@ -2696,6 +2708,20 @@ def _two_said_before(claim: Claim, line: Sequence[Claim]) -> str:
     if len(before) == 2 and math.isclose(before[0].value + before[1].value, claim.value, rel_tol=0.02):
         return f"{before[0].shown()} + {before[1].shown()} = {show(claim.value, claim.dim)}"
     return ""
+
+
+def _at_peak_mark(claim: Claim, facts: Facts, text: str, summed: frozenset[int], shown: str) -> Mark | None:
+    """The mark of a time said at the roof's 100% that is not the incident's time there, else None."""
+    # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand;
+    # "still 31.6 ms late against the 80 ms slot" is a difference
+    if not claim.at_peak or claim.bound or claim.start in summed or _set_against(text, claim) or _A_GAP_AFTER.match(
+            text, claim.end):
+        return None
+    d = _time_at_the_roof(facts)
+    if d is None or _derived_for(claim, facts):
+        return None
+    return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)}, not"
+                              f" {claim.shown()}")
 
 
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
@@ -2726,12 +2752,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     multiplied = _size_scale(claim, facts, text, shown) or _speed_off(claim, facts, line, shown, text)
     if multiplied is not None:
         return multiplied, False
-    # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand
-    if claim.at_peak and not claim.bound and claim.start not in summed and not _set_against(text, claim):
-        d = _time_at_the_roof(facts)
-        if d is not None and not _derived_for(claim, facts):
-            return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)},"
-                                      f" not {claim.shown()}"), False
+    at_the_roof = _at_peak_mark(claim, facts, text, summed, shown)
+    if at_the_roof is not None:
+        return at_the_roof, False
     ruled = _rule_mark(claim, facts, text, shown)
     if ruled is not None:
         return ruled, False
@@ -2779,6 +2802,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
     slipped = (_time_as_rate(claim, facts, line) or _share_off(claim, facts)
                or _slipped(claim, facts, text, own_result=claim.start in at.exact))
+    if slipped and _ANALOGY.search(text, max(_clause_bounds(text, claim.start, claim.end)[0], claim.start - 60),
+                                   claim.start):
+        return Mark(shown, None, f"{claim.shown()} is said of your analogy, not of the incident: not checked"), False
     if slipped:
         return Mark(shown, False, slipped), False
     if claim.start in results:
@@ -3109,7 +3135,8 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
                                  or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts)
                                  or _times_below_peak_wrong(text, reading.claims, facts)
                                  or beyond_the_roof_wrong(text, reading.claims, facts)
-                                 or _near_roof_said_far(text, reading.claims, facts))
+                                 or _near_roof_said_far(text, reading.claims, facts)
+                                 or _near_the_ridge_wrong(text, reading.claims, facts))
     if compared:
         wrong = compared
         marks.append(Mark(compared.split(",")[0], False, wrong))
@@ -3134,7 +3161,7 @@ _COMPARED = re.compile(_COMPARED_JOIN + r"(?P<rel>below|less than|lower than|sma
 # A target met or missed: "90 ms, which hits the 80 ms target".
 _MEETS = re.compile(_COMPARED_JOIN + r"(?P<rel>hits?|meets?|makes|beats?|clears?|misses|miss)\s+(?:the |our |its |that "
                     r"|a |an |this )?~?\s*")
-_TARGET_AFTER = re.compile(r"\s*(?:target|goal|budget|sla|slo|deadline|requirement|ask|bar|mark)\b")
+_TARGET_AFTER = re.compile(r"\s*(?:target|goal|budget|sla|slo|deadline|requirement|ask|bar|mark|slot|window)\b")
 _FLOOR_NAMED = re.compile(r"(?:[\w-]+\s+){0,2}?(?:floor|lower bound)\b")
 _LESS_THAN = ("below", "under", "less than", "lower than", "smaller than", "<", "≤")
 
@@ -3287,6 +3314,27 @@ _FAR_FROM_THE_ROOF = re.compile(r"\b(?:nowhere (?:near|close to)|far (?:from|bel
                                 r"|off|below)|not (?:even )?(?:near|close to))\s+(?:the\s+|its\s+|any\s+)?(?:[\w-]+\s+)?"
                                 r"(?:peak|roof\w*|limit|max\w*|ceiling|rated|bandwidth|saturat\w*)")
 NEAR_THE_ROOF = 0.8  # a share of the roof at or past which "nowhere near it" is false
+
+
+# An intensity said to sit near the ridge ("16 FLOP/byte, near ridge, so almost compute already").
+_NEAR_A_RIDGE = re.compile(r"\s*,?\s*(?:(?:which|that|so it)\s+(?:is|'s|sits)\s+|is\s+|sits\s+)?(?:just|slightly|barely|right|close|near"
+                           r"|nearly|almost|roughly)\s+(?:to\s+|at\s+|on\s+|below\s+|under\s+|above\s+|over\s+)?(?:the\s+|a\s+"
+                           r"|its\s+)?(?:[\w-]+\s+)?ridge\b")
+FAR_FROM_THE_RIDGE = 5.0  # a kernel this many times from the ridge is far from it, whichever card
+
+
+def _near_the_ridge_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """Why an intensity said to sit near the ridge is 5× or more from it (from every card's, where none is named)."""
+    for claim in claims:
+        if claim.dim is not Dim.INTENSITY or claim.value <= 0 or not _NEAR_A_RIDGE.match(text, claim.end):
+            continue
+        ridges = (facts.ridge,) if facts.ridge else _catalogue_ridges()
+        distances = [max(claim.value, r) / min(claim.value, r) for r in ridges if r > 0]
+        if distances and min(distances) >= FAR_FROM_THE_RIDGE:
+            where = (f"the ridge of {show(facts.ridge, Dim.INTENSITY)}" if facts.ridge
+                     else "any card's ridge")
+            return f"{claim.shown()} is {number_shown(min(distances))}× or more from {where}: far from it, not near"
+    return ""
 
 
 def _near_roof_said_far(text: str, claims: Sequence[Claim], facts: Facts) -> str:

@@ -241,6 +241,7 @@ def _correct(word: str) -> str:
     return close[0] if close else word
 
 
+_G_DROPPED = re.compile(r"\b([a-z]{2,}?[b-df-hj-np-tv-z]?)in'(?![a-z])")
 _MARKDOWN_MARKS = ("*", "_", "-", "•", "#")
 _QUOTE_MARKS = ('"', "“", "”", "`", "'")
 
@@ -345,6 +346,8 @@ def normalise(text: str) -> str:
     lowered = delatex(unrepl(text)).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
     if _has(lowered, _MARKDOWN_MARKS):
         lowered = _MARKDOWN.sub("", lowered)
+    if "in'" in lowered:  # "savin'", "haulin'": the g dropped, as some Englishes write it (before quotes are read)
+        lowered = _G_DROPPED.sub(r"\1ing", lowered)
     if _has(lowered, _QUOTE_MARKS):
         lowered = _QUOTES.sub("", lowered)
     lowered = re.sub(r"[a-z]+", lambda m: _correct(m.group(0)), lowered)
