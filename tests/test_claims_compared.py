@@ -101,6 +101,10 @@ PAIRS = [
     # an intensity said to sit near the ridge
     ("a1", "evidence", "70% of peak, and 1365 FLOP/byte is far above the ridge.",
      "70% of peak, and 1365 FLOP/byte is just above the ridge.", "far from it, not near"),
+    # a shorter prompt's time held to what its tokens allow
+    ("a5", "helps", "Shorter prompts: halve it to 2,048 tokens, TTFT ≈ 90 ms.",
+     "Shorter prompts: trim it to 3,500 tokens and TTFT come down to ~80 ms, job done.",
+     "its prefill falls to between 131 ms"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),

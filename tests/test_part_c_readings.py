@@ -85,3 +85,10 @@ def test_a_win_of_nothing_is_no_win() -> None:
 
     said = fusion_said_of_incidents(normalise("Fusing the relu into A1's matmul saves zero frames."))
     assert [(s.incident, s.pays) for s in said] == [("a1", False)]
+
+
+def test_several_kernels_to_merge_is_the_side_where_fusion_pays() -> None:
+    """"Wherever there are several kernels to merge" is the launch side: with A1's refusal, both sides are argued."""
+    paragraph = ("Fusion pays wherever there are several kernels to merge. It's the wrong sentence in A1, where the matmul"
+                 " is already at 70% of peak and compute-bound.")
+    assert _checks(paragraph)["both_sides"]["passed"] is True

@@ -25,6 +25,8 @@ _CONDITION = re.compile(r"(?=\b(?:above|below|under)\s+(?:the\s+(?:~?[\d.,]+\s*(
 _MEMORY = re.compile(r"\b(?:memory|mem|bandwidth|bw|(?<!flop/)bytes?|(?<!flop/)b(?=/s)|traffic|launch\w*|overhead"
                      r"|round[- ]?trips?|hbm|dram|moving data|data movement|shuttl\w*|moving (?:it|things|tensors) around"
                      r"|loads? and stores?|(?:small|tiny) (?:jobs|kernels|steps)"
+                     r"|(?:several|many|multiple|lots of|a string of|a chain of|chains of) (?:small |tiny |separate |pointwise "
+                     r"|elementwise )?(?:kernels|ops|launches)"
                      r"|intermediates?|elementwise|pointwise|reads?|(?<!to )writes?(?!\s+(?:a|an|the|one|custom|your|that|this)\b)|host|tb/s|gb/s|a[234678](?:s|\'s)?)\b"
                      r"|(?:below|under) (?:the )?(?:~?[\d.,]+\s*(?:flop/b\w*|flops? per byte)?\s+)?(?:ridge|it)\b")
 _COMPUTE = re.compile(r"\b(?:compute|flops?(?!/)|tflop\S*|tensor[- ](?:cores?|pipes?)|math|arithmetic|multipl\w*|gemm|matmul"

@@ -3055,6 +3055,38 @@ def arithmetic_wrong(facts: Facts, reading: Reading) -> str:
     return ""
 
 
+_TOKENS_AFTER = re.compile(r"\s*(?:-\s?)?(?:input\s+|prompt\s+)?tok(?:en)?s?\b")
+_BECOMES = re.compile(r"[^.;!?]{0,60}?(?:→|->|\bto\b|\bbecomes?\b|\bgives?\b|=|≈|\bat\b)\s*(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
+
+
+def prompt_cut_wrong(facts: Facts, reading: Reading, text: str) -> str:
+    """Why a time said for a shorter prompt is off what its tokens allow, or "".
+
+    A prefill's time scales with its tokens (the GEMMs) and at most with their square (attention): 3,500 of 4,096
+    tokens take 131–154 ms of 180 ms, not 80 ms.
+    """
+    prompt = next((f for f in facts.known if f.dim is Dim.COUNT and f.value >= 256), None)
+    time = next((f for f in facts.known if f.dim is Dim.SECOND), None)
+    if prompt is None or time is None:
+        return ""
+    claims = reading.claims
+    for n, tokens in enumerate(claims):
+        if tokens.dim is not Dim.COUNT or not 0 < tokens.value < prompt.value or not _TOKENS_AFTER.match(text, tokens.end):
+            continue
+        said = next((c for c in claims[n + 1:n + 3] if c.dim is Dim.SECOND and _BECOMES.search(text, tokens.end, c.start)),
+                    None)
+        if said is None or said.bound:
+            continue
+        share = tokens.value / prompt.value
+        low, high = time.value * share**2, time.value * share
+        if said.value < low * (1 - MATCH) or said.value > high * (1 + MATCH):
+            return (f"{tokens.shown()} of {prompt.shown()} tokens is {show(share, Dim.FRACTION)} of the prompt: from"
+                    f" {time.shown()} its prefill falls to between {show(low, Dim.SECOND)} (attention scales with the"
+                    f" square of the tokens) and {show(high, Dim.SECOND)} (the GEMMs scale with them), not"
+                    f" {said.shown()}")
+    return ""
+
+
 def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
     """Why the first of a line's figures is the incident's own in another role, or "".
 
