@@ -105,6 +105,23 @@ PAIRS = [
     ("a5", "helps", "Shorter prompts: halve it to 2,048 tokens, TTFT ≈ 90 ms.",
      "Shorter prompts: trim it to 3,500 tokens and TTFT come down to ~80 ms, job done.",
      "its prefill falls to between 131 ms"),
+    # another regime's resource said in a cleft to set the pace
+    ("a2", "evidence", "The eager chain at 1.7 TB/s of 2.0 is 85%, so is the memory that's slow, not the maths.",
+     "The eager chain at 1.7 TB/s of 2.0 is 85%, so is the kernels' maths that slow, not the memory.",
+     "puts the time on the math"),
+    # the regime denied in words
+    ("a4", "evidence", "38 tok/s is well past the ~21 tok/s memory ceiling (14 GB / 300 GB/s), so the run must batch or"
+                       " quantise: memory still sets the pace.",
+     "38 tok/s is well past the ~21 tok/s memory ceiling (14 GB / 300 GB/s), so memory isn't what's limiting it any"
+     " more.", "contradict"),
+    # a rewrite said to reach A5's target
+    ("a5", "evidence", "62% of peak; 1/0.62 = 1.61× headroom → 111.6 ms at 100%. So no kernel rewrite gets us to the"
+                       " 80 ms alone.",
+     "62% of peak; 1/0.62 = 1.61× headroom → 111.6 ms at 100%. So a good kernel rewrite gets us to the 80 ms.",
+     "Tuning alone cannot reach the target"),
+    # the copy said to be the extra cost
+    ("a7", "evidence", ".item() makes the host wait for the GPU every token: that's the extra 6 ms.",
+     ".item() copies the tensor back over PCIe every token, that's the extra bandwidth.", "over PCIe takes microseconds"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),

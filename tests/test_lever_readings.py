@@ -20,6 +20,8 @@ ANSWER = {"regime": "", "evidence": "", "helps": "", "wastes": ""}
     ("Take out the per-token host read: keep sampling on device, batch the stop-check, or use non-blocking copies.",
      ["remove_host_sync"]),
     ("Tune the memory bandwidth.", ["access_pattern"]),
+    ("Faster math: tune the tiles or use the vendor library kernel, or fp8.", ["faster_math", "tiling",
+                                                                                "lower_precision"]),
 ])
 def test_what_a_lever_line_offers(text: str, offered: list[str]) -> None:
     assert list(read_levers(text).offered) == offered

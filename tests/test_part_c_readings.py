@@ -41,6 +41,9 @@ def test_the_right_paragraph_passes_every_check() -> None:
     # fusion's win said to hold at any size
     ("Fusion is the universal measure. A3 proves it: the compiled chain was 1.08x faster on the small tensor, which"
      " confirms A2's 3.8x fusion gain holds at any size.", "fusion", "does not hold at every size"),
+    # fusion said to take A1 the rest of the way to peak
+    ("Fusion pays on memory-bound chains: A2 got 3.8x from compile. And fusing the relu into the A1 matmul gets you the"
+     " rest of the way from 70% to peak.", "fusion", "fusion cannot help A1"),
     # a small word said of the roof share, not of the win
     ("Fused kernel sometimes correct, sometimes waste. For A2, memory-bound, 1.7 of 2.0 TB/s, compile give 3.8x, so"
      " fuse is correct. For A1 also can, fuse relu into matmul epilogue save the activation round trip, since matmul"

@@ -165,7 +165,10 @@ def regime_limited(regime: str) -> re.Pattern[str] | None:
         return None
     resource = "(?:" + "|".join(found) + r")(?![\w-])"
     return re.compile(rf"(?<![\w-]){resource}(?P<gap>(?:\s+[\w'’,-]+){{0,4}}?)\s+(?:{_LIMIT_NOUN}|{_RUNS_OUT})"
-                      rf"|(?:{_LIMITED_BY})\s+(?P<gap2>(?:[\w'’-]+\s+){{0,3}}?){resource}")
+                      rf"|(?:{_LIMITED_BY})\s+(?P<gap2>(?:[\w'’-]+\s+){{0,3}}?){resource}"
+                      # said as a cleft: "so is the kernels' maths that slow, not the memory"
+                      rf"|\b(?:it'?s|is|it is|was)\s+(?:the\s+)?(?:[\w'’-]+\s+){{0,2}}?{resource}\s+(?:that(?:'s| is)?\s+)"
+                      r"(?:slow|too slow|limits?|limiting|holds? (?:it|things) back)\b")
 
 
 @cache
