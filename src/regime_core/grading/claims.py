@@ -1874,7 +1874,8 @@ def _measured_called_the_floor(claim: Claim, facts: Facts, text: str) -> str:
         same(claim, f) if f.dim is claim.dim else math.isclose(claim.value * f.value, 1, rel_tol=MATCH))), None)
     if measured is None:
         return ""
-    return (f"{claim.shown()} is what the incident measures ({measured.shown()}), not the floor: the bytes allow"
+    as_measured = "" if measured.dim is claim.dim else f" ({measured.shown()})"  # "26 ms a token (38 tok/s)"
+    return (f"{claim.shown()} is what the incident measures{as_measured}, not the floor: the bytes allow"
             f" {show(floor.value, Dim.SECOND)} a token ({show(1 / floor.value, Dim.TOKEN_RATE)})")
 
 
