@@ -122,6 +122,22 @@ PAIRS = [
     # the copy said to be the extra cost
     ("a7", "evidence", ".item() makes the host wait for the GPU every token: that's the extra 6 ms.",
      ".item() copies the tensor back over PCIe every token, that's the extra bandwidth.", "over PCIe takes microseconds"),
+    # a result written with its own prefix slips by a power of ten
+    ("a2", "evidence", "1.7 of 2.0 TB/s = 85% of the bus; the tensor is 8×4096×4096 ≈ 134M elements.",
+     "1.7 of 2.0 TB/s = 85% of the bus; the tensor is 8×4096×4096 ≈ 134k elements.", "is 134M, not 134k"),
+    # a bandwidth over a size is a rate, not a time
+    ("a4", "evidence", "Every token drains the 14 GB through a 300 GB/s sluice: 14/300 ≈ 47 ms per token, so 38 tok/s is"
+                       " past the floor.",
+     "Every token drains the 14 GB through a 300 GB/s sluice: 300/14 ≈ 21 ms per token, so 38 tok/s is close to the"
+     " limit.", "a rate, not a time"),
+    # tuning said to get A5 its 80 ms
+    ("a5", "helps", "FP8 and a second GPU; tuning the GEMMs alone tops out near 112 ms.",
+     "Tune the attention / GEMM kernels until they run at full peak — that alone gets Product their 80 ms.",
+     "Tuning alone cannot reach the target"),
+    # a regime concluded after an arrow
+    ("a3", "evidence", "time didn't budge with the bytes, so it's not memory → it's launches. compile only 1.08x.",
+     "time didn't budge with the bytes, so it's not memory → it's the math units. compile only 1.08x.",
+     "describes a compute-bound kernel"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),
@@ -168,6 +184,14 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # a difference after a time at the roof, and the target it is set against
     ("a5", "evidence", "180 ms at 62% of peak; at 100% it would be 180 × 0.62 = 111.6 ms - still 31.6 ms late against"
                        " the 80 ms slot. Required: 2.25x."),
+    # an analogy's own cause is not the incident's
+    ("a1", "evidence", "70% of peak TFLOP/s. it's like an SNES game already running the CPU flat out, overclocking the"
+                       " cart bus won't help. ~1.36k FLOP/B, way above the 156 ridge."),
+    # a floor worked from the line's own size and rate
+    ("a3", "evidence", "~12 µs either way is launch-scale: even in fp32 it's 8192·4·2 B ≈ 65 KB a pass, ~33 ns at 2 TB/s."),
+    # "gaan": the 3.8× win gone, in Jamaican English
+    ("a3", "evidence", "Di tensor only 8,192 elements, an both versions tek ~12 µs. Compile only 1.08×. Di big 3.8× win"
+                       " gaan because no traffic deh fi delete."),
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),

@@ -95,3 +95,9 @@ def test_several_kernels_to_merge_is_the_side_where_fusion_pays() -> None:
     paragraph = ("Fusion pays wherever there are several kernels to merge. It's the wrong sentence in A1, where the matmul"
                  " is already at 70% of peak and compute-bound.")
     assert _checks(paragraph)["both_sides"]["passed"] is True
+
+
+def test_a_ridge_with_its_figure_is_not_given_the_kernel_s() -> None:
+    """"Way above di 156 FLOP/byte ridge at ~1,360": the 1,360 is the matmul's, the ridge has its 156."""
+    paragraph = RIGHT + " The A1 matmul sits way above di 156 FLOP/byte ridge at ~1,360."
+    assert _checks(paragraph)["number"]["passed"] is not False

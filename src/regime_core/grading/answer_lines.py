@@ -143,7 +143,7 @@ _LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|ma
 _CONCLUDES = re.compile(r"\b(?:must|has to|have to) be\b|\b(?:a lot|lots|tons|loads) of\b|\btherefore\b|\bhence\b"
                         # a clause after "so" that names what it is ("… so it's memory"): the clause starts there
                         r"|^\s*(?:it'?s|its|it is|this is|that'?s|thus|ergo)\s+(?:all\s+|just\s+|mostly\s+|clearly\s+)?"
-                        r"(?:the\s+)?[\w-]+\s*$"
+                        r"(?:the\s+)?[\w-]+(?:\s+(?:units?|cores?|side|roof|limit))?\s*$"
                         # a figure said to be what some cost is: "the 12 µs is arithmetic time", "is the launch overhead"
                         r"|\b(?:is|=|≈|are)\s+(?:just\s+|all\s+|mostly\s+|basically\s+|simply\s+)?(?:the\s+)?"
                         r"(?:[\w-]+\s+){0,2}(?:time|cost|overhead|floor)\b")
@@ -393,7 +393,7 @@ def _named_in_contrast(clause: str, regime: str) -> bool:
     words = "|".join(re.escape(n) for n in regime_names(regime))
     found = list(re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", clause))
     return bool(found) and all(_CONTRAST_BEFORE.search(clause, max(0, m.start() - 50), m.start()) for m in found)
-_EVIDENCE_CLAUSE = re.compile(r"[;:!?()\[\]—–]|\.(?=\s|$)|,\s|\b(?:but|whereas|while|so|and|which)\b")
+_EVIDENCE_CLAUSE = re.compile(r"[;:!?()\[\]—–→⇒]|->|=>|\.(?=\s|$)|,\s|\b(?:but|whereas|while|so|and|which)\b")
 
 
 # An incident named in a clause ("the same chain on 16,384× the data (A2) was memory-bound"): what the clause says of
@@ -441,6 +441,7 @@ _WINDOW_BEFORE = 80
 # the limit").
 _DENIED_BETWEEN = re.compile(r"\b(?:not|no|never|hardly|barely|nowhere|far from|isn'?t|aren'?t|wasn'?t|weren'?t"
                              r"|would|could|might|if|only if|unless)\b|n['’]t\b")
+_ANALOGY_BEFORE = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of)\s+(?:a|an|the|my|your|our|some)\b[^.;:]*$")
 _NOTHING_BEFORE = re.compile(r"\b(?:nothing|none|no one)\b(?:\s+[\w-]+){0,4}\s*$")
 #: What each regime's cause is, in the feedback's words.
 _CAUSE = {"compute": "the math", "memory": "moving bytes", "overhead": "launches or the host",
@@ -478,7 +479,8 @@ def _blamed(lowered: str, regime: str) -> tuple[str, str] | None:
                     before = span[max(0, match.start() - _WINDOW_BEFORE):match.start()]  # near words: linear on any text
                     between = (match.groupdict().get("gap") or "") + (match.groupdict().get("gap2") or "")
                     if (negated(span, match.start(), match.end()) or _NOTHING_BEFORE.search(before)
-                            or _WHAT_IF.search(before[-40:]) or _DENIED_BETWEEN.search(between)):
+                            or _WHAT_IF.search(before[-40:]) or _DENIED_BETWEEN.search(between)
+                            or _ANALOGY_BEFORE.search(before[-50:])):  # "it's like an SNES game running the CPU flat out"
                         continue
                     found.setdefault(other, match.group())
         if found and regime not in found:

@@ -1013,7 +1013,7 @@ def _sum_wrong(s: Sum) -> str:
     if given <= 0:  # "2 × 4 = 0": a result of zero (or less) is off by no slip, just wrong
         return f"{s.written} is {show(s.computed, s.dim if s.dim is not Dim.COUNT else s.given.dim)}, not {s.given.shown()}"
     # A result written with its own power of ten ("1.34e10") states its magnitude: no prefix was left off it.
-    explicit = bool(re.search(r"\de[+-]?\d|×\s?10|10\^", s.given.written.lower()))
+    explicit = bool(re.search(r"\de[+-]?\d|×\s?10|10\^|\d\s?[kmgt]\b|thousand|million|billion", s.given.written.lower()))
     for computed in (s.computed, s.complement):
         if computed is None or computed <= 0:
             continue
@@ -2079,6 +2079,7 @@ _WHAT_IF = re.compile(r"\b(?:would|could|might|if|once|should|instead|target|goa
 _RIDGE_AFTER = re.compile(r"\s*(?:(?!(?:vs|versus|against|than|and|or|over|under|below|above|past|beyond)\b)[a-z/]+\s+)?"
                           r"ridge\b")
 # "the ridge: 156"; not "intensity against the ridge: 0.33 FLOP/byte (the add)", which sets a figure against it.
+_RIDGE_NAMED_ALREADY = re.compile(r"\d[\d,.]*\s*(?:flop/b\w*|flops? per byte)?\s*ridge\s*(?:at|of|is|=|:)\s*(?:about\s+|~|≈)?$")
 _RIDGE_BEFORE = re.compile(r"(?<!against the )(?<!vs\. the )(?<!vs the )(?<!versus the )(?<!with the )(?<!to the )"
                            r"\bridge\s*(?:of|at|is|=|≈|~|:)?\s*(?:about\s+|~|≈)?$")
 
@@ -2098,6 +2099,8 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     before = bool(_RIDGE_BEFORE.search(text, max(0, claim.start - 16), claim.start))
     if _OPERAND.match(text, claim.end):  # "a ridge of 312/2 = 156": the working's first operand, not the ridge
         return None
+    if before and _RIDGE_NAMED_ALREADY.search(text, max(0, claim.start - 40), claim.start):
+        return None  # "above the 156 FLOP/byte ridge at ~1,360": the ridge has its figure; this is the kernel's
     if not ((claim.dim is Dim.INTENSITY and (before or _RIDGE_AFTER.match(text, claim.end)))
             or (claim.dim is Dim.COUNT and before)):
         return None
@@ -2656,7 +2659,7 @@ _ANOTHER_INCIDENT = re.compile(r"(?<!\bas in )(?<!\blike in )(?<!\blike )(?<!\ba
                                r"(?<!\bsame as )\ba[1-8](?:'?s)?\b")
 
 
-_GONE = re.compile(r"\b(?:gone|vanish\w*|disappear\w*|no longer|evaporat\w*|absent|missing|not here|nowhere)\b")
+_GONE = re.compile(r"\b(?:gone|gaan|vanish\w*|disappear\w*|no longer|evaporat\w*|absent|missing|not here|nowhere)\b")
 
 
 def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, text: str) -> Mark | None:
@@ -2723,6 +2726,17 @@ def _at_peak_mark(claim: Claim, facts: Facts, text: str, summed: frozenset[int],
         return None
     return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)}, not"
                               f" {claim.shown()}")
+
+
+def _floor_of_the_line(claim: Claim, line: Sequence[Claim]) -> str:
+    """A time that is one of the line's sizes over one of its rates ("≈ 65 KB a pass, ~33 ns at 2 TB/s"), or ""."""
+    if claim.dim is not Dim.SECOND or claim.value <= 0:
+        return ""
+    for size in (c for c in line if c.dim is Dim.BYTE and c.value > 0):
+        for rate in (c for c in line if c.dim is Dim.BYTE_RATE and c.value > 0):
+            if math.isclose(size.value / rate.value, claim.value, rel_tol=MATCH):
+                return f"{size.shown()} ÷ {rate.shown()} = {show(claim.value, Dim.SECOND)}"
+    return ""
 
 
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
@@ -2796,7 +2810,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     counted = _counted(claim, facts, at)
     if counted:
         return Mark(shown, True, counted), False
-    added = _two_said_before(claim, line)  # "32 KiB in and 32 KiB out; 64 KiB": a sum said in words
+    added = _two_said_before(claim, line) or _floor_of_the_line(claim, line)  # a sum or a floor said in words
     if added:
         return Mark(shown, True, added), False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
@@ -3023,6 +3037,13 @@ def _sum_misapplied(s: Sum, operands: list[Claim], facts: Facts) -> str:
             a, b = operands
             return (f"{a.shown()} ÷ {b.shown()} divides {_DIM_WORDS[dims[0]]} by {_DIM_WORDS[dims[1]]}: a share"
                     " divides like by like")
+    if len(operands) == 2 and re.search(r"/|÷", s.written):
+        top, bottom = (_dim_as_said(c, facts) for c in operands)
+        if ((top, bottom) == (Dim.BYTE_RATE, Dim.BYTE) and s.given.dim is Dim.SECOND) or (
+                (top, bottom) == (Dim.BYTE, Dim.BYTE_RATE) and s.given.dim is Dim.TOKEN_RATE):
+            a, b = operands
+            return (f"{a.shown()} ÷ {b.shown()} divides {_DIM_WORDS[top]} by {_DIM_WORDS[bottom]}: that gives"
+                    f" {'a rate, not a time' if s.given.dim is Dim.SECOND else 'a time, not a rate'}")
     if "×" not in s.written and "*" not in s.written:
         return ""
     # An incident's time, with its unit or as written without it ("12 × 1.08" of 12 µs).
