@@ -138,6 +138,29 @@ PAIRS = [
     ("a3", "evidence", "time didn't budge with the bytes, so it's not memory → it's launches. compile only 1.08x.",
      "time didn't budge with the bytes, so it's not memory → it's the math units. compile only 1.08x.",
      "describes a compute-bound kernel"),
+    # a roof share said to be idle time
+    ("a5", "evidence", "62% of peak means about 1.6× of headroom at most: 180 × 0.62 ≈ 112 ms at 100%.",
+     "62% of peak means 62% of the 180 ms is idle, ≈ 112 ms wasted.", "not of the time"),
+    # the bytes said to decide an overhead-bound time
+    ("a3", "evidence", "Compiled is only 1.08× faster: the launches still decide the time.",
+     "Compiled is only 1.08× faster, so the fusion win is smaller because the tensor is smaller, but the bytes still"
+     " decide the time.", "puts the time on moving bytes"),
+    # a rate said to sit below the ceiling it is past
+    ("a4", "evidence", "14 GB ÷ 300 GB/s ≈ 46.7 ms per token ≈ 21 tokens/s, and the reported 38 tokens/s sits above"
+                       " that ceiling.",
+     "14 GB ÷ 300 GB/s ≈ 46.7 ms per token ≈ 21 tokens/s, and the reported 38 tokens/s sits comfortably below that"
+     " ceiling.", "38 tokens/s is above the floor"),
+    # a whole multiplier after a change, in a lever line
+    ("a6", "helps", "Fuse the pointwise kernels, or CUDA graph capture. If the gaps are removed, 400 ms → 80 ms, that"
+                    " is 5× faster.",
+     "Fuse the pointwise kernels, or CUDA graph capture. If the gaps are removed, 400 ms → 80 ms, that is 4× faster.",
+     "400 ms → 80 ms is 5×, not 4×"),
+    # another incident's win promised here
+    ("a3", "helps", "CUDA graphs or fewer launches; fusion helps a little (that's the 1.08×), not 3.8×.",
+     "Hand-write a fused, vectorised kernel to recover A2's 3.8×.", "the other incident's result"),
+    # occupancy named as the regime
+    ("a8", "regime", "Memory-bound: HBM is saturated; the 55% occupancy is not a regime.",
+     "Occupancy-bound: 55% is too low to keep the memory system fed.", "Occupancy is not a regime"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),
@@ -192,6 +215,21 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # "gaan": the 3.8× win gone, in Jamaican English
     ("a3", "evidence", "Di tensor only 8,192 elements, an both versions tek ~12 µs. Compile only 1.08×. Di big 3.8× win"
                        " gaan because no traffic deh fi delete."),
+    # what is left of the roof, said as the room remaining
+    ("a1", "evidence", "Intensity about 1356 FLOP/byte, far above the ridge of 156. Remaining room is only 30% of peak,"
+                       " i.e. at best 1/0.7 = 1.43x."),
+    # read and write: twice the tensor's bytes
+    ("a3", "evidence", "8×32×32 = 8,192 numbers. Read + write in fp32 is ~64 KB, which at 2 TB/s is ~33 ns. Both"
+                       " versions take ~12 µs."),
+    # Scots: "naebody's FLOP-limited"
+    ("a4", "evidence", "14 GB / 300 GB/s = 46.7 ms ⇒ ~21.4 tok/s floor. Measured 38 tok/s is past that floor, so the"
+                       " number's got batching or quant baked in, but naebody's FLOP-limited."),
+    # a kernel's and a gap's time in one sum
+    ("a6", "evidence", "Kernel 2 µs + gap 8 µs = 10 µs per launch. Utilisation = 2/10 = 20%. 40,000 × 10 µs = 0.4 s per"
+                       " request."),
+    # the weights shared over the batch, per generated token
+    ("a8", "evidence", "HBM saturated at batch 8. Weights ≈ 70 GB per step at int8, i.e. ≈ 8.75 GB per generated token"
+                       " across the batch."),
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),

@@ -20,6 +20,7 @@ ANSWER = {"regime": "", "evidence": "", "helps": "", "wastes": ""}
     ("Take out the per-token host read: keep sampling on device, batch the stop-check, or use non-blocking copies.",
      ["remove_host_sync"]),
     ("Tune the memory bandwidth.", ["access_pattern"]),
+    ("Making each eager kernel faster: a week to win 18%, versus 3.8× for typing torch.compile.", []),
     ("Faster math: tune the tiles or use the vendor library kernel, or fp8.", ["faster_math", "tiling",
                                                                                 "lower_precision"]),
 ])

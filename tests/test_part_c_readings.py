@@ -44,6 +44,14 @@ def test_the_right_paragraph_passes_every_check() -> None:
     # fusion said to take A1 the rest of the way to peak
     ("Fusion pays on memory-bound chains: A2 got 3.8x from compile. And fusing the relu into the A1 matmul gets you the"
      " rest of the way from 70% to peak.", "fusion", "fusion cannot help A1"),
+    # another incident's win said of this one
+    ("Fusion pays on memory-bound chains: that's why A2 goes 3.8× under compile, and why A3's tiny tensor gets the same"
+     " 3.8×. It wastes the week on A1's matmul at 70% of peak.", "number", "Of A3: 3.8× is not this incident's figure"),
+    # a figure from nowhere, said to be the drill's
+    ("Fusion is indicated for memory- and launch-bound kernels: A2's eager chain runs at 1.7 TB/s on a 2.0 TB/s card"
+     " and compile's fused version is 3.8× faster. It is contraindicated for compute-bound work: the drill's A1"
+     " measurement shows the fused relu-matmul reaching only 71% of peak against 70% unfused, a 1% gain for a week of"
+     " work.", "number", "is presented as the drill's"),
     # a small word said of the roof share, not of the win
     ("Fused kernel sometimes correct, sometimes waste. For A2, memory-bound, 1.7 of 2.0 TB/s, compile give 3.8x, so"
      " fuse is correct. For A1 also can, fuse relu into matmul epilogue save the activation round trip, since matmul"
@@ -101,3 +109,11 @@ def test_a_ridge_with_its_figure_is_not_given_the_kernel_s() -> None:
     """"Way above di 156 FLOP/byte ridge at ~1,360": the 1,360 is the matmul's, the ridge has its 156."""
     paragraph = RIGHT + " The A1 matmul sits way above di 156 FLOP/byte ridge at ~1,360."
     assert _checks(paragraph)["number"]["passed"] is not False
+
+
+def test_a_side_given_to_an_incident_after_and_or_so_is_read() -> None:
+    """"In A2 …, and compile's fusion gives 3.8×"; "where it is a bad idea is A3 …, so the effort is not paid back"."""
+    paragraph = ("In A2 the eager chain gets 1.7 TB/s of 2.0 TB/s, and compile's fusion gives 3.8×. It is a bad idea on"
+                 " A1, where the matmul sits at 70% of peak, past the ridge: the bytes a fused relu saves were never the"
+                 " problem.")
+    assert _checks(paragraph)["both_sides"]["passed"] is True

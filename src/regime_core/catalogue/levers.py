@@ -146,6 +146,7 @@ _RUNS_OUT = (r"(?:can'?t|cannot|can not|couldn'?t|could not)\s+keep up\b|never g
              rf"|(?:{_COPULA}\s+)?(?:too slow|saturated|maxed(?: out)?|pegged|flat out|limiting|running out)\b"
              r"|\b(?:runs?|ran) out\b|\bsaturat(?:es|ing)\b|\bmax(?:es|ing) out\b|\bchok(?:es|ing)\b"
              r"|\bhold(?:s|ing)? (?:[\w-]+ ){0,2}back\b|\bdominat(?:es?|ing)\b|\bsets? the pace\b"
+             r"|\b(?:decides?|determines?|governs?|dictates?) (?:the )?(?:time|pace)\b"
              r"|\beats? (?:up )?(?:the|all the|most of the) time\b"
              r"|(?:can'?t|cannot|can not|couldn'?t|could not)\s+(?:feed|keep (?:the gpu |it |them )?(?:fed|busy))\b")
 _LIMITED_BY = (r"\b(?:bottlenecked|limited|bound|capped|throttled|gated|held back|starved|starving|choked|stalled|stuck"

@@ -50,6 +50,7 @@ _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one
 _LOW_MATH = re.compile(r"\b(?:little|low|few|trivial|tiny|hardly any|almost no|no real|negligible) (?:math|flops?|compute"
                        r"|arithmetic)\b")
 _MOOT = re.compile(r"\b(?:that|which) (?:are|is|were|was)(?:n'?t| not| never) (?:the |a )?(?:limit|bottleneck|problem)\b"
+                   r"|\b(?:were|was|are|is) never (?:the |a )?(?:limit|bottleneck|problem|issue)\b"
                    r"|\b(?:that|which) (?:\w+ ){0,3}(?:were|was) never (?:waiting|the)\b"
                    r"|\b(?:was|were|is|are)(?:n'?t| not| never) (?:\w+ )?waiting (?:on|for)\b")
 # "Worth a week" is the week well spent: not the wasted week that "week" alone says.
@@ -228,11 +229,13 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|lever|choice)|worth(?:while)?|faster|speed-?ups?|sped|recover\w*|closes?|closed|closing|climbs?"
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
-                   r"|gets? (?:you|us|it) (?:the rest of the way|there|to (?:the )?peak|to 100%))\b")
+                   r"|gets? (?:you|us|it) (?:the rest of the way|there|to (?:the )?peak|to 100%)"
+                   r"|brings?|bringing)\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
                      r"|(?<!\bthe )wast\w*"  # "the waste is in hauling boards" names what fusion removes
                      r"|(?:spent|spend\w*|lose|lost|losing|burn\w*|sink\w*|sunk) (?:a|the|your|our|their) (?:whole )?week"
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
+                     r"|contraindicat\w*|counter-?productive|bad (?:idea|call|move|bet)"
                      r"|as slow|(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|can'?t|cannot|didn'?t)\s+"
                      r"(?:shift|change|move|help|buy|speed|do|budge)\w*)\b")
 _NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t"
@@ -281,6 +284,8 @@ def _paid(text: str) -> bool | None:
         before = text[max(0, found.start() - 40):found.start()].split()[-4:]
         if before[-1:] == ["already"]:
             continue  # "A1 already reaches 70% of peak": where it stands, not what a fix paid
+        if before[-1:] in (["only"], ["barely"], ["merely"]):
+            continue  # "compile only gives 1.08×": a small win, said as one, is no pay
         if any(_NEGATOR.fullmatch(w.strip(",;:()")) for w in before) or _NOTHING_AFTER.match(text, found.end()):
             unpaid = True  # "can't help", "saves zero frames", "gains nothing"
         else:
@@ -329,7 +334,10 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 # "For A1, 30% is memory time, so a fused relu-matmul can recover it": what follows "so", or
                 # says "fusing them", is said of the incident before it; any other clause with no name is the next
                 # name's lead.
-                said_of_last = _SO.fullmatch(joined) or _FUSING_IT.search(unit)
+                # ... and so is a clause after "and" that names only fusion ("In A2 …, and compile's fusion gives 3.8×")
+                said_of_last = _SO.fullmatch(joined) or _FUSING_IT.search(unit) or (
+                    _LEAD_JOIN.fullmatch(joined) and not _CONDITION.search(unit) and not _MEMORY.search(unit)
+                    and not _COMPUTE.search(unit))
                 pays = _paid(unit) if last and said_of_last and _FUSION.search(unit) else None
                 if pays is not None:
                     out.append(FusionSaid(last, pays, unit.strip(), _small(unit),

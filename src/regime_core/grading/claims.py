@@ -87,7 +87,8 @@ _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploite
 # "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
                           r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains)\b")
-_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?remaining\s*(?:~|≈|about)?\s*$")
+_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?remaining\s*(?:~|≈|about)?\s*$|\b(?:remaining|spare|leftover|free|unused)\s+"
+                               r"(?:room|headroom|capacity|slack)\s+(?:is|of|=|:)\s+(?:only\s+|just\s+|about\s+|~\s?)?$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
@@ -311,6 +312,9 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     rest = text[end:hi]
     if found := _OF_THE_WHOLE.match(rest):  # "80 ms of it gaps", "320 ms of which is gaps": the words after that
         rest = rest[found.end():]
+    if found := _OF_EVERY_CYCLE.match(rest):  # "spending 8 µs of every 10 µs in gaps": the words after the cycle
+        rest = rest[found.end():]
+    rest = _NEXT_TERM.split(rest, maxsplit=1)[0]  # "kernel 2 µs + gap 8 µs": "gap" is the next term's
     following = rest.split()[:3]
     following = following if following[1:2] == ["on"] else following[:2]
     # the words before a time after "then" are its own: "2 µs working then 8 µs …" gives "working" to the 2 µs
@@ -321,6 +325,8 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
                     "" if _THEN.match(text, end) else " ".join(following))
 
 
+_OF_EVERY_CYCLE = re.compile(r"\s*(?:of|out of|in)\s+(?:every|each|a|the)?\s*[\d.]+\s*[µnm]?s\b")
+_NEXT_TERM = re.compile(r"\s[+=→×*/]\s|\s-\s")
 _JOINED_BEFORE = re.compile(r"\b(?:then|followed by|and then|after that)\b")
 
 
@@ -332,6 +338,8 @@ _CHANGES_TO = re.compile(r"\s?(?:(?:would|could|will|might|only|then|just)\s)*(?
 _OF_THE_WORK = re.compile(r"\s*of\s+(?:the\s+|its\s+|a\s+|an\s+)?(?:[\w-]+\s+){0,2}?(?:[\w-]+['’]s|matmul|gemm|relu|kernel|chain"
                           r"|layer|model|op|total|useful)\s+(?:flops|flop count|operations|ops|bytes|traffic)\b"
                           r"(?!\s*/\s*s|\s+(?:per|a)\s+second)")
+_OF_A_TIME_IS = re.compile(r"\s*of\s+(?:the\s+|its\s+)?(?:~\s?)?[\d.,]+\s*(?:ms|µs|ns|s)\s+(?:is|are|was|were)\s+(?:spent\s+)?"
+                           r"(?:(?:just|all|pure|simply)\s+)?(?P<word>idle|wasted|waiting|stalled|busy|working|computing)\b")
 _COPULA = re.compile(r"\s*(?:(?:is|are|was|means|represents|stands for|measures)\b|[=≈])")
 
 
@@ -377,6 +385,27 @@ def _share_roof(text: str, end: int, hi: int, before: str, after: str) -> str | 
     return _nearest(_ROOF_WORDS, before, _words(text[end:hi], 9, last=False) if _COPULA.match(text, end) else after)
 
 
+def _share_said(text: str, at: tuple[int, int, int, int], dim: Dim, metric: str | None, before: str) -> str | None:
+    """Which part of the time a share is ("busy" or "idle"), from its own words, or None."""
+    lo, start, end, hi = at
+    share = _nearest(_SHARE_WORDS, *_own_words(text, lo, start, end, hi)) if (
+        dim is Dim.FRACTION and metric != "occupancy") else None
+    if share is None and dim is Dim.FRACTION and metric != "occupancy":  # "busy share = 2/8 = 25%": the label's
+        written = re.search(r"([a-z][a-z ]{0,30}?)\s*[=:]\s*(?:[\d.\s/+×*()-]*=\s*)?$", text[max(0, start - 80):start])
+        share = _nearest(_SHARE_WORDS, written[1], "") if written else None
+    if share is None and dim is Dim.FRACTION and (of_a_time := _OF_A_TIME_IS.match(text, end)):
+        share = "busy" if of_a_time["word"] in ("busy", "working", "computing") else "idle"  # "62% of the 180 ms is idle"
+    if metric == "gpu_util":
+        share = "busy"  # GPU-Util is the share of time some kernel runs
+    # "not busy 20%", "isn't idle": a share is denied by the words before it ("the FLOPs are trivial" later denies
+    # something else)
+    if share is not None and re.search(r"\b(?:not|never|isn'?t|aren'?t|wasn'?t|no longer)\b", before):
+        share = _flip(share, ("busy", "idle"))
+    if share == "idle" and _GAP_TO_ROOF.match(text, end):  # "a 30% gap to the peak" is what is left, not idle time
+        share = None
+    return share
+
+
 def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     lo, hi = _clause_bounds(text, start, end)
     before, after = _words(text[lo:start], 4, last=True), _words(text[end:hi], 6, last=False)
@@ -387,19 +416,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # A label before the figure reaches across a colon ("occupancy: 62%").
     label = _words(text[max(0, start - 40):start], 3, last=True)
     metric = _nearest(_METRIC_WORDS, label, after) if dim is Dim.FRACTION else None
-    share = _nearest(_SHARE_WORDS, *_own_words(text, lo, start, end, hi)) if (
-        dim is Dim.FRACTION and metric != "occupancy") else None
-    if share is None and dim is Dim.FRACTION and metric != "occupancy":  # "busy share = 2/8 = 25%": the label's
-        written = re.search(r"([a-z][a-z ]{0,30}?)\s*[=:]\s*(?:[\d.\s/+×*()-]*=\s*)?$", text[max(0, start - 80):start])
-        share = _nearest(_SHARE_WORDS, written[1], "") if written else None
-    if metric == "gpu_util":
-        share = "busy"  # GPU-Util is the share of time some kernel runs
-    # "not busy 20%", "isn't idle": a share is denied by the words before it ("the FLOPs are trivial" later denies
-    # something else)
-    if share is not None and re.search(r"\b(?:not|never|isn'?t|aren'?t|wasn'?t|no longer)\b", before):
-        share = _flip(share, ("busy", "idle"))
-    if share == "idle" and _GAP_TO_ROOF.match(text, end):  # "a 30% gap to the peak" is what is left, not idle time
-        share = None
+    share = _share_said(text, (lo, start, end, hi), dim, metric, before)
     side = _side_said(text, lo, start, end, dim, multiplier=multiplier)
     # "the size dropped 16384×" is said of the work, not of its time
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
@@ -580,7 +597,8 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         numerator, denominator, starts = chain.numerator, chain.denominator, chain.starts
         j = index[chain.last] if chain.last >= 0 else i
         result = _result_after(text, claim, at, by_start, alone=not operators and not led)
-        conversion = _conversion(claim, result) if result is not None and not operators and not led else None
+        conversion = _conversion(claim, result) if result is not None and not operators and not led and not (
+            _TOKENS_IN.search(text, max(0, claim.start - 30), claim.start)) else None
         if conversion is not None and result is not None:
             out.append(conversion)
             previous = (result.value, result.dim, text[result.start:result.end])
@@ -615,6 +633,8 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
 
 
 _VARIABLE = re.compile(r"[nkmxy](?![a-z])")
+# "4,096 tokens in 180 ms is ~22,800 tokens/s": the tokens over the time, not one over it
+_TOKENS_IN = re.compile(r"\d\s*(?:-\s?)?(?:prompt\s+|input\s+)?tok(?:en)?s?\s+(?:in|over|per|within)\s+(?:about\s+|~\s?)?$")
 _NAMED_OPERAND = re.compile(r"(?<![a-z])[a-z]\s?$")
 _SHARE_OF = re.compile(r"\s?(?P<op>of)\s")
 _LESS = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*[−-]\s*\(?\s*$")
@@ -692,6 +712,8 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
 _SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?")
 # An analogy's own figures ("like a lineout taking twelve seconds to set"): not the incident's.
 _ANALOGY = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of)\s+(?:a|an|the|my|your|our|some|someone|you)\b")
+_BOTH_WAYS = re.compile(r"\bread\s*(?:\+|and|&|/)\s*writ\w*|\bin and out\b|\bboth ways\b|\beach way\b|\bround[- ]trip\b"
+                        r"|\bload(?:s|ed)?\s*(?:\+|and|&|/)\s*stor\w*")
 _SPACED_DASH = re.compile(r"(?<=[\w)%/])\s+[-–]\s+$|^\s+[-–]\s+$")
 _NUMERAL = re.compile(r"[\d.,]+(?:e[+-]?\d+)?")
 _RESULT_ARROW = re.compile(r"\s?(?:→|->)\s?")
@@ -816,10 +838,15 @@ def read(lowered: str) -> Reading:
     return Reading(tuple(claims), tuple(sums), tuple(_transitions(text, claims)), tuple(s for s in sides if s))
 
 
+_WORK_DIMS = (Dim.FLOP, Dim.BYTE, Dim.INTENSITY)
+
+
 def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
     """Whether two claims carry the same number (a plain count matches any unit with that value)."""
     if a.dim is not b.dim and Dim.COUNT not in (a.dim, b.dim):
         return False
+    if ((a.multiplier and b.dim in _WORK_DIMS) or (b.multiplier and a.dim in _WORK_DIMS)) and min(a.value, b.value) < 100:
+        return False  # "the same 3.8×" is no "4 ops": a speed-up is no amount of work
     if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
         return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
     if a.dim is Dim.INTENSITY and b.dim is Dim.COUNT and b.value >= 2:
@@ -1797,7 +1824,7 @@ def _cut_past_the_whole(claim: Claim, line: Sequence[Claim], text: str) -> str:
 
 
 # What may stand between a change of time and the multiplier said of it: "400 → 80 ms, i.e. about 5×".
-_RIGHT_AFTER = re.compile(r"\s*(?:[,(—–:]|\s-\s)?\s*(?:(?:i\.e\.,?|so|that'?s|which is|a|an|about|roughly|around|some)\s+"
+_RIGHT_AFTER = re.compile(r"\s*(?:[,(—–:]|\s-\s)?\s*(?:(?:i\.e\.,?|so|that'?s|that is|which is|a|an|about|roughly|around|some)\s+"
                           r"|[~≈]\s?)*")
 
 
@@ -2238,12 +2265,15 @@ def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> b
         return False
     for count in (f for f in facts.known if f.dim is Dim.COUNT and not f.multiplier and f.value >= 2):
         written = re.escape(number_shown(count.value))
-        operand = re.search(rf"[/÷×*]\s*\(?{written}(?![\d.])|(?<![\d.]){written}\s*[×*]", text)
+        operand = re.search(rf"[/÷×*]\s*\(?{written}(?![\d.])|(?<![\d.]){written}\s*[×*]", text) or (
+            _ACROSS_THE_BATCH.search(text, max(0, at - 40), at + 60))  # "8.75 GB per generated token across the batch"
         if operand and math.isclose(value * count.value, of, rel_tol=0.02):
             return True
     return False
 
 
+_ACROSS_THE_BATCH = re.compile(r"\b(?:across|over|among|shared (?:by|across)|split (?:across|over))\s+(?:the\s+|a\s+|its\s+)?"
+                               r"(?:whole\s+)?batch\b")
 _SPED_UP = re.compile(r"(\d+(?:\.\d+)?)×\s*(?:faster|quicker|shorter|as fast)")
 
 
@@ -2278,7 +2308,8 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
         return ""  # "~1.360 FLOP/byte" with a dot for thousands: 1360, not a slip of 1000
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)) and not (
-                claim.dim is Dim.BYTE and math.isclose(claim.value, 2 * fact.value, rel_tol=0.08) and _stated(fact, text)
+                claim.dim is Dim.BYTE and math.isclose(claim.value, 2 * fact.value, rel_tol=0.08) and (
+                    _stated(fact, text) or _BOTH_WAYS.search(text, max(0, claim.start - 50), claim.end + 30))
         ) and not _per_counted(claim.value, fact.value, facts, text, claim.start):
             return f"{claim.shown()} is off the incident's {show(fact.value, fact.dim)} by {why}"
     roles = (dv.DATASHEET, dv.FLOOR, dv.PER_ITEM, dv.ACHIEVED, *((dv.CHANGE,) if claim.change else ()))
@@ -2653,6 +2684,7 @@ def _rule_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None
     return None
 
 
+_SAME_WIN = re.compile(r"\bthe same\s+(?:~\s?|about\s+)?$")
 _HERE_TOO = re.compile(r"\b(?:here|this (?:one|time|incident|case|chain|kernel))\b")
 # "the threefold win of A2": said, near enough, of the incident named beside this one ("as in A2" says it of this one)
 _ANOTHER_INCIDENT = re.compile(r"(?<!\bas in )(?<!\blike in )(?<!\blike )(?<!\bas with )(?<!\bas for )(?<!\bas )"
@@ -2669,7 +2701,8 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
     2.0 ÷ 1.7 = 1.18.
     """
     speeds = [f for f in facts.known if f.speed]
-    if not claim.speed or not speeds or claim.hypothetical or claim.bound or any(
+    said_as_a_win = claim.speed or (claim.multiplier and _SAME_WIN.search(text, max(0, claim.start - 12), claim.start))
+    if not said_as_a_win or not speeds or claim.hypothetical or claim.bound or any(
             math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH) for f in speeds):
         return None
     # A line that cites the measured speed-up may name others beside it, and the incident set beside this one's
@@ -3121,7 +3154,8 @@ def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
         why = _attribute_wrong(claim, matches, facts) if matches and not claim.hypothetical else ""
         if why or (text and (why := _gaps_removed_wrong(claim, text, facts) or _speed_up_short_of_the_change(
                 claim, reading.claims, text) or _roof_short_of_the_change(claim, facts, reading.claims, text)
-                or _kernel_fix_past_its_part(claim, facts, text) or _ceiling_said_exact(claim, facts, text))):
+                or _kernel_fix_past_its_part(claim, facts, text) or _ceiling_said_exact(claim, facts, text)
+                or _speed_up_of_the_change_off(claim, reading.claims, text))):
             return why
         headroom = _headroom_said_wrong(claim, _derived_for(claim, facts), text, claim.shown()) if text else None
         if headroom is not None:  # "retune the tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×"
@@ -3216,7 +3250,8 @@ _COMPARED = re.compile(_COMPARED_JOIN + r"(?P<rel>below|less than|lower than|sma
 _MEETS = re.compile(_COMPARED_JOIN + r"(?P<rel>hits?|meets?|makes|beats?|clears?|misses|miss)\s+(?:the |our |its |that "
                     r"|a |an |this )?~?\s*")
 _TARGET_AFTER = re.compile(r"\s*(?:target|goal|budget|sla|slo|deadline|requirement|ask|bar|mark|slot|window)\b")
-_FLOOR_NAMED = re.compile(r"(?:[\w-]+\s+){0,2}?(?:floor|lower bound)\b")
+_A_CEILING = re.compile(r"\b(?:ceiling|upper bound|speed limit)\b")
+_FLOOR_NAMED = re.compile(r"(?:[\w-]+\s+){0,2}?(?:floor|lower bound|ceiling|upper bound|speed limit)\b")
 _LESS_THAN = ("below", "under", "less than", "lower than", "smaller than", "<", "≤")
 
 
@@ -3453,7 +3488,9 @@ def _compared_with(text: str, a: Claim, b: Claim | None, facts: Facts | None) ->
     met = _MEETS.match(text, a.end)
     if met and b is not None and met.end() == b.start and _TARGET_AFTER.match(text, b.end):
         return met["rel"], b
-    if found and found["rel"] not in ("<", ">", "≤", "≥") and facts is not None and _FLOOR_NAMED.match(text, found.end()):
+    named = _FLOOR_NAMED.match(text, found.end()) if found and found["rel"] not in ("<", ">", "≤", "≥") else None
+    # a ceiling is a rate's ("38 tok/s, below that ceiling"); a time said "above the ceiling" restates its rate
+    if found and named and facts is not None and not (a.dim is Dim.SECOND and _A_CEILING.search(named.group())):
         floor = next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
         if floor is not None and a.dim in (Dim.SECOND, Dim.TOKEN_RATE):
             return found["rel"], floor.value if a.dim is Dim.SECOND else 1 / floor.value

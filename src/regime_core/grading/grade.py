@@ -121,6 +121,7 @@ def _kind(incident_id: str, regime: str) -> str:
 
 
 _OCCUPANCY_REGIME = re.compile(r"\boccupancy\b")
+_OCCUPANCY_NAMED_REGIME = re.compile(r"\W*(?:it'?s\s+|it is\s+)?(?:occupancy|register|warp)[- ](?:bound|limited)\b")
 # A regime line that refuses to decide: every drill incident's symptoms decide.
 _UNDECIDED = re.compile(r"\b(?:undecided|undecidable|cannot (?:decide|tell)|can'?t (?:decide|tell)|not enough"
                         r"|measure first)\b")
@@ -236,7 +237,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     kind = _kind(incident_id, regime)
     checks: dict[str, Check] = {}
     named = regime_named(entry.get("regime", ""))
-    if named is None and _OCCUPANCY_REGIME.search(normalise(entry.get("regime", ""))):
+    if (named is None and _OCCUPANCY_REGIME.search(normalise(entry.get("regime", "")))) or _OCCUPANCY_NAMED_REGIME.match(
+            normalise(entry.get("regime", ""))):  # "Occupancy-bound: 55% is too low to keep the memory system fed"
         checks["regime"] = Check(False, "Occupancy is not a regime (Rule 4): name the roof that holds the kernel.")
     elif not entry.get("regime", "").strip():
         checks["regime"] = Check(False, f"Name one regime: {REGIME_CHOICES}.")
@@ -787,14 +789,20 @@ def _part_b_numbers() -> tuple[tuple[float, Dim], ...]:
     return (*_part_b_figures(), *bare)
 
 
+_LEADING_NAME = re.compile(r"^\W*a[1-8](?:'?s)?\b")
+
+
 def _said_of_an_incident_wrongly(paragraph: str, lowered: str) -> str:
     """What Part C gets wrong of an incident it names, read as that incident's evidence is.
 
     What is said of an incident runs from its name to the next incident's name or the end of the sentence ("A6,
     where the GPU is busy 80% of the time" is wrong of A6, which idles 80%); the words before the name are not its.
     """
-    for incident, said in _said_of_incidents(lowered, carry=True):
+    for incident, named in _said_of_incidents(lowered, carry=True):
         name = incident.upper()
+        # the incident's own name is "this one" to its reading ("A3's tiny tensor gets the same 3.8×" is of A3, and
+        # names no other incident to set it beside)
+        said = _LEADING_NAME.sub("this one", named, count=1)
         judged = claim_reader.judge(facts(incident), claim_reader.read(said), plain_numbers(said))
         if judged.wrong:
             return f"Of {name}: {judged.wrong}."
@@ -830,6 +838,11 @@ def _as_shown(value: float, dim: Dim) -> float:
     """The number a quantity is written with in its own unit and prefix (96 µs: 96; 0.01%: 0.01)."""
     found = _SHOWN_NUMBER.search(format_quantity(value, dim))
     return float(found.group().replace(",", "")) if found else value
+
+
+# Where a paragraph says a figure is the drill's own: "the drill's A1 measurement shows", "A2 measured".
+_DRILL_SAYS = re.compile(r"\b(?:the drill(?:'?s)?|a[1-8](?:'?s)?)\s+(?:own\s+)?(?:measurement|figure|number|data|result|table)s?\s+"
+                         r"(?:shows?|says?|gives?|reports?|puts?)\b|\b(?:as )?the drill (?:shows?|says?|gives?|reports?|measured)\b")
 
 
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
@@ -873,6 +886,12 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
             unknown.append(f"{format_quantity(value, dim)}×")  # "gained about 10×": a figure, not a count in words
     if misused:
         return Check(False, f"{cap(misused[0])}: a number used in another unit says something else.")
+    # a figure from no part of the drill, said to be the drill's ("the drill's A1 measurement shows … 71% of peak")
+    if unknown and (told := _DRILL_SAYS.search(lowered)):
+        said = next((u for u in unknown if u.rstrip("×") in told.group() or u in lowered[told.end():told.end() + 120]),
+                    None)
+        if said is not None:
+            return Check(False, f"{said} is presented as the drill's, but no part of the drill gives it.")
     unknown += [f"“{c}” (not a figure of the incident it is said of)" for c in _unplaced_of_incidents(lowered)]
     if not numbers:
         return Check(False, "Use at least one number from Part A or B, as the drill gives it or as you derived it"

@@ -91,7 +91,9 @@ _MICROSECONDS = re.compile(r"(?<=\d)\s?us\b")
 
 # Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
 _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
-                     r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near)\b")
+                     r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near"
+                     # Scots: "naebody's FLOP-limited", "it isnae the maths"
+                     r"|nobody|naebody|nae|isnae|disnae|cannae|dinnae|wisnae)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|wouldnt|does not|doesn't|doesnt|do not|don't|"
                     r"cannot|can't|cant|can not|could not|couldn't|couldnt|is not|isn't|isnt|are not|aren't|arent"
                     r"|is gone|gone|useless|pointless|irrelevant|ruled out|excluded|eliminated|dismissed|"
