@@ -161,6 +161,10 @@ PAIRS = [
     # occupancy named as the regime
     ("a8", "regime", "Memory-bound: HBM is saturated; the 55% occupancy is not a regime.",
      "Occupancy-bound: 55% is too low to keep the memory system fed.", "Occupancy is not a regime"),
+    # a lever's win promised exactly, off the incident's measurement
+    ("a2", "helps", "Fusion by torch.compile: the incident measured 3.8× for it.",
+     "Fusion by torch.compile, and one should expect it to run the full 2.0 TB/s and land exactly 4× faster.",
+     "exactly 4× is a promise no lever keeps"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),

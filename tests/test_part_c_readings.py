@@ -52,6 +52,10 @@ def test_the_right_paragraph_passes_every_check() -> None:
      " and compile's fused version is 3.8× faster. It is contraindicated for compute-bound work: the drill's A1"
      " measurement shows the fused relu-matmul reaching only 71% of peak against 70% unfused, a 1% gain for a week of"
      " work.", "number", "is presented as the drill's"),
+    # a Part B kernel given another row's intensity
+    ("Fusing is a buff that only works on some classes. The Part B matmul has an intensity around 0.33 FLOP/byte, well"
+     " under the 156 ridge. The A3 tiny tensor is the trap: compile buys 1.08×.", "number",
+     "0.33 FLOP/byte is the elementwise add's intensity"),
     # a small word said of the roof share, not of the win
     ("Fused kernel sometimes correct, sometimes waste. For A2, memory-bound, 1.7 of 2.0 TB/s, compile give 3.8x, so"
      " fuse is correct. For A1 also can, fuse relu into matmul epilogue save the activation round trip, since matmul"

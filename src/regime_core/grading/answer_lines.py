@@ -823,7 +823,8 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     wrong = (claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
              or claims.beyond_the_roof_wrong(lowered, reading.claims, facts)
              or claims.comparison_wrong(lowered, reading.claims, facts)  # "90 ms, which hits the 80 ms target"
-             or claims.prompt_cut_wrong(facts, reading, lowered))  # "trim it to 3,500 tokens: TTFT ~80 ms"
+             or claims.prompt_cut_wrong(facts, reading, lowered)  # "trim it to 3,500 tokens: TTFT ~80 ms"
+             or claims.exact_win_wrong(facts, reading, lowered))  # "expect it to land exactly 4× faster"
     if wrong:
         return cap(wrong) + ".", ""
     judged = claims.judge(facts, reading, plain_numbers(lowered))

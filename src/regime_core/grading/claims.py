@@ -3114,6 +3114,18 @@ _TOKENS_AFTER = re.compile(r"\s*(?:-\s?)?(?:input\s+|prompt\s+)?tok(?:en)?s?\b")
 _BECOMES = re.compile(r"[^.;!?]{0,60}?(?:→|->|\bto\b|\bbecomes?\b|\bgives?\b|=|≈|\bat\b)\s*(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
 
 
+def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
+    """Why a lever line promises exactly a speed-up the incident did not measure ("land exactly 4× faster"), or ""."""
+    speeds = [f for f in facts.known if f.speed and f.value > 1]
+    for claim in reading.claims:
+        if not claim.multiplier or not speeds or not _EXACTLY.search(text, max(0, claim.start - 25), claim.start):
+            continue
+        if not any(math.isclose(claim.value, f.value, rel_tol=0.02) for f in speeds):
+            return (f"the incident measured {speeds[0].shown()}×; exactly {claim.shown()}× is a promise no lever keeps:"
+                    " say what the measurement supports")
+    return ""
+
+
 def prompt_cut_wrong(facts: Facts, reading: Reading, text: str) -> str:
     """Why a time said for a shorter prompt is off what its tokens allow, or "".
 

@@ -840,6 +840,35 @@ def _as_shown(value: float, dim: Dim) -> float:
     return float(found.group().replace(",", "")) if found else value
 
 
+# Part B's kernels by the names people give them.
+_ROW_NAMED = {"add": re.compile(r"\b(?:elementwise add|the add|add kernel|vector add)\b"),
+              "matmul": re.compile(r"\b(?:matmul|gemm|matrix multipl\w*)\b"),
+              "decode": re.compile(r"\bdecode(?: step)?\b")}
+
+
+def _row_figure_swapped(lowered: str) -> str:
+    """Why a Part B kernel is given another row's intensity ("the Part B matmul … around 0.33 FLOP/byte"), or ""."""
+    rows = {k.id: k.drill_flops / k.drill_bytes for k in drill.part_b()}
+    for row, named in _ROW_NAMED.items():
+        for found in named.finditer(lowered):
+            sentence_end = SENTENCE.search(lowered, found.end())
+            window = lowered[found.end():min(found.end() + 60, sentence_end.start() if sentence_end else len(lowered))]
+            if _ROW_NAMED_ELSEWHERE.search(window):
+                continue
+            for value, dim in quantities_in(window)[:1]:
+                if dim is not Dim.INTENSITY or math.isclose(value, rows[row], rel_tol=0.1):
+                    continue
+                other = next((r for r, v in rows.items() if r != row and math.isclose(value, v, rel_tol=0.1)), None)
+                if other is not None:
+                    return (f"{format_quantity(value, dim)} is the {_ROW_LABEL[other]}'s intensity; the"
+                            f" {_ROW_LABEL[row]}'s is {format_quantity(rows[row], Dim.INTENSITY)}")
+    return ""
+
+
+_ROW_LABEL = {"add": "elementwise add", "matmul": "4096 matmul", "decode": "decode step"}
+_ROW_NAMED_ELSEWHERE = re.compile(r"\b(?:add|gemm|matmul|decode|ridge)\b")
+
+
 # Where a paragraph says a figure is the drill's own: "the drill's A1 measurement shows", "A2 measured".
 _DRILL_SAYS = re.compile(r"\b(?:the drill(?:'?s)?|a[1-8](?:'?s)?)\s+(?:own\s+)?(?:measurement|figure|number|data|result|table)s?\s+"
                          r"(?:shows?|says?|gives?|reports?|puts?)\b|\b(?:as )?the drill (?:shows?|says?|gives?|reports?|measured)\b")
@@ -848,7 +877,8 @@ _DRILL_SAYS = re.compile(r"\b(?:the drill(?:'?s)?|a[1-8](?:'?s)?)\s+(?:own\s+)?(
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
     ridge = drill.part_b()[0].placement.ridge
-    wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or claim_reader.ridge_wrong(lowered, ridge)
+    wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or _row_figure_swapped(lowered)
+             or claim_reader.ridge_wrong(lowered, ridge)
              or claim_reader.placed_wrong(lowered, ridge, (k.drill_flops / k.drill_bytes for k in drill.part_b())))
     if wrong:
         return Check(False, cap(wrong) + ("" if wrong.endswith(".") else "."))
