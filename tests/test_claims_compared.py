@@ -165,6 +165,16 @@ PAIRS = [
     ("a2", "helps", "Fusion by torch.compile: the incident measured 3.8× for it.",
      "Fusion by torch.compile, and one should expect it to run the full 2.0 TB/s and land exactly 4× faster.",
      "exactly 4× is a promise no lever keeps"),
+    # eager said to be the quicker
+    ("a2", "evidence", "85% o' peak bandwidth (1.7 of 2.0 TB/s), an' the compiled one's 3.8× quicker than eager.",
+     "85% o' peak bandwidth (1.7 of 2.0 TB/s), an' eager's 3.8× quicker than the compiled one.", "the other way round"),
+    # the headroom said to cover A5's target
+    ("a5", "evidence", "62% of peak. Need 180/80 = 2.25×. Headroom 1/0.62 ≈ 1.61×, which falls short of it.",
+     "62% of peak. Need 180/80 = 2.25×. Headroom 1/0.62 ≈ 1.61×, which covers it if we tune the kernels to 100%.",
+     "Tuning alone cannot reach the target"),
+    # A7's kernels said to do more math
+    ("a7", "evidence", "ITL 8 → 14 ms with the same kernels: the host waits at .item() every token.",
+     "ITL 8 → 14 ms means the GPU is doing 75% more math per token now.", "kernels are unchanged"),
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),
@@ -234,6 +244,9 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # the weights shared over the batch, per generated token
     ("a8", "evidence", "HBM saturated at batch 8. Weights ≈ 70 GB per step at int8, i.e. ≈ 8.75 GB per generated token"
                        " across the batch."),
+    # a difference said with "better" is no comparison
+    ("a3", "evidence", "8 × 32 × 32 = 8,192 elements, 32 KB fp32. At 2 TB/s, ~16 ns. But we measure ~12 µs: launch"
+                       " time. Compile 1.08× → ~11.1 µs, less than 1 µs better."),
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),

@@ -121,3 +121,9 @@ def test_a_side_given_to_an_incident_after_and_or_so_is_read() -> None:
                  " A1, where the matmul sits at 70% of peak, past the ridge: the bytes a fused relu saves were never the"
                  " problem.")
     assert _checks(paragraph)["both_sides"]["passed"] is True
+
+
+def test_an_intensity_raised_from_is_where_it_starts() -> None:
+    """"Raises its intensity from about 1 FLOP/byte past the ridge": 1 FLOP/byte is not placed past the ridge."""
+    paragraph = RIGHT + " Fusing the decode step's kernels would raise its intensity from about 1 FLOP/byte past the ridge."
+    assert _checks(paragraph)["number"]["passed"] is not False

@@ -2164,6 +2164,7 @@ def ridge_wrong(lowered: str, ridge: float) -> str:
 
 # A side of the ridge said as the regime it puts a kernel in ("1356 vs ridge 156 -> memory side").
 _REGIME_SIDE = re.compile(r"\b(?P<memory>memory|bandwidth|bytes)[- ](?:side|bound)\b|\b(?:compute|math|flops?)[- ](?:side|bound)\b")
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:about\s+|around\s+|roughly\s+|~\s?|≈\s?)?$")
 _PLACED_REACH = 50  # characters after an intensity in which the side it is given is read
 _SIDE_BY_A_FACTOR = re.compile(r"\s*,?\s*(?:is|sits|lies|lying|sitting)?\s*(?:~|≈|about|roughly|some)?\s*(?P<factor>[\d.]+)\s*×\s*"
                                r"(?P<word>below|under|beneath|lower than|less than|above|over|beyond|past|higher than)\b")
@@ -2196,6 +2197,8 @@ def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> st
         window = lowered[claim.end:min(stop, claim.end + _PLACED_REACH)]
         window = window[:m.start()] if (m := re.search(r"[.;!?\n]\s", window)) else window
         said = claim.side
+        if _FROM_BEFORE.search(lowered, max(0, claim.start - 12), claim.start):
+            continue  # "raises its intensity from about 1 FLOP/byte past the ridge": the side is where it goes
         if said is None and (found := _REGIME_SIDE.search(window) or _SIDE_BY_A_FACTOR.match(window)):
             said = ("below" if found["memory"] else "above") if found.re is _REGIME_SIDE else (
                 "below" if found["word"] in _BELOW else "above")
@@ -2720,6 +2723,7 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
     return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×")
 
 
+_BETTER_AFTER = re.compile(r"\s*(?:better|worse|quicker|sooner|gained|back)\b")
 _A_GAP_AFTER = re.compile(r"\s*(?:late|short|behind|over|too (?:slow|long)|away|off|more|less|slower|faster|longer|shorter"
                           r"|saved|to go|too many)\b")
 _RELATION_BEFORE = re.compile(r"\b(?:below|under|less than|lower than|smaller than|above|over|more than|greater than"
@@ -3495,7 +3499,8 @@ def _less_said(rel: str, dim: Dim) -> bool:
 def _compared_with(text: str, a: Claim, b: Claim | None, facts: Facts | None) -> tuple[str, Claim | float] | None:
     """The relation said from ``a`` to the next figure ``b`` or to the floor its words name, with what it is set against."""
     found = _COMPARED.match(text, a.end)
-    if found and b is not None and found.end() == b.start and not _DIFFERENCE_AFTER.match(text, b.end):
+    if found and b is not None and found.end() == b.start and not (
+            _DIFFERENCE_AFTER.match(text, b.end) or _A_GAP_AFTER.match(text, b.end) or _BETTER_AFTER.match(text, b.end)):
         return found["rel"], b
     met = _MEETS.match(text, a.end)
     if met and b is not None and met.end() == b.start and _TARGET_AFTER.match(text, b.end):
