@@ -20,7 +20,17 @@ ANSWER = {"regime": "", "evidence": "", "helps": "", "wastes": ""}
     ("Take out the per-token host read: keep sampling on device, batch the stop-check, or use non-blocking copies.",
      ["remove_host_sync"]),
     ("Tune the memory bandwidth.", ["access_pattern"]),
-    ("Making each eager kernel faster: a week to win 18%, versus 3.8× for typing torch.compile.", []),
+    # work on the kernels themselves, said with any verb
+    ("Re-cutting the 2 µs kernels. They are already well finished pieces.", ["micro_optimise"]),
+    ("Fiddlin' wi' the 2 µs kernels. Halve them and ye go fae 400 ms tae 360 ms.", ["micro_optimise"]),
+    ("Messin' aboot wi' the matmul an' attention kernels; they didnae change.", ["rewrite_kernel"]),
+    ("Picking through the matmul and attention kernels: wrong patch entirely.", ["rewrite_kernel"]),
+    # ... but not the verbs of the levers that help
+    ("Launching fewer kernels: fuse the chain.", ["fewer_launches", "fusion"]),
+    ("Replaying the kernels from a CUDA graph.", ["cuda_graphs"]),
+    ("Keeping the matmul kernels as they are and removing the .item().", ["remove_host_sync"]),
+    ("Blending the relu into the matmul.", []),
+    ("Making each eager kernel faster: a week to win 18%, versus 3.8× for typing torch.compile.", ["micro_optimise"]),
     ("Faster math: tune the tiles or use the vendor library kernel, or fp8.", ["faster_math", "tiling",
                                                                                 "lower_precision"]),
 ])
