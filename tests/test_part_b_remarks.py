@@ -31,6 +31,9 @@ def _checks(ridge: str = "156", **rows: tuple[str, str, str]) -> dict[str, Any]:
     ("matmul", "1356 (8.7× the ridge)"),
     ("matmul", "≈ 1,360 (≈ 8.7× above)"),
     ("decode", "≈ 1 (156× below)"),
+    # the working after the result, in brackets
+    ("add", "0.334 (1.68e7 ÷ 5.03e7)"),
+    ("matmul", "1356 (1.37e11 ÷ 1.01e8)"),
 ])
 def test_an_intensity_with_how_far_it_sits_is_read_and_passes(row: str, intensity: str) -> None:
     side = ROWS[row][1]
@@ -43,6 +46,7 @@ def test_an_intensity_with_how_far_it_sits_is_read_and_passes(row: str, intensit
     ("matmul", "1356 (87× the ridge)", "is not how far it sits from the ridge"),
     ("decode", "1, just under the ridge", "far from it"),
     ("decode", "1, slightly below the ridge", "far from it"),
+    ("add", "0.0334 (1.68e7 ÷ 5.03e7)", "off by more than 25%"),
 ])
 def test_a_wrong_how_far_or_near_the_ridge_fails(row: str, intensity: str, named: str) -> None:
     check = _checks(**{row: (intensity, ROWS[row][1], ROWS[row][2])})[row]

@@ -121,6 +121,8 @@ _HOW_FAR_REMARK = re.compile(r"\s*(?:\(|[,;—–](?=\s)|\s-\s)\s*(?:about|aroun
                              r"\s*\d[\d.,]*\s*(?:×|x|times)\s*(?:(?:below|under|above|over|beyond|past|left of|right of|beneath"
                              r"|from|off|less than|more than)\b\s*(?:(?:the|its|a)\s+)?(?:ridge\b|it\b)?|(?:the\s+)?ridge\b)"
                              r"[^)\n]{0,40}?\)?\s*$", re.I)
+# The working after a result, in brackets: "0.334 (1.68e7 ÷ 5.03e7)".
+_WORKING_AFTER = re.compile(r"(?<=\d)\s*\(\s*~?[\d.,]+(?:e[+-]?\d+)?\s*(?:÷|/|over)\s*~?[\d.,]+(?:e[+-]?\d+)?\s*\)\s*$", re.I)
 # A fraction of the unit ("1/3 FLOP/byte"): its value.
 _UNIT_FRACTION = re.compile(r"(?<![\d.])(\d{1,2})\s*/\s*(\d{1,2})\s*(?=FLOP/byte)")
 # A number or a number word right before another: the two are one number read in parts ("one fifty six").
@@ -137,6 +139,7 @@ def _lenient(text: str) -> str:
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
     text = _CHECKED.split(text, maxsplit=1)[0]  # "= 0.334 — check: 0.334 × 5.03e7 ≈ 1.68e7": the check is not the result
     text = _HOW_FAR_REMARK.sub("", text)  # "1/3 FLOP/byte (about 470× below the ridge)": how far is checked on its own
+    text = _WORKING_AFTER.sub("", text)  # "0.334 (1.68e7 ÷ 5.03e7)": the working after the result, in brackets
     before_comment = _COMMENT.sub("", text) if not text.lstrip().startswith("#") else text.lstrip()[1:]
     text = _KEY.sub("", _HEDGE_AFTER.sub("", before_comment.split("  #")[0].split(" # ")[0]))
     # "point three three" is 0.33; "1.36k" is 1360
