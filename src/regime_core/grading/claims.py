@@ -1265,8 +1265,9 @@ def _speed_share(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | No
 
 #: Compile or fusion named ("compiled", "fusing", "inductor").
 COMPILE_NAMED = re.compile(r"\b(?:compil\w*|fus\w*|inductor)\b")
+# Read by every check below: the last of three copies, the one that was in force.
 _NEEDED = re.compile(r"\b(?:need\w*|requir\w*|must|target|wants?|would have to|has to|ask\w*|goal|short of)\b")
-_FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|more speed|speed-?up)\b")
+_FASTER_AFTER = re.compile(r"[×x]?\s*(?:faster|quicker|(?:the\s+)?speed-?up|more throughput)\b")
 _LESS_TIME = re.compile(r"\b(?:less|shorter|cuts?|cutting|saves?|saving|reduc\w*|shaves?)\b")
 
 
@@ -1274,8 +1275,6 @@ _LESS_TIME = re.compile(r"\b(?:less|shorter|cuts?|cutting|saves?|saving|reduc\w*
 _EVER_BOUND = re.compile(r"\b(?:the most (?:we|you|it|one|anyone) (?:can|could)(?: \w+){0,2}? (?:get|gain|win|hope for)"
                          r"|(?:the )?best (?:we|you|any \w+) (?:can|could)(?: ever)? (?:get|do|gain)|(?:can|could) ever"
                          r"|is (?:all|the most) (?:that is |that's )?(?:possible|available|left)|at most [^;!?]{0,30}?possible)\b")
-_NEEDED = re.compile(r"\b(?:need\w*|requir\w*|must|target|wants?|would have to|has to|ask\w*|goal|short of)\b")
-_FASTER_AFTER = re.compile(r"\s*(?:faster|quicker|speed-?up|more speed)\b")
 
 
 def _bound_beaten(claim: Claim, facts: Facts, text: str) -> str:
@@ -1492,6 +1491,11 @@ def _time_cut_said_as_speed(claim: Claim, facts: Facts, text: str) -> str:
             f" faster ({number_shown(speed + 1)}×), not {claim.shown()}")
 
 
+def _bytes_floor(facts: Facts) -> dv.Derived | None:
+    """The least time the incident's deciding bytes take at its roof (A4's 14 GB ÷ 300 GB/s), where it has one."""
+    return next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
+
+
 def _time_at_the_roof(facts: Facts) -> dv.Derived | None:
     """The incident's own measured time at 100% of its roof (180 ms × 62% = 112 ms), where it gives one.
 
@@ -1626,8 +1630,6 @@ def _speed_from_the_rest_of_the_roof(claim: Claim, facts: Facts, text: str) -> s
 _WORK_CHANGED = re.compile(r"\b(?:fus\w*|compil\w*|fp8|fp4|int8|int4|nf4|quanti[sz]\w*|lower[- ]precision|more gpus|gpus|shorter"
                            r"|chunk\w*|batch\w*|fewer (?:bytes|flops)|sparsit\w*|prun\w*|distil\w*|spec\w*|bigger card|h100"
                            r"|b200|another card|new card|tensor[- ]parallel\w*)")
-_NEEDED = re.compile(r"\b(?:need\w*|requir\w*|must|target|wants?|would have to|has to|ask\w*|goal|short of)\b")
-_FASTER_AFTER = re.compile(r"[×x]?\s*(?:faster|quicker|(?:the\s+)?speed-?up|more throughput)\b")
 
 
 def _tuned_past_the_roof(claim: Claim, facts: Facts, text: str) -> str:
@@ -1865,7 +1867,7 @@ def _past_the_floor_said_slower(claim: Claim, facts: Facts, text: str) -> str:
     """
     if not claim.multiplier or not _SLOWER_THAN_FLOOR.match(text, claim.end):
         return ""
-    floor = next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
+    floor = _bytes_floor(facts)
     past = [f for f in facts.known if f.dim is Dim.TOKEN_RATE and f.value > 0 and floor is not None
             and 1 / f.value < floor.value * (1 - MATCH)]
     if floor is None or not past:
@@ -1890,7 +1892,7 @@ def _measured_called_the_floor(claim: Claim, facts: Facts, text: str) -> str:
     """
     if claim.dim not in (Dim.SECOND, Dim.TOKEN_RATE) or claim.bound:
         return ""
-    floor = next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
+    floor = _bytes_floor(facts)
     if floor is None or not (_FLOOR_BEFORE.search(text, max(0, claim.start - 40), claim.start)
                              or _FLOOR_AFTER.match(text, claim.end)):
         return ""
@@ -2170,7 +2172,7 @@ _SIDE_BY_A_FACTOR = re.compile(r"\s*,?\s*(?:is|sits|lies|lying|sitting)?\s*(?:~|
                                r"(?P<word>below|under|beneath|lower than|less than|above|over|beyond|past|higher than)\b")
 
 
-#: How far a "how far from the ridge" may be from intensity ÷ ridge: it is said roughly ("~9×" for 8.7×).
+#: How far a "how far" may be from intensity ÷ ridge: it is said roughly ("~9×" for 8.7×, "about 500×" for 467×).
 HOW_FAR_MATCH = 0.25
 _DECIMAL = re.compile(r"\d+(?:\.\d+)?")
 
@@ -3508,7 +3510,7 @@ def _compared_with(text: str, a: Claim, b: Claim | None, facts: Facts | None) ->
     named = _FLOOR_NAMED.match(text, found.end()) if found and found["rel"] not in ("<", ">", "≤", "≥") else None
     # a ceiling is a rate's ("38 tok/s, below that ceiling"); a time said "above the ceiling" restates its rate
     if found and named and facts is not None and not (a.dim is Dim.SECOND and _A_CEILING.search(named.group())):
-        floor = next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
+        floor = _bytes_floor(facts)
         if floor is not None and a.dim in (Dim.SECOND, Dim.TOKEN_RATE):
             return found["rel"], floor.value if a.dim is Dim.SECOND else 1 / floor.value
     return None

@@ -355,15 +355,12 @@ def _arithmetic_off(text: str) -> str:
 
 # How far from the ridge a side says the kernel is ("above the ridge, by roughly 9×", "~470× below").
 _HOW_FAR = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?(?:×|times?\b)")
-#: How far a "how far" may be from intensity ÷ ridge: it is said roughly ("~9×" for 8.7×, "about 500×" for 467×).
-_HOW_FAR_MATCH = 0.25
 
 
 # A side said to be near the ridge ("just below the ridge, nearly balanced") of a kernel 5× or more from it.
 _NEAR_THE_RIDGE = re.compile(r"\b(?:just|slightly|barely|marginally|a (?:little|bit|touch))\s+(?:below|above|under|over|left|right)"
                              r"|\b(?:nearly|almost|roughly)\s+(?:balanced|at (?:the )?ridge|on (?:the )?ridge)\b"
                              r"|\b(?:close|near|next) to (?:the )?ridge\b|\bright at (?:the )?ridge\b")
-_FAR_FROM_THE_RIDGE = 5.0
 # In an intensity field, a multiple only where it is said of the ridge ("~15.6× below the ridge"): the working's "2 ×
 # 4096" is no distance.
 _HOW_FAR_OF_RIDGE = re.compile(r"(?<![\w.,])(\d+(?:\.\d+)?)\s?×\s+(?:below|above|under|over|left|right|beneath|past|from"
@@ -379,7 +376,7 @@ def _how_far_off(side_said: str, intensities: list[float | None], ridge: float,
         return ""
     said = float(next(group for group in found.groups() if group))  # the pattern's one figure, whichever way said
     known = [i for i in intensities if i]
-    if not known or any(math.isclose(said, max(i, ridge) / min(i, ridge), rel_tol=_HOW_FAR_MATCH) for i in known):
+    if not known or any(math.isclose(said, max(i, ridge) / min(i, ridge), rel_tol=claim_reader.HOW_FAR_MATCH) for i in known):
         return ""
     i = known[0]  # the learner's own intensity where there is one
     how = (f"{format_quantity(i, Dim.INTENSITY)} ÷ {format_quantity(ridge, Dim.INTENSITY)}" if i >= ridge
@@ -474,7 +471,7 @@ def grade_part_b(attempt: Attempt) -> dict[str, Any]:
         near_said = next((text for text in (given.side_said, given.said)
                           if text and _NEAR_THE_RIDGE.search(normalise(text))), "")
         near = _NEAR_THE_RIDGE.search(normalise(near_said)) if near_said else None
-        if near and distance >= _FAR_FROM_THE_RIDGE:
+        if near and distance >= claim_reader.FAR_FROM_THE_RIDGE:
             problems.append(f"“{_as_written(near_said, near.group())}”: it sits"
                             f" {format_quantity(distance, Dim.COUNT)}× from the ridge, far from it")
         if far := (_how_far_off(given.side_said, known_intensities, ridge)
@@ -848,7 +845,8 @@ _ROW_NAMED = {"add": re.compile(r"\b(?:elementwise add|the add|add kernel|vector
 
 def _row_figure_swapped(lowered: str) -> str:
     """Why a Part B kernel is given another row's intensity ("the Part B matmul … around 0.33 FLOP/byte"), or ""."""
-    rows = {k.id: k.drill_flops / k.drill_bytes for k in drill.part_b()}
+    rows = {k.id: k.drill_intensity for k in drill.part_b()}
+    names = {k.id: k.label.split(",")[0] for k in drill.part_b()}  # "elementwise add", "matmul"
     for row, named in _ROW_NAMED.items():
         for found in named.finditer(lowered):
             sentence_end = SENTENCE.search(lowered, found.end())
@@ -860,12 +858,11 @@ def _row_figure_swapped(lowered: str) -> str:
                     continue
                 other = next((r for r, v in rows.items() if r != row and math.isclose(value, v, rel_tol=0.1)), None)
                 if other is not None:
-                    return (f"{format_quantity(value, dim)} is the {_ROW_LABEL[other]}'s intensity; the"
-                            f" {_ROW_LABEL[row]}'s is {format_quantity(rows[row], Dim.INTENSITY)}")
+                    return (f"{format_quantity(value, dim)} is the {names[other]}'s intensity; the {names[row]}'s is"
+                            f" {format_quantity(rows[row], Dim.INTENSITY)}")
     return ""
 
 
-_ROW_LABEL = {"add": "elementwise add", "matmul": "4096 matmul", "decode": "decode step"}
 _ROW_NAMED_ELSEWHERE = re.compile(r"\b(?:add|gemm|matmul|decode|ridge)\b")
 
 
@@ -879,7 +876,7 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     ridge = drill.part_b()[0].placement.ridge
     wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or _row_figure_swapped(lowered)
              or claim_reader.ridge_wrong(lowered, ridge)
-             or claim_reader.placed_wrong(lowered, ridge, (k.drill_flops / k.drill_bytes for k in drill.part_b())))
+             or claim_reader.placed_wrong(lowered, ridge, (k.drill_intensity for k in drill.part_b())))
     if wrong:
         return Check(False, cap(wrong) + ("" if wrong.endswith(".") else "."))
     known = _part_c_known()
