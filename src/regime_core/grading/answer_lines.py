@@ -12,7 +12,7 @@ import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from regime_core.catalogue.levers import (
     FUSION_BOUGHT_NOTHING,
@@ -337,16 +337,32 @@ class Contradiction:
     says: re.Pattern[str]
     why: str
 
+    def said_in(self, lowered: str) -> bool:
+        """Whether ``lowered`` (normalised) says it.
 
-def contradicted(lowered: str, contradictions: Collection[Contradiction]) -> str:
+        Only the first match counts, and not where it is denied before it or inside it ("the kernels are not slow"
+        matches "are, perhaps, slow").
+        """
+        found = self.says.search(lowered)
+        if found is None:
+            return False
+        return not negated(lowered, found.start(), found.end()) and not NEGATION.search(found.group())
+
+
+class Stated(Protocol):
+    """What an incident states, as a pattern (``Contradiction``) or a relation (``relations.Relation``)."""
+
+    @property
+    def why(self) -> str:
+        """The line of feedback that says what the incident states."""
+
+    def said_in(self, lowered: str) -> bool:
+        """Whether ``lowered`` (normalised) says the opposite."""
+
+
+def contradicted(lowered: str, contradictions: Collection[Stated]) -> str:
     """What the incident states that the text (normalised) says the opposite of, or ""."""
-    for c in contradictions:
-        for found in c.says.finditer(lowered):
-            # denied before it, or inside it ("the kernels are not slow" matches "are (\w+ )?slow")
-            if not negated(lowered, found.start(), found.end()) and not NEGATION.search(found.group()):
-                return c.why
-            break
-    return ""
+    return next((c.why for c in contradictions if c.said_in(lowered)), "")
 
 
 # Occupancy mentioned to be set aside ("the 55% occupancy measures something else"), not cited as evidence.
@@ -576,7 +592,7 @@ _IF_BEFORE = re.compile(r"\b(?:if|would|could|were|unless)\b[^.;:!?]*$")
 
 
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
-                   contradictions: Collection[Contradiction] = ()) -> Check:
+                   contradictions: Collection[Stated] = ()) -> Check:
     """An evidence line judged claim by claim.
 
     It passes only when it cites a deciding fact, every claim in it is accounted for and none contradicts the

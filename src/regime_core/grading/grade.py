@@ -23,10 +23,12 @@ from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, 
 from regime_core.content import drill
 from regime_core.content.drill import hints
 from regime_core.grading import claims as claim_reader
+from regime_core.grading import relations
 from regime_core.grading.answer_lines import (
     REGIME_CHOICES,
     Check,
     Contradiction,
+    Stated,
     blamed_against,
     cap,
     contradicted,
@@ -207,8 +209,10 @@ def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
 
 
 @cache
-def _contradictions(incident_id: str) -> tuple[Contradiction, ...]:
-    return tuple(Contradiction(re.compile(c["says"]), c["why"]) for c in _grading(incident_id).get("contradicts", []))
+def _contradictions(incident_id: str) -> tuple[Stated, ...]:
+    grading = _grading(incident_id)
+    return (*(Contradiction(re.compile(c["says"]), c["why"]) for c in grading.get("contradicts", [])),
+            *relations.relations(grading))
 
 
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:

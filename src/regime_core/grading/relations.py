@@ -1,0 +1,180 @@
+"""What an incident states of its parts, as data, and the readings that hold a line to it in any words.
+
+Each incident's ``grading`` in drill.json may name its ``entities`` (a name, and the words learners use for it:
+``"compiled": ["compiled", "torch.compile", "inductor"]``) and its ``relations``, each of one kind:
+
+- ``faster``: ``{"fast": E, "slow": E, "by": x}``: the same work runs ``x``× faster as ``fast`` than as ``slow``.
+  Said the other way round ("eager's 3.8× quicker", "compiled came out slower"), a time for ``fast`` longer than
+  the time given for ``slow``, or ``fast`` said to buy nothing, is a contradiction.
+- ``unchanged``: ``{"what": E}``: ``what`` is the same before and after; said to have got slower, longer, heavier
+  or to do more math, it is a contradiction.
+- ``limit``: ``{"what": E}``: ``what`` is the resource that holds the time; said to be fine, no problem, idle, far
+  from its peak, or not what limits, it is a contradiction.
+
+The readings are generic: an entity's words and one of a few forms per kind, so a new phrasing of the same claim
+about another incident is read without a new pattern. A clause the learner denies ("eager is not faster"), puts as
+a condition ("eager gets faster once compiled") or sets beside another ("compiled, unlike eager, ...") does not
+count.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from regime_core.errors import RegimeError
+from regime_core.grading.language import NEGATION, negated
+
+_KINDS = ("faster", "unchanged", "limit")
+_FIELD = "drill.json grading.relations"
+
+# A few words between an entity and what is said of it, never across "than" (the other side of a comparison).
+_GAP = r"(?:'s|s)?(?:\s+(?!than\b|if\b|when\b|unless\b)[\w()'-]+(?:\.[\w()'-]+)*){0,4}?\s+"
+# Between a resource and what is said of it, only a word that leaves it the subject ("the tensor cores are still fine").
+_ADVERB = r"(?:'s|s)?(?:\s+(?:still|really|now|all|themselves|itself|here|already|just|basically|clearly|obviously))?\s+"
+_VERB = r"(?:is|was|are|were|'s|runs?|ran|got|gets|came out|comes out|ends? up|turned out|finishes|finished)\s+"
+_MULTIPLE = r"(?:~\s?|≈\s?|about\s+)?\d+(?:\.\d+)?\s?(?:×|%)\s*"
+# Said of the entity: a condition that changes it ("eager gets faster once compiled"), or the entity as the object
+# of a comparison or a change ("compile makes eager faster", "3.8× over eager").
+_CONDITION_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:under|with|once|when|after|if|by|via|using|through|thanks to)\b")
+_OBJECT_BEFORE = re.compile(r"\b(?:than|makes?|made|making|over|vs\.?|versus|compared (?:to|with)|relative to|from|beats?"
+                            r"|unlike|if|would|were|unless|turns?|turned)\b[^.;:!?]*$")
+_CLAUSE_START = re.compile(r"[.;:!?\n]|,\s|\b(?:but|whereas|while|and|so)\b")
+_HEDGED = re.compile(r"\b(?:almost|nearly|next to|virtually|practically|basically|essentially|little more than|hardly"
+                     r"|barely|all but|pretty much|effectively)\b")
+_TIME = re.compile(r"(?:~\s?|≈\s?|about\s+|around\s+|roughly\s+)?(\d+(?:\.\d+)?)\s?(ms|µs|ns)\b", re.IGNORECASE)
+# A figure between an entity and a time, other than a multiplier ("compiled is 1.08× of that, ~13 µs"), or an operator
+# ("4 eager launches × ~3 µs"), makes the time another quantity's.
+_OTHER_FIGURE = re.compile(r"\d(?![\d.]*\s?×)|(?<![\d.\s])\s?[×*/]|\b(?:per|each|a piece)\b")
+_TIME_REACH = 40  # characters after an entity in which its time is looked for
+_TIME_SCALE = {"ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
+
+
+@dataclass(frozen=True)
+class Relation:
+    """One stated relation, with the patterns that say its opposite and the feedback that says what is so."""
+
+    kind: str
+    says_against: tuple[re.Pattern[str], ...]
+    why: str
+    fast: re.Pattern[str] | None = None  # for ``faster``: the two sides' words, to compare their times
+    slow: re.Pattern[str] | None = None
+
+    def __post_init__(self) -> None:
+        if self.kind not in _KINDS:
+            raise RegimeError(_FIELD, f"a relation's kind is one of {', '.join(_KINDS)}, not {self.kind!r}")
+
+    def said_in(self, lowered: str) -> bool:
+        """Whether ``lowered`` (normalised) says the opposite of this relation, in any of its forms."""
+        if any(_said(lowered, found, self.kind) for p in self.says_against for found in p.finditer(lowered)):
+            return True
+        return self.kind == "faster" and _times_reversed(self, lowered)
+
+
+def _words(entities: dict[str, list[str]], name: str) -> str:
+    if name not in entities or not entities[name]:
+        raise RegimeError(_FIELD, f"a relation names {name!r}, which the incident's entities do not list")
+    return r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in entities[name]) + r")(?!\w)"
+
+
+def _faster(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
+    fast, slow, by = _words(entities, spec["fast"]), _words(entities, spec["slow"]), float(spec["by"])
+    quicker = r"(?:faster|quicker|speedier)\b"
+    slower = r"(?:slower|worse)\b"
+    patterns = (
+        rf"{slow}{_GAP}{_VERB}(?:\w+\s+)?(?:{_MULTIPLE})?{quicker}", rf"{slow}(?:'s)?\s+(?:{_MULTIPLE})?{quicker}",
+        rf"{fast}{_GAP}{_VERB}(?:\w+\s+)?(?:{_MULTIPLE})?{slower}", rf"{fast}(?:'s)?\s+(?:{_MULTIPLE})?{slower}",
+        rf"{fast}{_GAP}(?:gives?|gave|buys?|bought|brings?|brought|wins?|won|gains?|gained|yields?|does|did|changes?"
+        rf"|changed|achieves?|achieved|delivers?|delivered)\s+(?:absolutely\s+|literally\s+)?(?:nothing|zero|no"
+        rf" (?:speed-?up|gain|difference|improvement|change|win)s?)\b",
+    )
+    name_fast, name_slow = spec["fast"], spec["slow"]
+    why = (f"The incident says the other way round: {name_fast} runs the same work {by:g}× faster than {name_slow}"
+           + (" (a small win, but not none)." if by < 1.5 else "."))
+    return Relation("faster", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why,
+                    re.compile(fast, re.IGNORECASE), re.compile(slow, re.IGNORECASE))
+
+
+_MORE_WORK = r"(?:[\d.]+\s?%\s+|~?[\d.]+\s?×\s+)?more\s+(?:math|flops|compute|arithmetic|work|tensor[- ]core work)\b"
+
+
+def _unchanged(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
+    what = _words(entities, spec["what"])
+    worse = r"(?:slower|slow|longer|heavier|worse|regressed|changed|different|costlier|more expensive|bigger)\b"
+    patterns = (
+        rf"{what}{_GAP}(?:{_VERB}|now\s+|became\s+|become\s+|went\s+|go\s+)(?:\w+\s+)?(?:{_MULTIPLE}|~?[\d.]+\s?ms\s+)?"
+        rf"{worse}",
+        rf"{what}{_GAP}(?:slowed|regressed|grew|doubled)\b", rf"\b(?:slower|heavier|regressed)\s+{what}",
+        rf"\b(?:doing|does|do|did|run|runs|ran|running|execut\w*|perform\w*)\s+(?:\w+\s+)?{_MORE_WORK}",
+    )
+    why = f"The incident says {spec['what']} are unchanged: the time that was added is not theirs."
+    return Relation("unchanged", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why)
+
+
+def _limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
+    what = _words(entities, spec["what"])
+    fine = (r"(?:fine|ok|okay|good enough|no (?:problem|issue|bottleneck|concern)|not (?:the |a |an )?(?:problem|issue"
+            r"|bottleneck|limit\w*|constraint|concern)|not limiting|irrelevant|beside the point|idle|underused"
+            r"|under-used|far from (?:its |the )?(?:peak|roof|limit))\b")
+    patterns = (
+        rf"{what}(?:{_ADVERB}(?:is|are|was|were|stays?|remains?|looks?|seems?)|'s)\s+(?:\w+\s+)?{fine}",
+        rf"\b(?:not|never|isn't|aren't|wasn't|n't)\s+(?:\w+\s+)?(?:limited|held|bound|bottlenecked|capped|throttled)"
+        rf"\s+(?:back\s+)?by\s+(?:the\s+)?(?:\w+\s+)?{what}",
+    )
+    why = f"The incident says what holds the time is {spec['what']}: the roof this kernel sits against."
+    return Relation("limit", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why)
+
+
+_BUILDERS = {"faster": _faster, "unchanged": _unchanged, "limit": _limit}
+
+
+def relations(grading: dict[str, Any]) -> tuple[Relation, ...]:
+    """An incident's stated relations, built from its ``grading`` entry."""
+    entities = grading.get("entities", {})
+    built = []
+    for spec in grading.get("relations", []):
+        kind = spec.get("kind")
+        if kind not in _BUILDERS:
+            raise RegimeError(_FIELD, f"a relation's kind is one of {', '.join(_KINDS)}, not {kind!r}")
+        built.append(_BUILDERS[kind](entities, spec))
+    return tuple(built)
+
+
+def _clause_before(text: str, start: int) -> str:
+    ends = [m.end() for m in _CLAUSE_START.finditer(text, 0, start)]
+    return text[ends[-1] if ends else 0:start]
+
+
+def _said(text: str, found: re.Match[str], kind: str) -> bool:
+    """Whether a match states the opposite of the relation, rather than denying it or putting it as a condition."""
+    before = _clause_before(text, found.start())
+    if _OBJECT_BEFORE.search(before) or _HEDGED.search(before) or _HEDGED.search(found.group()):
+        return False
+    if kind == "limit":  # its forms carry their own "not": only a denial before the match counts
+        return not re.search(r"\b(?:not|never|no)\b|n't", before)
+    if _CONDITION_AFTER.match(text, found.end()) or NEGATION.search(found.group()):
+        return False
+    return not negated(text, found.start(), found.end())
+
+
+def _time_after(text: str, end: int, others: re.Pattern[str]) -> float | None:
+    window = text[end:end + _TIME_REACH]
+    stop = re.search(r"[;:!?\n]|\.(?=\s|$)|\bthan\b", window)
+    other = others.search(window)
+    cut = min([m.start() for m in (stop, other) if m] or [len(window)])
+    found = _TIME.search(window[:cut])
+    if not found or _OTHER_FIGURE.search(window[:found.start()]):  # "eager's 8 passes are ~262 KB, ≈ 0.13 µs": a floor
+        return None
+    return float(found[1]) * _TIME_SCALE[found[2].lower()]
+
+
+def _times_reversed(relation: Relation, text: str) -> bool:
+    """Whether the line gives the faster side a longer time than the slower ("eager ~12 µs, compiled ~13 µs")."""
+    if relation.fast is None or relation.slow is None:
+        return False
+    fast = [t for m in relation.fast.finditer(text) if (t := _time_after(text, m.end(), relation.slow)) is not None]
+    slow = [t for m in relation.slow.finditer(text) if (t := _time_after(text, m.end(), relation.fast)) is not None]
+    return bool(fast and slow) and min(fast) > max(slow) * 1.001
+
+

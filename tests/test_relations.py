@@ -1,0 +1,90 @@
+"""An incident's stated relations (drill.json ``grading.relations``), held to a line in any words.
+
+Each kind is held both ways: a right line that says the relation, denies its opposite or puts it as a condition
+passes, or at least is not failed on it; a wrong one that says the opposite fails, naming the relation. The data's
+format is refused with its field when a relation names an unknown kind or entity.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.errors import RegimeError
+from regime_core.grading.grade import grade
+from regime_core.grading.relations import relations
+
+ANSWER = {"regime": "", "evidence": "", "helps": "", "wastes": ""}
+
+
+def _check(item: str, field: str, text: str) -> dict[str, Any]:
+    check: dict[str, Any] = grade({"part_a": {item: {**ANSWER, field: text}}})["items"][item]["checks"][field]
+    return check
+
+
+# (incident, field, a right line, a wrong line of the same kind, words the wrong line's feedback names)
+PAIRS = [
+    # faster, said the other way round
+    ("a2", "evidence", "85% of peak bandwidth (1.7 of 2.0 TB/s); the eager chain becomes 3.8× faster once compiled.",
+     "85% of peak bandwidth (1.7 of 2.0 TB/s); the eager version came out 3.8× faster than compile.",
+     "3.8× faster than the eager chain"),
+    # faster, as times: the faster side given the longer time
+    ("a3", "evidence", "8,192 elements, tiny. Eager ~12 µs, and compiled is 1.08× faster, ~11.1 µs.",
+     "8,192 elements, tiny. Eager ~12 µs, and compiled is 1.08× of that, ~13 µs.", "1.08× faster than the eager"),
+    # faster, the faster side said to buy nothing
+    ("a3", "evidence", "Both ~12 µs: tiny tensor, launch-scale; compile buys almost nothing (1.08×).",
+     "Both ~12 µs: tiny tensor, launch-scale; compile buys nothing at all.", "not none"),
+    # unchanged, said to have got slower
+    ("a7", "evidence", "ITL 8 → 14 ms with the same kernels: the 6 ms is the host waiting on .item().",
+     "ITL 8 → 14 ms: the matmuls now run 6 ms longer per token.", "unchanged"),
+    # unchanged, said to do more math
+    ("a7", "evidence", "ITL 8 → 14 ms, +75%, and the kernels do no more math than before: it is the .item() sync.",
+     "ITL 8 → 14 ms means the GPU is doing 75% more math per token now.", "unchanged"),
+    # limit, said to be fine
+    ("a2", "evidence", "1.7 of 2.0 TB/s = 85%: bandwidth is the limit.",
+     "1.7 of 2.0 TB/s = 85%, so bandwidth is fine; compile wins 3.8× by cutting launches.",
+     "what holds the time is memory bandwidth"),
+    # limit, said not to limit
+    ("a1", "wastes", "Fusing the relu: the matmul is not limited by memory, so it saves nothing.",
+     "Moving to FP8 or tuning the tensor core tiles, the math is not the limit.", "the tensor cores"),
+]
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), PAIRS)
+def test_a_relation_said_the_other_way_round_fails(item: str, field: str, right: str, wrong: str, named: str) -> None:
+    assert _check(item, field, right)["passed"] is not False, right
+    check = _check(item, field, wrong)
+    assert check["passed"] is False, wrong
+    assert named in check["why"], check["why"]
+
+
+@pytest.mark.parametrize("text", [
+    "85% of peak bandwidth; compile is 3.8× faster, and eager is not faster anywhere.",  # denied
+    "Eager would be faster only if it skipped the round trips; 1.7 of 2.0 TB/s is 85%.",  # a condition
+    "85% of 2.0 TB/s; compiling makes eager 3.8× faster.",  # the slow side as an object
+    "1.7 of 2.0 TB/s (85%): FP8 tensor cores if the accuracy is fine would not help here.",  # a condition's "fine"
+])
+def test_a_relation_denied_or_conditional_is_not_a_contradiction(text: str) -> None:
+    check = _check("a2", "evidence", text)
+    assert "other way round" not in check["why"], check["why"]
+    assert "what holds the time" not in check["why"], check["why"]
+
+
+def test_a_time_of_another_quantity_is_not_the_sides_time() -> None:
+    """A floor or a per-launch time beside a side's name is not that side's measured time."""
+    for text in ("Even eager's 8 full passes are ~262 KB, ≈ 0.13 µs at 2 TB/s, vs ~12 µs measured. Compiled 1.08×"
+                 " faster → ≈ 11.1 µs.",
+                 "12 µs ≈ 4 eager launches × ~3 µs; compile 1.08× → ~11.1 µs."):
+        assert "other way round" not in _check("a3", "evidence", text)["why"], text
+
+
+@pytest.mark.parametrize(("grading", "field_words"), [
+    ({"entities": {"x": ["x"]}, "relations": [{"kind": "bigger", "what": "x"}]}, "kind"),
+    ({"entities": {"x": ["x"]}, "relations": [{"kind": "limit", "what": "y"}]}, "'y'"),
+])
+def test_a_relation_of_an_unknown_kind_or_entity_is_refused_with_its_field(grading: dict[str, Any],
+                                                                          field_words: str) -> None:
+    with pytest.raises(RegimeError, match=field_words) as raised:
+        relations(grading)
+    assert "relations" in str(raised.value)
