@@ -45,7 +45,7 @@ PAIRS = [
     # a figure of the eager chain given to the compiled one
     ("a2", "evidence", "Eager reaches 1.7 TB/s on the 2.0 TB/s card, 85%, and compile is 3.8× faster.",
      "Compiled version is reaching 1.7 TB/s on the 2.0 TB/s card, that is 85%, and it is 3.8× faster than eager.",
-     "eager chain, not the compiled one"),
+     "of the eager chain, not of the compiled chain"),
     # the inter-token latency given to the kernels
     ("a7", "evidence", "ITL went from 8 ms to 14 ms per token once .item() went in; the matmul and attention kernels"
                        " are unchanged.",

@@ -31,7 +31,7 @@ PAIRS = [
      "3.8× faster than the eager chain"),
     # faster, as times: the faster side given the longer time
     ("a3", "evidence", "8,192 elements, tiny. Eager ~12 µs, and compiled is 1.08× faster, ~11.1 µs.",
-     "8,192 elements, tiny. Eager ~12 µs, and compiled is 1.08× of that, ~13 µs.", "1.08× faster than the eager"),
+     "8,192 elements, tiny. Eager ~12 µs, and compiled is 1.08× of that, ~13 µs.", "1.08× faster"),
     # faster, the faster side said to buy nothing
     ("a3", "evidence", "Both ~12 µs: tiny tensor, launch-scale; compile buys almost nothing (1.08×).",
      "Both ~12 µs: tiny tensor, launch-scale; compile buys nothing at all.", "not none"),
@@ -45,6 +45,23 @@ PAIRS = [
     ("a2", "evidence", "1.7 of 2.0 TB/s = 85%: bandwidth is the limit.",
      "1.7 of 2.0 TB/s = 85%, so bandwidth is fine; compile wins 3.8× by cutting launches.",
      "what holds the time is memory bandwidth"),
+    # faster, a side's time held to the incident's: the faster side given a third of the time
+    ("a3", "evidence", "Eager ~12 µs and compiled ~11 µs (1.08×, ≈0.9 µs saved): launch-scale.",
+     "Eager ~12 µs and compiled ~4 µs, both tiny: launch-scale.", "about 11.1 µs"),
+    # measured, the figure of one side given to another
+    ("a2", "evidence", "Eager pulls 1.7 TB/s on a 2.0 TB/s card, 85%; compile is 3.8× faster.",
+     "Compiled version gets 1.7 TB/s on a 2.0 TB/s card, and eager is 3.8× slower.", "not of the compiled chain"),
+    ("a5", "evidence", "62% of peak TFLOP/s; TTFT for the 4,096 tokens is 180 ms.",
+     "62% of peak TFLOP/s, and each of the 4,096 tokens takes 180 ms.", "not of each token"),
+    # not_limit, said to hold the time
+    ("a6", "evidence", "20% busy: 2 µs of every 10; the gaps are most of the time.",
+     "20% busy: 2 µs of every 10, but the kernels are most of the time.",
+     "the time is in the 8 µs gaps"),
+    ("a6", "regime", "Overhead-bound: the GPU sits idle 80% of the time between launches.",
+     "Overhead-bound — the GPU's saturated, running flat out and can't take any more.", "not saturated"),
+    # limit, the card said to idle where it saturates HBM
+    ("a8", "evidence", "HBM saturated; the 55% occupancy decides nothing (Rule 4).",
+     "HBM saturated, and 55% occupancy means the card's half idle.", "memory bandwidth"),
     # limit, said not to limit
     ("a1", "wastes", "Fusing the relu: the matmul is not limited by memory, so it saves nothing.",
      "Moving to FP8 or tuning the tensor core tiles, the math is not the limit.", "the tensor cores"),
@@ -71,17 +88,25 @@ def test_a_relation_denied_or_conditional_is_not_a_contradiction(text: str) -> N
     assert "what holds the time" not in check["why"], check["why"]
 
 
-def test_a_time_of_another_quantity_is_not_the_sides_time() -> None:
-    """A floor or a per-launch time beside a side's name is not that side's measured time."""
-    for text in ("Even eager's 8 full passes are ~262 KB, ≈ 0.13 µs at 2 TB/s, vs ~12 µs measured. Compiled 1.08×"
-                 " faster → ≈ 11.1 µs.",
-                 "12 µs ≈ 4 eager launches × ~3 µs; compile 1.08× → ~11.1 µs."):
-        assert "other way round" not in _check("a3", "evidence", text)["why"], text
+@pytest.mark.parametrize("text", [
+    "Even eager's 8 full passes are ~262 KB, ≈ 0.13 µs at 2 TB/s, vs ~12 µs measured. Compiled 1.08× faster → ≈ 11.1 µs.",
+    "12 µs ≈ 4 eager launches × ~3 µs; compile 1.08× → ~11.1 µs.",  # a per-launch time
+    "~12 µs both ways; compile's 1.08× saves a few launches, under 1 µs.",  # a saving, not a time
+    "Both ~12 µs; compiled only 1.08× (≈0.9 µs) better.",  # a saving beside its multiplier
+    "~12 µs; a hand-written fusion expecting A2's 3.8× is wasted here.",  # "A2's": a name's digit
+    "Eager 3.8× slower than compile, pulling 1.7 TB/s on a 2.0 TB/s card.",  # a side as a comparison's object
+])
+def test_a_figure_that_is_not_the_sides_own_is_not_held_to_it(text: str) -> None:
+    """A floor, a per-launch time, a saving or another incident's figure beside a side's name is not its own."""
+    item = "a2" if "pulling" in text else "a3"
+    assert "The incident measures" not in _check(item, "evidence", text)["why"], text
 
 
 @pytest.mark.parametrize(("grading", "field_words"), [
     ({"entities": {"x": ["x"]}, "relations": [{"kind": "bigger", "what": "x"}]}, "kind"),
     ({"entities": {"x": ["x"]}, "relations": [{"kind": "limit", "what": "y"}]}, "'y'"),
+    ({"entities": {"x": ["x"], "y": ["y"]},
+      "relations": [{"kind": "measured", "figure": "fast", "of": "x", "not_of": ["y"]}]}, "one quantity"),
 ])
 def test_a_relation_of_an_unknown_kind_or_entity_is_refused_with_its_field(grading: dict[str, Any],
                                                                           field_words: str) -> None:

@@ -337,32 +337,28 @@ class Contradiction:
     says: re.Pattern[str]
     why: str
 
-    def said_in(self, lowered: str) -> bool:
-        """Whether ``lowered`` (normalised) says it.
+    def against(self, lowered: str) -> str:
+        """The feedback where ``lowered`` (normalised) says it, or "".
 
         Only the first match counts, and not where it is denied before it or inside it ("the kernels are not slow"
         matches "are, perhaps, slow").
         """
         found = self.says.search(lowered)
-        if found is None:
-            return False
-        return not negated(lowered, found.start(), found.end()) and not NEGATION.search(found.group())
+        if found is None or negated(lowered, found.start(), found.end()) or NEGATION.search(found.group()):
+            return ""
+        return self.why
 
 
 class Stated(Protocol):
     """What an incident states, as a pattern (``Contradiction``) or a relation (``relations.Relation``)."""
 
-    @property
-    def why(self) -> str:
-        """The line of feedback that says what the incident states."""
-
-    def said_in(self, lowered: str) -> bool:
-        """Whether ``lowered`` (normalised) says the opposite."""
+    def against(self, lowered: str) -> str:
+        """The feedback where ``lowered`` (normalised) says the opposite, or ""."""
 
 
 def contradicted(lowered: str, contradictions: Collection[Stated]) -> str:
     """What the incident states that the text (normalised) says the opposite of, or ""."""
-    return next((c.why for c in contradictions if c.said_in(lowered)), "")
+    return next((why for c in contradictions if (why := c.against(lowered))), "")
 
 
 # Occupancy mentioned to be set aside ("the 55% occupancy measures something else"), not cited as evidence.

@@ -346,6 +346,8 @@ _TIME_FOR_TIMES = re.compile(r"(\d)\s+time\s+(smaller|bigger|larger|faster|slowe
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = delatex(unrepl(text)).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    if " -- " in lowered:  # a typed dash ("2.0 TB/s card -- 85%"), not a minus or an arrow
+        lowered = lowered.replace(" -- ", " — ")
     if _has(lowered, _MARKDOWN_MARKS):
         lowered = _MARKDOWN.sub("", lowered)
     if "in'" in lowered:  # "savin'", "haulin'": the g dropped, as some Englishes write it (before quotes are read)

@@ -10,6 +10,14 @@ Each incident's ``grading`` in drill.json may name its ``entities`` (a name, and
   or to do more math, it is a contradiction.
 - ``limit``: ``{"what": E}``: ``what`` is the resource that holds the time; said to be fine, no problem, idle, far
   from its peak, or not what limits, it is a contradiction.
+- ``not_limit``: ``{"what": E}``: ``what`` is not what holds the time; said to be most of the time, the bottleneck,
+  saturated or flat out, it is a contradiction.
+- ``measured``: ``{"figure": "1.7 TB/s", "of": E, "not_of": [E, ...]}``: the incident measures ``figure`` of ``of``;
+  given to one of ``not_of`` ("compiled gets 1.7 TB/s", "each token takes 180 ms"), it is a contradiction.
+
+A ``faster`` relation may also give ``"slow_time"`` (``"12 µs"``): a time the line gives either side is then held to
+it (the slow side's within 15%, the fast side's between ``slow_time ÷ by`` less 15% and ``slow_time``), and any
+relation may give its own ``"why"``, the line of feedback.
 
 The readings are generic: an entity's words and one of a few forms per kind, so a new phrasing of the same claim
 about another incident is read without a new pattern. A clause the learner denies ("eager is not faster"), puts as
@@ -23,10 +31,11 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from regime_core.catalogue.quantity import Dim, quantities_in
 from regime_core.errors import RegimeError
 from regime_core.grading.language import NEGATION, negated
 
-_KINDS = ("faster", "unchanged", "limit")
+_KINDS = ("faster", "unchanged", "limit", "not_limit", "measured")
 _FIELD = "drill.json grading.relations"
 
 # A few words between an entity and what is said of it, never across "than" (the other side of a comparison).
@@ -43,12 +52,46 @@ _OBJECT_BEFORE = re.compile(r"\b(?:than|makes?|made|making|over|vs\.?|versus|com
 _CLAUSE_START = re.compile(r"[.;:!?\n]|,\s|\b(?:but|whereas|while|and|so)\b")
 _HEDGED = re.compile(r"\b(?:almost|nearly|next to|virtually|practically|basically|essentially|little more than|hardly"
                      r"|barely|all but|pretty much|effectively)\b")
-_TIME = re.compile(r"(?:~\s?|≈\s?|about\s+|around\s+|roughly\s+)?(\d+(?:\.\d+)?)\s?(ms|µs|ns)\b", re.IGNORECASE)
 # A figure between an entity and a time, other than a multiplier ("compiled is 1.08× of that, ~13 µs"), or an operator
 # ("4 eager launches × ~3 µs"), makes the time another quantity's.
 _OTHER_FIGURE = re.compile(r"\d(?![\d.]*\s?×)|(?<![\d.\s])\s?[×*/]|\b(?:per|each|a piece)\b")
 _TIME_REACH = 40  # characters after an entity in which its time is looked for
-_TIME_SCALE = {"ms": 1e-3, "µs": 1e-6, "ns": 1e-9}
+# A figure said as a difference, not as a side's own: "saves … under 1 µs", "~0.9 µs off it", "(~0.9 µs saved)".
+_DIFFERENCE_BEFORE = re.compile(r"\b(?:sav\w*|cut\w*|shav\w*|gain\w*|win\w*|by|off|less|trims?|knocks?)\b")
+_DIFFERENCE_AFTER = re.compile(r"[\d.,]*\s?[a-zµ/]*\s*(?:saved|off\b|less\b|faster|quicker|shorter|better|gained|sooner"
+                               r"|of (?:saving|difference|gain))")
+_COMPARED_BEFORE = re.compile(r"\b(?:than|dan|over|vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?$")
+_NOUN_REACH = 16  # characters after a figure in which its own noun is looked for
+_SAVED_SLACK = 0.5  # a saving said beside a multiplier ("≈0.9 µs", "under 1 µs"): roughly
+_TIME_SLACK = 0.15  # a time said of a side, against the incident's ("~12 µs"): its "~" allows this much
+_SAME = 0.03  # a figure the same as the incident's, as written with a rounding
+
+
+@dataclass(frozen=True)
+class Figure:
+    """A figure a line may give one side, read after the side's words: wrong inside ``[low, high]`` or outside it."""
+
+    side: re.Pattern[str]
+    others: re.Pattern[str]  # the other sides' words: a figure after them is theirs
+    dim: Dim
+    low: float
+    high: float
+    wrong_inside: bool  # the figure of another side, given to this one; else a range this side's figure keeps to
+    why: str
+    also: tuple[float, float] | None = None  # another range a figure of this side may keep to (what it saves)
+
+    def wrong_in(self, text: str) -> bool:
+        """Whether ``text`` gives this side a figure that is wrong by the incident."""
+        for found in self.side.finditer(text):
+            if _COMPARED_BEFORE.search(text[max(0, found.start() - 24):found.start()]):  # "slower than compile, at …"
+                continue
+            figure = _figure_after(text, found.end(), self.others, self.dim, across_commas=not self.wrong_inside)
+            if figure is None:
+                continue
+            inside = self.low <= figure <= self.high or (self.also is not None and self.also[0] <= figure <= self.also[1])
+            if inside == self.wrong_inside:
+                return True
+        return False
 
 
 @dataclass(frozen=True)
@@ -60,16 +103,19 @@ class Relation:
     why: str
     fast: re.Pattern[str] | None = None  # for ``faster``: the two sides' words, to compare their times
     slow: re.Pattern[str] | None = None
+    figures: tuple[Figure, ...] = ()
 
     def __post_init__(self) -> None:
         if self.kind not in _KINDS:
             raise RegimeError(_FIELD, f"a relation's kind is one of {', '.join(_KINDS)}, not {self.kind!r}")
 
-    def said_in(self, lowered: str) -> bool:
-        """Whether ``lowered`` (normalised) says the opposite of this relation, in any of its forms."""
+    def against(self, lowered: str) -> str:
+        """The feedback where ``lowered`` (normalised) says the opposite of this relation, in any of its forms, or ""."""
         if any(_said(lowered, found, self.kind) for p in self.says_against for found in p.finditer(lowered)):
-            return True
-        return self.kind == "faster" and _times_reversed(self, lowered)
+            return self.why
+        if wrong := next((f.why for f in self.figures if f.wrong_in(lowered)), ""):
+            return wrong
+        return self.why if self.kind == "faster" and _times_reversed(self, lowered) else ""
 
 
 def _words(entities: dict[str, list[str]], name: str) -> str:
@@ -90,10 +136,20 @@ def _faster(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
         rf" (?:speed-?up|gain|difference|improvement|change|win)s?)\b",
     )
     name_fast, name_slow = spec["fast"], spec["slow"]
-    why = (f"The incident says the other way round: {name_fast} runs the same work {by:g}× faster than {name_slow}"
-           + (" (a small win, but not none)." if by < 1.5 else "."))
-    return Relation("faster", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why,
-                    re.compile(fast, re.IGNORECASE), re.compile(slow, re.IGNORECASE))
+    why = spec.get("why") or (f"The incident says the other way round: {name_fast} runs the same work {by:g}× faster"
+                              f" than {name_slow}" + (" (a small win, but not none)." if by < 1.5 else "."))
+    fast_words, slow_words = re.compile(fast, re.IGNORECASE), re.compile(slow, re.IGNORECASE)
+    figures: tuple[Figure, ...] = ()
+    if "slow_time" in spec:
+        value, dim = _quantity(spec["slow_time"])
+        said = spec.get("why_time") or (f"The incident measures {name_slow} at {spec['slow_time']} and {name_fast}"
+                                         f" {by:g}× faster, about {value / by * 1e6:.3g} µs.")
+        saved = value - value / by  # "compile's 1.08× (≈0.9 µs)": what it saves, said beside its multiplier
+        figures = (Figure(slow_words, fast_words, dim, value * (1 - _TIME_SLACK), value * (1 + _TIME_SLACK), False, said),
+                   Figure(fast_words, slow_words, dim, value / by * (1 - _TIME_SLACK), value, False, said,
+                          (saved * (1 - _SAVED_SLACK), saved * (1 + _SAVED_SLACK))))
+    return Relation("faster", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why, fast_words, slow_words,
+                    figures)
 
 
 _MORE_WORK = r"(?:[\d.]+\s?%\s+|~?[\d.]+\s?×\s+)?more\s+(?:math|flops|compute|arithmetic|work|tensor[- ]core work)\b"
@@ -122,11 +178,46 @@ def _limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
         rf"\b(?:not|never|isn't|aren't|wasn't|n't)\s+(?:\w+\s+)?(?:limited|held|bound|bottlenecked|capped|throttled)"
         rf"\s+(?:back\s+)?by\s+(?:the\s+)?(?:\w+\s+)?{what}",
     )
-    why = f"The incident says what holds the time is {spec['what']}: the roof this kernel sits against."
+    why = spec.get("why") or f"The incident says what holds the time is {spec['what']}: the roof this kernel sits against."
     return Relation("limit", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why)
 
 
-_BUILDERS = {"faster": _faster, "unchanged": _unchanged, "limit": _limit}
+def _not_limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
+    what = _words(entities, spec["what"])
+    holds = (r"(?:(?:most|the bulk|the majority|nearly all|almost all|all) of the (?:time|step|request|runtime|latency"
+             r"|wall(?:[- ]?clock)?)|the (?:main\s+)?(?:bottleneck|problem|limit\w*|culprit|constraint|limiting factor)"
+             r"|what (?:limits|holds|sets|decides)|saturated|flat out|maxed(?: out)?|pegged|fully (?:busy|used|utili[sz]ed)"
+             r"|(?:running|working) flat out|at (?:its |the )?(?:limit|peak|roof))\b")
+    patterns = (
+        rf"{what}(?:{_ADVERB}(?:is|are|was|were)|'s|{_ADVERB}(?:take|takes|took|make up|makes up|eat|eats))\s+"
+        rf"(?:\w+\s+)?{holds}",
+        rf"{what}{_GAP}dominat\w*",
+        rf"\b(?:limited|held back|bound|bottlenecked|capped|throttled)\s+by\s+(?:the\s+)?(?:\w+\s+)?{what}",
+    )
+    why = spec.get("why") or f"The incident says it is not {spec['what']} that holds the time here."
+    return Relation("not_limit", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why)
+
+
+def _measured(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
+    value, dim = _quantity(spec["figure"])
+    own = _words(entities, spec["of"])
+    wrong_sides = [_words(entities, name) for name in spec["not_of"]]
+    every = re.compile("|".join([own, *wrong_sides]), re.IGNORECASE)
+    why = spec.get("why") or f"The incident measures {spec['figure']} of {spec['of']}, not of {spec['not_of'][0]}."
+    figures = tuple(Figure(re.compile(side, re.IGNORECASE), every, dim, value * (1 - _SAME), value * (1 + _SAME), True,
+                           why) for side in wrong_sides)
+    return Relation("measured", (), why, figures=figures)
+
+
+_BUILDERS = {"faster": _faster, "unchanged": _unchanged, "limit": _limit, "not_limit": _not_limit,
+             "measured": _measured}
+
+
+def _quantity(written: str) -> tuple[float, Dim]:
+    found = quantities_in(written)
+    if len(found) != 1:
+        raise RegimeError(_FIELD, f"a relation's figure is one quantity with its unit, such as '12 µs'; not {written!r}")
+    return found[0]
 
 
 def relations(grading: dict[str, Any]) -> tuple[Relation, ...]:
@@ -158,23 +249,40 @@ def _said(text: str, found: re.Match[str], kind: str) -> bool:
     return not negated(text, found.start(), found.end())
 
 
-def _time_after(text: str, end: int, others: re.Pattern[str]) -> float | None:
+def _figure_after(text: str, end: int, others: re.Pattern[str], dim: Dim, *, across_commas: bool) -> float | None:
+    """The first figure of ``dim`` said of the side that ends at ``end``, before another side or the clause ends.
+
+    A figure said as a difference ("the fused version saves a few launches, under 1 µs") is not the side's.
+    """
     window = text[end:end + _TIME_REACH]
-    stop = re.search(r"[;:!?\n]|\.(?=\s|$)|\bthan\b", window)
+    stop = re.search(r"[;:!?\n]|\.(?=\s|$)|\bthan\b" + ("" if across_commas else r"|,"), window)
     other = others.search(window)
     cut = min([m.start() for m in (stop, other) if m] or [len(window)])
-    found = _TIME.search(window[:cut])
-    if not found or _OTHER_FIGURE.search(window[:found.start()]):  # "eager's 8 passes are ~262 KB, ≈ 0.13 µs": a floor
+    for digit in re.finditer(r"(?<![\w.,])\d", window[:cut]):  # not a name's digit ("a2s")
+        if _OTHER_FIGURE.search(window[:digit.start()]):  # "eager's 8 passes are ~262 KB, ≈ 0.13 µs": a floor
+            return None
+        if re.match(r"[\d.,]*\s?×", window[digit.start():]):  # a multiplier on the way ("1.08× of that, ~13 µs")
+            continue
+        found = quantities_in(window[digit.start():cut])
+        if found and found[0][1] == dim:
+            if _DIFFERENCE_BEFORE.search(window[:digit.start()]):
+                return None
+            after = text[end + digit.end():end + digit.end() + _NOUN_REACH]
+            if _DIFFERENCE_AFTER.match(after):
+                return None
+            return None if others.search(after) else found[0][0]  # "kernels with 8 µs gaps": the gaps' figure
         return None
-    return float(found[1]) * _TIME_SCALE[found[2].lower()]
+    return None
 
 
 def _times_reversed(relation: Relation, text: str) -> bool:
     """Whether the line gives the faster side a longer time than the slower ("eager ~12 µs, compiled ~13 µs")."""
     if relation.fast is None or relation.slow is None:
         return False
-    fast = [t for m in relation.fast.finditer(text) if (t := _time_after(text, m.end(), relation.slow)) is not None]
-    slow = [t for m in relation.slow.finditer(text) if (t := _time_after(text, m.end(), relation.fast)) is not None]
+    fast = [t for m in relation.fast.finditer(text)
+            if (t := _figure_after(text, m.end(), relation.slow, Dim.SECOND, across_commas=True)) is not None]
+    slow = [t for m in relation.slow.finditer(text)
+            if (t := _figure_after(text, m.end(), relation.fast, Dim.SECOND, across_commas=True)) is not None]
     return bool(fast and slow) and min(fast) > max(slow) * 1.001
 
 
