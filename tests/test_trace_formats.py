@@ -1,10 +1,11 @@
 """Every profiler's file read to the same facts: Nsight Systems' SQLite export and CSV reports, rocprof's CSVs.
 
-No Nsight Systems or rocprof file under a licence that lets it ship here was found, so the fixtures are written
-from the formats' documentation: NVIDIA's "SQLite Export Schema Reference" (tables ``StringIds``,
+Real Nsight Systems and rocprof files (MIT-licensed, in the steering repository's ``shared/traces/real/``) are read
+in ``test_real_exports.py``; they may not ship here, so these fixtures are written from the formats' documentation
+and those real files: NVIDIA's "SQLite Export Schema Reference" (tables ``StringIds``,
 ``CUPTI_ACTIVITY_KIND_KERNEL``/``_MEMCPY``/``_MEMSET``/``_RUNTIME``, ``NVTX_EVENTS``, ``TARGET_INFO_GPU``; times in
 ns; runtime names with their ``_v7000`` suffix), ``nsys stats``' ``cuda_gpu_trace`` columns, and rocprofv3's
-``kernel_trace.csv`` header as ROCm's documentation prints it. Each test writes a Kineto trace with trace_builder,
+``kernel_trace.csv`` header as ROCm's documentation prints it, and rocprofv3's JSON as a real run writes it. Each test writes a Kineto trace with trace_builder,
 writes the same run in the other format, and holds the two readings' timelines equal; what a format cannot carry
 (op shapes) its coverage says.
 """
@@ -12,7 +13,9 @@ writes the same run in the other format, and holds the two readings' timelines e
 from __future__ import annotations
 
 import csv
+import gzip
 import io
+import json
 import sqlite3
 import subprocess
 import sys
@@ -121,6 +124,46 @@ def test_a_gpu_trace_csv_reads_as_the_gpus_side_of_the_run(build: Any, flavour: 
     for key in ("busy", "window", "kernels", "gaps", "comm_share"):
         assert ours[key] == (pytest.approx(theirs[key]) if isinstance(theirs[key], float) else theirs[key]), key
     assert ours["launches"] == 0  # a GPU trace holds no host calls
+
+
+def as_rocprof_json(trace: dict[str, Any]) -> bytes:
+    """A Kineto trace's kernels as rocprofv3 writes them with --output-format json (its layout as real runs show it)."""
+    names = sorted({e["name"] for e in trace["traceEvents"] if e["cat"] == "kernel"})
+    dispatches = [{"kind": 11, "correlation_id": {"internal": i, "external": 0},
+                   "start_timestamp": round(e["ts"] * 1000), "end_timestamp": round((e["ts"] + e["dur"]) * 1000),
+                   "dispatch_info": {"agent_id": {"handle": 7}, "queue_id": {"handle": 1},
+                                     "kernel_id": names.index(e["name"])}}
+                  for i, e in enumerate(e for e in trace["traceEvents"] if e["cat"] == "kernel")]
+    run = {"agents": [{"id": {"handle": 6}, "type": 1, "product_name": "AMD EPYC"},
+                      {"id": {"handle": 7}, "type": 2, "gpu_index": 0, "product_name": "AMD Instinct MI300X"}],
+           "kernel_symbols": [{"kernel_id": i, "formatted_kernel_name": n} for i, n in enumerate(names)],
+           "strings": {"buffer_records": [{"kind": "HIP_RUNTIME_API", "operations": ["hipLaunchKernel"]}]},
+           "buffer_records": {"kernel_dispatch": dispatches, "memory_copy": [], "hip_api": []}}
+    return json.dumps({"rocprofiler-sdk-tool": [run]}).encode()
+
+
+@pytest.mark.parametrize("zipped", [False, True])
+@pytest.mark.parametrize("build", [picket_fence, comm_exposed], ids=lambda b: b.__name__)
+def test_rocprofv3_json_reads_as_the_gpus_side_of_the_run_and_names_its_card(build: Any, zipped: bool) -> None:
+    kineto = build()
+    theirs = read_trace(as_bytes(kineto)).to_json()["trace"]
+    raw = as_rocprof_json(kineto)
+    ours = read_trace(gzip.compress(raw) if zipped else raw).to_json()["trace"]
+    for key in ("busy", "window", "kernels", "gaps", "comm_share"):
+        assert ours[key] == (pytest.approx(theirs[key]) if isinstance(theirs[key], float) else theirs[key]), key
+    assert ours["card_name"] == "AMD Instinct MI300X 192 GB"  # agents of type 2, by their product name
+
+
+@pytest.mark.parametrize(("document", "says"), [
+    ({"rocprofiler-sdk-tool": [{"agents": []}]}, "no kernel dispatches"),
+    ({"rocprofiler-sdk-tool": "run"}, "no kernel dispatches"),
+    ({"rocprofiler-sdk-tool": [{"buffer_records": {"kernel_dispatch": {}}}]}, "kernel_dispatch to be a list"),
+    ({"rocprofiler-sdk-tool": [{"buffer_records": {"kernel_dispatch": []}}]}, "no kernel dispatches: run it with"),
+])
+def test_a_rocprofv3_json_that_cannot_be_read_says_what_it_lacks(document: dict[str, Any], says: str) -> None:
+    with pytest.raises(RegimeError, match=says) as caught:
+        read_trace(json.dumps(document).encode())
+    assert "\n" not in str(caught.value)
 
 
 @pytest.mark.parametrize(("text", "says"), [

@@ -1,7 +1,8 @@
 """Nsight Compute's per-kernel counters (``ncu --csv``) read to each kernel's regime, and the set's, by duration.
 
-No ``ncu --csv`` file under a licence that lets it ship here was found, so the reports are written from the format
-as Nsight Compute writes it and as its documentation and public parsers show it: the details page (one row per
+Real reports (MIT-licensed, in the steering repository's ``shared/traces/real/ncu/``) are read in
+``test_real_exports.py``; they may not ship here, so these reports are written from the format as Nsight Compute
+writes it and as its documentation, public parsers and those real reports show it: the details page (one row per
 launch and metric: ``ID``, ``Kernel Name``, ``Block Size``, ``Grid Size``, ``Section Name``, ``Metric Name``,
 ``Metric Unit``, ``Metric Value``; values with thousands separators; ``==PROF==`` lines before the table), the same
 page as 2020-era versions write it (a ``Kernel Time`` column, no sizes, ``SM [%]`` and ``Memory [%]``), the
@@ -56,7 +57,9 @@ def ncu_details(kernels: Sequence[Kernel], *, unit: str = "usecond", preamble: b
                      [*where, "DRAM Throughput", "%", f"{memory * 0.9:.2f}"],
                      [*where, "Compute (SM) Throughput", "%", f"{sm:.2f}"],
                      [*where[:-1], "Occupancy", "Achieved Occupancy", "%", "61.02"],
-                     [*where[:-1], "Memory Workload Analysis", "Mem Busy", "%", "n/a"]]
+                     [*where[:-1], "Memory Workload Analysis", "Mem Busy", "%", "n/a"],
+                     # the same label in a later section, in GB/s (real reports have it): not the Speed of Light share
+                     [*where[:-1], "Memory Workload Analysis", "Memory Throughput", "Gbyte/s", "1,345.14"]]
             launch += 1
     prof = "".join(f'==PROF== Profiling "{k[0]}" - {i}: 0%....50%....100% - 9 passes\n' for i, k in enumerate(kernels))
     return ((("==PROF== Connected to process 4242 (/usr/bin/python3)\n" + prof) if preamble else "")

@@ -59,7 +59,7 @@ _CLOCK = "smsp__cycles_elapsed.avg.per_second"
 _TIME_UNITS = {"nsecond": 1e-9, "ns": 1e-9, "usecond": 1e-6, "us": 1e-6, "µs": 1e-6, "msecond": 1e-3, "ms": 1e-3,
                "second": 1.0, "s": 1.0}
 _PREFIX = {"": 1.0, "K": 1e3, "k": 1e3, "M": 1e6, "G": 1e9, "T": 1e12}
-_RATE = re.compile(r"^([KkMGT]?)(byte|cycle|inst)/(second|msecond|usecond|nsecond)$")
+_RATE = re.compile(r"^([KkMGT]?)(byte|cycle|inst)/(second|msecond|usecond|nsecond|s)$")
 _UNITS_ROW_KEY = "Kernel Name"
 _HEADER_WITHIN = 1000  # lines of the program's own output looked past for the header
 
@@ -150,6 +150,8 @@ def _scaled(value: float | None, unit: str, metric: str) -> float | None:
         return value * _TIME_UNITS[unit]
     if unit == "%":
         return value / 100
+    if metric in _SHARES:  # the same label in another section, in another unit (Memory Workload Analysis' GB/s)
+        return None
     rate = _RATE.match(unit)
     if rate:
         prefix, _, per = rate.groups()
@@ -157,6 +159,7 @@ def _scaled(value: float | None, unit: str, metric: str) -> float | None:
     return value
 
 
+_SHARES = frozenset({*_SM, *_MEMORY, *_DRAM, *_OCCUPANCY})
 _WANTED = frozenset({*_DURATION, *_SM, *_MEMORY, *_DRAM, *_OCCUPANCY, *_DRAM_RATE, *_DEVICE, _CLOCK,
                      *(f"smsp__sass_thread_inst_executed_op_{op}_pred_on.sum.per_cycle_elapsed"
                        for ops in _FLOP_OPS.values() for op, _ in ops)})
@@ -188,7 +191,10 @@ class _Table:
         self.device = ""
 
     def put(self, key: tuple[str, ...], metric: str, value: Any) -> None:
-        self.metrics.setdefault(key, {})[metric] = value
+        """A launch's metric; a label ncu repeats in a later section does not replace the one read first."""
+        metrics = self.metrics.setdefault(key, {})
+        if metrics.get(metric) is None:
+            metrics[metric] = value
 
     def launches(self) -> tuple[list[Launch], int]:
         """Every launch with its duration and both throughputs; how many lacked one of them."""
@@ -262,6 +268,11 @@ def read_counters(raw: bytes) -> CounterReading:
     else:
         _wide(rows, table)
     launches, lacking = table.launches()
+    if not launches and "Body Item Label" in fields:  # one section's body items (a chart's points), as a CSV
+        raise RegimeError(_FIELD, "this is one section of an Nsight Compute report (its Body Item Label column: a"
+                                  " chart's points, such as the roofline's), without each kernel's duration and Speed"
+                                  " of Light shares; export the details page: ncu --import REPORT.ncu-rep --csv --page"
+                                  " details")
     if not launches:
         raise RegimeError(_FIELD, "expected the Speed of Light section (Duration, Compute (SM) Throughput, Memory"
                                   " Throughput) for at least one kernel; this report has " +

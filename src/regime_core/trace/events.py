@@ -20,7 +20,7 @@ from regime_core.errors import RegimeError
 from regime_core.trace import formats
 from regime_core.trace.columns import Columns, FlagColumn, IdColumn, LabelColumn, MaybeFloatColumn
 from regime_core.trace.source import MAX_TRACE_BYTES, Pieces
-from regime_core.trace.stream import Reader
+from regime_core.trace.stream import ROCPROF_JSON, Reader
 
 __all__ = ["MAX_TRACE_BYTES", "Events", "read_events"]
 
@@ -408,6 +408,8 @@ def read_events(source: bytes | BinaryIO | Pieces) -> Events:
     reader = Reader(pieces)
     kept = _Collector()
     reader.read(kept.add)
+    if ROCPROF_JSON in reader.header:
+        return _events(kept, formats.read_rocprof_json(reader.header.pop(ROCPROF_JSON), kept))
     if reader.empty:
         raise RegimeError(_FIELD, "expected a JSON trace; the file is empty" + (" once unzipped" if pieces.zipped else ""))
     names: tuple[str, ...] = ()

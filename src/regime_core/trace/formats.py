@@ -9,6 +9,8 @@ and the verdict, the diff and the pages never know which profiler it was:
   their names in ``StringIds`` without the ``_v7000`` version suffix), NVTX ranges (``NVTX_EVENTS``: steps named
   ``ProfilerStep#N``, or ``step``/``iteration`` and a number; data-loader ranges), and the card
   (``TARGET_INFO_GPU``). Read with the standard library's ``sqlite3``, in the browser too.
+- **rocprofv3's JSON** (``--output-format json``): its kernel dispatches, memory copies and HIP calls, and its GPUs
+  by their product names (``read_rocprof_json``, handed the parsed document by Kineto's own reader).
 - **CSV reports**, by their header row: ``nsys stats --report cuda_gpu_trace`` (the GPU's timeline), rocprofv3's
   ``kernel_trace.csv`` and ``hip_api_trace.csv``, and rocprof's ``results.csv``. A report that holds no timeline
   (``cuda_gpu_kern_sum``, ``results.stats.csv``, an NVTX range report) is named, with what it lacks and the
@@ -216,8 +218,9 @@ _NO_TIMELINE = (
     ({"Total Time (ns)", "Instances", "Name"}, "an nsys stats summary (per-kernel or per-call totals, such as"
      " cuda_gpu_kern_sum or cuda_api_sum): totals have no gaps between kernels, so they cannot say whether the GPU"
      " waited; export the timeline: nsys stats --report cuda_gpu_trace --format csv"),
-    ({"Name", "Calls", "TotalDurationNs"}, "rocprof's results.stats.csv (per-kernel totals): totals have no gaps"
-     " between kernels; read the timeline beside it, results.csv"),
+    ({"Name", "Calls", "TotalDurationNs"}, "a rocprof summary (per-kernel or per-call totals: results.stats.csv, or"
+     " rocprofv3's kernel_stats.csv or hip_api_stats.csv): totals have no gaps between kernels; read the timeline"
+     " beside it (results.csv, or rocprofv3's kernel_trace.csv)"),
     ({"Start (ns)", "End (ns)", "Name"}, "an NVTX range report (nvtx_pushpop_trace): ranges, but no kernels;"
      " export the GPU's timeline: nsys stats --report cuda_gpu_trace --format csv"),
 )
@@ -310,3 +313,78 @@ def _rocprof_v1(rows: csv.DictReader[str]) -> Iterator[dict[str, Any]]:
     for row in rows:
         yield _span("kernel", row.get("KernelName") or "kernel", _number(row, "BeginNs"), _number(row, "EndNs"),
                     {"device": row.get("gpu-id", ""), "stream": row.get("queue-id", "")})
+
+
+# --- rocprofv3: its JSON output ----------------------------------------------------------------------------------
+
+_ROCPROF_GPU = 2  # an agent's type: 1 is a CPU, 2 a GPU
+
+
+def _records(run: dict[str, Any], kind: str) -> list[Any]:
+    found = run.get("buffer_records", {}).get(kind, [])
+    if not isinstance(found, list):
+        raise RegimeError(_FIELD, f"expected rocprofv3's buffer_records.{kind} to be a list; this file's is not")
+    return found
+
+
+def _operations(run: dict[str, Any], kind: str) -> list[str]:
+    """The names of one kind of record's operations (``strings.buffer_records``: HIP_RUNTIME_API's, …)."""
+    for entry in run.get("strings", {}).get("buffer_records", []):
+        if isinstance(entry, dict) and entry.get("kind") == kind and isinstance(entry.get("operations"), list):
+            return [str(name) for name in entry["operations"]]
+    return []
+
+
+def read_rocprof_json(tool: Any, sink: Sink) -> tuple[str, ...]:
+    """rocprofv3's JSON (``rocprofv3 --kernel-trace --memory-copy-trace --hip-trace --output-format json``).
+
+    Kernel dispatches, memory copies and HIP runtime calls (``buffer_records``) are written as Kineto's events, with
+    their kernels' names from ``kernel_symbols`` and their GPUs (``agents`` of type 2, by ``gpu_index``) named by
+    their ``product_name`` ("AMD Instinct MI350X"). Gives the GPUs' names, in ``gpu_index`` order.
+    """
+    runs = tool if isinstance(tool, list) else [tool]
+    names: dict[int, str] = {}
+    if not any(isinstance(run, dict) and _records(run, "kernel_dispatch") for run in runs):
+        raise RegimeError(_FIELD, "this rocprofv3 JSON holds no kernel dispatches: run it with --kernel-trace (and"
+                                  " --memory-copy-trace --hip-trace for copies and host calls)")
+    for run in runs:
+        if not isinstance(run, dict) or "buffer_records" not in run:
+            raise RegimeError(_FIELD, "expected rocprofv3's JSON to hold buffer_records (run it with --kernel-trace);"
+                                      " this file's rocprofiler-sdk-tool entry has none")
+        gpus = {agent["id"]["handle"]: agent for agent in run.get("agents", [])
+                if isinstance(agent, dict) and agent.get("type") == _ROCPROF_GPU and isinstance(agent.get("id"), dict)}
+        index = {handle: int(agent.get("gpu_index", i)) for i, (handle, agent) in enumerate(gpus.items())}
+        names.update({index[h]: str(agent.get("product_name") or agent.get("name") or "")[:100]
+                      for h, agent in gpus.items()})
+        symbols = {s.get("kernel_id"): str(s.get("formatted_kernel_name") or s.get("kernel_name") or "kernel")
+                   for s in run.get("kernel_symbols", []) if isinstance(s, dict)}
+        for record in _records(run, "kernel_dispatch"):
+            info = record.get("dispatch_info", {}) if isinstance(record, dict) else {}
+            handle = info.get("agent_id", {}).get("handle") if isinstance(info, dict) else None
+            sink.add(_span("kernel", symbols.get(info.get("kernel_id"), "kernel"), _stamp(record, "start_timestamp"),
+                           _stamp(record, "end_timestamp"),
+                           {"device": index.get(handle, handle), "stream": _handle(info.get("queue_id")),
+                            "correlation": _handle(record.get("correlation_id"), "internal")}))
+        for record in _records(run, "memory_copy"):
+            sink.add(_span("gpu_memcpy", "Memcpy", _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
+                           {"device": index.get(_handle(record.get("dst_agent_id")), 0),
+                            "correlation": _handle(record.get("correlation_id"), "internal")}))
+        calls = _operations(run, "HIP_RUNTIME_API")
+        for record in _records(run, "hip_api"):
+            op = record.get("operation") if isinstance(record, dict) else None
+            event = _span("cuda_runtime", calls[op] if isinstance(op, int) and 0 <= op < len(calls) else "",
+                          _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
+                          {"correlation": _handle(record.get("correlation_id") if isinstance(record, dict) else None,
+                                                  "internal")})
+            event["tid"] = record.get("thread_id", "") if isinstance(record, dict) else ""
+            sink.add(event)
+    return tuple(names.get(i, "") for i in range(max(names) + 1)) if names else ()
+
+
+def _stamp(record: Any, key: str) -> float | None:
+    value = record.get(key) if isinstance(record, dict) else None
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _handle(value: Any, key: str = "handle") -> Any:
+    return value.get(key) if isinstance(value, dict) else None

@@ -236,7 +236,8 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceRea
                          " op with the most time among them")
         else:
             symptoms = {"observed": {"gpu_utilization": tl.busy_share}}
-            needs = ("the card: the trace names its GPU " + (f"'{device}', which the catalogue does not hold" if device
+            needs = (_NO_OPS if not events.ops else
+                     "the card: the trace names its GPU " + (f"'{device}', which the catalogue does not hold" if device
                                                              else "nowhere") if card is None else
                      "shapes: profile again with record_shapes=True (and with_flops=True), so each op's FLOPs and"
                      " bytes can be placed" if not any(t.work for t in totals) else
@@ -263,6 +264,12 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceRea
              "compute_time": sum(map(float.__sub__, tl.other_spans.ends, tl.other_spans.starts)), "collectives": collectives(events, window),
              "coverage": coverage(totals, kernel_time, card, events)}
     return TraceReading(verdict, symptoms, facts, events, tl)
+
+
+# A timeline with no ops (an nsys or rocprof export): what would read a busy GPU's roof, whatever the card.
+_NO_OPS = ("each kernel's counters: this profile is a timeline of kernels with no op shapes, so it cannot say which"
+           " roof a busy GPU sits on. Nsight Compute reads it per kernel (ncu --set full --csv; regime trace reads the"
+           " CSV); on AMD, rocprofv3 --pmc or omniperf; a PyTorch program, torch.profiler with record_shapes=True")
 
 
 def _steps(steps: list[tuple[int, Span]], tl: Timeline) -> list[dict[str, Any]]:

@@ -23,6 +23,8 @@ from typing import Any
 from regime_core.errors import RegimeError
 from regime_core.resources import MAX_NESTING, too_deep
 
+#: The one key of rocprofv3's JSON output (``rocprofv3 --output-format json``), which holds no traceEvents.
+ROCPROF_JSON = "rocprofiler-sdk-tool"
 _FIELD = "trace"
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -274,7 +276,7 @@ class Reader:
             raise w.fail(at)
         if self._skip(at) != len(w.text):
             raise w.fail(self._skip(at))
-        if not self.saw_events:
+        if not self.saw_events and ROCPROF_JSON not in self.header:  # rocprofv3's JSON: read by ``formats``
             if "nodes" in self.header and "schema" in self.header:
                 raise RegimeError(_FIELD, "expected torch.profiler's trace; this is a PyTorch execution trace"
                                           " (ExecutionTraceObserver's nodes), which holds no GPU times: read the"
