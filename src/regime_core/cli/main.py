@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import functools
 import glob
 import json
 import os
@@ -225,7 +226,8 @@ def _read_file(path: str, step: int | None, field: str, read: Callable[[bytes | 
 
 def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
-    reading: TraceReading | CounterReading = _read_file(args.file, step, "FILE", read_profile)
+    reading: TraceReading | CounterReading = _read_file(args.file, step, "FILE",
+                                                        functools.partial(read_profile, gpu=args.gpu))
     if isinstance(reading, CounterReading):
         if args.digest or args.svg:
             raise RegimeError("--digest" if args.digest else "--svg", "an Nsight Compute report holds kernels"
@@ -528,6 +530,8 @@ def build_parser() -> argparse.ArgumentParser:
     subs["trace"].add_argument("file", metavar="FILE")
     subs["trace"].add_argument("--step", help="read only ProfilerStep#N (default: the whole trace)")
     subs["trace"].add_argument("--svg", action="store_true", help="print the top ops on the card's roofline, as SVG")
+    subs["trace"].add_argument("--gpu", help="the card the run used, where the trace names none the catalogue holds"
+                                             " (an id from regime gpus, such as v100-sxm2)")
     subs["practice"].add_argument("--seed", help="which incident (a whole number); none draws a new one")
     subs["practice"].add_argument("--level", default="1", help="1 (one deciding symptom) to 3 (distractors and a"
                                   " misleading proposal)")

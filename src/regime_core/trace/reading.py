@@ -117,6 +117,8 @@ def _card_text(facts: dict[str, Any]) -> str:
     name, device = facts["card_name"], facts["device"]
     if name is None:
         return f"unknown ('{device}')" if device else "not named in the trace"
+    if facts.get("card_given"):
+        return f"{name} (as given; the trace " + (f"names '{device}')" if device else "names none)")
     return f"{name} (the trace's '{device}')"
 
 
@@ -141,13 +143,19 @@ def text(reading: TraceReading) -> str:
     return "\n".join(lines)
 
 
-def read_trace(source: bytes | BinaryIO | Pieces, step: int | None = None) -> TraceReading:
-    """Read a trace (JSON or gzipped; its bytes or its open file) into a verdict; a RegimeError names what is wrong."""
+def read_trace(source: bytes | BinaryIO | Pieces, step: int | None = None, gpu: str | None = None) -> TraceReading:
+    """Read a trace (JSON or gzipped; its bytes or its open file) into a verdict; a RegimeError names what is wrong.
+
+    ``gpu`` names the card the run used (a catalogue id or alias), for a trace that names none the catalogue holds;
+    the reading says that the card was given, and what the trace calls it.
+    """
+    card = hw.get(gpu, "--gpu") if gpu is not None else None
     with no_cycle_collection():
-        return _read_trace(source, step)
+        return _read_trace(source, step, card)
 
 
-def read_profile(source: bytes | BinaryIO | Pieces, step: int | None = None) -> TraceReading | CounterReading:
+def read_profile(source: bytes | BinaryIO | Pieces, step: int | None = None,
+                 gpu: str | None = None) -> TraceReading | CounterReading:
     """A trace's reading, or, for Nsight Compute's per-kernel counters (``ncu --csv``), theirs.
 
     What ``regime trace`` and the page read; commands that compare timelines (``diff``, ``ranks``) read
@@ -155,10 +163,10 @@ def read_profile(source: bytes | BinaryIO | Pieces, step: int | None = None) -> 
     """
     pieces = source if isinstance(source, Pieces) else Pieces(source)
     if pieces.zipped or not (pieces.head.lstrip().startswith(b"==PROF==") or is_counters(header_row(pieces.head))):
-        return read_trace(pieces, step)
+        return read_trace(pieces, step, gpu)
     raw = pieces.whole()  # ncu writes a line per kernel it profiles before its table: the header may lie far in
     if not is_counters(header_row(raw)):
-        return read_trace(raw, step)
+        return read_trace(raw, step, gpu)
     if step is not None:
         raise RegimeError("--step", "an Nsight Compute report has no steps: each kernel was counted alone")
     return read_counters(raw)
@@ -195,7 +203,7 @@ def _why_no_gpu(events: Events) -> str:
     return "it holds no GPU activity (a CPU-only profile?): " + again
 
 
-def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceReading:
+def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.Hardware | None = None) -> TraceReading:
     events = read_events(source)
     if not events.gpu:
         raise RegimeError("trace", _why_no_gpu(events))
@@ -204,6 +212,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceRea
     if tl.length <= 0 or not tl.kernels:
         raise RegimeError("trace" if step is None else "--step", "no GPU kernel ran in the window read")
     card, device = card_of(events.device_names)
+    card = given or card
     totals, kernel_time = op_totals(events, window)
     rows: list[dict[str, Any]] = []
     by_regime: dict[str, float] = defaultdict(float)
@@ -238,7 +247,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceRea
             symptoms = {"observed": {"gpu_utilization": tl.busy_share}}
             needs = (_NO_OPS if not events.ops else
                      "the card: the trace names its GPU " + (f"'{device}', which the catalogue does not hold" if device
-                                                             else "nowhere") if card is None else
+                                                             else "nowhere") + _NAME_THE_CARD if card is None else
                      "shapes: profile again with record_shapes=True (and with_flops=True), so each op's FLOPs and"
                      " bytes can be placed" if not any(t.work for t in totals) else
                      "no single regime holds most of the GPU time (" + ", ".join(
@@ -253,7 +262,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceRea
              "launches": len(events.launches) if window is None else
                          sum(1 for c in events.launches if window[0] <= c.start < window[1]),
              "graph_launches": events.graph_launches, "card": card.id if card else None,
-             "card_name": card.name if card else None, "device": device,
+             "card_name": card.name if card else None, "device": device, "card_given": given is not None,
              "steps": _steps(steps, tl),
              "syncs": {"calls": len(events.syncs), "idle": tl.sync_idle},
              "gaps": {"count": len(tl.gaps), "launch_sized": tl.launch_gaps,
@@ -266,6 +275,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None) -> TraceRea
     return TraceReading(verdict, symptoms, facts, events, tl)
 
 
+_NAME_THE_CARD = ": name the card the run used (regime trace --gpu ID; regime gpus lists them)"
 # A timeline with no ops (an nsys or rocprof export): what would read a busy GPU's roof, whatever the card.
 _NO_OPS = ("each kernel's counters: this profile is a timeline of kernels with no op shapes, so it cannot say which"
            " roof a busy GPU sits on. Nsight Compute reads it per kernel (ncu --set full --csv; regime trace reads the"

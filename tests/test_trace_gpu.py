@@ -1,0 +1,62 @@
+"""The card a run used, named by the user where the trace names none the catalogue holds (``regime trace --gpu``).
+
+A 2021 trace names its V100 "Tesla V100-DGXS-32GB", which the catalogue does not tie to a card, and an AMD trace
+may say only "AMD Radeon Graphics": the reading then places no op and asks for the card. Given one, it places the
+ops on that card's roofline and says that the card was given, beside what the trace calls it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from regime_core.errors import RegimeError
+from regime_core.trace.reading import read_trace, text
+from trace_builder import as_bytes, gemm_bound
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _unnamed_card() -> bytes:
+    trace = gemm_bound()
+    trace["deviceProperties"][0]["name"] = "AMD Radeon Graphics"
+    return as_bytes(trace)
+
+
+def test_a_card_the_catalogue_does_not_hold_is_asked_for_with_the_way_to_give_it() -> None:
+    reading = read_trace(_unnamed_card())
+    assert reading.verdict.regime is None
+    assert "'AMD Radeon Graphics', which the catalogue does not hold" in reading.verdict.needs
+    assert "--gpu" in reading.verdict.needs
+
+
+def test_a_given_card_places_the_ops_and_is_said_to_be_given() -> None:
+    reading = read_trace(_unnamed_card(), gpu="h100-sxm")
+    assert reading.verdict.regime == "compute"  # the GEMMs at 70% of the H100's dense bf16 peak
+    facts = reading.to_json()["trace"]
+    assert (facts["card"], facts["card_given"], facts["device"]) == ("h100-sxm", True, "AMD Radeon Graphics")
+    assert "(as given; the trace names 'AMD Radeon Graphics')" in text(reading)
+    assert read_trace(as_bytes(gemm_bound())).to_json()["trace"]["card_given"] is False
+
+
+def test_an_unknown_card_is_refused_with_the_catalogue() -> None:
+    with pytest.raises(RegimeError, match=r"unknown GPU 'v99'; expected one of .*v100-sxm2") as caught:
+        read_trace(_unnamed_card(), gpu="v99")
+    assert caught.value.field == "--gpu"
+
+
+def test_the_command_takes_the_card(tmp_path: Path) -> None:
+    path = tmp_path / "run.json"
+    path.write_bytes(_unnamed_card())
+    run = [sys.executable, "-m", "regime_core", "trace", "--json", str(path)]
+    env = {"PYTHONPATH": str(ROOT / "src")}
+    given = subprocess.run([*run, "--gpu", "H100 SXM"], capture_output=True, text=True, env=env, check=False)
+    assert given.returncode == 0, given.stderr
+    assert json.loads(given.stdout)["regime"] == "compute"
+    wrong = subprocess.run([*run, "--gpu", "v99"], capture_output=True, text=True, env=env, check=False)
+    assert (wrong.returncode, wrong.stdout) == (2, "")
+    assert wrong.stderr.startswith("regime trace: --gpu: unknown GPU 'v99'")
