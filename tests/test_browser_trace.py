@@ -83,15 +83,24 @@ def test_an_nsight_compute_report_reads_kernel_by_kernel_under_its_own_heads(pag
     assert result.locator("svg.regime-strip").count() == 0
 
 
-def test_without_a_card_the_page_says_why_there_is_no_roofline(page: Page, base_url: str, tmp_path: Path) -> None:
+def test_without_a_card_the_page_says_why_there_is_no_roofline_and_takes_the_card(page: Page, base_url: str,
+                                                                                   tmp_path: Path) -> None:
     trace = gemm_bound(calls=3)
     trace["deviceProperties"] = [{"id": 0, "name": "Some Future Accelerator"}]
     path = tmp_path / "future.json"
     path.write_bytes(as_bytes(trace))
     _load(page, base_url, path)
     expect(page.locator(".regime-trace__roofline-none")).to_have_text(
-        "No roofline: the trace does not name a card the catalogue holds.")
+        "No roofline: the trace does not name a card the catalogue holds; name the card it ran on.")
     assert page.locator("figure.regime-trace__roofline").count() == 0
+    expect(page.locator(".regime-trace__theirs")).to_contain_text("'The card it ran on' on the page")
+    # the card named in the menu: the same file read again, its ops placed on that card, the card said to be given
+    page.locator('.regime-trace select[name="gpu"]').select_option("h100-sxm")
+    result = page.locator(".regime-trace__result")
+    expect(result).to_contain_text("(as given; the trace names 'Some Future Accelerator')", timeout=READY_MS)
+    expect(result.locator(".regime-trace__theirs")).to_contain_text("compute-bound")
+    expect(page.locator("figure.regime-trace__roofline")).to_have_count(1)
+    assert read_trace(path.read_bytes(), gpu="h100-sxm").verdict.regime == "compute"  # as the command line reads it
 
 
 def test_a_bad_file_is_one_line_and_the_page_keeps_working(page: Page, base_url: str, tmp_path: Path) -> None:

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from regime_core.bridge.api import handle
 from regime_core.errors import RegimeError
 from regime_core.trace.reading import read_trace, text
 from trace_builder import as_bytes, gemm_bound
@@ -60,3 +61,16 @@ def test_the_command_takes_the_card(tmp_path: Path) -> None:
     wrong = subprocess.run([*run, "--gpu", "v99"], capture_output=True, text=True, env=env, check=False)
     assert (wrong.returncode, wrong.stdout) == (2, "")
     assert wrong.stderr.startswith("regime trace: --gpu: unknown GPU 'v99'")
+
+
+@pytest.mark.parametrize(("gpu", "says"), [
+    (5, "expected a card's id from the catalogue"),
+    ("x" * 61, "expected a card's id from the catalogue"),
+    ("v99", "unknown GPU 'v99'"),
+])
+def test_the_page_s_card_is_checked_as_the_command_line_s(gpu: object, says: str) -> None:
+    answer = json.loads(handle(json.dumps({"op": "trace", "gpu": gpu}), _unnamed_card()))
+    assert answer["ok"] is False
+    assert says in answer["error"]
+    placed = json.loads(handle(json.dumps({"op": "trace", "gpu": "h100-sxm"}), _unnamed_card()))
+    assert placed["verdict"]["regime"] == "compute"

@@ -68,7 +68,7 @@ def test_without_a_card_or_shapes_there_is_no_picture_and_the_line_says_why() ->
     op = unknown.op(90, 5, "aten::mm", [[1024, 1024], [1024, 1024]], ["c10::BFloat16", "c10::BFloat16"])
     unknown.kernel(100, 50, op=op)
     assert ops_roofline(read_trace(as_bytes(unknown.document()))) == (
-        "", "No roofline: the trace does not name a card the catalogue holds.")
+        "", "No roofline: the trace does not name a card the catalogue holds; name the card it ran on.")
     bare = Trace()
     bare.kernel(100, 50)
     svg, said = ops_roofline(read_trace(as_bytes(bare.document())))

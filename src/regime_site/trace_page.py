@@ -5,6 +5,7 @@ from __future__ import annotations
 from html import escape
 
 from regime_core.bridge.trace_ops import MAX_PAGE_RANKS, MAX_PAGE_TRACE_BYTES
+from regime_core.catalogue import hardware as hw
 from regime_site.markup import field as _field
 
 
@@ -20,16 +21,24 @@ def trace_widget() -> str:
         " line reads it too: <code>regime trace run.pt.trace.json.gz</code>.</p></noscript>"
         '<form data-search-exclude class="regime-trace__form regime-attempt" novalidate aria-label="Your trace">'
         + _field("guess", "Your reading first (optional): the regime, and why", guess)
-        + _field("file", f"The trace: torch.profiler's .json or .json.gz, an Nsight Systems .sqlite export or a GPU"
-                         f" trace .csv (nsys, rocprof), up to {escape(limit)}",
-                 '<input type="file" name="file" accept=".json,.gz,.sqlite,.csv,application/json,application/gzip,'
-                 'text/csv">')
+        + _field("file", f"The trace: torch.profiler's .json or .json.gz, an Nsight Systems .sqlite export, a .csv"
+                         f" report (nsys, rocprof, Nsight Compute) or rocprofv3's .json, up to {escape(limit)}",
+                 '<input type="file" name="file" accept=".json,.gz,.sqlite,.csv,.log,.txt,application/json,'
+                 'application/gzip,text/csv,text/plain">')
         + '<p class="regime-trace__drop" aria-hidden="true">or drop the file here</p>'
-        '</form>'
+        + _field("gpu", "The card it ran on", _card_menu())
+        + '</form>'
         '<progress class="regime-trace__progress" max="1" value="0" hidden></progress>'
         '<div class="regime-trace__result" aria-live="polite"></div>'
         "</div>"
     )
+
+
+def _card_menu() -> str:
+    """The catalogue's cards, for a trace that names none it holds (an old V100 trace, "AMD Radeon Graphics")."""
+    options = "".join(f'<option value="{escape(card.id)}">{escape(card.name)}</option>'
+                      for card in hw.catalogue().values())
+    return f'<select name="gpu"><option value="" selected>As the trace names it</option>{options}</select>'
 
 
 def diff_widget() -> str:

@@ -58,6 +58,8 @@ function reviewLine(review) {
 export function mount(element) {
   const form = element.querySelector("form");
   const input = form.elements.file;
+  const card = form.elements.gpu; // the card it ran on, where the trace names none the catalogue holds
+  let last = null; // the file read last: read again when the card is chosen
   const progress = element.querySelector(".regime-trace__progress");
   const result = element.querySelector(".regime-trace__result");
   const maxBytes = Number(element.dataset.maxBytes) || 0;
@@ -94,6 +96,7 @@ export function mount(element) {
   const read = async (file) => {
     const mine = ++turn;
     if (!file) return;
+    last = file;
     if (maxBytes && file.size > maxBytes) {
       say(`This file is ${(file.size / 2 ** 20).toFixed(0)} MB; the page reads up to ${(maxBytes / 2 ** 20).toFixed(0)} MB.`
         + " The command line reads larger ones: regime trace FILE.", "error");
@@ -107,7 +110,7 @@ export function mount(element) {
       const bytes = await readFile(file, progress);
       if (mine !== turn) return;
       say("Python is reading the trace…", "pending");
-      const answer = await python.call("trace", {}, bytes);
+      const answer = await python.call("trace", card.value ? { gpu: card.value } : {}, bytes);
       if (mine !== turn) return;
       if (!answer.ok) say(answer.error, "error");
       else render(answer, guess);
@@ -122,6 +125,7 @@ export function mount(element) {
     dropZone(element, ([file]) => file && read(file)),
     bindStatus(element.querySelector(".regime-status")),
     on(input, "change", () => read(input.files[0])),
+    on(card, "change", () => last && read(last)),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the reading line reads nothing
   ];
   python.startSoon();

@@ -84,13 +84,18 @@ def _request_bytes(req: Mapping[str, Any]) -> bytes:
         raise RegimeError("data", "expected the trace file's contents, base64-encoded") from None
 
 
+_MAX_CARD_NAME = 60  # a catalogue id or alias; longer is not one
+
 def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
     raw = _request_bytes(req)
     step = req.get("step")
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
+    gpu = req.get("gpu")
+    if gpu not in (None, "") and (not isinstance(gpu, str) or len(gpu) > _MAX_CARD_NAME):
+        raise RegimeError("gpu", "expected a card's id from the catalogue, such as h100-sxm")
     reading = read_profile(Pieces(raw, MAX_TRACE_BYTES), step if isinstance(step, int) and not isinstance(step, bool)
-                           else None)
+                           else None, gpu or None)
     if isinstance(reading, CounterReading):
         return _counter_answer(reading)
     out = reading.to_json()
@@ -218,8 +223,8 @@ def op_ranks(req: Mapping[str, Any]) -> dict[str, Any]:
             "rows": rows, "shown": shown, "svg": ranks_picture(merged), "markdown": ranks_markdown(merged)}
 
 
-OPS = [Op("trace", ("data", "step"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text", "ops_head", "ops",
-                                                         "roofline", "roofline_caption", "review")),
+OPS = [Op("trace", ("data", "step", "gpu"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text",
+                                                       "ops_head", "ops", "roofline", "roofline_caption", "review")),
        Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "op_head",
                                                                  "op_rows", "markdown")),
        Op("rank_digest", ("data",), op_rank_digest, ("digest",)),

@@ -66,7 +66,7 @@ def ops_roofline(reading: TraceReading) -> tuple[str, str]:
     card = hw.get(reading.facts["card"]) if reading.facts["card"] else None
     ops: list[dict[str, Any]] = reading.facts["ops"]
     if card is None:
-        return "", "No roofline: the trace does not name a card the catalogue holds."
+        return "", "No roofline: the trace does not name a card the catalogue holds; name the card it ran on."
     drawn: list[Point] = []
     roofs: dict[str, float] = {}
     no_flops, no_peak = 0, set[str]()

@@ -275,7 +275,8 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
     return TraceReading(verdict, symptoms, facts, events, tl)
 
 
-_NAME_THE_CARD = ": name the card the run used (regime trace --gpu ID; regime gpus lists them)"
+_NAME_THE_CARD = (": name the card the run used ('The card it ran on' on the page; regime trace --gpu ID on the"
+                  " command line)")
 # A timeline with no ops (an nsys or rocprof export): what would read a busy GPU's roof, whatever the card.
 _NO_OPS = ("each kernel's counters: this profile is a timeline of kernels with no op shapes, so it cannot say which"
            " roof a busy GPU sits on. Nsight Compute reads it per kernel (ncu --set full --csv; regime trace reads the"
