@@ -285,7 +285,7 @@ FIELD_VALUES: dict[str, st.SearchStrategy[Any]] = {
     "data": st.binary(max_size=200).map(lambda b: base64.b64encode(b).decode()) | st.sampled_from(
         [base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 1e308, "dur": 1e308}]}').decode(),
          base64.b64encode(b'{"traceEvents": [{"ph": "X", "cat": "kernel", "ts": 0, "dur": 5}]}').decode()]) | values,
-    "step": values,
+    "step": values, "gpu": cards | values,
     # Two readings for the page's diff: a real one, one with its numbers damaged, or anything.
     "before": st.sampled_from([_READING, {**_READING, "trace": {**_READING["trace"], "steps": [{"step": 1}]}},
                                {"regime": None, "trace": {}}]) | values,
