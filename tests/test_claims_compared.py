@@ -264,3 +264,11 @@ def test_fp32_accumulation_is_not_upcasting() -> None:
 def test_fussing_is_not_fusion() -> None:
     """"Fussing over .item()" offers no fusion: the typo fixer leaves a real word alone."""
     assert _check("a7", "wastes", "fussing over .item(), it's one scalar, nothing to fly back")["passed"] is not True
+
+
+def test_an_operator_after_a_nearer_number_is_that_numbers_not_the_last_chains() -> None:
+    """A product left without a result ("batch-8 × 2K-context KV") does not go on into the next sentence's ×."""
+    line = ("Each decode step streams ~70 GB of int8 weights (70e9 × 1 B) plus batch-8 × 2K-context KV. Each weight"
+            " byte does ~2 FLOPs per token × 8 tokens ≈ 16 FLOP/byte, well below a ~156 FLOP/byte ridge.")
+    assert _check("a8", "evidence", line)["passed"] is True
+    assert _check("a8", "evidence", line.replace("≈ 16", "≈ 32"))["passed"] is False  # its own sum is still held

@@ -563,23 +563,35 @@ def _raised(text: str, result: Claim | None) -> Claim | None:
     return dataclasses.replace(result, value=raised[0], end=raised[1], written=text[result.start:raised[1]])
 
 
+def _opens_on(text: str, claim: Claim, claims: list[Claim], previous_end: int) -> re.Match[str] | None:
+    """The operator right before ``claim`` that goes on from the last result ("= 1356; × 2 = 2712"), or None.
+
+    Not after ")" (a bracket not read here: "(125 − 71.4)/125"), not after a one-letter name ("intensity n/3"
+    divides the name), and not where another number stands between ("8 × 2k. each byte does 2 flops per token × 8":
+    the × is the nearer number's).
+    """
+    lead = _OPERATOR.search(text, max(0, claim.start - 4), claim.start)
+    if lead is None or lead.end() != claim.start or lead["op"] == "at":
+        return None
+    before = text[lead.start() - 1:lead.start()]
+    if before.isdigit() or before == ")" or _NAMED_OPERAND.search(text, max(0, lead.start("op") - 3), lead.start("op")):
+        return None
+    return None if any(previous_end <= c.start < claim.start for c in claims) else lead
+
+
 def _sums(text: str, claims: list[Claim]) -> list[Sum]:
     """Arithmetic chains ``a op b [op c] (=|≈) r``; a chain opening with an operator goes on from the last result."""
     out: list[Sum] = []
     by_start = {c.start: c for c in claims}
     index = {c.start: n for n, c in enumerate(claims)}
     previous: tuple[float, Dim, str] | None = None
+    previous_end = 0  # where the text that previous was read from ends
     i = 0
     while i < len(claims):
         claim = claims[i]
         value, at = _power(text, claim)
         dim, written, units = claim.dim, text[claim.start:at], [claim.dim]
-        lead = _OPERATOR.search(text, max(0, claim.start - 4), claim.start)
-        # After ")" an operator goes on from a bracket not read here ("(125 − 71.4)/125"), not from the last result.
-        led = bool(previous is not None and lead and lead.end() == claim.start and lead["op"] != "at"
-                   and not text[lead.start() - 1:lead.start()].isdigit() and text[lead.start() - 1:lead.start()] != ")"
-                   # "intensity n/3": an operator after a one-letter name divides the name, not the last result
-                   and not _NAMED_OPERAND.search(text, max(0, lead.start("op") - 3), lead.start("op")))
+        led = (lead := _opens_on(text, claim, claims, previous_end) if previous is not None else None) is not None
         if led and previous is not None and lead is not None:
             pvalue, pdim, pwritten = previous
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
@@ -601,7 +613,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             _TOKENS_IN.search(text, max(0, claim.start - 30), claim.start)) else None
         if conversion is not None and result is not None:
             out.append(conversion)
-            previous = (result.value, result.dim, text[result.start:result.end])
+            previous, previous_end = (result.value, result.dim, text[result.start:result.end]), result.end
             i = index[result.start]
             continue
         after = _OPERATOR.match(text, result.end) if result is not None else None
@@ -624,10 +636,11 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
                                Dim.COUNT in units, over_all, denominator, tuple(starts),
                                None if minuend is None else minuend - value, minuend,
                                result.dim is not Dim.COUNT and result.dim in units))
-                previous = (result.value, out[-1].dim, text[result.start:result.end])
+                previous, previous_end = (result.value, out[-1].dim, text[result.start:result.end]), result.end
             i = index[result.start]
             continue
-        previous = (value, dim, written) if operators and not chain.added else previous  # "(2 + 8) µs × …": brackets unread
+        previous, previous_end = (((value, dim, written), at) if operators and not chain.added  # "(2 + 8) µs × …":
+                                  else (previous, previous_end))  # brackets unread
         i = j + 1
     return out
 
