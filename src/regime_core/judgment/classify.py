@@ -45,6 +45,8 @@ NEAR_COMPUTE_ROOF = 0.4
 FAR_FROM_ROOF = 0.25  # under this share of a roof a kernel is far from it; from here up to the roof, below it
 LAUNCH_LATENCY = 5e-6  # seconds: one kernel launch, end to end, on current GPUs and drivers
 LAUNCH_SCALE = 50e-6  # seconds: a handful of launches
+EQUAL_GAPS = 0.1  # a median this close to the mean: the gaps are said as one length
+LONG_GAPS = 0.5  # a timeline whose idle time lies this much in gaps longer than a launch waits on more than launches
 FLOOR_SHARE = 0.1  # the work explains under this share of the measured time
 LAUNCH_EACH = 2 * 5e-6  # seconds per launch at or under which a loop's time is its launches (two launch latencies)
 PIPELINE_BAND = 1.5  # a utilisation up to 1.5/stages is what a serial split of that many devices gives
@@ -118,6 +120,37 @@ def _sync_beyond_serial(s: Symptoms) -> bool:
     """A step with a sync more than twice the step without it (plus a round trip): more than a sync can cost."""
     o = s.observed
     return bool(o.host_sync_in_loop and o.time and o.time_before and o.time > 2 * o.time_before + LAUNCH_SCALE)
+
+
+def _waits_beyond_launches(fence: Picket, o: Observed) -> bool:
+    """Whether most of the idle time lies in gaps longer than a launch.
+
+    By that share where a timeline gives it (its gaps unequal, a mean says little), else by the one gap given.
+    """
+    return o.long_gap_share >= LONG_GAPS if o.long_gap_share is not None else fence.gap > LAUNCH_SCALE
+
+
+def _fence_line(fence: Picket, o: Observed) -> str:
+    """A picket fence's evidence: its kernel and gap (their mean and median where the gaps differ), and its sum."""
+    unequal = o.gap_median is not None and abs(o.gap_median - fence.gap) > EQUAL_GAPS * fence.gap
+    gap = (f"{_f(fence.gap, Dim.SECOND)} of gap on average (median {_f(o.gap_median, Dim.SECOND)})"
+           if unequal and o.gap_median is not None else f"{_f(fence.gap, Dim.SECOND)} of gap")
+    line = (f"timeline: {_f(fence.kernel, Dim.SECOND)} of kernel, {gap}: the GPU idles {number(fence.idle * 100, 2)}%"
+            " of the time")
+    if fence.launches and fence.total is not None:
+        line += f"; {fence.launches:,} launches × {_f(fence.cycle, Dim.SECOND)} = {_f(fence.total, Dim.SECOND)}"
+    if fence.idle < GAP_SHARE:
+        return line
+    if o.long_gap_share is not None:  # where the idle time lies, not what a mean of unequal gaps is
+        return line + (f"; {words.percent(o.long_gap_share)} of the idle time is in gaps longer than a launch"
+                       f" ({_f(LAUNCH_SCALE, Dim.SECOND)}), so the GPU waits on something else (the host, the input, a"
+                       " sync)" if o.long_gap_share >= LONG_GAPS else
+                       f"; {words.percent(1 - o.long_gap_share)} of the idle time is in launch-sized gaps"
+                       f" ({_f(LAUNCH_SCALE, Dim.SECOND)} or less): the launches set the pace")
+    if fence.gap > LAUNCH_SCALE:  # far longer than launches: the GPU waits on more
+        line += (f"; gaps of {_f(fence.gap, Dim.SECOND)} are far longer than a launch, so the GPU waits on"
+                 " something else (the host, the input, a sync)")
+    return line
 
 
 def _sync_gap(o: Observed) -> float | None:
@@ -199,16 +232,9 @@ def _idle_rules(s: Symptoms, a: Achieved, evidence: list[str]) -> str | None:
             decided.append("loader")
     if (fence := Picket.of(o)) is not None:
         share = fence.idle
-        line = (f"timeline: {_f(fence.kernel, Dim.SECOND)} of kernel, {_f(fence.gap, Dim.SECOND)} of gap:"
-                f" the GPU idles {number(share * 100, 2)}% of the time")
-        if fence.launches and fence.total is not None:
-            line += f"; {fence.launches:,} launches × {_f(fence.cycle, Dim.SECOND)} = {_f(fence.total, Dim.SECOND)}"
-        if share >= GAP_SHARE and fence.gap > LAUNCH_SCALE:  # far longer than launches: the GPU waits on more
-            line += (f"; gaps of {_f(fence.gap, Dim.SECOND)} are far longer than a launch, so the GPU waits on"
-                     " something else (the host, the input, a sync)")
-        evidence.append(line)
+        evidence.append(_fence_line(fence, o))
         if share >= GAP_SHARE:
-            decided.append("launch" if fence.gap <= LAUNCH_SCALE else "idle")
+            decided.append("idle" if _waits_beyond_launches(fence, o) else "launch")
     stages = o.pipeline_stages
     if o.gpu_utilization is not None and stages and stages >= 2 and o.gpu_utilization <= PIPELINE_BAND / stages:
         evidence.append(f"{stages} devices run the layers one after another with no micro-batches: each is busy about"

@@ -32,6 +32,8 @@ OBSERVED_FIELDS: dict[str, tuple[Dim, bool]] = {
     "sm_active": (Dim.FRACTION, True),
     "kernel_time": (Dim.SECOND, False),
     "gap_time": (Dim.SECOND, True),
+    "gap_median": (Dim.SECOND, True),  # a timeline's gaps unequal: gap_time is then their mean, this their median
+    "long_gap_share": (Dim.FRACTION, True),  # the share of the idle time in gaps longer than a launch
     "shrink_4x_ratio": (Dim.COUNT, False),
     "shrink_2x_ratio": (Dim.COUNT, False),
     "fused_speedup": (Dim.COUNT, False),
@@ -67,6 +69,8 @@ class Observed:
     sm_active: float | None = None
     kernel_time: float | None = None
     gap_time: float | None = None
+    gap_median: float | None = None
+    long_gap_share: float | None = None
     launches: int | None = None
     #: Devices that run the model's layers one after another, with no micro-batches to overlap them (a naive
     #: pipeline or a device_map split): each works about 1/count of the time by construction.

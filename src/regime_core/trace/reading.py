@@ -22,7 +22,15 @@ from typing import Any, BinaryIO
 from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.quantity import Dim, counted, format_quantity
 from regime_core.errors import RegimeError
-from regime_core.judgment.classify import COMM_SHARE, GAP_SHARE, IDLE_UTILIZATION, LOADER_SHARE, Verdict, classify
+from regime_core.judgment.classify import (
+    COMM_SHARE,
+    GAP_SHARE,
+    IDLE_UTILIZATION,
+    LAUNCH_SCALE,
+    LOADER_SHARE,
+    Verdict,
+    classify,
+)
 from regime_core.judgment.symptoms import parse_symptoms
 from regime_core.resources import load_json
 from regime_core.trace.columns import values_of
@@ -106,6 +114,11 @@ def _idle_symptoms(tl: Timeline, steps: int) -> dict[str, Any]:
     busy_runs = max(1, gaps + 1)
     observed: dict[str, Any] = {"gpu_utilization": tl.busy_share, "kernel_time": tl.busy / busy_runs,
                                 "gap_time": sum(g for g in tl.gaps if g > 0) / gaps if gaps else 0.0}
+    if gaps:  # a trace's gaps are unequal: their median, and where the idle time lies, beside their mean
+        ordered = sorted(g for g in tl.gaps if g > 0)
+        idle = sum(ordered)
+        observed["gap_median"] = ordered[len(ordered) // 2]
+        observed["long_gap_share"] = sum(g for g in ordered if g > LAUNCH_SCALE) / idle if idle > 0 else 0.0
     if steps and tl.loader_idle / tl.length >= LOADER_SHARE * (1 - tl.busy_share):
         observed["loader_time"] = tl.loader_idle / steps
         observed["time"] = tl.length / steps
