@@ -32,6 +32,7 @@ from regime_core.judgment.classify import (
     classify,
 )
 from regime_core.judgment.symptoms import parse_symptoms
+from regime_core.judgment.words import percent
 from regime_core.resources import load_json
 from regime_core.trace.columns import values_of
 from regime_core.trace.counters import CounterReading, header_row, is_counters, read_counters
@@ -267,6 +268,9 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
                          f"{k} {v:.0%}" for k, v in sorted(share.items(), key=lambda kv: -kv[1])) +
                      "): take the ops one at a time")
     verdict = classify(parse_symptoms(symptoms))
+    if comm_share >= COMM_NOTE and verdict.regime != "communication":  # not the regime, but a quarter of the window
+        notes.append(f"collectives no compute overlaps hold {percent(comm_share)} of the window: after what the"
+                     " verdict names, the interconnect holds the most time (overlap the collectives with compute)")
     if needs and verdict.regime is None:
         verdict = dataclasses.replace(verdict, needs=needs)
     if notes:
@@ -290,6 +294,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
 
 _NAME_THE_CARD = (": name the card the run used ('The card it ran on' on the page; regime trace --gpu ID on the"
                   " command line)")
+COMM_NOTE = 0.25  # exposed collectives this much of the window are said beside any verdict
 # A timeline with no ops (an nsys or rocprof export): what would read a busy GPU's roof, whatever the card.
 _NO_OPS = ("each kernel's counters: this profile is a timeline of kernels with no op shapes, so it cannot say which"
            " roof a busy GPU sits on. Nsight Compute reads it per kernel (ncu --set full --csv; regime trace reads the"
