@@ -9,7 +9,7 @@ as every gap's length; its collectives no compute overlaps, 27.5% of the window,
 from __future__ import annotations
 
 from regime_core.grading.review import trace_review
-from regime_core.trace.reading import read_trace
+from regime_core.trace.reading import read_trace, text
 from trace_builder import Trace, as_bytes
 
 
@@ -62,3 +62,14 @@ def test_exposed_collectives_of_a_quarter_of_the_window_are_said_beside_the_verd
     comment = trace_review(reading.verdict, reading.to_json()["trace"], "https://example.org/reference/traces/")
     assert "- **Also:** collectives no compute overlaps hold 30.9% of the window" in comment
     assert "collectives" not in read_trace(_timeline([8.0] * 50)).verdict.notes  # none: nothing said
+
+
+def test_one_gap_that_holds_most_of_the_window_is_named_and_the_kernel_time_line_says_what_it_measures() -> None:
+    reading = read_trace(_timeline([8.0] * 20 + [5_000_000.0] + [8.0] * 20))  # two bursts around a 5 s wait
+    assert reading.verdict.regime == "overhead"
+    assert "one gap of 5 s holds 100% of the window" in reading.verdict.notes
+    assert "read one step (--step N)" in reading.verdict.notes
+    facts = text(reading).splitlines()
+    assert "the verdict is the timeline's, on the time no kernel runs" in next(
+        line for line in facts if line.startswith("the kernels' time by their ops' regime"))
+    assert "one gap of" not in read_trace(_timeline([8.0] * 50)).verdict.notes

@@ -145,7 +145,9 @@ def text(reading: TraceReading) -> str:
              f"gaps: {f['gaps']['count']:,}, {f['gaps']['launch_sized']:,} launch-sized (≤ 50 µs); host syncs:"
              f" {f['syncs']['calls']:,}, holding {_f(f['syncs']['idle'], Dim.SECOND)} of idle; exposed collectives:"
              f" {f['comm_share']:.1%} of the window; data loader: {f['loader_share']:.1%}",
-             "GPU time by regime: " + ", ".join(f"{k} {v:.0%}" for k, v in f["time_share"].items()),
+             "the kernels' time by their ops' regime: " + ", ".join(f"{k} {v:.0%}" for k, v in f["time_share"].items())
+             + ("" if reading.verdict.kind != "idle" else " (what the kernels do while they run; the verdict is the"
+                " timeline's, on the time no kernel runs)"),
              coverage_text(f["coverage"])]
     if f["ops"]:
         lines.append("top ops by GPU time:")
@@ -268,6 +270,12 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
                          f"{k} {v:.0%}" for k, v in sorted(share.items(), key=lambda kv: -kv[1])) +
                      "): take the ops one at a time")
     verdict = classify(parse_symptoms(symptoms))
+    longest = max(tl.gaps, default=0.0)
+    if longest >= ONE_GAP * tl.length:  # AlexNet's 12.9 s window: a burst of kernels, one long wait, a burst
+        notes.append(f"one gap of {_f(longest, Dim.SECOND)} holds {percent(longest / tl.length)} of the window: the"
+                     " reading averages the work either side of one long wait, which may be no part of the run's"
+                     " steady state; read one step (--step N) where the trace has steps, or profile a window of"
+                     " steady work")
     if comm_share >= COMM_NOTE and verdict.regime != "communication":  # not the regime, but a quarter of the window
         notes.append(f"collectives no compute overlaps hold {percent(comm_share)} of the window: after what the"
                      " verdict names, the interconnect holds the most time (overlap the collectives with compute)")
@@ -294,6 +302,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
 
 _NAME_THE_CARD = (": name the card the run used ('The card it ran on' on the page; regime trace --gpu ID on the"
                   " command line)")
+ONE_GAP = 0.5  # one gap holding this much of the window: the window is not the run's steady state
 COMM_NOTE = 0.25  # exposed collectives this much of the window are said beside any verdict
 # A timeline with no ops (an nsys or rocprof export): what would read a busy GPU's roof, whatever the card.
 _NO_OPS = ("each kernel's counters: this profile is a timeline of kernels with no op shapes, so it cannot say which"
