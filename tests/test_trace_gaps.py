@@ -69,6 +69,7 @@ def test_one_gap_that_holds_most_of_the_window_is_named_and_the_kernel_time_line
     assert reading.verdict.regime == "overhead"
     assert "one gap of 5 s holds 100% of the window" in reading.verdict.notes
     assert "read one step (--step N)" in reading.verdict.notes
+    assert {"label": "Also in the trace", "text": reading.verdict.notes} in reading.verdict.lines()  # not "from the source"
     facts = text(reading).splitlines()
     assert "the verdict is the timeline's, on the time no kernel runs" in next(
         line for line in facts if line.startswith("the kernels' time by their ops' regime"))

@@ -74,6 +74,8 @@ class Verdict:
     #: The kind of kernel the deciding rule saw: host, launch, loader, idle, decode (on the memory roof),
     #: memory or compute; "" when undecided. A lever may fit the regime and still not move this kind.
     kind: str = ""
+    #: The notes are what a reading saw beside its verdict (a trace's), not notes the symptoms came with.
+    notes_read: bool = False
 
     def lines(self) -> list[dict[str, Any]]:
         """The verdict as it is shown, line by line: ``{"label", "text"}`` or ``{"label", "items"}``.
@@ -94,7 +96,7 @@ class Verdict:
         if self.anomalies:
             out.append({"label": words.ANOMALY, "items": list(self.anomalies)})
         if self.notes:
-            out.append({"label": words.NOTES, "text": self.notes})
+            out.append({"label": words.NOTES_READ if self.notes_read else words.NOTES, "text": self.notes})
         return out
 
     def to_json(self) -> dict[str, Any]:

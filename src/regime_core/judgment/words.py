@@ -38,6 +38,7 @@ NEEDS = "Measure this next"
 PROPOSAL = "The proposal"
 ANOMALY = "Anomaly"
 NOTES = "Notes from the source (shown, not used)"
+NOTES_READ = "Also in the trace"
 
 _f = format_quantity
 #: Why a decode or prefill can beat the bandwidth floor of its own work model.

@@ -282,7 +282,8 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
     if needs and verdict.regime is None:
         verdict = dataclasses.replace(verdict, needs=needs)
     if notes:
-        verdict = dataclasses.replace(verdict, notes="; ".join([*notes, verdict.notes] if verdict.notes else notes))
+        verdict = dataclasses.replace(verdict, notes="; ".join([*notes, verdict.notes] if verdict.notes else notes),
+                                      notes_read=True)
     facts = {"busy": tl.busy_share, "window": tl.length, "kernels": tl.kernels,
              "launches": len(events.launches) if window is None else
                          sum(1 for c in events.launches if window[0] <= c.start < window[1]),
