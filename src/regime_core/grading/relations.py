@@ -55,7 +55,7 @@ _HEDGED = re.compile(r"\b(?:almost|nearly|next to|virtually|practically|basicall
 # A figure between an entity and a time, other than a multiplier ("compiled is 1.08× of that, ~13 µs"), or an operator
 # ("4 eager launches × ~3 µs"), makes the time another quantity's.
 _OTHER_FIGURE = re.compile(r"\d(?![\d.]*\s?×)|(?<![\d.\s])\s?[×*/]|\b(?:per|each|a piece)\b")
-_TIME_REACH = 40  # characters after an entity in which its time is looked for
+_FIGURE_REACH = 40  # characters after an entity in which its figure is looked for
 # A figure said as a difference, not as a side's own: "saves … under 1 µs", "~0.9 µs off it", "(~0.9 µs saved)".
 _DIFFERENCE_BEFORE = re.compile(r"\b(?:sav\w*|cut\w*|shav\w*|gain\w*|win\w*|by|off|less|trims?|knocks?)\b")
 _DIFFERENCE_AFTER = re.compile(r"[\d.,]*\s?[a-zµ/]*\s*(?:saved|off\b|less\b|faster|quicker|shorter|better|gained|sooner"
@@ -254,7 +254,7 @@ def _figure_after(text: str, end: int, others: re.Pattern[str], dim: Dim, *, acr
 
     A figure said as a difference ("the fused version saves a few launches, under 1 µs") is not the side's.
     """
-    window = text[end:end + _TIME_REACH]
+    window = text[end:end + _FIGURE_REACH]
     stop = re.search(r"[;:!?\n]|\.(?=\s|$)|\bthan\b" + ("" if across_commas else r"|,"), window)
     other = others.search(window)
     cut = min([m.start() for m in (stop, other) if m] or [len(window)])
