@@ -32,7 +32,7 @@ from regime_core.trace.ranks import merge as merge_ranks
 from regime_core.trace.ranks import picture as ranks_picture
 from regime_core.trace.ranks import reading_of as rank_reading_of
 from regime_core.trace.ranks import shown_rows as shown_ranks
-from regime_core.trace.reading import no_cycle_collection, read_profile, read_trace
+from regime_core.trace.reading import BEYOND_PEAK, no_cycle_collection, read_profile, read_trace
 from regime_core.trace.reading import text as trace_text
 from regime_core.trace.source import MAX_TRACE_BYTES, Pieces
 
@@ -146,7 +146,8 @@ def _op_text(op: Mapping[str, Any], *, carded: bool) -> dict[str, Any]:
             "time_text": _text(op["time"], Dim.SECOND), "intensity_text": _text(op["intensity"], Dim.INTENSITY),
             "achieved_text": achieved,
             "regime_text": (advice(op["regime"]).name if op["regime"] else "not modelled" if op["intensity"] is None
-                            else "undecided" if carded else "no card to place it on")}
+                            else "undecided" if carded else "no card to place it on")
+                           + (BEYOND_PEAK if op.get("beyond_peak") else "")}
 
 
 def _reading(value: object, field: str) -> Mapping[str, Any]:

@@ -162,8 +162,88 @@ def _convolution(op: CpuOp, tensors: list[tuple[tuple[int, ...], int, str]]) -> 
     return OpWork(modelled.flops, modelled.bytes, dtype, "shapes")
 
 
-def work_of(op: CpuOp) -> OpWork | None:
-    """The op's FLOPs and bytes per call from its recorded shapes (or the trace's own FLOP count), or None."""
+# Older traces (2021) record a convolution's tensors but not its stride: the backward op that holds all three
+# (input, output gradient, weight) gives the output's size, and the work of the two ops it calls for each gradient.
+_CONV_BACKWARD = frozenset({"aten::cudnn_convolution_backward", "aten::miopen_convolution_backward"})
+_CONV_GRAD_PART = {"aten::cudnn_convolution_backward_input": (True, False),
+                   "aten::cudnn_convolution_backward_weight": (False, True),
+                   "aten::miopen_convolution_backward_input": (True, False),
+                   "aten::miopen_convolution_backward_weight": (False, True)}
+_CONV_FORWARD = frozenset({"aten::cudnn_convolution", "aten::miopen_convolution", "aten::convolution",
+                           "aten::_convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d"})
+_Shape = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class ConvolutionShapes:
+    """What a trace's convolution backward ops record, for its ops that record less.
+
+    ``backward``: per thread, each backward op's start, end and (input, output gradient, weight) tensors, in start
+    order; ``outputs``: the output sizes seen for each (input, weight) shape, one where the layer is unambiguous.
+    """
+
+    backward: dict[str, list[tuple[float, float, tuple[tuple[_Shape, int, str], ...]]]]
+    outputs: dict[tuple[_Shape, _Shape], set[_Shape]]
+
+    @classmethod
+    def of(cls, ops: Sequence[CpuOp]) -> ConvolutionShapes:
+        """The backward ops' shapes, read from the ops that are convolution backward ops only."""
+        backward: dict[str, list[tuple[float, float, tuple[tuple[_Shape, int, str], ...]]]] = defaultdict(list)
+        outputs: dict[tuple[_Shape, _Shape], set[_Shape]] = defaultdict(set)
+        for row, name in enumerate(values_of(ops, 0)):
+            if name not in _CONV_BACKWARD:
+                continue
+            op = ops[row]
+            tensors = [t for t in _tensors(op) if len(t[0]) >= 3]
+            if len(tensors) < 3:
+                continue
+            x, grad, weight = tensors[0], tensors[1], tensors[2]
+            backward[op.thread].append((op.start, op.end, (x, grad, weight)))
+            outputs[(x[0], weight[0])].add(grad[0][2:])
+        return cls(dict(backward), dict(outputs))
+
+    def enclosing(self, op: CpuOp) -> tuple[tuple[_Shape, int, str], ...] | None:
+        """The tensors of the backward op on ``op``'s thread that encloses it in time, or None."""
+        return next((tensors for start, end, tensors in self.backward.get(op.thread, ())
+                     if start <= op.start and op.end <= end), None)
+
+
+def _convolution_from(x: tuple[_Shape, int, str], weight: tuple[_Shape, int, str], outputs: _Shape,
+                      grads: tuple[bool, bool] | None) -> OpWork | None:
+    """A convolution's work where its output's size is known without its stride."""
+    if len(weight[0]) != len(x[0]) or not weight[0][1] or x[0][1] % weight[0][1] or min(outputs, default=0) <= 0 \
+            or 0 in x[0] or 0 in weight[0]:
+        return None
+    dtype = x[2] if x[2] in DTYPE_BYTES else "fp32"
+    modelled = wk.convolution(x[0][0], x[0][1], weight[0][0], kernel=weight[0][2:], inputs=x[0][2:], outputs=outputs,
+                              dtype=dtype, groups=x[0][1] // weight[0][1], grads=grads)
+    return OpWork(modelled.flops, modelled.bytes, dtype, "shapes")
+
+
+def _convolution_recorded_elsewhere(op: CpuOp, tensors: list[tuple[_Shape, int, str]],
+                                    shapes: ConvolutionShapes) -> OpWork | None:
+    """An older trace's convolution op, placed from the backward op's shapes (see ``ConvolutionShapes``)."""
+    if op.name in _CONV_BACKWARD:
+        found = [t for t in tensors if len(t[0]) >= 3]
+        return _convolution_from(found[0], found[2], found[1][0][2:], (True, True)) if len(found) >= 3 else None
+    if op.name in _CONV_GRAD_PART:
+        enclosing = shapes.enclosing(op)
+        if enclosing is None:
+            return None
+        x, grad, weight = enclosing
+        return _convolution_from(x, weight, grad[0][2:], _CONV_GRAD_PART[op.name])
+    found = [t for t in tensors if len(t[0]) >= 3]
+    if len(found) < 2:  # a forward op: its output's size where every backward op of its shapes agrees on one
+        return None
+    seen = shapes.outputs.get((found[0][0], found[1][0]), set())
+    return _convolution_from(found[0], found[1], next(iter(seen)), None) if len(seen) == 1 else None
+
+
+def work_of(op: CpuOp, shapes: ConvolutionShapes | None = None) -> OpWork | None:
+    """The op's FLOPs and bytes per call from its recorded shapes (or the trace's own FLOP count), or None.
+
+    ``shapes``: what the trace's convolution backward ops record, for a convolution recorded without its stride.
+    """
     tensors = _tensors(op)
     if not tensors:
         return None
@@ -174,6 +254,9 @@ def work_of(op: CpuOp) -> OpWork | None:
         found = _attention(tensors)
     elif op.name in _CONVOLUTION:
         found = _convolution(op, tensors)
+    if found is None and shapes is not None and (op.name in _CONV_BACKWARD or op.name in _CONV_GRAD_PART
+                                                 or op.name in _CONV_FORWARD):
+        found = _convolution_recorded_elsewhere(op, tensors, shapes)
     elif op.name in _ONE_PASS:
         largest = max(tensors, key=lambda t: _numel(t[0]))
         moved = float(sum(_numel(t[0]) * t[1] for t in tensors))
@@ -211,7 +294,8 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> tupl
         if launcher:
             tally = _Tally(len(events.ops))
             tally.add(events, window, row_of, launcher)
-    totals = [OpTotal(op.name, _shape(op), tally.calls[key], tally.seconds[key], work_of(op))
+    shapes = ConvolutionShapes.of(events.ops)
+    totals = [OpTotal(op.name, _shape(op), tally.calls[key], tally.seconds[key], work_of(op, shapes))
               for key, op in tally.first.items()]
     # Summed as the kernels come (sum() of an array: the same float as summing them in a pass of their own).
     return sorted(totals, key=lambda o: -o.seconds), sum(tally.kernels)

@@ -93,7 +93,8 @@ def _window(events: Events, step: int | None) -> tuple[float, float] | None:
 def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     row: dict[str, Any] = {"name": total.name, "shape": total.shape, "calls": total.calls, "time": total.seconds,
                            "flops": None, "bytes": None, "intensity": None, "achieved_flops": None,
-                           "bandwidth": None, "regime": None, "dtype": total.work.dtype if total.work else None,
+                           "bandwidth": None, "regime": None, "beyond_peak": False,
+                           "dtype": total.work.dtype if total.work else None,
                            "source": total.work.source if total.work else ""}
     if total.work is None or total.calls == 0 or total.seconds <= 0:
         return row, None
@@ -106,7 +107,10 @@ def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], d
         return row, None
     symptoms = {"hardware": card.id, "dtype": dtype, "work": {"flops": w.flops, "bytes": w.bytes},
                 "observed": {"time": per_call}}
-    row["regime"] = classify(parse_symptoms(symptoms)).regime
+    placed = classify(parse_symptoms(symptoms))
+    # Achieved past the card's peak: the shapes count more FLOPs than ran (cuDNN's Winograd and FFT convolutions do
+    # fewer), or the trace's card is not the one named.
+    row["regime"], row["beyond_peak"] = placed.regime, bool(placed.anomalies)
     return row, symptoms
 
 
@@ -154,7 +158,7 @@ def text(reading: TraceReading) -> str:
     for op in f["ops"][:8]:
         placed = (f"{_f(op['intensity'], Dim.INTENSITY)}, {_f(op['achieved_flops'], Dim.FLOP_RATE)},"
                   f" {_f(op['bandwidth'], Dim.BYTE_RATE)}, {op['regime'] or 'undecided'}"
-                  if op["intensity"] is not None else "not modelled")
+                  if op["intensity"] is not None else "not modelled") + (BEYOND_PEAK if op.get("beyond_peak") else "")
         lines.append(f"  {op['name']} {op['shape'][:60]} ×{op['calls']}: {_f(op['time'], Dim.SECOND)}; {placed}")
     return "\n".join(lines)
 
@@ -303,6 +307,8 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
 
 _NAME_THE_CARD = (": name the card the run used ('The card it ran on' on the page; regime trace --gpu ID on the"
                   " command line)")
+BEYOND_PEAK = (" (beyond the card's peak: the shapes count more FLOPs than ran, as cuDNN's Winograd convolutions do,"
+               " or the card is not the one named)")
 ONE_GAP = 0.5  # one gap holding this much of the window: the window is not the run's steady state
 COMM_NOTE = 0.25  # exposed collectives this much of the window are said beside any verdict
 # A timeline with no ops (an nsys or rocprof export): what would read a busy GPU's roof, whatever the card.
