@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from regime_core.bridge.api import handle
+from regime_core.cli.main import main as cli_main
 from regime_core.errors import RegimeError
 from regime_core.trace.reading import read_trace, text
 from trace_builder import as_bytes, gemm_bound
@@ -74,3 +75,19 @@ def test_the_page_s_card_is_checked_as_the_command_line_s(gpu: object, says: str
     assert says in answer["error"]
     placed = json.loads(handle(json.dumps({"op": "trace", "gpu": "h100-sxm"}), _unnamed_card()))
     assert placed["verdict"]["regime"] == "compute"
+
+
+def test_diff_reads_both_traces_on_the_card_given(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    before.write_bytes(_unnamed_card())
+    after.write_bytes(_unnamed_card())
+    assert cli_main(["diff", "--json", "--gpu", "h100-sxm", str(before), str(after)]) == 0
+    result = json.loads(capsys.readouterr().out)
+    for side in ("before", "after"):
+        assert (result[side]["trace"]["card"], result[side]["trace"]["card_given"]) == ("h100-sxm", True)
+        assert result[side]["regime"] == "compute"
+    digest = tmp_path / "rank0.digest.json"
+    assert cli_main(["trace", "--digest", str(before)]) == 0
+    digest.write_text(capsys.readouterr().out, encoding="utf-8")
+    assert cli_main(["diff", "--gpu", "h100-sxm", str(digest), str(after)]) == 2
+    assert "--gpu: " in capsys.readouterr().err

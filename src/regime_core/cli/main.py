@@ -200,10 +200,6 @@ def cmd_trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         return _trace(args)
 
 
-def _read_trace_file(path: str, step: int | None, field: str = "FILE") -> TraceReading:
-    return _read_file(path, step, field, read_trace)
-
-
 def _read_file(path: str, step: int | None, field: str, read: Callable[[bytes | BinaryIO, int | None], _Read]) -> _Read:
     """A trace file (or stdin, '-') read by ``read`` a piece at a time; a RegimeError names the file's field."""
     if path == "-":
@@ -256,8 +252,8 @@ def cmd_diff(args: argparse.Namespace) -> tuple[dict[str, Any], str, int]:
     most = _percent(args.max_slowdown, "--max-slowdown") if args.max_slowdown is not None else None
     if args.before == "-" and args.after == "-":
         raise RegimeError("AFTER", "expected a file: only one of the two may be read from stdin ('-')")
-    before = _reading_json(args.before, step, "BEFORE")  # a trace of any format, or a rank's digest
-    after = _reading_json(args.after, step, "AFTER")
+    before = _reading_json(args.before, step, "BEFORE", args.gpu)  # a trace of any format, or a rank's digest
+    after = _reading_json(args.after, step, "AFTER", args.gpu)
     result = diff(before, after)
     failed = gate(result["change"], max_slowdown=most, expect_regime=expect)
     result["change"]["gate"] = {"max_slowdown": most, "expect_regime": expect, "failed": failed}
@@ -293,8 +289,8 @@ def rank_reading(path: str) -> tuple[str, dict[str, Any] | None, str]:
         return path, None, f"cannot read it: {exc.strerror or exc}"
 
 
-def _reading_json(path: str, step: int | None, field: str) -> dict[str, Any]:
-    """A trace's reading, or the reading a digest holds (a digest says so in its first bytes)."""
+def _reading_json(path: str, step: int | None, field: str, gpu: str | None = None) -> dict[str, Any]:
+    """A trace's reading (on the card ``gpu`` where given), or the reading a digest holds (said in its first bytes)."""
     if path != "-":
         try:
             with open(path, "rb") as handle:
@@ -302,11 +298,12 @@ def _reading_json(path: str, step: int | None, field: str) -> dict[str, Any]:
         except OSError as exc:
             raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
         if head.lstrip().startswith(b"{") and b'"regime-digest"' in head:
-            if step is not None:
-                raise RegimeError("--step", f"{path} is a digest: its steps are read already; leave --step out")
+            if step is not None or gpu is not None:
+                raise RegimeError("--step" if step is not None else "--gpu", f"{path} is a digest: it was read"
+                                  " already, on its own card and steps; leave the option out")
             return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
     with no_cycle_collection():
-        return _read_trace_file(path, step, field).to_json()
+        return _read_file(path, step, field, functools.partial(read_trace, gpu=gpu)).to_json()
 
 
 def _text_of(path: str) -> str:
@@ -521,6 +518,8 @@ def build_parser() -> argparse.ArgumentParser:
     subs["diff"].add_argument("before", metavar="BEFORE", help="the trace before the change")
     subs["diff"].add_argument("after", metavar="AFTER", help="the trace after it")
     subs["diff"].add_argument("--step", help="read only ProfilerStep#N of each (default: every step)")
+    subs["diff"].add_argument("--gpu", help="the card both runs used, where the traces name none the catalogue holds"
+                                            " (an id from regime gpus)")
     subs["diff"].add_argument("--markdown", action="store_true", help="a pull-request comment: a table, the verdicts,"
                               " the paragraph")
     subs["diff"].add_argument("--max-slowdown", metavar="PCT", help="exit 1 when the step is slower by more than PCT"
