@@ -127,3 +127,12 @@ def test_an_intensity_raised_from_is_where_it_starts() -> None:
     """"Raises its intensity from about 1 FLOP/byte past the ridge": 1 FLOP/byte is not placed past the ridge."""
     paragraph = RIGHT + " Fusing the decode step's kernels would raise its intensity from about 1 FLOP/byte past the ridge."
     assert _checks(paragraph)["number"]["passed"] is not False
+
+
+def test_a_clause_led_by_it_is_said_of_fusion() -> None:
+    """ "It also pays on A1": the paragraph is about fusion, so "it" is fusion; "It is a career-limiter" is too."""
+    wrong = RIGHT[:RIGHT.index(" It is a career-limiter")] + (" It also pays on A1's matmul, at 70% of peak, to a"
+                                                                 " smaller degree.")
+    assert _checks(wrong)["fusion"]["passed"] is False
+    assert "fusion cannot help A1" in _checks(wrong)["fusion"]["why"]
+    assert _checks(RIGHT)["fusion"]["passed"] is True

@@ -300,6 +300,9 @@ _TRY_IT_ON = re.compile(r"\b(?:try|trying|tried|use|using|apply|applying|do|doin
                         r"\b")
 _NOTHING_AFTER = re.compile(r"\s+(?:zero|nothing|none|no\s(?!doubt|question)|next to nothing|almost nothing)\b")
 _ALSO = re.compile(r"\b(?:too|as well|also|likewise|equally)\b")
+# A clause led by "it" (or "this") in a paragraph on fusion says it of fusion: "It also pays on A1, to a smaller degree".
+_IT_LEADS = re.compile(r"^\W*(?:and\s+|but\s+|yet\s+)?(?:it|this)(?:'s|\s+(?:is|also|still|only|even|really|too|does|did"
+                       r"|can|could|would|will|won'?t|doesn'?t|pays?|helps?|wins?|works?))\b")
 _FUSING_IT = re.compile(r"\b(?:fus\w*|compil\w*|graph[- ]captur\w*)\s+(?:them|it|this|that|these|those)\b")
 # A clause with no name leads the next one only across "and" or a sentence's start: "fusion is the right call, and
 # A2 shows it"; across "while" or "but" it contrasts ("fusion is the right call, while A1 is compute-bound").
@@ -365,7 +368,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 if also is not None:
                     out.append(dataclasses.replace(also, incident=f"a{found[1]}", clause=f"{also.clause} {said.strip()}"))
                     continue
-                if not _FUSION.search(said) and not _TRY_IT_ON.search(said):
+                if not _FUSION.search(said) and not _TRY_IT_ON.search(said) and not _IT_LEADS.search(said):
                     continue
                 pays = _paid(said)
                 if pays is None:
