@@ -272,3 +272,13 @@ def test_an_operator_after_a_nearer_number_is_that_numbers_not_the_last_chains()
             " byte does ~2 FLOPs per token × 8 tokens ≈ 16 FLOP/byte, well below a ~156 FLOP/byte ridge.")
     assert _check("a8", "evidence", line)["passed"] is True
     assert _check("a8", "evidence", line.replace("≈ 16", "≈ 32"))["passed"] is False  # its own sum is still held
+
+
+@pytest.mark.parametrize(("line", "passed"), [
+    ("ITL 8 ms → 14 ms with the same kernels, so decode throughput has fallen by 75%.", False),  # the time's rise
+    ("ITL 8 ms → 14 ms with the same kernels, so decode throughput has fallen by 43%.", True),
+    ("ITL 8 ms → 14 ms with the same kernels: latency has risen by 75%.", True),
+])
+def test_a_change_said_with_a_participle_keeps_its_direction(line: str, passed: bool) -> None:
+    """ "has fallen by", "has risen by": the direction read as from "fell by" and "rose by"."""
+    assert _check("a7", "evidence", line)["passed"] is passed

@@ -101,8 +101,9 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
 # A bound with its working between it and the multiplier ("at most 1/0.85 ≈ 1.18×").
 _BOUND_WORKED = re.compile(r"\b(?P<below>at most|no more than|up to)\s+\(?[\d.]+\)?\s*[/÷]\s*\(?[\d.]+\)?\s*(?:≈|=|~)\s*$")
 # A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
-_DIRECTION_BEFORE = re.compile(r"up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops")
-_RISE_BEFORE = re.compile(r"up|rose|grew|increased|rises")
+_DIRECTION_BEFORE = re.compile(r"up|down|rose|risen|fell|fallen|dropped|grew|grown|shrank|shrunk|increased|decreased"
+                               r"|rises|falls|drops|climbed|sank|sunk|slid|jumped")
+_RISE_BEFORE = re.compile(r"up|rose|risen|grew|grown|increased|rises|climbed|jumped")
 _CHANGE_OF = re.compile(r"\b(drop|fall|decline|decrease|reduction|cut|loss|saving|rise|increase|jump|gain|growth|slowdown"
                         r"|slow-down)s? (?:of|by) (?:about |roughly |~|≈)?$")
 _DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops)\s+"
