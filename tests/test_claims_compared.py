@@ -282,3 +282,13 @@ def test_an_operator_after_a_nearer_number_is_that_numbers_not_the_last_chains()
 def test_a_change_said_with_a_participle_keeps_its_direction(line: str, passed: bool) -> None:
     """ "has fallen by", "has risen by": the direction read as from "fell by" and "rose by"."""
     assert _check("a7", "evidence", line)["passed"] is passed
+
+
+@pytest.mark.parametrize("said", ["it WILL come in 1.43× faster", "it is going to land 1.43× faster",
+                                  "it will hit 1.43× faster for sure"])
+def test_a_headroom_promised_in_other_words_is_a_bound_read_as_an_equality(said: str) -> None:
+    line = f"70% of peak. Headroom 1/0.7 = 1.43×, so retune the tiles and {said}."
+    check = _check("a1", "evidence", line)
+    assert check["passed"] is False
+    assert "at most that, not exactly" in check["why"]
+    assert _check("a1", "evidence", line.replace(said, "it could come in up to 1.43× faster"))["passed"] is True

@@ -108,7 +108,8 @@ _CHANGE_OF = re.compile(r"\b(drop|fall|decline|decrease|reduction|cut|loss|savin
                         r"|slow-down)s? (?:of|by) (?:about |roughly |~|≈)?$")
 _DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops)\s+"
                                r"(?:by\s+)?[\d.,\s/÷×*()+−-]+[=≈]\s*~?$")
-_EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|will (?:run|be|get|give))\b")
+_EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|for sure|certainly|will (?:run|be|get|give"
+                      r"|come in|come out|land|hit|reach|end up|finish|make it)|is going to (?:be|run|come|land|hit))\b")
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
