@@ -212,6 +212,23 @@ def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: ob
     assert "| step time (median) |" in copied
 
 
+def test_before_and_after_read_again_on_the_card_chosen(page: Page, base_url: str, tmp_path: Path) -> None:
+    trace = gemm_bound(calls=3)
+    trace["deviceProperties"] = [{"id": 0, "name": "Some Future Accelerator"}]
+    before, after = tmp_path / "before.json", tmp_path / "after.json"
+    before.write_bytes(as_bytes(trace))
+    after.write_bytes(as_bytes(trace))
+    page.goto(base_url + "trace/")
+    widget = page.locator(".regime-trace-diff")
+    widget.locator('input[name="before"]').set_input_files(str(before))
+    widget.locator('input[name="after"]').set_input_files(str(after))
+    result = widget.locator(".regime-trace-diff__result")
+    expect(result.locator(".regime-trace-diff__verdict")).to_contain_text("undecided → undecided", timeout=READY_MS)
+    widget.locator('select[name="gpu"]').select_option("h100-sxm")
+    expect(result.locator(".regime-trace-diff__verdict")).to_contain_text("compute-bound → compute-bound",
+                                                                         timeout=READY_MS)
+
+
 def test_every_rank_read_in_turn_names_the_straggler_and_the_file_it_could_not_read(page: Page, base_url: str,
                                                                                     tmp_path: Path) -> None:
     paths = []

@@ -57,6 +57,7 @@ def diff_widget() -> str:
                  ' step 40% shorter, compute-bound after">')
         + _field("before", f"Before the change (up to {escape(limit)})", f'<input type="file" name="before" {accept}>')
         + _field("after", f"After it (up to {escape(limit)})", f'<input type="file" name="after" {accept}>')
+        + _field("gpu", "The card both ran on", _card_menu())
         + "</form>"
         '<div class="regime-trace-diff__result" aria-live="polite"></div>'
         "</div>"
