@@ -91,3 +91,20 @@ def test_diff_reads_both_traces_on_the_card_given(tmp_path: Path, capsys: pytest
     digest.write_text(capsys.readouterr().out, encoding="utf-8")
     assert cli_main(["diff", "--gpu", "h100-sxm", str(digest), str(after)]) == 2
     assert "--gpu: " in capsys.readouterr().err
+
+
+def test_ranks_read_every_trace_on_the_card_given_and_a_digest_keeps_its_own(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for rank in (0, 1):
+        (tmp_path / f"rank{rank}.json").write_bytes(_unnamed_card())
+    assert cli_main(["ranks", "--json", "--jobs", "2", "--gpu", "h100-sxm", str(tmp_path)]) == 0
+    merged = json.loads(capsys.readouterr().out)
+    assert [r["regime"] for r in merged["ranks"]] == ["compute", "compute"]
+    assert cli_main(["trace", "--digest", str(tmp_path / "rank0.json")]) == 0  # on no card: undecided
+    (tmp_path / "rank0.json").unlink()
+    (tmp_path / "rank0.digest.json").write_text(capsys.readouterr().out, encoding="utf-8")
+    assert cli_main(["ranks", "--json", "--jobs", "1", "--gpu", "h100-sxm", str(tmp_path)]) == 0
+    merged = json.loads(capsys.readouterr().out)
+    assert sorted(r["regime"] or "undecided" for r in merged["ranks"]) == ["compute", "undecided"]
+    assert cli_main(["ranks", "--gpu", "v99", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.startswith("regime ranks: --gpu: unknown GPU 'v99'")

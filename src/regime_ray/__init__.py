@@ -25,8 +25,8 @@ __all__ = ["read_ranks"]
 RankResult = tuple[str, dict[str, Any] | None, str]
 
 
-def read_ranks(files: Sequence[str], *, jobs: int, address: str | None = None) -> list[RankResult]:
-    """Each file's reading, read in Ray tasks; in the order given.
+def read_ranks(files: Sequence[str], *, jobs: int, address: str | None = None, gpu: str | None = None) -> list[RankResult]:
+    """Each file's reading, read in Ray tasks; in the order given (a trace on the card ``gpu``, where given).
 
     Joins the cluster at ``address`` (``auto`` for the one this machine belongs to), or the one this process
     already joined, or starts a local instance with ``jobs`` CPUs and shuts it down after.
@@ -50,7 +50,7 @@ def read_ranks(files: Sequence[str], *, jobs: int, address: str | None = None) -
             raise RegimeError("--address", f"expected a Ray cluster at {address or 'this machine'}: {exc}") from None
     try:
         read = ray.remote(num_cpus=1, max_retries=0)(rank_reading)
-        results: list[RankResult] = ray.get([read.remote(path) for path in files])
+        results: list[RankResult] = ray.get([read.remote(path, gpu) for path in files])
         return results
     finally:
         if started:

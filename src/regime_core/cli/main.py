@@ -279,18 +279,26 @@ def _percent(value: str, field: str) -> float:
 _RANK_SUFFIXES = (".json", ".gz", ".sqlite", ".csv")
 
 
-def rank_reading(path: str) -> tuple[str, dict[str, Any] | None, str]:
-    """One rank's file read into its reading (a digest is its reading already), or why not; for a process pool."""
+def rank_reading(path: str, gpu: str | None = None) -> tuple[str, dict[str, Any] | None, str]:
+    """One rank's file read into its reading (a digest is its reading already), or why not; for a process pool.
+
+    ``gpu``: the card a trace is read on where it names none the catalogue holds; a digest keeps its own.
+    """
     try:
-        return path, _reading_json(path, None, path), ""
+        return path, _reading_json(path, None, path, gpu, digest_keeps_card=True), ""
     except RegimeError as exc:
         return path, None, exc.expected
     except OSError as exc:
         return path, None, f"cannot read it: {exc.strerror or exc}"
 
 
-def _reading_json(path: str, step: int | None, field: str, gpu: str | None = None) -> dict[str, Any]:
-    """A trace's reading (on the card ``gpu`` where given), or the reading a digest holds (said in its first bytes)."""
+def _reading_json(path: str, step: int | None, field: str, gpu: str | None = None, *,
+                  digest_keeps_card: bool = False) -> dict[str, Any]:
+    """A trace's reading (on the card ``gpu`` where given), or the reading a digest holds (said in its first bytes).
+
+    A digest was read already: given ``gpu`` it is refused, unless ``digest_keeps_card`` (a folder of ranks may mix
+    digests and traces).
+    """
     if path != "-":
         try:
             with open(path, "rb") as handle:
@@ -298,7 +306,7 @@ def _reading_json(path: str, step: int | None, field: str, gpu: str | None = Non
         except OSError as exc:
             raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
         if head.lstrip().startswith(b"{") and b'"regime-digest"' in head:
-            if step is not None or gpu is not None:
+            if step is not None or (gpu is not None and not digest_keeps_card):
                 raise RegimeError("--step" if step is not None else "--gpu", f"{path} is a digest: it was read"
                                   " already, on its own card and steps; leave the option out")
             return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
@@ -322,13 +330,16 @@ def cmd_ranks(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     engine = args.engine.strip().lower()
     if args.address is not None and engine == "local":
         raise RegimeError("--address", "expected --engine ray with it: the local engine joins no cluster")
+    if args.gpu is not None:
+        hardware.get(args.gpu, "--gpu")  # an unknown card is said once, not once for every rank
+    read = functools.partial(rank_reading, gpu=args.gpu)
     if engine != "local":
-        results = _engine(engine)(files, jobs=jobs, address=args.address)
+        results = _engine(engine)(files, jobs=jobs, address=args.address, gpu=args.gpu)
     elif jobs == 1 or len(files) == 1:
-        results = [rank_reading(f) for f in files]
+        results = [read(f) for f in files]
     else:
         with concurrent.futures.ProcessPoolExecutor(max_workers=min(jobs, len(files))) as pool:
-            results = list(pool.map(rank_reading, files, chunksize=max(1, len(files) // (jobs * 4))))
+            results = list(pool.map(read, files, chunksize=max(1, len(files) // (jobs * 4))))
     merged = merge_ranks([(p, r) for p, r, _ in results if r is not None],
                          [(p, why) for p, r, why in results if r is None])
     if args.svg:
@@ -509,6 +520,10 @@ def build_parser() -> argparse.ArgumentParser:
                                " regime ranks merges")
     subs["ranks"].add_argument("paths", nargs="+", metavar="PATH", help="traces or digests, folders of them, or globs")
     subs["ranks"].add_argument("--jobs", help="traces read at once (default: the CPUs)")
+    for name, ran in (("trace", "the run used"), ("diff", "both runs used"), ("ranks", "the ranks ran on (a digest keeps"
+                                                                                   " its own)")):
+        subs[name].add_argument("--gpu", help=f"the card {ran}, where a trace names none the catalogue holds (an id"
+                                              " from regime gpus, such as v100-sxm2)")
     subs["ranks"].add_argument("--engine", default="local", help="local (a process pool on this machine) or ray (Ray"
                                " tasks where the traces lie: pip install 'regime-core[ray]')")
     subs["ranks"].add_argument("--address", help="--engine ray: the Ray cluster to join (as ray.init takes it, e.g."
@@ -518,8 +533,6 @@ def build_parser() -> argparse.ArgumentParser:
     subs["diff"].add_argument("before", metavar="BEFORE", help="the trace before the change")
     subs["diff"].add_argument("after", metavar="AFTER", help="the trace after it")
     subs["diff"].add_argument("--step", help="read only ProfilerStep#N of each (default: every step)")
-    subs["diff"].add_argument("--gpu", help="the card both runs used, where the traces name none the catalogue holds"
-                                            " (an id from regime gpus)")
     subs["diff"].add_argument("--markdown", action="store_true", help="a pull-request comment: a table, the verdicts,"
                               " the paragraph")
     subs["diff"].add_argument("--max-slowdown", metavar="PCT", help="exit 1 when the step is slower by more than PCT"
@@ -529,8 +542,6 @@ def build_parser() -> argparse.ArgumentParser:
     subs["trace"].add_argument("file", metavar="FILE")
     subs["trace"].add_argument("--step", help="read only ProfilerStep#N (default: the whole trace)")
     subs["trace"].add_argument("--svg", action="store_true", help="print the top ops on the card's roofline, as SVG")
-    subs["trace"].add_argument("--gpu", help="the card the run used, where the trace names none the catalogue holds"
-                                             " (an id from regime gpus, such as v100-sxm2)")
     subs["practice"].add_argument("--seed", help="which incident (a whole number); none draws a new one")
     subs["practice"].add_argument("--level", default="1", help="1 (one deciding symptom) to 3 (distractors and a"
                                   " misleading proposal)")
