@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from bench_module import load
 from regime_core.bridge.api import handle
 from regime_core.errors import RegimeError
 from regime_core.grading.grade import grade
@@ -25,12 +26,8 @@ CORPUS = json.loads((Path(__file__).parent / "data" / "learner_corpus.json").rea
 ATTEMPTS: list[dict[str, Any]] = CORPUS["attempts"]
 
 
-def _as_attempt_file(item: str, answer: dict[str, Any]) -> dict[str, Any]:
-    if item == "part_b":
-        return {"part_b": answer}
-    if item == "part_c":
-        return {"part_c": answer["paragraph"]}
-    return {"part_a": {item: answer}}
+# One attempt as the grader reads a write-up: the benchmark's own helper, so the two read sets alike.
+_as_attempt_file = load("grading_sets", "bench/grading_sets.py").as_attempt_file
 
 
 def misjudged(attempt: dict[str, Any]) -> tuple[list[str], list[str]]:

@@ -2,28 +2,19 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from bench_module import load
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("grading_sets", ROOT / "bench/grading_sets.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-grading_sets = _load()
+grading_sets = load("grading_sets", "bench/grading_sets.py")
 
 ATTEMPTS: list[dict[str, Any]] = [
     {"id": "right", "item": "a6", "wrong": [],

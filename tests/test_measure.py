@@ -3,7 +3,6 @@ and, marked ``torch`` (`make gpu-test`), the real script on PyTorch with tiny si
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import math
 import os
@@ -12,11 +11,11 @@ import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
+from bench_module import load
 from regime_core.catalogue import hardware
 from regime_core.content.measured import classify_points
 from regime_core.judgment.classify import LAUNCH_SCALE, SYNC_DECISIVE
@@ -26,16 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SIZES = {"fp32": 4, "fp16": 2, "bf16": 2}
 
 
-def _load_measure() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("measure", ROOT / "bench/gpu/measure.py")
-    assert spec is not None
-    assert spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-measure = _load_measure()
+measure = load("measure", "bench/gpu/measure.py")
 
 
 class FakeTensor:

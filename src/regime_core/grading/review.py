@@ -25,7 +25,7 @@ def markdown_text(text: str) -> str:
 
 
 def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", symptom: str = "",
-                   link_text: str = "Why, with the arithmetic", also: str = "") -> str:
+                   link_text: str = "Why, with the arithmetic") -> str:
     """``label``'s verdict as Markdown for a pull request or a chat.
 
     The regime in bold in a sentence that names the incident, the symptom quoted, the deciding evidence,
@@ -61,8 +61,8 @@ def review_comment(verdict: Verdict, label: str, url: str, *, title: str = "", s
         lines = [f"- **Deciding evidence:** {reason}.",
                  f"- **Helps:** {markdown_text(_sentence(verdict.lever))}.",
                  f"- **Wastes the week:** {markdown_text(_sentence(verdict.waste))}."]
-    if also:  # what the reading says beside its verdict (a trace's exposed collectives)
-        lines.append(f"- **Also:** {markdown_text(also)}.")
+    if verdict.notes_read:  # what a reading saw beside its verdict (a trace's exposed collectives), not a file's notes
+        lines.append(f"- **Also:** {markdown_text(verdict.notes)}.")
     quote = [f"> {markdown_text(symptom)}", ""] if symptom else []
     return "\n".join([head, "", *quote, *lines, "", f"[{link_text}]({url})"])
 
@@ -124,4 +124,4 @@ def trace_review(verdict: Verdict, facts: Mapping[str, Any], url: str) -> str:
     label = (f"This profiler trace (GPU busy {facts['busy']:.1%} of a {format_quantity(facts['window'], Dim.SECOND)}"
              f" window, {counted(facts['kernels'], 'kernel')}{card})")
     # The trace stays with its owner, so the link says how it was read (the reference), not an empty form.
-    return review_comment(verdict, label, url, link_text="How Regime reads a trace", also=verdict.notes)
+    return review_comment(verdict, label, url, link_text="How Regime reads a trace")

@@ -171,6 +171,7 @@ _CONV_GRAD_PART = {"aten::cudnn_convolution_backward_input": (True, False),
                    "aten::miopen_convolution_backward_weight": (False, True)}
 _CONV_FORWARD = frozenset({"aten::cudnn_convolution", "aten::miopen_convolution", "aten::convolution",
                            "aten::_convolution", "aten::conv1d", "aten::conv2d", "aten::conv3d"})
+_CONV_OLDER = _CONV_BACKWARD | frozenset(_CONV_GRAD_PART) | _CONV_FORWARD
 _Shape = tuple[int, ...]
 
 
@@ -254,8 +255,7 @@ def work_of(op: CpuOp, shapes: ConvolutionShapes | None = None) -> OpWork | None
         found = _attention(tensors)
     elif op.name in _CONVOLUTION:
         found = _convolution(op, tensors)
-    if found is None and shapes is not None and (op.name in _CONV_BACKWARD or op.name in _CONV_GRAD_PART
-                                                 or op.name in _CONV_FORWARD):
+    if found is None and shapes is not None and op.name in _CONV_OLDER:
         found = _convolution_recorded_elsewhere(op, tensors, shapes)
     elif op.name in _ONE_PASS:
         largest = max(tensors, key=lambda t: _numel(t[0]))
