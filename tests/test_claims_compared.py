@@ -178,6 +178,12 @@ PAIRS = [
     # a cut in time said as the rise in speed
     ("a5", "evidence", "62% of peak. TTFT 180 ms vs 80 ms target: 56% less time, a 125% speed-up.",
      "62% of peak. TTFT 180 ms vs 80 ms target: a 56% speed-up needed.", "in speed that is 125% faster"),
+    # a rate said per second from a time, off by a power of ten (and not read as A3's 8,192 elements)
+    ("a3", "evidence", "~12 µs per call ≈ 83k calls/s; compile barely moves it (1.08×).",
+     "~12 µs per call ≈ 8.3k calls/s; compile barely moves it (1.08×).", "83.3k a second"),
+    # the work's size is no card's memory, whatever is said after it
+    ("a8", "evidence", "70B at int8 is 70 GB o' weights to drag through HBM every step, and HBM's saturated.",
+     "70B at int8 is 140 GB o' weights to drag through HBM every step, and HBM's saturated.", "incident's 70 GB"),
 ]
 
 

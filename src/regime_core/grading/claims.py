@@ -110,6 +110,7 @@ _DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increa
                                r"(?:by\s+)?[\d.,\s/÷×*()+−-]+[=≈]\s*~?$")
 _EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|for sure|certainly|will (?:run|be|get|give"
                       r"|come in|come out|land|hit|reach|end up|finish|make it)|is going to (?:be|run|come|land|hit))\b")
+_WORK_SIZE_NOUN = re.compile(r"\s*(?:of\s+)?(?:the\s+|its\s+)?(?:weights?|params|parameters|model|kv|activations)\b")
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
@@ -471,7 +472,9 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     of_time = dim is Dim.FRACTION and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|wall)\b", text[end:hi]))
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
     span = _span_said(text, lo, start, end, hi) if dim is Dim.SECOND else None
-    capacity = dim is Dim.BYTE and bool(_CAPACITY.search(f"{before} {text[end:min(hi, end + 40)]}"))
+    # a size of the work ("140 GB of weights to drag through HBM") is no card's memory, whatever follows it
+    capacity = dim is Dim.BYTE and bool(_CAPACITY.search(f"{before} {text[end:min(hi, end + 40)]}")) and not \
+        _WORK_SIZE_NOUN.match(text, end)
     return Claim(value, dim, start, end, text[start:end], roof, side, share,
                  hypothetical, multiplier, metric, speed, spare, change, bound, at_peak, of_time, direction, span,
                  capacity)
@@ -1218,6 +1221,27 @@ def _time_as_rate(claim: Claim, facts: Facts, line: Sequence[Claim]) -> str:
         return ""
     return (f"{show(time, Dim.SECOND)} a token is 1 ÷ {show(time, Dim.SECOND)} = {show(1 / time, Dim.TOKEN_RATE)},"
             f" not {claim.shown()}")
+
+
+# What follows a count that makes it a rate ("8.3k calls/s", "83,000 launches per second").
+_PER_SECOND_AFTER = re.compile(r"\s*(?:(?![kmgtp]?i?b\b|bytes?\b|[kmgtp]?flops?\b|tok\w*\b)[a-z-]+\s*){0,2}(?:/\s*(?:s|sec|second)\b|per\s+(?:s|sec|second)\b|a\s+(?:sec|second)\b)")
+
+
+def _rate_off_by_a_power(claim: Claim, facts: Facts, text: str) -> str:
+    """A rate said per second, an incident time's inverse off by a power of ten, or "".
+
+    "12 µs a call ≈ 8.3k calls/s": 1 ÷ 12 µs is 83k a second.
+    """
+    if claim.dim is not Dim.COUNT or not _PER_SECOND_AFTER.match(text, claim.end):
+        return ""
+    for time in (f.value for f in facts.known if f.dim is Dim.SECOND and f.value > 0):
+        rate = 1 / time
+        if math.isclose(claim.value, rate, rel_tol=0.05):
+            return ""
+        if any(math.isclose(claim.value, rate * 10.0 ** k, rel_tol=0.05) for k in (-3, -2, -1, 1, 2, 3)):
+            return (f"1 ÷ {show(time, Dim.SECOND)} = {format_quantity(rate, Dim.COUNT)} a second, not"
+                    f" {claim.shown()}")
+    return ""
 
 
 def _share_off(claim: Claim, facts: Facts) -> str:
@@ -2793,13 +2817,28 @@ def _floor_of_the_line(claim: Claim, line: Sequence[Claim]) -> str:
     return ""
 
 
+def _facts_matched(claim: Claim, facts: Facts, text: str) -> list[Claim]:
+    """The incident's own figures a claim is, as written or inside arithmetic."""
+    if claim.dim is Dim.COUNT and _PER_SECOND_AFTER.match(text, claim.end):
+        return []  # "8.3k calls/s" is a rate, not A3's 8,192 elements
+    matches = [f for f in facts.known if same(claim, f)]
+    if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
+        matches = [f for f in facts.known if is_fact_as_written(claim, f)]
+    return matches
+
+
+def _derived_shown(derived: dv.Derived, claim: Claim, text: str) -> str:
+    """A derived figure as the feedback says it: "83.3k a second" for "83k calls/s", a rate of calls, not tokens."""
+    if derived.dim is Dim.TOKEN_RATE and claim.dim is Dim.COUNT and _PER_SECOND_AFTER.match(text, claim.end):
+        return f"{show(abs(derived.value), Dim.COUNT)} a second"
+    return show(abs(derived.value), derived.dim)
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
     shown = _clause(text, claim)
-    matches = [f for f in facts.known if same(claim, f)]
-    if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
-        matches = [f for f in facts.known if is_fact_as_written(claim, f)]
+    matches = _facts_matched(claim, facts, text)
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
              or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text)
@@ -2845,7 +2884,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         d = found[0]
         cites = any(x.deciding for x in found)
         source = "the card's datasheet" if d.role == dv.DATASHEET else d.how
-        return Mark(shown, True, f"{source} = {show(abs(d.value), d.dim)}"), cites and claim.dim is not Dim.COUNT
+        return Mark(shown, True, f"{source} = {_derived_shown(d, claim, text)}"), cites and claim.dim is not Dim.COUNT
     if matches:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
@@ -2869,7 +2908,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, added), False
     # A result off the incident's figure by a slip is wrong even where the arithmetic to it holds: its operands
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
-    slipped = (_time_as_rate(claim, facts, line) or _share_off(claim, facts)
+    slipped = (_time_as_rate(claim, facts, line) or _rate_off_by_a_power(claim, facts, text) or _share_off(claim, facts)
                or _slipped(claim, facts, text, own_result=claim.start in at.exact))
     if slipped and _ANALOGY.search(text, max(_clause_bounds(text, claim.start, claim.end)[0], claim.start - 60),
                                    claim.start):

@@ -350,6 +350,8 @@ def normalise(text: str) -> str:
         lowered = lowered.replace(" -- ", " — ")
     if _has(lowered, _MARKDOWN_MARKS):
         lowered = _MARKDOWN.sub("", lowered)
+    if " o' " in lowered:  # "140 GB o' weights": "of", as Scots and some Englishes write it
+        lowered = lowered.replace(" o' ", " of ")
     if "in'" in lowered:  # "savin'", "haulin'": the g dropped, as some Englishes write it (before quotes are read)
         lowered = _G_DROPPED.sub(r"\1ing", lowered)
     if _has(lowered, _QUOTE_MARKS):
