@@ -181,6 +181,9 @@ PAIRS = [
     # a rate said per second from a time, off by a power of ten (and not read as A3's 8,192 elements)
     ("a3", "evidence", "~12 µs per call ≈ 83k calls/s; compile barely moves it (1.08×).",
      "~12 µs per call ≈ 8.3k calls/s; compile barely moves it (1.08×).", "83.3k a second"),
+    # a unit prefix on the bytes that changes the claim
+    ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
+     "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),
     # the work's size is no card's memory, whatever is said after it
     ("a8", "evidence", "70B at int8 is 70 GB o' weights to drag through HBM every step, and HBM's saturated.",
      "70B at int8 is 140 GB o' weights to drag through HBM every step, and HBM's saturated.", "incident's 70 GB"),

@@ -29,6 +29,10 @@ from regime_core.errors import RegimeError
         ("70%", Dim.FRACTION, 0.7),
         (0.62, Dim.FRACTION, 0.62),
         ("156 FLOP/byte", Dim.INTENSITY, 156),
+        # bytes with a prefix: per thousand bytes, and thousands of FLOPs per megabyte
+        ("1,356,000 FLOP/kB", Dim.INTENSITY, 1356),
+        ("1.356 FLOP/kB", Dim.INTENSITY, 1.356e-3),
+        ("1356 MFLOP/MB", Dim.INTENSITY, 1356),
         ("38 tok/s", Dim.TOKEN_RATE, 38),
         (7e9, Dim.COUNT, 7e9),
         # An estimate is read as the number written; a unit written out by hand is the same unit.

@@ -110,6 +110,10 @@ def plain_numbers(text: str) -> str:
     return _TIMES_TEN.sub(lambda m: f"{m[1]}e{m[2] if m[2] is not None else m[3].translate(_SUPERSCRIPTS)}", text)
 
 
+# An intensity whose bytes carry a prefix ("FLOP/kB", "GFLOP/MB").
+_PER_PREFIXED_BYTE = re.compile(r"^(?P<top>[kKmMgGtT]?)(?:flops?|FLOPS?|FLOP|Flops?)/(?P<bottom>[kKmMgGtT])(?:[Bb]|bytes?)$")
+
+
 def _unit_text(unit: str) -> str:
     """A unit as written by hand, in the table's form: "FLOP per byte" and "FLOP / byte" are "FLOP/byte"."""
     return re.sub(r"\s*/\s*", "/", re.sub(r"\s+per\s+", "/", unit, flags=re.I))
@@ -132,6 +136,10 @@ def _split_unit(unit: str) -> tuple[float, Dim]:
     direct = _lookup(unit)
     if direct is not None:
         return 1.0, direct
+    per_prefixed = _PER_PREFIXED_BYTE.match(unit)
+    if per_prefixed:  # "1.356 FLOP/kB" is 1.356 FLOP per thousand bytes: 0.001356 FLOP/byte
+        top, bottom = per_prefixed["top"], per_prefixed["bottom"]
+        return _DECIMAL[top.upper() if top else ""] / _DECIMAL[bottom.upper()], Dim.INTENSITY
     for table in (_BINARY, _DECIMAL, _SUBUNIT):
         for prefix, scale in table.items():
             if not prefix or not unit.startswith(prefix):

@@ -573,6 +573,17 @@ _MUCH_FASTER = re.compile(r"\b(?:doubl\w*|twice|tripl\w*|(?:well|far|way) (?:pas
                           r"|(?:will|would|should|can|could) (?:fix|solve|cure) it)\b")
 
 
+# A rise said from one figure to another ("lift it from 38 tok/s into the 80s", "from 38 to ~70 tok/s").
+_FROM_TO = re.compile(r"\bfrom\s+~?(\d+(?:\.\d+)?)(?:\s?[a-z/]+)?\s+(?:up\s+)?(?:in)?to\s+(?:the\s+)?(?:~\s?|about\s+|around\s+)?"
+                      r"(\d+(?:\.\d+)?)")
+
+
+def _rise_said(clause: str) -> float:
+    """The largest rise a clause says from one figure to another (1 where it says none)."""
+    rises = [float(m[2]) / float(m[1]) for m in _FROM_TO.finditer(clause) if float(m[1]) > 0]
+    return max(rises, default=1.0)
+
+
 def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:
     """Why what a clause says fusion does for the incident it names is wrong, or "".
 
@@ -589,7 +600,8 @@ def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:
                f"it is {advice(kind).name}, and fusion deletes bytes and launches, not the work that sets its time")
         return f"fusion cannot help {name}: {why}"
     if said.pays and not said.small and not of_the_win and verdict.kind == "decode" and (
-            said.big or any(t >= _FUSION_WIN_OFF for t in said.times) or _MUCH_FASTER.search(said.clause)):
+            said.big or any(t >= _FUSION_WIN_OFF for t in said.times) or _MUCH_FASTER.search(said.clause)
+            or _rise_said(said.clause) >= _FUSION_WIN_OFF):
         return (f"fusion cannot speed {name} up much: each token reads every weight once, fused or not, and the"
                 " weights are nearly all its bytes")
     if said.pays and measured is not None and measured < _FUSION_BARELY and (

@@ -543,8 +543,10 @@ _FUSION_FILLS_BANDWIDTH = re.compile(
 # read once a token, fused or not; fusion deletes the intermediates' round trips.
 _FUSION_CUTS_WEIGHTS = re.compile(
     r"\b(?:fus\w*|compil\w*)\b(?:(?!\b(?:not|never|no|cannot|can'?t|won'?t|doesn'?t)\b)[^.;!?]){0,60}?"
-    r"\b(?:cut\w*|reduc\w*|halv\w*|lower\w*|shrink\w*|sav\w*|trim\w*)\s+(?:the\s+)?(?:model'?s?\s+)?weights?'?\s*"
-    r"(?:traffic|bytes|reads?|streaming|loads?)\b")
+    r"(?:\b(?:cut|reduc|halv|lower|shrink|sav|trim|remov|delet|eliminat|avoid|kill)\w*\s+(?:the\s+)?(?:model'?s?\s+)?"
+    r"weights?'?\s*(?:traffic|bytes|reads?|streaming|loads?)\b"
+    # "takes the weight traffic out", "gets the weight reads out of the way"
+    r"|\b(?:tak|get|pull)\w*\s+(?:the\s+)?(?:model'?s?\s+)?weights?'?\s*(?:traffic|bytes|reads?|loads?)\s+out\b)")
 
 
 def fusion_leaves(misstated: re.Match[str]) -> str:
