@@ -229,6 +229,24 @@ def test_before_and_after_read_again_on_the_card_chosen(page: Page, base_url: st
                                                                          timeout=READY_MS)
 
 
+def test_every_rank_read_again_on_the_card_chosen(page: Page, base_url: str, tmp_path: Path) -> None:
+    trace = gemm_bound(calls=3)
+    trace["deviceProperties"] = [{"id": 0, "name": "Some Future Accelerator"}]
+    paths = []
+    for rank in (0, 1):
+        trace["distributedInfo"] = {"backend": "nccl", "rank": rank, "world_size": 2}
+        paths.append(tmp_path / f"rank{rank}.json")
+        paths[-1].write_bytes(as_bytes(trace))
+    page.goto(base_url + "trace/")
+    widget = page.locator(".regime-trace-ranks")
+    widget.locator('input[name="ranks"]').set_input_files([str(p) for p in paths])
+    result = widget.locator(".regime-trace-ranks__result")
+    expect(result).to_have_attribute("data-state", "done", timeout=READY_MS)
+    expect(result.locator("tbody tr td:last-child")).to_have_text(["undecided", "undecided"])
+    widget.locator('select[name="gpu"]').select_option("h100-sxm")
+    expect(result.locator("tbody tr td:last-child")).to_have_text(["compute-bound", "compute-bound"], timeout=READY_MS)
+
+
 def test_every_rank_read_in_turn_names_the_straggler_and_the_file_it_could_not_read(page: Page, base_url: str,
                                                                                     tmp_path: Path) -> None:
     paths = []

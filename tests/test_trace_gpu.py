@@ -11,12 +11,14 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from regime_core.bridge.api import handle
 from regime_core.cli.main import main as cli_main
 from regime_core.errors import RegimeError
+from regime_core.trace.ranks import reading_of as rank_reading_of
 from regime_core.trace.reading import read_trace, text
 from trace_builder import as_bytes, gemm_bound
 
@@ -108,3 +110,33 @@ def test_ranks_read_every_trace_on_the_card_given_and_a_digest_keeps_its_own(
     assert sorted(r["regime"] or "undecided" for r in merged["ranks"]) == ["compute", "undecided"]
     assert cli_main(["ranks", "--gpu", "v99", str(tmp_path)]) == 2
     assert capsys.readouterr().err.startswith("regime ranks: --gpu: unknown GPU 'v99'")
+
+
+def test_the_page_reads_a_rank_on_the_card_asked_and_keeps_a_digest_s_own() -> None:
+    """The page's ``rank_digest`` takes ``gpu`` as ``regime ranks --gpu`` does; an unknown card is one line."""
+    def ask(request: dict[str, str], data: bytes) -> dict[str, Any]:
+        answer: dict[str, Any] = json.loads(handle(json.dumps(request), data))
+        return answer
+
+    on_card = ask({"op": "rank_digest", "gpu": "h100-sxm"}, _unnamed_card())
+    assert on_card["ok"], on_card
+    assert rank_reading_of(on_card["digest"])["regime"] == "compute"
+    own = ask({"op": "rank_digest"}, _unnamed_card())
+    assert rank_reading_of(own["digest"])["regime"] is None
+    kept = ask({"op": "rank_digest", "gpu": "h100-sxm"}, json.dumps(own["digest"]).encode())
+    assert kept["digest"] == own["digest"]  # a digest was read already, on its own card
+    unknown = ask({"op": "rank_digest", "gpu": "v99"}, _unnamed_card())
+    assert not unknown["ok"], unknown
+    assert "unknown GPU 'v99'" in unknown["error"], unknown
+
+
+def test_ranks_on_a_card_the_catalogue_does_not_hold_are_told_how_to_give_it(tmp_path: Path,
+                                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    for rank in (0, 1):
+        (tmp_path / f"rank{rank}.json").write_bytes(_unnamed_card())
+    assert cli_main(["ranks", "--json", "--jobs", "1", str(tmp_path)]) == 0
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert any(n.startswith("2 of 2 ranks name 'AMD Radeon Graphics', which the catalogue does not hold: give the"
+                            " card they ran on (--gpu ID") for n in notes), notes
+    assert cli_main(["ranks", "--json", "--jobs", "1", "--gpu", "h100-sxm", str(tmp_path)]) == 0
+    assert not any("catalogue" in n for n in json.loads(capsys.readouterr().out)["notes"])

@@ -79,6 +79,7 @@ def ranks_widget() -> str:
                           " writes: choose them all at once",
                  '<input type="file" name="ranks" multiple accept=".json,.gz,.sqlite,.csv,application/json,'
                  'application/gzip,text/csv">')
+        + _field("gpu", "The card every rank ran on", _card_menu())
         + "</form>"
         '<progress class="regime-trace-ranks__progress" max="1" value="0" hidden></progress>'
         '<div class="regime-trace-ranks__result" aria-live="polite"></div>'

@@ -8,6 +8,7 @@ import { bindStatus, python } from "./runtime.js";
 export function mount(element) {
   const form = element.querySelector("form");
   const input = form.elements.ranks;
+  const card = form.elements.gpu; // the card every rank ran on, where the traces name none the catalogue holds
   const progress = element.querySelector(".regime-trace-ranks__progress");
   const result = element.querySelector(".regime-trace-ranks__result");
   const maxBytes = Number(element.dataset.maxBytes) || 0;
@@ -60,7 +61,8 @@ export function mount(element) {
             + ` ${(maxBytes / 2 ** 20).toFixed(0)} MB a file (the command line reads larger ones)` });
           continue;
         }
-        const answer = await python.call("rank_digest", {}, new Uint8Array(await file.arrayBuffer()));
+        const answer = await python.call("rank_digest", card.value ? { gpu: card.value } : {},
+          new Uint8Array(await file.arrayBuffer()));
         if (mine !== turn) return;
         if (answer.ok) digests.push({ file: file.name, digest: answer.digest });
         else refused.push({ file: file.name, reason: answer.error });
@@ -82,6 +84,7 @@ export function mount(element) {
   const teardowns = [
     bindStatus(element.querySelector(".regime-status")),
     on(input, "change", () => read([...input.files].sort(byName))),
+    on(card, "change", () => read([...input.files].sort(byName))), // every rank read again on the card chosen
     on(form, "submit", (event) => event.preventDefault()),
   ];
   python.startSoon();

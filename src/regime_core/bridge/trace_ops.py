@@ -86,16 +86,21 @@ def _request_bytes(req: Mapping[str, Any]) -> bytes:
 
 _MAX_CARD_NAME = 60  # a catalogue id or alias; longer is not one
 
+def _card_asked(req: Mapping[str, Any]) -> str | None:
+    """The card a request asks its trace to be read on (``gpu``: a catalogue id), or None for the trace's own."""
+    gpu = req.get("gpu")
+    if gpu not in (None, "") and (not isinstance(gpu, str) or len(gpu) > _MAX_CARD_NAME):
+        raise RegimeError("gpu", "expected a card's id from the catalogue, such as h100-sxm")
+    return gpu or None
+
+
 def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
     raw = _request_bytes(req)
     step = req.get("step")
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
-    gpu = req.get("gpu")
-    if gpu not in (None, "") and (not isinstance(gpu, str) or len(gpu) > _MAX_CARD_NAME):
-        raise RegimeError("gpu", "expected a card's id from the catalogue, such as h100-sxm")
     reading = read_profile(Pieces(raw, MAX_TRACE_BYTES), step if isinstance(step, int) and not isinstance(step, bool)
-                           else None, gpu or None)
+                           else None, _card_asked(req))
     if isinstance(reading, CounterReading):
         return _counter_answer(reading)
     out = reading.to_json()
@@ -181,15 +186,17 @@ MAX_PAGE_RANKS = 4096
 def op_rank_digest(req: Mapping[str, Any]) -> dict[str, Any]:
     """One rank's file read in the worker into its digest, which the page keeps instead of the file (kilobytes).
 
-    A digest given is checked and kept as it is; a trace is read (every format with a timeline).
+    A digest given is checked and kept as it is, on its own card; a trace is read (every format with a timeline), on
+    the card ``gpu`` where one is asked, as ``regime ranks --gpu`` reads it.
     """
     raw = _request_bytes(req)
+    card = _card_asked(req)
     if raw.lstrip()[:1] == b"{" and b'"regime-digest"' in raw[:256]:
         document = parse_json_text(raw.decode("utf-8", errors="replace"), "data", limit=len(raw) + 1)
         rank_reading_of(document)  # what is wrong with it, said now
         return {"digest": document}
     with no_cycle_collection():
-        return {"digest": rank_digest(read_trace(Pieces(raw, MAX_TRACE_BYTES)).to_json())}
+        return {"digest": rank_digest(read_trace(Pieces(raw, MAX_TRACE_BYTES), gpu=card).to_json())}
 
 
 def op_ranks(req: Mapping[str, Any]) -> dict[str, Any]:
@@ -228,6 +235,6 @@ OPS = [Op("trace", ("data", "step", "gpu"), op_trace, ("verdict", "trace", "svg"
                                                        "ops_head", "ops", "roofline", "roofline_caption", "review")),
        Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "op_head",
                                                                  "op_rows", "markdown")),
-       Op("rank_digest", ("data",), op_rank_digest, ("digest",)),
+       Op("rank_digest", ("data", "gpu"), op_rank_digest, ("digest",)),
        Op("ranks", ("digests", "refused"), op_ranks, ("result", "text", "notes", "head", "rows", "shown", "svg",
                                                              "markdown"))]

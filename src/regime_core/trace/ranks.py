@@ -73,6 +73,7 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
     ordered = sorted(trace["steps"], key=lambda s: s["step"])
     return {"rank": trace.get("rank") if trace.get("rank") is not None else fallback_rank, "source": source,
             "world_size": trace.get("world_size"), "card": trace.get("card_name") or trace.get("device"),
+            "card_known": trace.get("card") is not None,
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
             "regime": reading["regime"], "regime_name": reading["regime_name"],
@@ -121,6 +122,13 @@ def _notes(rows: list[dict[str, Any]]) -> list[str]:
     if len(cards) > 1:
         notes.append("the ranks ran on different GPUs (" + ", ".join(f"{c or 'unnamed'}: {n}"
                                                                       for c, n in cards.most_common()) + ")")
+    unknown = [r for r in rows if not r["card_known"]]
+    if unknown:  # their ops are placed on no roofline, so their regime may be undecided for want of the card
+        named = sorted({r["card"] for r in unknown if r["card"]})
+        said = f"name {', '.join(repr(n) for n in named[:3])}, which the catalogue does not hold" if named else \
+            "name no card"
+        notes.append(f"{len(unknown)} of {len(rows)} ranks {said}: give the card they ran on (--gpu ID on the"
+                     " command line, the card menu on the page) to place their ops")
     return notes
 
 
