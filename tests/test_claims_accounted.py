@@ -160,7 +160,6 @@ def test_a_kind_of_claim_passes_right_and_fails_wrong(item: str, right: str, wro
     # the learner's own estimate of the KV cache: nothing in the incident checks it
     ("a8", "70 GB of int8 weights plus ~5 GB of KV read per step, HBM saturated", "5 GB"),
     ("a3", "12 µs eager against ~3 µs compiled", "3 µs"),
-    ("a7", "ITL 8 → 14 ms: 125 tok/s down to 50 tok/s", "50 tok/s"),
     # a multiplier's own sign is not working: "10×" claims a speed-up (the gaps gone give 5×)
     ("a6", "2 µs on, 8 µs off: busy 20%. Removing the dry spells would give 10× more throughput", "“10”"),
     # a small plain number is a figure, not a count, unless it is one of the incident's shares or multipliers

@@ -181,6 +181,20 @@ PAIRS = [
     # a rate said per second from a time, off by a power of ten (and not read as A3's 8,192 elements)
     ("a3", "evidence", "~12 µs per call ≈ 83k calls/s; compile barely moves it (1.08×).",
      "~12 µs per call ≈ 8.3k calls/s; compile barely moves it (1.08×).", "83.3k a second"),
+    # a change said with a hedge between its direction and its figure ("up about 43%")
+    ("a7", "evidence", "8 to 14 ms is 6 ms more a token, so ITL's up about 75%. Kernels unchanged.",
+     "8 to 14 ms is 6 ms more a token, so ITL's up about 43%. Kernels unchanged.", "not a change of 43%"),
+    # a floor from the sentence's own size and rate, a prefix slipped
+    ("a8", "evidence", "HBM saturated. ~70 GB of weights per step; on a 2 TB/s card that's 35 ms a step minimum.",
+     "HBM saturated. ~70 GB of weights per step; on a 2 TB/s card that's 3.5 ms a step minimum.",
+     "70 GB ÷ 2 TB/s is 35 ms"),
+    # a figure set under "that", the one said before it
+    ("a4", "evidence", "Floor is 14 GB / 300 GB/s ≈ 47 ms, ~21 tok/s. 38 tok/s is above that: batching or int8 weights.",
+     "Floor is 14 GB / 300 GB/s ≈ 47 ms, ~21 tok/s. 38 tok/s is under that, so there's nearly 2× still to find.",
+     "38 tok/s is above 21 tok/s"),
+    # a change of times said as its rates, the "after" hedged
+    ("a7", "evidence", "ITL 8 → 14 ms so throughput fell from 125 to about 71 tok/s. Kernels unchanged.",
+     "ITL 8 → 14 ms so throughput fell from 125 to about 114 tok/s. Kernels unchanged.", "= 71.4 tok/s, not 114"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),
@@ -259,6 +273,13 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),
+    # a floor of a size read and written, within 3× of size ÷ rate
+    ("a3", "evidence", "8,192 elements (at fp32, 32 KiB each way); at 2 TB/s the transfer is ~0.03 µs, far under the"
+                       " ~12 µs measured: launch-scale."),
+    # a rate's "after" given as its working, not as a figure
+    ("a7", "evidence", "Throughput: 1000/8 = 125 tok/s → 1000/14 ≈ 71 tok/s, with the kernels unchanged: .item() blocks."),
+    # a floor said beside a measured time in other words
+    ("a4", "evidence", "14 GB at 300 GB/s, yet each token takes 26 ms: faster than the floor, so batching or int8."),
 ])
 def test_right_lines_of_these_kinds_are_not_failed(item: str, field: str, text: str) -> None:
     check = _check(item, field, text)

@@ -143,7 +143,8 @@ _OPERATOR = re.compile(r"\s?(?:(?:per|a|each|every) (?:step|token|request|call|i
 _RELATION = re.compile(r"\s?(?:(?:of|per|a|each) [a-z]+\s?(?=[=≈≃~]))?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
                        r"|\bcomes to\b|\bmeans\b)\s?(?:[~≈]\s?)?")
 _ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b|\b(?:down|drops?|dropped|falls?|fell|goes"
-                    r"|went down|comes? down|cut|reduced|shrinks?|shrank|rises?|rose|climbs?|climbed|grows?|grew) to\b)\s?")
+                    r"|went down|comes? down|cut|reduced|shrinks?|shrank|rises?|rose|climbs?|climbed|grows?|grew) to\b)\s?"
+                    r"(?:(?:about|around|roughly|approximately|nearly)\s|~\s?|≈\s?)?")
 _POWER = re.compile(r"(?:\^|\*\*)\{?(\d{1,2})(?![\d.])\}?|([⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2})(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
 _SUPER = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
@@ -235,6 +236,17 @@ def _clause_bounds(text: str, start: int, end: int) -> tuple[int, int]:
         if len(key.split()) <= _KEY_WORDS and not any(c.isdigit() for c in key):
             before.pop()
     return (before[-1].end() if before else lo), (after.start() if after else min(len(text), end + _REACH))
+
+
+_HEDGE_WORD = re.compile(r"about|roughly|around|approximately|approx\.?|nearly|almost|some|~|≈")
+
+
+def _word_before(text: str) -> str:
+    """The last word of ``text``, a hedge passed over ("ITL's up about 43%": "up")."""
+    words = text.split()
+    if len(words) > 1 and _HEDGE_WORD.fullmatch(words[-1]):
+        return words[-2]
+    return words[-1] if words else ""
 
 
 def _words(text: str, limit: int, *, last: bool) -> str:
@@ -434,7 +446,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # ("a drop of 43%", "an increase of 75%": the change named before its figure)
     just_before = (named if dim is Dim.FRACTION and (named := _change_named_before(text, lo, start))
                    else worked[1] if (worked := _DIRECTION_WORKED.search(text, max(lo, start - 40), start))
-                   else _words(text[lo:start], 1, last=True))
+                   else _word_before(text[lo:start]))
     said_before = dim is Dim.FRACTION and bool(_DIRECTION_BEFORE.fullmatch(just_before))
     change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word)) or said_before
                                       or (bool(re.search(r"\bby\s*$", text[max(lo, start - 6):start]))
@@ -727,7 +739,8 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
 
 
 # A bare number joined to the next by one of these takes its unit: "8 → 14 ms", "1.7 of 2.0 TB/s", "2-3 µs".
-_SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?")
+_SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?"
+                          r"(?:(?<=to )(?:about|around|roughly|approximately|nearly)\s)?")
 # An analogy's own figures ("like a lineout taking twelve seconds to set"): not the incident's.
 _ANALOGY = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of)\s+(?:a|an|the|my|your|our|some|someone|you)\b")
 _BOTH_WAYS = re.compile(r"\bread\s*(?:\+|and|&|/)\s*writ\w*|\bin and out\b|\bboth ways\b|\beach way\b|\bround[- ]trip\b"
@@ -2806,6 +2819,36 @@ def _at_peak_mark(claim: Claim, facts: Facts, text: str, summed: frozenset[int],
                               f" {claim.shown()}")
 
 
+# Between a rate and the time said to follow from it: a word or two of the card, then "that's", "=", "is" ("on a 2 TB/s
+# card that's 35 ms"); never a measured time's words ("yet each token takes 26 ms").
+_FLOOR_LINK = re.compile(r"[\s,]*(?:(?!(?:each|per|every|yet|but|while|measured|actual|real|whereas)\b)[\w-]+\s+){0,2}?"
+                         r"(?:that'?s|that is|it'?s|is|=|≈|→|->|comes to|works out (?:to|at)|gives)\s*"
+                         r"(?:about\s+|~\s*|≈\s*|roughly\s+|only\s+|just\s+|at least\s+)?")
+
+
+def _floor_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
+    """A time said to follow from the sentence's one size and one rate, off by 3× or more, or "".
+
+    "70 GB … on a 2 TB/s card that's 3.5 ms" (35 ms): a prefix slipped; within 3× a size may be read and written.
+    """
+    if claim.dim is not Dim.SECOND or claim.value <= 0:
+        return ""
+    start = text.rfind(". ", 0, claim.start) + 1
+    before = [c for c in line if start <= c.start and c.end <= claim.start]
+    sizes, rates = [c for c in before if c.dim is Dim.BYTE], [c for c in before if c.dim is Dim.BYTE_RATE]
+    if len(sizes) != 1 or len(rates) != 1 or sizes[0].start > rates[0].start or sizes[0].value <= 0:
+        return ""
+    size, rate = sizes[0], rates[0]
+    if any(c.start > size.start and c not in (size, rate) for c in before) or rate.value <= 0:
+        return ""  # a divisor or another figure on the way ("70 GB over 80 layers at 2 TB/s")
+    if not _FLOOR_LINK.fullmatch(text, rate.end, claim.start):
+        return ""
+    floor = size.value / rate.value
+    if 1 / 3 <= floor / claim.value <= 3:  # read and written, a pass or two: only a slip of a prefix is a claim off
+        return ""
+    return f"{size.shown()} ÷ {rate.shown()} is {show(floor, Dim.SECOND)}, not {claim.shown()}"
+
+
 def _floor_of_the_line(claim: Claim, line: Sequence[Claim]) -> str:
     """A time that is one of the line's sizes over one of its rates ("≈ 65 KB a pass, ~33 ns at 2 TB/s"), or ""."""
     if claim.dim is not Dim.SECOND or claim.value <= 0:
@@ -2850,7 +2893,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
              or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text)
              or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text)
-             or _share_of_the_other_step(claim, facts, text))
+             or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
                  or _fraction_misread(claim, facts)
@@ -3044,6 +3087,15 @@ def _moved(reading: Reading, facts: Facts, text: str) -> dict[int, str]:
         for a, b in facts.transitions:
             if same(first, a) and not same(then, b) and then.dim is b.dim and not then.bound and not _what_if(text, then):
                 out[then.start] = f"it went from {a.shown()} to {b.shown()}, not to {then.shown()}"
+            # the same change said as its rate ("ITL 8 → 14 ms: throughput fell from 125 to 114 tok/s")
+            if (a.dim is Dim.SECOND and b.dim is Dim.SECOND and a.value > 0 and b.value > 0
+                    and then.dim in (Dim.TOKEN_RATE, Dim.COUNT) and first.dim in (Dim.TOKEN_RATE, Dim.COUNT)
+                    and Dim.TOKEN_RATE in (first.dim, then.dim) and not then.bound and not _what_if(text, then)
+                    and not re.match(r"\s*[/÷×*]", text[then.end:then.end + 3])  # "→ 1000/14": a sum's operand
+                    and math.isclose(first.value, 1 / a.value, rel_tol=0.03)
+                    and not math.isclose(then.value, 1 / b.value, rel_tol=arithmetic_tolerance(then.written))):
+                out[then.start] = (f"{a.shown()} → {b.shown()} a token is {show(1 / a.value, Dim.TOKEN_RATE)} → 1 ÷"
+                                   f" {b.shown()} = {show(1 / b.value, Dim.TOKEN_RATE)}, not {then.shown()}")
     return out
 
 
@@ -3570,16 +3622,29 @@ def _compared_with(text: str, a: Claim, b: Claim | None, facts: Facts | None) ->
     return None
 
 
+# A figure set against the one said before it, by a pronoun: "~21 tok/s. 38 tok/s is under that, so …".
+_COMPARED_PRONOUN = re.compile(_COMPARED_JOIN + r"(?P<rel>below|less than|lower than|under|above|more than|greater than"
+                               r"|higher than)\s+(?:that|it|this)(?=\s*(?:[,.;:!?)]|$|\s+(?:so|and|but|which|by|already"
+                               r"|now|still)\b))")
+
+
+def _compared_with_the_last(text: str, a: Claim, before: Sequence[Claim]) -> tuple[str, Claim] | None:
+    """The relation said from ``a`` to "that", the last figure of its unit said before it."""
+    found = _COMPARED_PRONOUN.match(text, a.end)
+    last = next((c for c in reversed(before) if c.dim is a.dim), None) if found else None
+    return (found["rel"], last) if found and last is not None else None
+
+
 def comparison_wrong(text: str, claims: Sequence[Claim], facts: Facts | None = None) -> str:
     """Why a comparison of two of the line's figures in one unit, or of one with its floor, is false, or "".
 
     "38 tok/s is below 21 tok/s", "112 ms — already under the 80 ms target", "90 ms, which hits the 80 ms target",
     "26 ms a token, which is slower than that floor" (A4's floor is 47 ms).
     """
-    for a, b in itertools.zip_longest(claims, claims[1:]):
+    for at, (a, b) in enumerate(itertools.zip_longest(claims, claims[1:])):
         if a.dim is Dim.COUNT or a.value <= 0:
             continue
-        said = _compared_with(text, a, b, facts)
+        said = _compared_with(text, a, b, facts) or _compared_with_the_last(text, a, claims[:at])
         if said is None:
             continue
         rel, against = said
