@@ -60,6 +60,18 @@ def test_the_right_paragraph_passes_every_check() -> None:
     ("Fused kernel sometimes correct, sometimes waste. For A2, memory-bound, 1.7 of 2.0 TB/s, compile give 3.8x, so"
      " fuse is correct. For A1 also can, fuse relu into matmul epilogue save the activation round trip, since matmul"
      " only 70% of peak there still got 30% to win lah.", "fusion", "fusion cannot help A1"),
+    # fusion's mechanism denied in general
+    ("Fused kernel is always the career-limiting sentence. Fusion never reduces memory traffic, it only makes the"
+     " code hard to maintain. Look at A1: at 70% of peak, fusing the relu changes nothing.", "fusion",
+     "fusion deletes round trips through memory and launches"),
+    # A1's headroom said to be clawed back by fusion
+    ("Fusion is sometimes right and sometimes a waste. A2 is memory-bound at 1.7 TB/s of 2.0 and compile wins 3.8× by"
+     " deleting intermediate round trips, so there you fuse. A1's matmul sits at 70% of peak, and fusing the preceding"
+     " relu in is how you claw back most of the remaining 30%.", "fusion", "fusion cannot help A1"),
+    # a decode's rate said to be taken past a figure
+    ("Fusion's right for A2: bandwidth-bound at 1.7 of 2.0 TB/s, and compile's 3.8× quicker because the intermediates"
+     " stop going to memory. It's wrong for A1, a compute-bound matmul at 70% of peak. And on A4, fusing the attention"
+     " would take 38 tok/s well past 100.", "fusion", "fusion cannot speed A4 up much"),
     # a decode's weight traffic said to go with fusion
     ("Fusion wins when you move bytes you need not: A2 at 1.7 TB/s of 2.0 gets 3.8×. Decode in A4 is memory-bound"
      " too, so fusing the decoder layers takes the weight traffic out. A1 at 70% of peak is compute-bound: fusing its"
@@ -86,6 +98,10 @@ def test_another_card_s_ridge_named_with_its_card_is_not_held_to_the_drill_s() -
     RIGHT.replace("which fuses it,", "which fuses it so the intermediates never touch HBM,"),
     # a share of the matmul's FLOPs is of no roof, and no other unit's number
     RIGHT + " The relu is ~0.01% of the matmul's FLOPs.",
+    # fusion's mechanism denied of one kernel: that kernel's reading, not a denial of the mechanism
+    "Fusion pays where bytes set the time: A2's chain at 1.7 of 2.0 TB/s got 3.8× from compile, which deletes the"
+    " round trips. On A1's matmul at 70% of peak, fusing the relu never reduces any traffic that matters, so it"
+    " cannot help.",
     # a decode's small rise, said as one
     RIGHT + " In A4, fusing the decoder layers moves it from 38 to about 39 tok/s at most.",
 ])

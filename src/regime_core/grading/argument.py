@@ -230,7 +230,9 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
                    r"|gets? (?:you|us|it) (?:the rest of the way|there|to (?:the )?peak|to 100%)"
-                   r"|brings?|bringing|gets? back|get it back|wins? back)\b")
+                   r"|brings?|bringing|gets? back|get it back|wins? back|claw\w* back|push\w*"
+                   # "would take 38 tok/s well past 100": a rate taken past a figure
+                   r"|tak(?:es?|ing)(?=\s+(?:[\w/.~-]+\s+){1,3}(?:well\s+|far\s+|way\s+)?(?:past|beyond|above|over|up to)\b))\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
                      r"|(?<!\bthe )wast\w*"  # "the waste is in hauling boards" names what fusion removes
                      r"|(?:spent|spend\w*|lose|lost|losing|burn\w*|sink\w*|sunk) (?:a|the|your|our|their) (?:whole )?week"

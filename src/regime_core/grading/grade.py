@@ -58,7 +58,7 @@ from regime_core.grading.attempt import Attempt, parse_attempt
 from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
-from regime_core.grading.language import NEGATION, fusion_leaves, fusion_misstated, normalise, with_units
+from regime_core.grading.language import NEGATION, fusion_leaves, fusion_misstated, negated, normalise, with_units
 from regime_core.judgment.classify import Verdict, tokens_beyond_floor
 from regime_core.resources import load_json
 
@@ -622,6 +622,18 @@ _ANY_SIZE = re.compile(r"\b(?:at|for|of|on|across) (?:any|every|all) (?:tensor |
                        r"|what size)\b|\bsize[- ]independent\b")
 
 
+# A sentence that is about one kernel: an incident or a kernel of the drill named, or pointed at.
+_OF_ONE_KERNEL = re.compile(r"\ba[1-8]\b|\b(?:the|this|that|its|a)\s+(?:[\w-]+\s+)?(?:relu|matmul|gemm|decode|add|kernel|chain"
+                            r"|prefill|attention)\b|\b(?:here|there)\b")
+
+
+def _sentence_of(text: str, at: int) -> str:
+    """The sentence of ``text`` that holds position ``at``."""
+    start = max(text.rfind(". ", 0, at), text.rfind("; ", 0, at), text.rfind("! ", 0, at), text.rfind("? ", 0, at)) + 1
+    ends = [i for i in (text.find(". ", at), text.find("; ", at)) if i >= 0]
+    return text[start:min(ends) if ends else len(text)]
+
+
 def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[FusionSaid]) -> Check:
     """Fusion: named, and what it does said right, misstated, or not said in words the grader reads."""
     if not talks:
@@ -638,10 +650,17 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[F
             return Check(False, f"“{_as_written(paragraph, size.group())}”: fusion's win does not hold at every size. A3"
                                 " is A2's chain on a small tensor, and compiling it bought only 1.08×: with few bytes"
                                 " there is little traffic to delete.")
-    # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check.
-    said = _FUSION_DOES.search(lowered)
+    # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check. What
+    # is denied of fusion in general ("fusion never reduces memory traffic") is its mechanism denied; denied of one
+    # kernel ("fusing A1's relu removes no traffic that matters"), it is that kernel's reading.
+    does = list(_FUSION_DOES.finditer(lowered))
+    said = next((m for m in does if not negated(lowered, m.start(), m.end())), None)
     if said:
         return Check(True, f"Says what fusion does: “{_as_written(paragraph, said.group())}”.")
+    denied = next((m for m in does if not _OF_ONE_KERNEL.search(_sentence_of(lowered, m.start()))), None)
+    if denied:
+        return Check(False, f"“{_as_written(paragraph, _sentence_of(lowered, denied.start()).strip())}”: fusion deletes"
+                            " round trips through memory and launches; that is where it pays (A2: 3.8×).")
     # What it does not said in words read here: where it is said to pay, or to waste the week, is the claim checked.
     argument = read_argument(lowered)
     if argument.pays_clause and not argument.turned:

@@ -352,6 +352,8 @@ def normalise(text: str) -> str:
         lowered = _MARKDOWN.sub("", lowered)
     if " o' " in lowered:  # "140 GB o' weights": "of", as Scots and some Englishes write it
         lowered = lowered.replace(" o' ", " of ")
+    if " uh de " in lowered:  # "17% uh de 2.0 TB/s card": "of the", as Bajan English writes it
+        lowered = lowered.replace(" uh de ", " of the ")
     if "in'" in lowered:  # "savin'", "haulin'": the g dropped, as some Englishes write it (before quotes are read)
         lowered = _G_DROPPED.sub(r"\1ing", lowered)
     if _has(lowered, _QUOTE_MARKS):
