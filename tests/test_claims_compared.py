@@ -195,6 +195,16 @@ PAIRS = [
     # a change of times said as its rates, the "after" hedged
     ("a7", "evidence", "ITL 8 → 14 ms so throughput fell from 125 to about 71 tok/s. Kernels unchanged.",
      "ITL 8 → 14 ms so throughput fell from 125 to about 114 tok/s. Kernels unchanged.", "= 71.4 tok/s, not 114"),
+    # the regime left open where the symptoms decide it, or a profiler asked for first
+    ("a1", "evidence", "70% of peak could look like compute or memory to a novice, but the FLOP roof's share decides it.",
+     "70% of peak could be compute or memory, you'd have to get Nsight on it before calling it.", "the symptoms decide"),
+    ("a1", "evidence", "70% of peak TFLOP/s: no profiler needed, the share of the FLOP roof decides it.",
+     "70% of peak TFLOP/s; you'd have to get Nsight on it before calling it.", "the symptoms decide"),
+    # compile's win said to be the same passes run faster
+    ("a2", "evidence", "Eager's at 1.7 of 2.0 TB/s; compile gets its 3.8× by not running the same passes: one read, one"
+                       " write.",
+     "Eager's at 1.7 of 2.0 TB/s, and compile gets its 3.8× by running the same passes at full bandwidth.",
+     "not by moving them faster"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),

@@ -513,7 +513,14 @@ _OCCUPANCY_AS_ROOF = re.compile(r"\boccupancy\b[^.;:!?]{0,40}?(?:\b(?:measures?|
                                 r"|compute (?:use|usage)|(?:memory|compute|bandwidth)[- ]bound)\b")
 # The regime said to be beyond telling from what is given.
 _UNDECIDABLE = re.compile(r"\b(?:(?:we|you|one|i)\s+(?:cannot|can'?t|could not|couldn'?t)\s+(?:yet\s+)?(?:say|tell|know)"
-                          r"|(?:impossible|no way) to (?:say|tell|know)|(?:it'?s|it is|this is|remains?|still)\s+undecid(?:ed|able))"
+                          r"|(?:impossible|no way) to (?:say|tell|know)|(?:it'?s|it is|this is|remains?|still)\s+undecid(?:ed|able)"
+                          # two regimes left open ("70% of peak could be compute or memory")
+                          r"|(?:could|might|may|can)\s+be\s+(?:either\s+)?(?:compute|memory|overhead|host|launch|bandwidth)"
+                          r"(?:[- ]bound)?\s+or\s+(?:compute|memory|overhead|host|launch|bandwidth)"
+                          r"(?![^.;!?]{0,60}\b(?:but|yet|however|though|until|unless)\b)"  # "… to a novice, but"
+                          # a profiler asked for before the call ("you'd have to get Nsight on it before calling it")
+                          r"|(?:have|need|needs|got)\s+to\s+(?:get|run|use|put|throw)\s+(?:nsight|ncu|a profiler|the profiler"
+                          r"|profil\w*)(?:\s+[\w']+){0,3}?\s+(?:before|to)\s+(?:call|tell|say|know|decid)\w*)"
                           r"\b(?![^.;!?]{0,30}\b(?:which kernel|why|whether))")
 # The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
 _MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
