@@ -283,6 +283,13 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # the kernels' share of the new step, which is right
     ("a7", "evidence", "8 → 14 ms per token with the same kernels: they still take 8 ms, the other 6 ms is the host"
                        " waiting on .item()."),
+    # "on" in a phrasal verb is no time on; "the last 15%" of a roof is what is left of it
+    ("a7", "evidence", "14 − 8 = 6 ms tacked on every token with no kernel changes. 14/8 = 1.75× the ITL it used to be."),
+    ("a2", "evidence", "Eager's shifting 1.7 TB/s on a 2.0 TB/s card, 85% of peak. You can't get 3.8× out of the last 15%"
+                       " of bandwidth (that's 1.18× tops), so compile wins by not writing the in-between tensors out."),
+    # a time halved on purpose (two GPUs) is no slip of a format's bytes
+    ("a5", "evidence", "62% of peak. 180/80 = 2.25× needed; at 100% it is 180 × 0.62 ≈ 112 ms. Two GPUs at the same 62%"
+                       " is ~90 ms, still short of 80."),
     # a floor of a size read and written, within 3× of size ÷ rate
     ("a3", "evidence", "8,192 elements (at fp32, 32 KiB each way); at 2 TB/s the transfer is ~0.03 µs, far under the"
                        " ~12 µs measured: launch-scale."),

@@ -53,7 +53,9 @@ _SHARE_WORDS = {
 # What a time is a span of on a timeline: the kernels running, or the gaps between them.
 _SPAN_WORDS = {
     # "8 µs on the clock between moves" is no time on
-    "busy": re.compile(r"\b(?:kernels?|on(?!\s+(?:the|a|an|its|their)\b)|busy|running|compute|work|working|drives?"
+    # "6 ms tacked on every token" is no time on either
+    "busy": re.compile(r"\b(?:kernels?|(?<!tacked )(?<!added )(?<!bolted )(?<!piled )(?<!stuck )(?<!tagged )"
+                       r"on(?!\s+(?:the|a|an|its|their|every|each|top)\b)|busy|running|compute|work|working|drives?"
                        r"|driving)\b"),
     "idle": re.compile(r"\b(?:gaps?|off|idle|idles|between|waits?|waiting|nothing|dead|bubbles?)\b"),
 }
@@ -87,7 +89,7 @@ _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploite
 # "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
                           r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains)\b")
-_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?remaining\s*(?:~|≈|about)?\s*$|\b(?:remaining|spare|leftover|free|unused)\s+"
+_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other)\s*(?:~|≈|about)?\s*$|\b(?:remaining|spare|leftover|free|unused)\s+"
                                r"(?:room|headroom|capacity|slack)\s+(?:is|of|=|:)\s+(?:only\s+|just\s+|about\s+|~\s?)?$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
@@ -2345,6 +2347,11 @@ def _sped_up(claim: Claim, facts: Facts, text: str, sentence: int) -> str:
     return ""
 
 
+# A sentence that halves or doubles on purpose ("two GPUs at the same 62% is ~90 ms"): a factor of 2 is no slip there.
+_HALVED = re.compile(r"\b(?:two|2)\s+(?:gpus?|cards?|devices?|h100s?|nodes?|ranks?)\b|\bhal(?:f|ve|ves|ved|ving)\b"
+                     r"|\bdoubl\w*|\btwice\b|\b2\s?[×x](?!\s*10)|\bx\s?2\b")
+
+
 def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) -> str:
     """How ``claim`` is off one of the incident's figures by a slip people make, or "".
 
@@ -2363,8 +2370,10 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     if _THOUSANDS_WRITTEN.fullmatch(claim.written.split()[0].lstrip("~≈")) and any(
             f.dim is claim.dim and math.isclose(claim.value * 1000, f.value, rel_tol=MATCH) for f in facts.known):
         return ""  # "~1.360 FLOP/byte" with a dot for thousands: 1360, not a slip of 1000
+    halved = bool(_HALVED.search(text, sentence, _sentence_bounds(text, claim)[1]))
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)) and not (
+                halved and why.startswith("a factor of 2")) and not (
                 claim.dim is Dim.BYTE and math.isclose(claim.value, 2 * fact.value, rel_tol=0.08) and (
                     _stated(fact, text) or _BOTH_WAYS.search(text, max(0, claim.start - 50), claim.end + 30))
         ) and not _per_counted(claim.value, fact.value, facts, text, claim.start):
