@@ -205,6 +205,11 @@ PAIRS = [
                        " write.",
      "Eager's at 1.7 of 2.0 TB/s, and compile gets its 3.8× by running the same passes at full bandwidth.",
      "not by moving them faster"),
+    # a headroom named and then promised; a time at 100% of the roof promised as what a fix will bring
+    ("a1", "evidence", "70% of peak TFLOP/s. Headroom 1/0.7 = 1.43×, and that's the most tile tuning could deliver.",
+     "70% of peak TFLOP/s. Headroom 1/0.7 = 1.43×, and that's exactly what tile tuning will deliver.", "not exactly"),
+    ("a5", "evidence", "62% of peak; headroom 1/0.62 ≈ 1.61×, so even perfect kernels could at best bring it to 112 ms.",
+     "62% of peak; headroom 1/0.62 ≈ 1.61×, so better kernels will bring it to 112 ms.", "a floor no kernel is sure"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),
@@ -290,6 +295,12 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # a time halved on purpose (two GPUs) is no slip of a format's bytes
     ("a5", "evidence", "62% of peak. 180/80 = 2.25× needed; at 100% it is 180 × 0.62 ≈ 112 ms. Two GPUs at the same 62%"
                        " is ~90 ms, still short of 80."),
+    # a rate past the roof that the line itself calls past it: its reductio
+    ("a2", "evidence", "1.7 TB/s vs 2.0 TB/s peak = 85%. Compile's 3.8× is impossible without cutting bytes: 1.7 × 3.8 ="
+                       " 6.46 TB/s, more than 3× the card's peak. So bytes got deleted."),
+    # a ridge said as a range is no intensity of the kernel
+    ("a8", "evidence", "HBM saturated. 70 GB of int8 weights a step; batch 8 gives ~16 FLOP/byte, far below a ~150–300"
+                       " FLOP/byte ridge. Occupancy 55% is no regime."),
     # a floor of a size read and written, within 3× of size ÷ rate
     ("a3", "evidence", "8,192 elements (at fp32, 32 KiB each way); at 2 TB/s the transfer is ~0.03 µs, far under the"
                        " ~12 µs measured: launch-scale."),

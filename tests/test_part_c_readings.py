@@ -98,6 +98,10 @@ def test_another_card_s_ridge_named_with_its_card_is_not_held_to_the_drill_s() -
     RIGHT.replace("which fuses it,", "which fuses it so the intermediates never touch HBM,"),
     # a share of the matmul's FLOPs is of no roof, and no other unit's number
     RIGHT + " The relu is ~0.01% of the matmul's FLOPs.",
+    # the traffic called "pure waste" is what fusion deletes, not fusion called a waste
+    "Fused kernel is correct when the kernel is below the ridge, like the add at 0.33 FLOP/byte against 156: every"
+    " intermediate write and read is pure waste and fusion deletes it; A2 got 3.8x. It is career-limiting above the"
+    " ridge, like the 4096 matmul at ~1360 FLOP/byte or A1 at 70% of peak: fusing a relu into it changes nothing.",
     # fusion's mechanism denied of one kernel: that kernel's reading, not a denial of the mechanism
     "Fusion pays where bytes set the time: A2's chain at 1.7 of 2.0 TB/s got 3.8× from compile, which deletes the"
     " round trips. On A1's matmul at 70% of peak, fusing the relu never reduces any traffic that matters, so it"

@@ -523,7 +523,7 @@ _UNDECIDABLE = re.compile(r"\b(?:(?:we|you|one|i)\s+(?:cannot|can'?t|could not|c
                           r"|profil\w*)(?:\s+[\w']+){0,3}?\s+(?:before|to)\s+(?:call|tell|say|know|decid)\w*)"
                           r"\b(?![^.;!?]{0,30}\b(?:which kernel|why|whether))")
 # The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
-_MEASURE_DENIED = re.compile(r"\b(?:impossible|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
+_MEASURE_DENIED = re.compile(r"\b(?:impossible(?!\s+(?:without|unless|if|for|to)\b)|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
                              r"|measurement (?:error|mistake|artefact|artifact)|instrumentation (?:loss|error)|bogus"
                              r"|should be (?:discarded|ignored)|a typo)\b")
 

@@ -234,7 +234,8 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    # "would take 38 tok/s well past 100": a rate taken past a figure
                    r"|tak(?:es?|ing)(?=\s+(?:[\w/.~-]+\s+){1,3}(?:well\s+|far\s+|way\s+)?(?:past|beyond|above|over|up to)\b))\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
-                     r"|(?<!\bthe )wast\w*"  # "the waste is in hauling boards" names what fusion removes
+                     # "the waste is in hauling boards", "every write is pure waste" name what fusion removes
+                     r"|(?<!\bthe )(?:wast(?!e\b)\w*|(?<!\bis )(?<!\bare )(?<!\bpure )(?<!\bjust )(?<!\bsheer )waste\b)"
                      r"|(?:spent|spend\w*|lose|lost|losing|burn\w*|sink\w*|sunk) (?:a|the|your|our|their) (?:whole )?week"
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
                      r"|contraindicat\w*|counter-?productive|bad (?:idea|call|move|bet)"

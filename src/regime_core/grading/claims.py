@@ -111,7 +111,10 @@ _CHANGE_OF = re.compile(r"\b(drop|fall|decline|decrease|reduction|cut|loss|savin
 _DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops)\s+"
                                r"(?:by\s+)?[\d.,\s/÷×*()+−-]+[=≈]\s*~?$")
 _EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|for sure|certainly|will (?:run|be|get|give"
-                      r"|come in|come out|land|hit|reach|end up|finish|make it)|is going to (?:be|run|come|land|hit))\b")
+                      r"|come in|come out|land|hit|reach|end up|finish|make it|bring|take|cut|drop|deliver|get (?:it|us|you|ttft))"
+                      r"|is going to (?:be|run|come|land|hit|bring|take))\b")
+# A figure named first and then promised ("1.43×, and that's exactly what tile tuning will deliver").
+_EXACTLY_AFTER = re.compile(r"[^.;!?]{0,15}?\b(?:that'?s|that is|which is|this is)\s+(?:exactly|precisely)\s+what\b")
 _WORK_SIZE_NOUN = re.compile(r"\s*(?:of\s+)?(?:the\s+|its\s+)?(?:weights?|params|parameters|model|kv|activations)\b")
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
@@ -2294,7 +2297,9 @@ def _sentence_bounds(text: str, claim: Claim) -> tuple[int, int]:
 # What a figure is not a slip of: an amount saved or cut ("only saves 40 ms" of 400), a share of the ridge ("10% of a
 # ~156 ridge"), a number with a dot for thousands ("1.360").
 _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:only\s+|just\s+|about\s+|~|≈)*$")
-_OF_THE_RIDGE = re.compile(r"\s*of (?:a |the |its )?~?[\d.,]*\s*(?:flop/b\w*\s+)?ridge\b")
+_OF_THE_RIDGE = re.compile(r"\s*of (?:a |the |its )?~?[\d.,]*\s*(?:flop/b\w*\s+)?ridge\b"
+                           # a ridge said as a range ("a ~150–300 FLOP/byte ridge")
+                           r"|\s*(?:[–-]|to)\s*~?[\d.,]+\s*(?:flop/b\w*\s+)?ridges?\b")
 _THOUSANDS_WRITTEN = re.compile(r"[1-9]\d{0,2}\.\d{3}")
 
 
@@ -2522,6 +2527,11 @@ _REACHED_BEFORE = re.compile(r"\b(?:runs?|running|ran|reach\w*|hits?|hitting|ach
                              r"(?:about\s+|roughly\s+|nearly\s+|~|≈)?$")
 
 
+_SAID_PAST_THE_ROOF = re.compile(r"\b(?:more than|over|above|beyond|past|exceeds?|exceeding)\s+(?:[\w.×~-]+\s+){0,3}?(?:the\s+"
+                                 r"|its\s+|a\s+)?(?:card'?s?\s+)?(?:peak|roof|rated|datasheet|limit|bandwidth|max\w*)\b"
+                                 r"|\b(?:impossible|can'?t be|cannot be|no card|physically)\b")
+
+
 def _beyond_roof(claim: Claim, facts: Facts) -> str:
     """A rate the line works out that is beyond the card's roof ("3.8 × 1.7 = 6.46 TB/s" on a 2.0 TB/s card), or ""."""
     if claim.dim not in (Dim.BYTE_RATE, Dim.FLOP_RATE) or claim.hypothetical or facts.anomalous:
@@ -2584,10 +2594,21 @@ def _headroom_said_wrong(claim: Claim, found: list[dv.Derived], text: str, shown
     if claim.bound == ">":
         return Mark(shown, False, f"{d.how} = {show(d.value, d.dim)} is the most that is left under the roof, not"
                                   " the least")
-    if _EXACTLY.search(text, max(0, claim.start - 40), claim.start):
+    if _EXACTLY.search(text, max(0, claim.start - 40), claim.start) or _EXACTLY_AFTER.match(text, claim.end):
         return Mark(shown, False, f"{d.how} = {show(d.value, d.dim)} is the most that is left under the roof; no kernel"
                                   " is sure to reach the roof, so it is at most that, not exactly")
     return None
+
+
+def _floor_promised(claim: Claim, found: list[dv.Derived], text: str, shown: str) -> Mark | None:
+    """A time at 100% of the roof promised as what a fix will bring ("better kernels will bring it to 112 ms"), or None."""
+    if not found or not all(d.role == dv.AT_PEAK for d in found) or claim.bound or claim.hypothetical:
+        return None
+    if not _EXACTLY.search(text, max(0, claim.start - 40), claim.start):
+        return None
+    d = found[0]
+    return Mark(shown, False, f"{d.how} = {show(d.value, d.dim)} is the time at 100% of the roof: a floor no kernel is sure"
+                              " to reach, so at best that, not what a fix will bring")
 
 
 _A_TIME = re.compile(_TIME_UNIT.pattern + r"|\b(?:ttft|ms|µs|milliseconds?|microseconds?)\b")
@@ -2929,7 +2950,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
     found = _derived_for(claim, facts)
     misread = (_total_of_the_other_part(claim, found, facts, text, shown) or _spare_as_time(claim, found, facts, shown, text)
-               or _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown))
+               or _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown)
+               or _floor_promised(claim, found, text, shown))
     if misread is not None:
         return misread, False
     if found:
@@ -2968,7 +2990,9 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if slipped:
         return Mark(shown, False, slipped), False
     if claim.start in results:
-        beyond = _beyond_roof(claim, facts)
+        # a result the line itself calls past the roof ("= 6.46 TB/s, more than 3× the card's peak") is its reductio
+        beyond = "" if _SAID_PAST_THE_ROOF.search(text, claim.end, _sentence_bounds(text, claim)[1]) else \
+            _beyond_roof(claim, facts)
         other_count = _intensity_counted_otherwise(claim, facts, text)
         if other_count and not beyond:
             return Mark(shown, None, other_count), False
