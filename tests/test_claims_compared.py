@@ -210,6 +210,19 @@ PAIRS = [
      "70% of peak TFLOP/s. Headroom 1/0.7 = 1.43×, and that's exactly what tile tuning will deliver.", "not exactly"),
     ("a5", "evidence", "62% of peak; headroom 1/0.62 ≈ 1.61×, so even perfect kernels could at best bring it to 112 ms.",
      "62% of peak; headroom 1/0.62 ≈ 1.61×, so better kernels will bring it to 112 ms.", "a floor no kernel is sure"),
+    # FLOPs over a FLOP rate, a prefix slipped; a share of a roof multiplied out wrong
+    ("a1", "evidence", "70% of peak TFLOP/s; on the 312 TFLOP/s card that's ~218 TFLOP/s, so the 1.37e11 FLOPs take"
+                       " about 0.63 ms a call.",
+     "70% of peak TFLOP/s; on the 312 TFLOP/s card that's ~218 TFLOP/s, so the 1.37e11 FLOPs take about 0.63 µs a"
+     " call.", "is 628 µs, not 0.63 µs"),
+    ("a1", "evidence", "70% of a 312 TFLOP/s card is about 218 TFLOP/s achieved; intensity ≈ 1356 FLOP/B, far above 156.",
+     "70% of a 312 TFLOP/s card is about 280 TFLOP/s achieved; intensity ≈ 1356 FLOP/B, far above 156.",
+     "= 218 TFLOP/s, not 280"),
+    # A3's lever promised a big win where compiling it bought 1.08×
+    ("a3", "helps", "Fuse the chain or CUDA-graph it: fewer launches, a small win (1.08×), unlike A2's 3.8×.",
+     "Fuse the four ops into one launch: 4 launches → 1, so ~4× faster, about 3 µs.", "measured only 1.08×"),
+    ("a3", "helps", "torch.compile or a CUDA graph: fewer launches, a little faster.",
+     "torch.compile is the big lever — 3.8× for free.", "measured only 1.08×"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),

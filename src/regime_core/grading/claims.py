@@ -2856,27 +2856,59 @@ _FLOOR_LINK = re.compile(r"[\s,]*(?:(?!(?:each|per|every|yet|but|while|measured|
                          r"(?:about\s+|~\s*|≈\s*|roughly\s+|only\s+|just\s+|at least\s+)?")
 
 
-def _floor_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
-    """A time said to follow from the sentence's one size and one rate, off by 3× or more, or "".
+# The work itself said to take the time ("the 1.37e11 FLOPs take about 0.63 ms").
+_WORK_TAKES = re.compile(r"[\s,]*(?:would\s+|will\s+)?(?:take|takes|need|needs)\s*(?:about\s+|~\s*|≈\s*|roughly\s+|only\s+"
+                         r"|just\s+|at least\s+)?")
+_WORK_AND_RATE = ((Dim.BYTE, Dim.BYTE_RATE), (Dim.FLOP, Dim.FLOP_RATE))
 
-    "70 GB … on a 2 TB/s card that's 3.5 ms" (35 ms): a prefix slipped; within 3× a size may be read and written.
+
+def _floor_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
+    """A time said to follow from the sentence's one amount of work and one rate, off by 3× or more, or "".
+
+    "70 GB … on a 2 TB/s card that's 3.5 ms" (35 ms), "~218 TFLOP/s, so the 1.37e11 FLOPs take about 0.63 µs" (0.63
+    ms): a prefix slipped; within 3× a size may be read and written, or counted another way.
     """
     if claim.dim is not Dim.SECOND or claim.value <= 0:
         return ""
     start = text.rfind(". ", 0, claim.start) + 1
     before = [c for c in line if start <= c.start and c.end <= claim.start]
-    sizes, rates = [c for c in before if c.dim is Dim.BYTE], [c for c in before if c.dim is Dim.BYTE_RATE]
-    if len(sizes) != 1 or len(rates) != 1 or sizes[0].start > rates[0].start or sizes[0].value <= 0:
+    for work_dim, rate_dim in _WORK_AND_RATE:
+        sizes = [c for c in before if c.dim is work_dim and c.value > 0]
+        rates = [c for c in before if c.dim is rate_dim and c.value > 0]
+        if not sizes or not rates or any(1 / 3 <= (a.value / b.value) / claim.value <= 3 for a in sizes for b in rates):
+            continue  # some pair of the sentence gives it ("14 GB (7B × 2 byte) / 300 GB/s ≈ 47 ms")
+        size, rate = sizes[-1], rates[-1]  # the nearest: "the 312 TFLOP/s one, that's ~218 TFLOP/s, so the FLOPs …"
+        first, last = sorted((size, rate), key=lambda c: c.start)
+        if any(c.start > first.start and c not in (size, rate) for c in before):
+            continue  # a divisor or another figure on the way ("70 GB over 80 layers at 2 TB/s")
+        linked = _FLOOR_LINK.fullmatch(text, last.end, claim.start) or (
+            last is size and _WORK_TAKES.fullmatch(text, last.end, claim.start))
+        if linked:  # off 3× or more: only a slip of a prefix is a claim off
+            return f"{size.shown()} ÷ {rate.shown()} is {show(size.value / rate.value, Dim.SECOND)}, not {claim.shown()}"
+    return ""
+
+
+_OF_A = re.compile(r"\s*of\s+(?:a\s+|an\s+|the\s+|its\s+)?(?:~\s?|about\s+)?")
+
+
+def _share_of_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
+    """A share of a figure said to come to another, off their product, or "".
+
+    "70% of a 312 TFLOP/s card is about 280 TFLOP/s": it is 218 TFLOP/s.
+    """
+    if claim.dim in (Dim.FRACTION, Dim.COUNT) or claim.value <= 0:
         return ""
-    size, rate = sizes[0], rates[0]
-    if any(c.start > size.start and c not in (size, rate) for c in before) or rate.value <= 0:
-        return ""  # a divisor or another figure on the way ("70 GB over 80 layers at 2 TB/s")
-    if not _FLOOR_LINK.fullmatch(text, rate.end, claim.start):
+    at = line.index(claim) if claim in line else -1
+    if at < 2:
         return ""
-    floor = size.value / rate.value
-    if 1 / 3 <= floor / claim.value <= 3:  # read and written, a pass or two: only a slip of a prefix is a claim off
+    share, whole = line[at - 2], line[at - 1]
+    if share.dim is not Dim.FRACTION or whole.dim is not claim.dim or share.change or share.spare or not (
+            _OF_A.fullmatch(text, share.end, whole.start) and _FLOOR_LINK.fullmatch(text, whole.end, claim.start)):
         return ""
-    return f"{size.shown()} ÷ {rate.shown()} is {show(floor, Dim.SECOND)}, not {claim.shown()}"
+    product = share.value * whole.value
+    if math.isclose(product, claim.value, rel_tol=max(MATCH, arithmetic_tolerance(claim.written))):
+        return ""
+    return f"{share.shown()} × {whole.shown()} = {show(product, claim.dim)}, not {claim.shown()}"
 
 
 def _floor_of_the_line(claim: Claim, line: Sequence[Claim]) -> str:
@@ -2923,7 +2955,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
              or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text)
              or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text)
-             or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text))
+             or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text)
+             or _share_of_said_off(claim, at.claims, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
                  or _fraction_misread(claim, facts)
