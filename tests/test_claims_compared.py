@@ -223,6 +223,13 @@ PAIRS = [
      "Fuse the four ops into one launch: 4 launches → 1, so ~4× faster, about 3 µs.", "measured only 1.08×"),
     ("a3", "helps", "torch.compile or a CUDA graph: fewer launches, a little faster.",
      "torch.compile is the big lever — 3.8× for free.", "measured only 1.08×"),
+    # the roof said to be all spent where the incident measures a share under it
+    ("a2", "evidence", "1.7 TB/s on a 2.0 TB/s card: 85%, near the roof, nothing left for faster math to win.",
+     "1.7 TB/s on a 2.0 TB/s card: it's running at peak bandwidth, flat out, nothing left on the table.",
+     "15% of the roof is left"),
+    # Scots and Orcadian "o" for "of", "oot o" for "out of"
+    ("a2", "evidence", "Hid's doin 1.7 TB/s oot o 2.0, that's 85% o peak. Fower passes eager, one fused.",
+     "Hid's doin 1.7 TB/s oot o 2.0, that's 75% o peak. Fower passes eager, one fused.", "85%, not 75%"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),
@@ -314,6 +321,9 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # a ridge said as a range is no intensity of the kernel
     ("a8", "evidence", "HBM saturated. 70 GB of int8 weights a step; batch 8 gives ~16 FLOP/byte, far below a ~150–300"
                        " FLOP/byte ridge. Occupancy 55% is no regime."),
+    # "no room left for" a lever says what it cannot buy, not that the roof is spent; a tensor pipe is no bandwidth
+    ("a1", "evidence", "70% of peak: the tensor cores are the limit, and there's no room left for fusion to help."),
+    ("a5", "regime", "Compute-bound (tensor pipe at 62% of peak)"),
     # a floor of a size read and written, within 3× of size ÷ rate
     ("a3", "evidence", "8,192 elements (at fp32, 32 KiB each way); at 2 TB/s the transfer is ~0.03 µs, far under the"
                        " ~12 µs measured: launch-scale."),

@@ -566,6 +566,12 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
                     " regime from it, do not discard it.")
         return (f"“{_as_written(text, denied.group())}”: nothing in this incident is beyond its card's roofs; its"
                 " measurements are the facts to read the regime from.")
+    roof_share = next((f for f in facts.deciding if f.dim is Dim.FRACTION and f.roof and not f.hypothetical), None)
+    spent = _NOTHING_LEFT.search(lowered) if roof_share is not None and roof_share.value < _NEARLY_ALL else None
+    if spent and roof_share is not None and not negated(lowered, spent.start(), spent.end()) and not _IF_BEFORE.search(
+            lowered, max(0, spent.start() - 40), spent.start()):
+        return (f"“{_as_written(text, spent.group())}”: the incident measures {roof_share.shown()}, so"
+                f" {claims.show(1 - roof_share.value, Dim.FRACTION)} of the roof is left, not nothing.")
     beats = _BEATS_ITS_ROOF.search(lowered) if facts.anomalous else None
     if beats and not negated(lowered, beats.start(), beats.end()):
         return (f"“{_as_written(text, beats.group())}”: no card moves bytes faster than its rated bandwidth; a rate past"
@@ -578,6 +584,14 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
                 " allows, so no room is left under it; the measurement must include more than the incident says"
                 " (batching, quantised weights).")
     return ""
+
+
+# The roof said to be all spent ("flat out, nothing left on the table"), where the incident measures a share under it.
+_NOTHING_LEFT = re.compile(r"(?:\b(?:nothing|zero|no)\s+(?:more\s+)?(?:left|room|headroom|spare|slack)(?:\s+(?:left|on the"
+                           r" table))?\b|\b(?:no|zero)\s+(?:bandwidth|compute|flops)\s+(?:left|to spare)\b)"
+                           # "nothing left for faster math to win" says what a lever cannot buy, not that the roof is spent
+                           r"(?!\s+(?:left\s+|on the table\s+)?(?:for|to|that|which)\b)")
+_NEARLY_ALL = 0.9  # a share of the roof under this leaves something to say
 
 
 # A rate said in words to sit under a roof, or to have room left under it, where the incident measures it past the roof

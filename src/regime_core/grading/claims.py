@@ -39,7 +39,8 @@ _CLAUSE = re.compile(r"[;!?()\[\]—–\n\t•]|:\s|\.(?=\s|$)|,\s|\b(?:but|wher
 _ROOF_WORDS = {
     "flops": re.compile(r"\b(?:t?flops?(?:/s)?|tflop|pflop|gflop|tensor|compute|math|mfu|mma|fma|tops|arithmetic|alus?"
                        r"|multipl(?:y|ies|iers?)|(?:cuda |fp32 |fp16 )?cores?)\b"),
-    "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s)(?![\w/])"),
+    # "only 58% of the pipe": the memory pipe, as learners call the bandwidth
+    "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s|(?:memory|the|hbm|dram)\s+pipe)(?![\w/])"),
 }
 _SHARE_WORDS = {
     "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|works|running|computing|computes|doing work|occupied|occupying"

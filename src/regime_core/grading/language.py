@@ -342,6 +342,9 @@ _TIME_FOR_TIMES = re.compile(r"(\d)\s+time\s+(smaller|bigger|larger|faster|slowe
                              r"|above|below|higher|lower|longer|shorter)\b")
 
 
+_SCOTS_OF = re.compile(r"(?<=\s)o(?=\s+(?:peak|the|it|them|that|this|its|~?\d))")
+
+
 @lru_cache(maxsize=256)
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
@@ -352,6 +355,8 @@ def normalise(text: str) -> str:
         lowered = _MARKDOWN.sub("", lowered)
     if " o' " in lowered:  # "140 GB o' weights": "of", as Scots and some Englishes write it
         lowered = lowered.replace(" o' ", " of ")
+    if " o " in lowered or " oot o " in lowered:  # "1.7 TB/s oot o 2.0, that's 75% o peak": Scots and Orcadian
+        lowered = _SCOTS_OF.sub("of", lowered.replace(" oot o ", " out of "))
     if " uh de " in lowered:  # "17% uh de 2.0 TB/s card": "of the", as Bajan English writes it
         lowered = lowered.replace(" uh de ", " of the ")
     if "in'" in lowered:  # "savin'", "haulin'": the g dropped, as some Englishes write it (before quotes are read)
