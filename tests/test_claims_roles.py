@@ -108,7 +108,7 @@ PAIRS = [
      "Each car drives 8 µs then waits 2 µs at a light: the road is in use 20% of the time", "gap (idle) time"),
     # a share worked in words from "a of b"
     ("a2", "evidence", "1.7 of 2.0 TB/s, so about 85% of the pipe in use", "1.7 of 2.0 TB/s, so about 70% of the pipe in use",
-     "85%, not 70%"),
+     "of peak bandwidth, not 70%"),
     # a rise worked out, said after its direction word: a change, held to the change
     ("a7", "evidence", "ITL 8 → 14 ms: a 6 ms stop, so ITL rose 6/8 = 75%", "ITL 8 → 14 ms: a 6 ms stop, so ITL rose 6/14 = 43%",
      "not a change of 43%"),
