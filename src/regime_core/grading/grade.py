@@ -268,6 +268,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
                           drill.incident(incident_id).symptoms.observed.fused_speedup)
     # A lever line's numbers are claims too: checked, or named as not checked.
     checks.update(with_lever_numbers(levers, facts(incident_id), entry.get("helps", ""), entry.get("wastes", "")))
+    if checks["helps"].ok is not False and (minor := _only_minor(incident_id, entry.get("helps", ""))):
+        checks["helps"] = Check(False, minor)
     for field in ("helps", "wastes"):  # a lever's reason that says the opposite of what the incident states
         said_against = contradicted(normalise(entry.get(field, "")), _contradictions(incident_id))
         if said_against and checks[field].ok is not False:
@@ -276,6 +278,25 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
             checks[field] = Check(False, f"Not for that reason: {other}")
     wrong_regime = named is not None and named != regime
     return _item(incident_id, checks, hint_rung=1 if wrong_regime else 0)
+
+
+#: A purpose said beside a lever ("page the KV cache to cut the bytes read"), not a lever of its own.
+_PURPOSES = frozenset({"cut_bytes"})
+
+
+def _only_minor(incident_id: str, helps: str) -> str:
+    """Why a help line offers only levers that move this incident's time by a few per cent, or "".
+
+    The levers and why are the incident's ``grading.minor_levers`` in drill.json.
+    """
+    spec = _grading(incident_id).get("minor_levers")
+    if not spec or not helps.strip():
+        return ""
+    offered = set(read_levers(helps).offered)
+    minor = [i for i in offered if i in spec["levers"]]
+    if not minor or offered - set(spec["levers"]) - _PURPOSES:
+        return ""
+    return f"{cap(phrases(sorted(minor)))} {'move' if len(minor) > 1 else 'moves'} little here: {spec['why']}."
 
 
 # --- Part B -----------------------------------------------------------------------------------------------------------
