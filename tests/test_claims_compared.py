@@ -237,6 +237,11 @@ PAIRS = [
     ("a7", "evidence", "ITL 8 → 14 ms with the kernels unchanged: .item() makes the host wait for the GPU every token.",
      "tensor.item() copies the tensor to host memory every token, so the extra bytes over PCIe push ITL from 8 ms to 14"
      " ms.", "puts the time on moving bytes"),
+    # occupancy's what-if: denied, it is the reading; promising a win, it is Rule 4 broken
+    ("a8", "evidence", "HBM is saturated: that decides it. Occupancy is 55% but is not a regime; with the bus full, 100%"
+                       " occupancy wouldn't move more bytes.",
+     "HBM saturated, occupancy 55%, so getting occupancy to 100% would nearly double the tokens/s.",
+     "more occupancy adds no bandwidth"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),
@@ -331,6 +336,12 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     # "no room left for" a lever says what it cannot buy, not that the roof is spent; a tensor pipe is no bandwidth
     ("a1", "evidence", "70% of peak: the tensor cores are the limit, and there's no room left for fusion to help."),
     ("a5", "regime", "Compute-bound (tensor pipe at 62% of peak)"),
+    # Spanish "de" for "of" between figures; Kriol "den" for "then"
+    ("a2", "evidence", "1.7 TB/s de 2.0 → 85% of peak bandwidth: the eager kernels already run at the memory's speed."),
+    ("a6", "evidence", "Di GPU da work 2 µs den wait 8 µs, so e only busy 2 outta 10 = 20%."),
+    # a step's weights shared across a batch named a few words before
+    ("a8", "evidence", "HBM saturated. 70 GB of weights per step shared across batch 8, so each sequence's share is"
+                       " ~8.75 GB of weight reads. 55% occupancy is no regime."),
     # a floor of a size read and written, within 3× of size ÷ rate
     ("a3", "evidence", "8,192 elements (at fp32, 32 KiB each way); at 2 TB/s the transfer is ~0.03 µs, far under the"
                        " ~12 µs measured: launch-scale."),

@@ -2331,7 +2331,7 @@ def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> b
     for count in (f for f in facts.known if f.dim is Dim.COUNT and not f.multiplier and f.value >= 2):
         written = re.escape(number_shown(count.value))
         operand = re.search(rf"[/÷×*]\s*\(?{written}(?![\d.])|(?<![\d.]){written}\s*[×*]", text) or (
-            _ACROSS_THE_BATCH.search(text, max(0, at - 40), at + 60))  # "8.75 GB per generated token across the batch"
+            _ACROSS_THE_BATCH.search(text, max(0, at - 80), at + 60))  # "8.75 GB per generated token across the batch"
         if operand and math.isclose(value * count.value, of, rel_tol=0.02):
             return True
     return False
@@ -2561,6 +2561,9 @@ class _Line:
     exact: frozenset[int] = frozenset()  # those of them the arithmetic gives as written (no prefix left off)
 
 
+_GAIN_AFTER = re.compile(r"[^.;:!?]{0,30}?\b(?:doubl\w*|twice|faster|speed\w*|more (?:tokens|throughput|bytes|bandwidth)"
+                         r"|gain\w*|increas\w*|boost\w*|improv\w*|rais\w*|lift\w*|help\w*)")
+_IF_AFTER = re.compile(r"[^.;:!?]{0,25}?\b(?:would|wouldn'?t|could|couldn'?t|might|will not|won'?t)\b")
 _SLOTS_EMPTY = re.compile(r"[^.;:]{0,30}?\bslots?\b[^.;:]{0,20}?\b(?:empty|unused|idle|free)\b")
 
 
@@ -2579,7 +2582,14 @@ def _metric_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark:
                                   " occupancy decides no regime")
     roof_share = next((f for f in facts.known if f.roof and f.dim is Dim.FRACTION and _shares_close(f.value, claim.value)),
                       None)
-    if claim.metric == "occupancy" and roof_share is not None and not any(
+    # A what-if of occupancy: "100% occupancy wouldn't move more bytes" says so; "getting occupancy to 100% would
+    # nearly double the tokens/s" promises what the roof does not allow.
+    what_if = _IF_AFTER.match(text, claim.end) if claim.metric == "occupancy" and roof_share is not None else None
+    if what_if and roof_share is not None and not NEGATION.search(what_if.group()) and _GAIN_AFTER.match(
+            text, what_if.end()):
+        return Mark(shown, False, f"the kernel already reaches {roof_share.shown()} of {_roof_name(roof_share.roof)}:"
+                                  " more occupancy adds no bandwidth to it, and occupancy decides no regime (Rule 4)")
+    if claim.metric == "occupancy" and roof_share is not None and not claim.hypothetical and not what_if and not any(
             f.metric == "occupancy" and _shares_close(f.value, claim.value) for f in facts.known):
         return Mark(shown, False, f"Occupancy is not what {claim.shown()} is: it is the share of"
                                   f" {_roof_name(roof_share.roof)} the kernel reaches, not its occupancy (the warps"

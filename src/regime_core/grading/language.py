@@ -342,6 +342,8 @@ _TIME_FOR_TIMES = re.compile(r"(\d)\s+time\s+(smaller|bigger|larger|faster|slowe
                              r"|above|below|higher|lower|longer|shorter)\b")
 
 
+_DE_OF = re.compile(r"(?<=[\d%s]) de (?=~?\d)")
+_KRIOL_THEN = re.compile(r"(?<=\s)den(?=\s)")
 _SCOTS_OF = re.compile(r"(?<=\s)o(?=\s+(?:peak|the|it|them|that|this|its|~?\d))")
 
 
@@ -357,6 +359,8 @@ def normalise(text: str) -> str:
         lowered = lowered.replace(" o' ", " of ")
     if " o " in lowered or " oot o " in lowered:  # "1.7 TB/s oot o 2.0, that's 75% o peak": Scots and Orcadian
         lowered = _SCOTS_OF.sub("of", lowered.replace(" oot o ", " out of "))
+    if " de " in lowered or " den " in lowered:  # "1.7 TB/s de 2.0": Spanish "of"; "2 µs den wait": Kriol "then"
+        lowered = _KRIOL_THEN.sub("then", _DE_OF.sub(" of ", lowered))
     if " uh de " in lowered:  # "17% uh de 2.0 TB/s card": "of the", as Bajan English writes it
         lowered = lowered.replace(" uh de ", " of the ")
     if "in'" in lowered:  # "savin'", "haulin'": the g dropped, as some Englishes write it (before quotes are read)
