@@ -242,6 +242,9 @@ PAIRS = [
                        " occupancy wouldn't move more bytes.",
      "HBM saturated, occupancy 55%, so getting occupancy to 100% would nearly double the tokens/s.",
      "more occupancy adds no bandwidth"),
+    # compile's mechanism misstated as a lever's reason, as in an evidence line
+    ("a2", "helps", "torch.compile: it fuses the chain so the intermediates never touch HBM.",
+     "torch.compile: it gets its 3.8× by running the same passes at full bandwidth.", "not by moving them faster"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),

@@ -984,7 +984,15 @@ _CUTS_LAUNCHES = re.compile(_AS_ITS_REASON + r"(?:cut\w*|reduc\w*|sav\w*|remov\w
 
 
 def _mechanism_misstated(text: str, lowered: str) -> str:
-    """A lever given a reason it does not have ("CUDA graphs, because they cut the memory traffic"), or ""."""
+    """A lever given a reason it does not have ("CUDA graphs, because they cut the memory traffic"), or "".
+
+    Fusion or compile said to do what it does not ("by running the same passes at full bandwidth") is checked as an
+    evidence line's claim of it is.
+    """
+    misread = fusion_misstated(lowered) if claims.COMPILE_NAMED.search(lowered) else None
+    if misread:
+        return (f"“{_as_written(text, misread.group())}”: fusion and compile delete round trips through memory and"
+                f" launches; they leave {fusion_leaves(misread)}.")
     offered = read_levers(text).offered
     if len(offered) != 1:
         return ""
