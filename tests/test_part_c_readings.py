@@ -64,6 +64,9 @@ def test_the_right_paragraph_passes_every_check() -> None:
     ("Fusion's right when ye're moving bytes: A2 runs at 1.7 TB/s on a 2.0 TB/s card, only 58% o' the pipe, and"
      " compile still gets 3.8× by no writing the intermediates oot. But at A1, a matmul at 70% o' peak, fusing the"
      " relu changes naething that matters.", "number", "85% of peak bandwidth, not 58%"),
+    # a statement with a tag question is said, not asked
+    ("Fused kernel is always the career-limiting sentence, no? Look at A1: the matmul is at 70% of peak and fusing the"
+     " relu changes nothing.", "both_sides", "takes one side for every kernel"),
     # fusion's mechanism denied in general
     ("Fused kernel is always the career-limiting sentence. Fusion never reduces memory traffic, it only makes the"
      " code hard to maintain. Look at A1: at 70% of peak, fusing the relu changes nothing.", "fusion",

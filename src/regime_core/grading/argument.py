@@ -169,8 +169,16 @@ class Argument:
 
 
 def _set_aside(unit: str) -> bool:
-    """A question or a view reported to be answered: it argues no side the grader can read as said."""
-    return unit.rstrip().endswith("?") or bool(_REPORTED.search(unit))
+    """A question or a view reported to be answered: it argues no side the grader can read as said.
+
+    A statement with a tag question ("fusion is always the career-limiting sentence, no?") is said, not asked.
+    """
+    asked = unit.rstrip().endswith("?") and not _TAG_QUESTION.search(unit)
+    return asked or bool(_REPORTED.search(unit))
+
+
+# A tag on a statement: "…, no?", "…, right?", "…, innit?", "…, isn't it?"
+_TAG_QUESTION = re.compile(r",\s*(?:no|right|yes|eh|innit|yeah|isn'?t it|is it not|na|ne|non|ja|ok|okay|not so)\s*\?\s*$")
 
 
 def read_argument(lowered: str) -> Argument:
