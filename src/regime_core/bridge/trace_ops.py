@@ -86,6 +86,7 @@ def _request_bytes(req: Mapping[str, Any]) -> bytes:
 
 _MAX_CARD_NAME = 60  # a catalogue id or alias; longer is not one
 
+
 def _card_asked(req: Mapping[str, Any]) -> str | None:
     """The card a request asks its trace to be read on (``gpu``: a catalogue id), or None for the trace's own."""
     gpu = req.get("gpu")
