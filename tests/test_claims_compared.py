@@ -245,6 +245,11 @@ PAIRS = [
     # compile's mechanism misstated as a lever's reason, as in an evidence line
     ("a2", "helps", "torch.compile: it fuses the chain so the intermediates never touch HBM.",
      "torch.compile: it gets its 3.8× by running the same passes at full bandwidth.", "not by moving them faster"),
+    # a better-tuned kernel beside faster math, on the compute roof; levers denied together ("no … GPUs or FP8")
+    ("a1", "helps", "Make the math cheaper or add more of it: fp8 tensor-core paths, a better-tuned kernel, more GPUs.",
+     "Micro-optimise the kernel and fuse the relu into it.", "cannot move this kernel"),
+    ("a5", "helps", "More GPUs (tensor parallel) or FP8 matmuls.",
+     "Kernel tuning alone closes it — no need for extra GPUs or FP8.", "cannot move this kernel"),
     # a unit prefix on the bytes that changes the claim
     ("a1", "evidence", "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1,356,000 FLOP/kB, above the ridge.",
      "70% of peak TFLOP/s. Intensity = 1.37e11 FLOP / 1.01e8 B = 1.356 FLOP/kB, above the ridge.", "1356 FLOP/byte"),

@@ -269,6 +269,9 @@ _BATCH_OF = re.compile(r"\s*(?:size\s*)?(?:of\s*|=\s*|:\s*)?\d")
 _SET_BESIDE = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|as against|unlike)\b(?:[^.;:]|\.(?=\d)){0,40}$")
 
 
+_JOINED_TO_DENIED = re.compile(r"\s*,?\s*(?:or|nor)\s+(?:[\w-]+\s+)?")
+
+
 def read_levers(text: str) -> LeverLine:
     """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
     lowered = normalise(text)
@@ -276,6 +279,7 @@ def read_levers(text: str) -> LeverLine:
     denied: list[str] = []
     adds: list[str] = []
     cures: set[str] = set()  # levers that name a problem, offered by a word for the cure ("keep it on the GPU")
+    last_denied: int | None = None  # where the last denied lever's words end
     for m in mentions(lowered)[:_MAX_MENTIONS]:
         describes = _DESCRIBES.match(lowered, m.end) and not _ADOPT.search(lowered, max(0, m.start - 24), m.start)
         lever = by_id(m.lever)
@@ -293,7 +297,11 @@ def read_levers(text: str) -> LeverLine:
         if m.lever == "batching" and _AT_BATCH.search(lowered, max(0, m.start - 6), m.start) and _BATCH_OF.match(
                 lowered, m.end):
             continue  # "at batch 1 and context 512": the incident's batch, not batching offered
-        denies = negated(lowered, m.start, m.end)
+        # "no need for extra GPUs or FP8": a lever joined by "or" to one denied just before is denied with it
+        denies = negated(lowered, m.start, m.end) or (last_denied is not None and bool(
+            _JOINED_TO_DENIED.fullmatch(lowered, last_denied, m.start)))
+        if denies:
+            last_denied = m.end
         if lever.names_a_problem and _names_the_problem(lowered, m.start, m.end) and not denies and not _removed(
                 lowered, m.start, m.end):
             continue  # ".item()" named with nothing done to it ("compress the tensor before .item()") offers no cure
@@ -686,8 +694,13 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
         return Check(False, f"“{_as_written(text, cut.group())}”: {phrases(list(line.offered))} leaves the FLOP count"
                             " as it is; it changes how the work is done, not how much of it there is.")
     refused = {*recognise(verdict.waste), *refused_fix}
-    wrong = [i for i in line.offered if not helps_here(i, kind) and (i in refused or not by_id(i).fits)]
     helpful = [i for i in line.offered if helps_here(i, kind)]
+    # "a better-tuned kernel" beside faster math, for a kernel on the compute roof: tuning it is a way to the roof
+    tuned = kind == "compute" and bool(helpful) and "micro_optimise" not in refused
+    wrong = [i for i in line.offered if not helps_here(i, kind) and (i in refused or not by_id(i).fits)
+             and not (tuned and i == "micro_optimise")]
+    if tuned and "micro_optimise" in line.offered and not wrong:
+        helpful.append("micro_optimise")
     if wrong:
         return Check(False, f"{cap(phrases(wrong))} cannot move this kernel: look at what sets its time.")
     doubtful = [i for i in helpful if by_id(i).doubt(verdict.kind)]
