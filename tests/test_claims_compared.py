@@ -399,3 +399,8 @@ def test_a_headroom_promised_in_other_words_is_a_bound_read_as_an_equality(said:
     assert check["passed"] is False
     assert "at most that, not exactly" in check["why"]
     assert _check("a1", "evidence", line.replace(said, "it could come in up to 1.43× faster"))["passed"] is True
+
+
+def test_a_name_from_code_keeps_its_case_at_the_start_of_feedback() -> None:
+    assert _check("a2", "helps", "torch.compile")["why"].startswith("torch.compile: fits this kernel")
+    assert _check("a2", "helps", "fusion")["why"].startswith("Fusion: fits this kernel")

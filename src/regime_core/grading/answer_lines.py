@@ -67,8 +67,16 @@ class Check:
 
 
 def cap(text: str) -> str:
-    """The text with its first letter capitalised and the rest as written ("CUDA graphs", "GQA")."""
+    """The text with its first letter capitalised and the rest as written ("CUDA graphs", "GQA").
+
+    A name from code keeps its case: "torch.compile: fits this kernel", not "Torch.compile".
+    """
+    if _CODE_NAME.match(text):
+        return text
     return text[:1].upper() + text[1:]
+
+
+_CODE_NAME = re.compile(r"(?!e\.g\.|i\.e\.)[a-z_][a-z0-9_]*\.[a-z_]|\.[a-z_]")
 
 
 def cap_line(text: str) -> str:
