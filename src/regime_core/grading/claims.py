@@ -1257,7 +1257,7 @@ def _rate_off_by_a_power(claim: Claim, facts: Facts, text: str) -> str:
         rate = 1 / time
         if math.isclose(claim.value, rate, rel_tol=0.05):
             return ""
-        if any(math.isclose(claim.value, rate * 10.0 ** k, rel_tol=0.05) for k in (-3, -2, -1, 1, 2, 3)):
+        if slip(claim.value, rate, Dim.COUNT) == "a power of ten":
             return (f"1 ÷ {show(time, Dim.SECOND)} = {format_quantity(rate, Dim.COUNT)} a second, not"
                     f" {claim.shown()}")
     return ""
