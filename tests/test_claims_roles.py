@@ -35,7 +35,7 @@ PAIRS = [
      "Rule 4"),
     # an evidence clause that says another regime sets the pace
     ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms a token: the weights' bytes are the limit",
-     "At 38 tokens a second the card's math units are the bottleneck.", "a compute-bound kernel"),
+     "At 38 tokens a second the card's math units are the bottleneck.", "holds the time, not the math"),
     ("a6", "evidence", "2 µs of kernel, 8 µs of gap: the GPU idles 80%",
      "The 8 µs gaps are the kernels waiting on HBM, which is why utilisation is only 2/10 = 20%.",
      "a memory-bound kernel"),

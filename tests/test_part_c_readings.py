@@ -87,6 +87,20 @@ def test_the_right_paragraph_passes_every_check() -> None:
     ("Fusion pays where bytes set the time: A2 at 1.7 of 2.0 TB/s got 3.8× from compile. Decode in A4 is memory-bound"
      " too, so fusing the decoder layers should lift it from 38 tok/s into the 80s. A1 at 70% of peak is"
      " compute-bound: fusing its relu cannot help.", "fusion", "fusion cannot speed A4 up much"),
+    # fusion said to add a round trip
+    (RIGHT.replace("fusing a relu moves nothing that sets its time", "fusing the relu actually adds a memory round"
+                   " trip, so it'd make it slower"), "fusion", "it only ever removes round trips"),
+    # one side for every kernel, the stance said just before "every time"
+    ("Fusing is the move every time: A2 gets 3.8× from compile because the intermediates never hit HBM, and A6's"
+     " 40,000 launches collapse into a few.", "both_sides", "takes one side for every kernel"),
+    # a relu "pulled in" is fused, and A1 cannot gain from it
+    (RIGHT + " Even A1's matmul at 70% of peak would gain from pulling the relu in.", "fusion", "fusion cannot help A1"),
+    # A1 said to be got from its share toward the peak
+    (RIGHT + " In A1, though, fusing the relu into the matmul would get you from 70% toward 100% of peak.", "fusion",
+     "fusion cannot help A1"),
+    # another incident's multiplier got by this one, said of two at once
+    ("Fusion is the right call on memory-bound work: A2 and A3 both get the 3.8× from compile because fusion deletes"
+     " the round trips. On A1's matmul at 70% of peak, fusing the relu buys nothing.", "fusion", "bought only 1.08×"),
 ])
 def test_a_wrong_paragraph_fails_the_check(paragraph: str, check: str, named: str) -> None:
     got = _checks(paragraph)[check]
@@ -115,6 +129,10 @@ def test_another_card_s_ridge_named_with_its_card_is_not_held_to_the_drill_s() -
     " cannot help.",
     # a decode's small rise, said as one
     RIGHT + " In A4, fusing the decoder layers moves it from 38 to about 39 tok/s at most.",
+    # the same readings, the right way round
+    RIGHT + " Fusion never adds a round trip: it keeps the intermediate on chip.",
+    RIGHT + " Fusing is not the move every time: A1 shows it.",
+    RIGHT + " A2 gets the 3.8× from compile; A3 gets only 1.08×.",
 ])
 def test_right_paragraphs_of_these_kinds_are_not_failed(paragraph: str) -> None:
     checks = _checks(paragraph)

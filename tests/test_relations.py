@@ -65,6 +65,18 @@ PAIRS = [
     # limit, the card said to idle where it saturates HBM
     ("a8", "evidence", "HBM saturated; the 55% occupancy decides nothing (Rule 4).",
      "HBM saturated, and 55% occupancy means the card's half idle.", "memory bandwidth"),
+    # not_limit, the limit named first
+    ("a8", "evidence", "HBM saturated; the real limiter is bandwidth, and occupancy at 55% decides nothing.",
+     "HBM saturated, but the real limiter is occupancy at 55% — half the machine idle.", "Rule 4"),
+    # not_limit, the time said to be made of it
+    ("a5", "evidence", "62% of peak tensor TFLOP/s: the 180 ms TTFT is mostly the tensor cores doing math.",
+     "The 180 ms TTFT is mostly launch and scheduling latency; the 62% is just utilisation.", "launch overhead"),
+    # not_limit, the time said to be spent on it
+    ("a2", "evidence", "1.7 of 2.0 TB/s, 85%: eager spends its time on the memory round trips, not the arithmetic.",
+     "Compile is 3.8× faster, so the eager version must be wasting time on the arithmetic.", "the tensor cores"),
+    # not_limit, said to be a large part of the cost (A4's relations)
+    ("a4", "evidence", "14 GB of weights ÷ 300 GB/s ≈ 47 ms a token: the weight reads are the big part of the cost.",
+     "At batch 1 the math is a big part of the cost, so a faster MMA kernel pays.", "not the math"),
     # limit, said not to limit
     ("a1", "wastes", "Fusing the relu: the matmul is not limited by memory, so it saves nothing.",
      "Moving to FP8 or tuning the tensor core tiles, the math is not the limit.", "the tensor cores"),
@@ -84,6 +96,9 @@ def test_a_relation_said_the_other_way_round_fails(item: str, field: str, right:
     "Eager would be faster only if it skipped the round trips; 1.7 of 2.0 TB/s is 85%.",  # a condition
     "85% of 2.0 TB/s; compiling makes eager 3.8× faster.",  # the slow side as an object
     "1.7 of 2.0 TB/s (85%): FP8 tensor cores if the accuracy is fine would not help here.",  # a condition's "fine"
+    "85% of 2.0 TB/s; the bottleneck is not the arithmetic but the bytes.",  # the limit named first, denied
+    "85% of 2.0 TB/s; the real bottleneck is low arithmetic intensity.",  # intensity is no resource
+    "85% of 2.0 TB/s: the chain's time is mostly the math units sitting idle while bytes move.",  # said idle
 ])
 def test_a_relation_denied_or_conditional_is_not_a_contradiction(text: str) -> None:
     check = _check("a2", "evidence", text)

@@ -44,7 +44,7 @@ _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?|write|build)\b|^\W*fuse\b")
 # Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
 _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue|(?<![-\w])fold(?:s|ed|ing)?\b"
-                     r"|\bcollaps")
+                     r"|\bcollaps|\bpull\w*\s+(?:the\s+|its\s+)?(?:relu|bias|activation|epilogue|elementwise\w*)\s+in\b")
 # Little math is the memory side ("moves bytes for little math"); what a fused kernel removes that "is not the
 # bottleneck" is fusion argued against.
 _LOW_MATH = re.compile(r"\b(?:little|low|few|trivial|tiny|hardly any|almost no|no real|negligible) (?:math|flops?|compute"
@@ -203,6 +203,9 @@ _UNIVERSAL = re.compile(r"(?<!\bnot )(?<!n't )(?<!n’t )\b(?:always|never|almos
                         r"|(?:the )?only (?:career[- ]limiting )?(?:move|mistake) is not)\b")
 _STANCE_WORDS = re.compile(r"\b(?:worth\w*|right|wrong|pays?|helps?|hurts?|wast\w*|career\w*|answer|fix|call|good|bad|wins?"
                            r"|faster|write|fuse|fusing|fused|use|sentence|call|move|choice|lever|option|way to go)\b")
+# ... or just before it ("fusing is the move every time", "fusion wins every single time").
+_STANCE_BEFORE = re.compile(r"\b(?:the (?:right |best |smart )?(?:move|call|answer|fix|choice)|right|wins?|pays?(?: off)?"
+                            r"|helps?|worth (?:it|doing)|the way to go)\s*$")
 _WORDS_BETWEEN = re.compile(r"(?:\s+(?:a|an|the|so|really|truly|quite|basically|just|simply|going to be|be|is|are|been"
                             r"|get|gets|give|gives|a real|the right|the)\b){0,3}\s*")
 _CLAUSE_OF_STANCE = re.compile(r"(?<=[.!?;:—–])\s+|\n|,\s+(?=(?:but|whereas|while|yet|except|unless)\b)")
@@ -221,7 +224,9 @@ def universal_stance(lowered: str) -> str:
         # the stance right after its "always"/"never" ("never worth it", "always a win"), not an adverb of something
         # else ("the intermediates never hit HBM")
         between = _WORDS_BETWEEN.match(clause, found.end())
-        if _STANCE_WORDS.match(clause, between.end() if between else found.end()) and _FUSION.search(clause) and not _RESTRICTED.search(clause) and not _set_aside(clause):
+        stance = _STANCE_WORDS.match(clause, between.end() if between else found.end()) or (
+            _STANCE_BEFORE.search(clause, 0, found.start()) and not _NEGATOR.search(clause, 0, found.start()))
+        if stance and _FUSION.search(clause) and not _RESTRICTED.search(clause) and not _set_aside(clause):
             return clause.strip(" .,;:!—–")
     return ""
 
@@ -238,6 +243,9 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
                    r"|gets? (?:you|us|it) (?:the rest of the way|there|to (?:the )?peak|to 100%)"
+                   r"|gets? (?:you|us|it) from \S+(?: of peak)? (?:up )?(?:to|toward|towards)\b"
+                   # "A2 and A3 both get the 3.8× from compile": a multiplier got is a win
+                   r"|gets? (?:the |a |an |its |their )?(?:same )?(?:~\s?)?\d+(?:\.\d+)?(?=\s?×)"
                    r"|brings?|bringing|gets? back|get it back|wins? back|claw\w* back|push\w*"
                    # "would take 38 tok/s well past 100": a rate taken past a figure
                    r"|tak(?:es?|ing)(?=\s+(?:[\w/.~-]+\s+){1,3}(?:well\s+|far\s+|way\s+)?(?:past|beyond|above|over|up to)\b))\b")

@@ -565,12 +565,21 @@ _FUSION_CUTS_WEIGHTS = re.compile(
     r"|\b(?:tak|get|pull)\w*\s+(?:the\s+)?(?:model'?s?\s+)?weights?'?\s*(?:traffic|bytes|reads?|loads?)\s+out\b)")
 
 
+# Fusion said to add traffic ("fusing the relu actually adds a memory round trip"): it only ever deletes round trips
+# and launches, by keeping the intermediate on chip.
+_FUSION_ADDS_TRAFFIC = re.compile(
+    r"\b(?:fus\w*|compil\w*)\b(?:(?!\b(?:not|never|no|cannot|can'?t|won'?t|doesn'?t)\b)[^.;!?]){0,60}?"
+    r"\b(?:adds?|adding|added|introduc\w*|creat\w*|costs? you)\s+(?:an?\s+|one\s+|another\s+|more\s+)?(?:extra\s+)?"
+    r"(?:memory\s+|hbm\s+|dram\s+)?(?:round[- ]?trips?|traffic|memory pass(?:es)?|reads? and writes?)\b")
+
 def fusion_leaves(misstated: re.Match[str]) -> str:
     """What fusion leaves as it was, against what the misstatement has it do: the math, the host's wait, the roof."""
     if _FUSION_CUTS_WEIGHTS.fullmatch(misstated.group()):
         return "the weights' bytes as they were: each weight is read once a token, fused or not"
     if _FUSION_CURES_SYNC.fullmatch(misstated.group()):
         return "the host sync in place: the host waits while the code asks for a value (.item(), a print)"
+    if _FUSION_ADDS_TRAFFIC.fullmatch(misstated.group()):
+        return "no traffic of its own: it keeps the intermediate on chip, so it only ever removes round trips"
     if _FUSION_FILLS_BANDWIDTH.fullmatch(misstated.group()):
         return "the bandwidth roof as it was: it wins by moving fewer bytes, not by moving them faster"
     return "the FLOPs and the math units' speed as they were"
@@ -579,7 +588,8 @@ def fusion_leaves(misstated: re.Match[str]) -> str:
 def fusion_misstated(lowered: str) -> re.Match[str] | None:
     """Where the text (normalised) says fusion does the math's work (less math, more occupancy) or a sync's cure."""
     found = (_FUSION_DOES_MATH.search(lowered) or _FUSION_CURES_SYNC.search(lowered)
-             or _FUSION_FILLS_BANDWIDTH.search(lowered) or _FUSION_CUTS_WEIGHTS.search(lowered))
+             or _FUSION_FILLS_BANDWIDTH.search(lowered) or _FUSION_CUTS_WEIGHTS.search(lowered)
+             or _FUSION_ADDS_TRAFFIC.search(lowered))
     if found is None or negated(lowered, found.start(), found.end()) or _FUSION_DENIED.search(
             lowered[max(0, found.start() - 60):found.start()]):
         return None

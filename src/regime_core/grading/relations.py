@@ -124,7 +124,7 @@ class Relation:
 def _words(entities: dict[str, list[str]], name: str) -> str:
     if name not in entities or not entities[name]:
         raise RegimeError(_FIELD, f"a relation names {name!r}, which the incident's entities do not list")
-    return r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in entities[name]) + r")(?!\w)"
+    return r"(?<!\w)(?:" + "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in entities[name]) + r")(?!\w)(?!\s+intensit)"  # "arithmetic intensity" is no resource
 
 
 def _faster(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
@@ -185,6 +185,16 @@ def _limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
     return Relation("limit", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why)
 
 
+# What a line calls the thing that holds the time, and the words that may come between it and what it names.
+_LIMIT_NOUN = (r"(?:bottleneck|limiter|limit|limiting factor|culprit|constraint|binding constraint|choke\s?point"
+               r"|(?:real\s+)?problem)")
+_FIRST = r"(?:real|main|true|actual|biggest|key|primary|only|chief|dominant)"
+_FILLER = r"(?:(?:the|its|really|actually|still|just|clearly|obviously|simply)\s+){0,2}"
+_LARGE = r"(?:big|bigger|major|large|larger|significant|huge|main|real|sizable|sizeable|substantial|good)"
+# A resource said to be waiting or empty ("mostly the gpu sitting idle") is not said to hold the time.
+_NOT_STATE = r"(?![-\w])(?!\s+(?:\w+\s+)?(?:idle|wait\w*|sitting|starv\w*|stall\w*|empty|unused|doing nothing))"
+
+
 def _not_limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
     what = _words(entities, spec["what"])
     holds = (r"(?:(?:most|the bulk|the majority|nearly all|almost all|all) of the (?:time|step|request|runtime|latency"
@@ -196,6 +206,17 @@ def _not_limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation
         rf"(?:\w+\s+)?{holds}",
         rf"{what}{_GAP}dominat\w*",
         rf"\b(?:limited|held back|bound|bottlenecked|capped|throttled)\s+by\s+(?:the\s+)?(?:\w+\s+)?{what}",
+        # The limit named first: "the real limiter is occupancy", "the bottleneck here: launch latency".
+        rf"\bthe\s+(?:{_FIRST}\s+)?{_LIMIT_NOUN}\s+(?:here\s+|now\s+|then\s+)?(?:is|was|=|:)\s+{_FILLER}{what}",
+        # The time said to be made of it: "the 180 ms ttft is mostly launch and scheduling latency".
+        rf"\b(?:is|'s|are|was|were)\s+(?:mostly|mainly|largely|primarily|predominantly|dominated by|chiefly)\s+"
+        rf"(?:the\s+)?{what}{_NOT_STATE}",
+        # A large part of the cost: "the arithmetic is also a big part of the cost".
+        rf"{what}{_ADVERB}(?:is|are|was|were)\s+(?:also\s+|still\s+)?(?:a|the)\s+{_LARGE}\s+(?:part|share|chunk"
+        rf"|fraction|portion|slice|piece)\s+of\s+(?:the\s+|its\s+)?(?:cost|time|step|runtime|latency|bill|work)\b",
+        # The time spent on it: "wasting time on the arithmetic" (Kriol "wastin time pan di arithmetic").
+        rf"\b(?:wast\w*|spend\w*|spent|burn\w*)\s+(?:its\s+|the\s+|their\s+|(?:most|all)\s+(?:of\s+)?(?:its|the|their)\s+)?"
+        rf"time\s+(?:on|in|pan|doing|over)\s+(?:the\s+)?{what}{_NOT_STATE}",
     )
     why = spec.get("why") or f"The incident says it is not {spec['what']} that holds the time here."
     return Relation("not_limit", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why)
