@@ -18,7 +18,7 @@ LABELS = {
     "gap_time": "Gap time", "gap_median": "Median gap", "long_gap_share": "Idle share in gaps longer than a launch",
     "launches": "Launches", "shrink_4x_ratio": "Time ratio when shrunk 4×",
     "fused_speedup": "Speed-up when fused", "occupancy": "Occupancy", "host_sync_in_loop": "Host sync in the loop",
-    "timed_without_sync": "Timed without a synchronize",
+    "timed_without_sync": "Timed without a synchronize", "time_on_gpu": "Timed on the GPU (the kernel alone)",
     "active_params": "Active parameters (MoE)", "weight_dtype": "Weight format", "causal": "Causal mask",
     "time_per_token": "Time per token", "mfu": "MFU", "achieved_flops": "Achieved FLOP/s",
     "gpu_utilization": "GPU utilisation", "sm_active": "SM active", "shrink_2x_ratio": "Time ratio when shrunk 2×",

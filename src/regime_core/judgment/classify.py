@@ -323,6 +323,13 @@ def _launch_scale_rule(s: Symptoms, p: Placement | None, a: Achieved, evidence: 
     tiny = a.step <= 2 * LAUNCH_LATENCY and share < NEAR_ROOF
     if not (tiny or (share < FLOOR_SHARE and a.step <= LAUNCH_SCALE)):
         return None
+    if s.observed.time_on_gpu:  # a kernel's own span: its launch cost lies in the gap before it, never inside it
+        evidence.append(f"{_f(a.step, Dim.SECOND)} on the GPU against a roofline floor of"
+                        f" {_f(p.floor_seconds, Dim.SECOND)}: the work explains {number(share * 100, 2)}% of the"
+                        " kernel's own time, and a launch's cost falls between kernels, never inside one, so this is"
+                        " a kernel too small or too poorly shaped to fill the card (too few tiles for its SMs, low"
+                        " occupancy), not launch overhead")
+        return None
     evidence.append(f"{_f(a.step, Dim.SECOND)} measured against a roofline floor of {_f(p.floor_seconds, Dim.SECOND)}:"
                     f" the work explains {number(share * 100, 2)}% of the time, and the rest is launch-scale")
     if s.observed.fused_speedup is not None:

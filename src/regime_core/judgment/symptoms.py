@@ -86,6 +86,7 @@ class Observed:
     occupancy: float | None = None
     host_sync_in_loop: bool = False
     timed_without_sync: bool = False  # the time was taken around the call with no synchronize: the launch, not the run
+    time_on_gpu: bool = False  # the time is a kernel's own span on the GPU (a trace, CUDA events): no launch inside it
 
 
 @dataclass(frozen=True)
@@ -116,7 +117,7 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
         where = f"{field}.{key}"
         if value is None:
             continue
-        if key in ("host_sync_in_loop", "timed_without_sync"):
+        if key in ("host_sync_in_loop", "timed_without_sync", "time_on_gpu"):
             if not isinstance(value, bool):
                 raise RegimeError(where, "expected true or false")
             values[key] = value
@@ -131,7 +132,7 @@ def parse_observed(raw: object, field: str = "observed") -> Observed:
             values[key] = parse(value, where, dim, allow_zero=zero, beyond_one=key in BEYOND_PEAK)
         else:
             known = ", ".join([*OBSERVED_FIELDS, "launches", "pipeline_stages", "shrunk", "host_sync_in_loop",
-                               "timed_without_sync"])
+                               "timed_without_sync", "time_on_gpu"])
             raise RegimeError(where, f"unknown measurement; expected one of {known}")
     return Observed(**values)  # type: ignore[arg-type]
 

@@ -106,12 +106,34 @@ def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], d
     if card is None or dtype is None:
         return row, None
     symptoms = {"hardware": card.id, "dtype": dtype, "work": {"flops": w.flops, "bytes": w.bytes},
-                "observed": {"time": per_call}}
+                "observed": {"time": per_call, "time_on_gpu": True}}
     placed = classify(parse_symptoms(symptoms))
     # Achieved past the card's peak: the shapes count more FLOPs than ran (cuDNN's Winograd and FFT convolutions do
     # fewer), or the trace's card is not the one named.
     row["regime"], row["beyond_peak"] = placed.regime, bool(placed.anomalies)
     return row, symptoms
+
+
+def _op_rows(totals: list[OpTotal], card: hw.Hardware | None
+             ) -> tuple[list[dict[str, Any]], dict[str, float], dict[str, dict[str, Any]], float]:
+    """Each op's row, GPU time by regime, the longest op's symptoms per regime, and the placed ops read undecided.
+
+    The symptoms are keyed by regime, "None" for ops placed on the roofline and read undecided (far below both
+    roofs); the last value is those ops' GPU time.
+    """
+    rows: list[dict[str, Any]] = []
+    by_regime: dict[str, float] = defaultdict(float)
+    chosen: dict[str, dict[str, Any]] = {}
+    placed_undecided = 0.0
+    for total in totals:
+        row, symptoms = _op_row(total, card)
+        by_regime[str(row["regime"])] += total.seconds
+        if symptoms is not None and str(row["regime"]) not in chosen:
+            chosen[str(row["regime"])] = symptoms  # totals come longest first
+        if symptoms is not None and row["regime"] is None:
+            placed_undecided += total.seconds
+        rows.append(row)
+    return rows, by_regime, chosen, placed_undecided
 
 
 def _idle_symptoms(tl: Timeline, steps: int) -> dict[str, Any]:
@@ -234,15 +256,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
     card, device = card_of(events.device_names)
     card = given or card
     totals, kernel_time = op_totals(events, window)
-    rows: list[dict[str, Any]] = []
-    by_regime: dict[str, float] = defaultdict(float)
-    chosen: dict[str, dict[str, Any]] = {}
-    for total in totals:
-        row, symptoms = _op_row(total, card)
-        by_regime[str(row["regime"])] += total.seconds
-        if symptoms is not None and row["regime"] and row["regime"] not in chosen:
-            chosen[row["regime"]] = symptoms  # the first is the op with the most GPU time in that regime
-        rows.append(row)
+    rows, by_regime, chosen, placed_undecided = _op_rows(totals, card)
     unlinked = max(0.0, kernel_time - sum(t.seconds for t in totals))
     share = {regime: t / kernel_time for regime, t in by_regime.items() if kernel_time > 0 and regime != "None"}
     share["undecided"] = (by_regime.get("None", 0.0) + unlinked) / kernel_time if kernel_time > 0 else 1.0
@@ -263,6 +277,11 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
             symptoms = chosen[leader[0]]
             notes.append(f"{leader[0]}-bound ops hold {leader[1]:.0%} of the GPU's kernel time; the verdict is the"
                          " op with the most time among them")
+        elif "None" in chosen and kernel_time > 0 and placed_undecided / kernel_time > 0.5:
+            # ops on the roofline far below both roofs: the one with the most time says why, and what to profile
+            symptoms = chosen["None"]
+            notes.append(f"ops placed on the roofline but far below both roofs hold {percent(placed_undecided / kernel_time)}"
+                         " of the GPU's kernel time; the verdict is the op with the most time among them")
         else:
             symptoms = {"observed": {"gpu_utilization": tl.busy_share}}
             needs = (_NO_OPS if not events.ops else
