@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from regime_core.trace.diff import diff, gate, markdown, step_time
+from regime_core.trace.diff import diff, gate, markdown, per_step, step_time
 from regime_core.trace.reading import read_trace
-from trace_builder import Trace, as_bytes, bandwidth_bound, graph_captured, picket_fence, sync_stall
+from trace_builder import Trace, as_bytes, bandwidth_bound, comm_exposed, graph_captured, picket_fence, sync_stall
 
 HTA = Path(__file__).resolve().parents[2] / "shared" / "traces" / "hta"
 GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6  # an 8192³ bf16 GEMM at 70% of an H100's dense peak: 1.59 ms
@@ -168,7 +168,8 @@ def test_a_real_pair_from_hta_trace_diff() -> None:
     assert change["verdict"] == "slower"
     assert change["step_time"]["ratio"] == pytest.approx(1.59, abs=0.01)
     assert change["per_step"]["launches"]["after"] < change["per_step"]["launches"]["before"]
-    assert change["card"] == {"before": "NVIDIA A100 SXM4 40 GB", "after": "Tesla V100-SXM2-16GB"}
+    assert change["card"] == {"before": "NVIDIA A100 SXM4 40 GB", "after": "NVIDIA V100 SXM2 32 GB"}  # 16 GB: same roof
+    assert change["per_step"]["other idle"]["before"] > 0.01  # 12.5 ms of launch gaps, not hidden by the collectives
     assert change["text"].startswith("The two traces ran on different GPUs")  # the hardware changed too: said
     assert diff(before, before)["change"]["verdict"] == "no change"
 
@@ -222,3 +223,14 @@ def test_the_pages_diff_and_the_commands_are_the_same_words(tmp_path: Path) -> N
     command = _cli("before.json", "after.json", "--markdown", cwd=tmp_path)
     assert command.stdout == page["markdown"]
     assert page["headline"] == _cli("before.json", "after.json", cwd=tmp_path).stdout.splitlines()[0]
+
+
+def test_a_step_is_split_into_parts_that_add_up_to_it_with_collectives_taken_out_of_the_busy_time() -> None:
+    """Exposed collectives are GPU time: taken out of the busy time, never out of the idle (else gaps vanish)."""
+    trace = read_trace(as_bytes(comm_exposed(20))).to_json()["trace"]
+    parts = per_step(trace)
+    window = trace["window"] / max(1, len(trace["steps"]))
+    assert sum(parts[k] for k in ("busy", "syncs", "loader", "collectives", "other idle")) == pytest.approx(window)
+    assert parts["collectives"] == pytest.approx(trace["comm_share"] * window)
+    assert parts["busy"] == pytest.approx((trace["busy"] - trace["comm_share"]) * window)
+    assert parts["other idle"] == pytest.approx((1 - trace["busy"]) * window - parts["syncs"] - parts["loader"])

@@ -60,16 +60,20 @@ def step_time(trace: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def per_step(trace: Mapping[str, Any]) -> dict[str, float]:
-    """Where one step's time went: busy, host syncs, the loader, exposed collectives, other idle; launches."""
+    """Where one step's time went, the parts adding up to it; and its launches.
+
+    Exposed collectives are GPU time (collective kernels no compute overlaps): they are taken out of the busy time,
+    never out of the idle, which is split into host syncs, the loader and the rest.
+    """
     count = max(1, len(trace["steps"]))
     window = trace["window"]
     busy = trace["busy"] * window / count
     syncs = trace["syncs"]["idle"] / count
     loader = trace["loader_share"] * window / count
-    comm = trace["comm_share"] * window / count
+    comm = min(busy, trace["comm_share"] * window / count)
     idle = window / count - busy
-    return {"busy": busy, "syncs": syncs, "loader": loader, "collectives": comm,
-            "other idle": max(0.0, idle - syncs - loader - comm), "launches": trace["launches"] / count}
+    return {"busy": busy - comm, "syncs": syncs, "loader": loader, "collectives": comm,
+            "other idle": max(0.0, idle - syncs - loader), "launches": trace["launches"] / count}
 
 
 def _ops(trace: Mapping[str, Any]) -> dict[tuple[str, str], Mapping[str, Any]]:
@@ -161,7 +165,7 @@ def paragraph(before: Mapping[str, Any], after: Mapping[str, Any], change: Mappi
 
 
 _PARTS = ("busy", "syncs", "loader", "collectives", "other idle")
-_PART_NAMES = {"busy": "the GPU's busy time", "syncs": "idle in host syncs", "loader": "idle waiting on the data loader",
+_PART_NAMES = {"busy": "the GPU's busy time outside exposed collectives", "syncs": "idle in host syncs", "loader": "idle waiting on the data loader",
                "collectives": "exposed collectives", "other idle": "other idle (launch gaps, the host's own time)"}
 
 
