@@ -515,7 +515,7 @@ def test_an_attempt_full_to_every_limit_grades_in_seconds_not_minutes(line: str)
             "part_b": {"kernels": {k: {"optimisation": text} for k in ("add", "matmul", "decode")}}, "part_c": text}
     started = time.perf_counter()
     grade(full)
-    assert time.perf_counter() - started < 10  # about 0.2 s on CPython; the browser grades on every change
+    assert time.perf_counter() - started < 10  # about 2 s on CPython (6 s while lever mentions were compared pairwise)
 
 
 def test_checking_a_wrong_part_b_gives_no_number_of_the_answer_away() -> None:

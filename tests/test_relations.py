@@ -38,6 +38,12 @@ PAIRS = [
     # unchanged, said to have got slower
     ("a7", "evidence", "ITL 8 → 14 ms with the same kernels: the 6 ms is the host waiting on .item().",
      "ITL 8 → 14 ms: the matmuls now run 6 ms longer per token.", "unchanged"),
+    # faster, the fast side called the slow one, or behind
+    ("a2", "evidence", "1.7 TB/s on 2.0, 85%; the compiled version is the quick one, 3.8× ahead of eager.",
+     "1.7 TB/s on 2.0, 85%. And the compiled version is the slow one, 3.8× behind eager.", "3.8× faster"),
+    # unchanged, said to take longer
+    ("a7", "evidence", "ITL 8 → 14 ms with the same kernels: the host spends 6 ms more waiting on .item().",
+     "ITL from 8 ms to 14 ms, so the matmul and attention must be taking 6 ms longer each token.", "unchanged"),
     # unchanged, said to do more math
     ("a7", "evidence", "ITL 8 → 14 ms, +75%, and the kernels do no more math than before: it is the .item() sync.",
      "ITL 8 → 14 ms means the GPU is doing 75% more math per token now.", "unchanged"),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from functools import cache
@@ -245,8 +246,14 @@ def mentions(lowered: str) -> list[Mention]:
         found += [Mention(lever_id, m.start(), m.end()) for m in described.finditer(lowered)]
     # A word inside a longer phrase of another lever is that phrase's ("keep the four ops in registers" is fusion,
     # not register trimming): the longer, more specific reading wins.
-    found = [m for m in found if not any(n.lever != m.lever and n.start <= m.start and m.end <= n.end
-                                         and n.end - n.start > m.end - m.start for n in found)]
+    # Only a mention starting at most the longest mention's length before another can hold it: looked up by start,
+    # so a field of 10,000 characters full of lever words stays linear.
+    found.sort(key=lambda m: m.start)
+    starts = [m.start for m in found]
+    longest = max((m.end - m.start for m in found), default=0)
+    found = [m for m in found if not any(
+        n.lever != m.lever and m.end <= n.end and n.end - n.start > m.end - m.start
+        for n in found[bisect.bisect_left(starts, m.start - longest):bisect.bisect_right(starts, m.start)])]
     return sorted(found, key=lambda m: (m.start, -m.end))
 
 

@@ -134,6 +134,10 @@ def _faster(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
     patterns = (
         rf"{slow}{_GAP}{_VERB}(?:\w+\s+)?(?:{_MULTIPLE})?{quicker}", rf"{slow}(?:'s)?\s+(?:{_MULTIPLE})?{quicker}",
         rf"{fast}{_GAP}{_VERB}(?:\w+\s+)?(?:{_MULTIPLE})?{slower}", rf"{fast}(?:'s)?\s+(?:{_MULTIPLE})?{slower}",
+        # "the compiled version is the slow one", "eager is the quick one", "compiled, 3.8× behind eager"
+        rf"{fast}{_GAP}{_VERB}(?:the\s+)?(?:slow|slower|slowest)\s+one\b",
+        rf"{slow}{_GAP}{_VERB}(?:the\s+)?(?:fast|faster|fastest|quick|quicker|quickest)\s+one\b",
+        rf"{fast}{_GAP}(?:{_MULTIPLE})behind\s+(?:the\s+)?{slow}", rf"{slow}{_GAP}(?:{_MULTIPLE})ahead of\s+(?:the\s+)?{fast}",
         rf"{fast}{_GAP}(?:gives?|gave|buys?|bought|brings?|brought|wins?|won|gains?|gained|yields?|does|did|changes?"
         rf"|changed|achieves?|achieved|delivers?|delivered)\s+(?:absolutely\s+|literally\s+)?(?:nothing|zero|no"
         rf" (?:speed-?up|gain|difference|improvement|change|win)s?)\b",
@@ -165,6 +169,9 @@ def _unchanged(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation
         rf"{what}{_GAP}(?:{_VERB}|now\s+|became\s+|become\s+|went\s+|go\s+)(?:\w+\s+)?(?:{_MULTIPLE}|~?[\d.]+\s?ms\s+)?"
         rf"{worse}",
         rf"{what}{_GAP}(?:slowed|regressed|grew|doubled)\b", rf"\b(?:slower|heavier|regressed)\s+{what}",
+        # "the matmul and attention must be taking 6 ms longer"
+        rf"{what}{_GAP}(?:taking|take|takes|took|spending|spend|spends|spent)\s+(?:(?:~\s?|about\s+)?[\d.]+\s?(?:ms|µs)\s+)?"
+        rf"(?:longer|more)\b",
         rf"\b(?:doing|does|do|did|run|runs|ran|running|execut\w*|perform\w*)\s+(?:\w+\s+)?{_MORE_WORK}",
     )
     why = f"The incident says {spec['what']} are unchanged: the time that was added is not theirs."
