@@ -15,7 +15,16 @@ import pytest
 
 from regime_core.trace.diff import diff, gate, markdown, per_step, step_time
 from regime_core.trace.reading import read_trace
-from trace_builder import Trace, as_bytes, bandwidth_bound, comm_exposed, graph_captured, picket_fence, sync_stall
+from trace_builder import (
+    Trace,
+    as_bytes,
+    bandwidth_bound,
+    comm_exposed,
+    gemm_bound,
+    graph_captured,
+    picket_fence,
+    sync_stall,
+)
 
 HTA = Path(__file__).resolve().parents[2] / "shared" / "traces" / "hta"
 GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6  # an 8192³ bf16 GEMM at 70% of an H100's dense peak: 1.59 ms
@@ -234,3 +243,32 @@ def test_a_step_is_split_into_parts_that_add_up_to_it_with_collectives_taken_out
     assert parts["collectives"] == pytest.approx(trace["comm_share"] * window)
     assert parts["busy"] == pytest.approx((trace["busy"] - trace["comm_share"]) * window)
     assert parts["other idle"] == pytest.approx((1 - trace["busy"]) * window - parts["syncs"] - parts["loader"])
+
+
+def test_steps_on_one_side_only_are_said_first_and_the_step_gate_refuses_to_pass() -> None:
+    stepped_side, bare = _read(stepped()), _read(gemm_bound())
+    change = diff(stepped_side, bare)["change"]
+    assert change["comparable"] is False
+    assert change["text"].startswith("Only the before trace marks its steps (ProfilerStep#); the after trace has none")
+    assert gate(change, max_slowdown=0.05) == ["the step time cannot be gated: only one of the two traces marks its"
+                                               " steps, so a step is set against a whole window"]
+    assert gate(change, expect_regime=change["regime"]["after"]) == []  # the regime can still be gated
+    same = diff(stepped_side, stepped_side)["change"]
+    assert same["comparable"] is True
+    assert same["differences"] == []
+
+
+def test_two_traces_with_few_ops_in_common_are_said_to_be_maybe_different_models() -> None:
+    def model(names: list[str]) -> dict[str, object]:
+        t = Trace()
+        for n, name in enumerate(names * 10):
+            op = t.op(100 + n * 50 - 10, 5, name, [[1024, 1024], [1024, 1024]], ["float", "float"])
+            t.kernel(100 + n * 50, 20, "void some_kernel", op=op)
+        return t.document()
+
+    one = _read(model(["aten::mm", "aten::add", "aten::mul", "aten::relu"]))
+    other = _read(model(["aten::conv2d", "aten::max_pool2d", "aten::batch_norm", "aten::relu"]))
+    said = diff(one, other)["change"]["differences"]
+    assert said == ["The two traces share 1 of their op names (4 before, 4 after): they may run different models, and"
+                    " the change compares them as they are."]
+    assert diff(one, _read(model(["aten::mm", "aten::add", "aten::mul", "aten::gelu"])))["change"]["differences"] == []

@@ -59,6 +59,30 @@ def step_time(trace: Mapping[str, Any]) -> dict[str, Any]:
     return {"median": median, "spread": spread, "steps": len(steady), "warmup": warmup}
 
 
+#: Two traces that share at most this share of the fewer op names may run different models.
+SHARED_OPS = 0.25
+
+
+def differences(tb: Mapping[str, Any], ta: Mapping[str, Any]) -> list[str]:
+    """What makes the two readings compare other than code, said before the change.
+
+    Steps marked on one side only, and few op names in common; two cards are said by the paragraph itself.
+    """
+    said = []
+    steps = (len(tb["steps"]), len(ta["steps"]))
+    if bool(steps[0]) != bool(steps[1]):
+        marked, bare = ("before", "after") if steps[0] else ("after", "before")
+        said.append(f"Only the {marked} trace marks its steps (ProfilerStep#); the {bare} trace has none, so its whole"
+                    f" {_duration((tb if bare == 'before' else ta)['window'])} window is set against one step: the"
+                    " step times do not compare. Profile both with the same schedule.")
+    names = ({op["name"] for op in tb["ops"]}, {op["name"] for op in ta["ops"]})
+    if min(map(len, names)) >= 3 and len(names[0] & names[1]) <= SHARED_OPS * min(map(len, names)):
+        said.append(f"The two traces share {len(names[0] & names[1])} of their op names ({len(names[0])} before,"
+                    f" {len(names[1])} after): they may run different models, and the change compares them as they"
+                    " are.")
+    return said
+
+
 def per_step(trace: Mapping[str, Any]) -> dict[str, float]:
     """Where one step's time went, the parts adding up to it; and its launches.
 
@@ -122,7 +146,8 @@ def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
               "time_share": {"before": tb["time_share"], "after": ta["time_share"]},
               "card": {"before": tb["card_name"] or tb["device"], "after": ta["card_name"] or ta["device"]},
               "coverage": {"before": tb["coverage"]["placed"], "after": ta["coverage"]["placed"]},
-              "ops": ops}
+              "ops": ops, "differences": differences(tb, ta),
+              "comparable": bool(tb["steps"]) == bool(ta["steps"])}
     change["text"] = paragraph(before, after, change)
     return {"before": before, "after": after, "change": change}
 
@@ -150,6 +175,7 @@ def paragraph(before: Mapping[str, Any], after: Mapping[str, Any], change: Mappi
     if cards["before"] != cards["after"]:
         lines.insert(0, f"The two traces ran on different GPUs ({cards['before'] or 'unnamed'} before,"
                         f" {cards['after'] or 'unnamed'} after): the change includes the hardware.")
+    lines[1 if cards["before"] != cards["after"] else 0:0] = change.get("differences", [])
     moved = _what_moved(change)
     if moved:
         lines.append(moved)
@@ -295,7 +321,10 @@ def gate(change: Mapping[str, Any], *, max_slowdown: float | None = None,
     """
     failed = []
     st = change["step_time"]
-    if max_slowdown is not None and change["verdict"] == "slower" and st["ratio"] - 1 > max_slowdown:
+    if max_slowdown is not None and not change.get("comparable", True):
+        failed.append("the step time cannot be gated: only one of the two traces marks its steps, so a step is set"
+                      " against a whole window")
+    elif max_slowdown is not None and change["verdict"] == "slower" and st["ratio"] - 1 > max_slowdown:
         failed.append(f"the step is {(st['ratio'] - 1):.1%} slower ({_duration(st['before'])} →"
                       f" {_duration(st['after'])}), more than the {max_slowdown:.1%} allowed, beyond the"
                       f" ±{st['spread']:.1%} step-to-step spread")
