@@ -38,7 +38,7 @@ def _gemm_then_add() -> Trace:
 
 def test_each_op_is_a_numbered_point_at_what_it_achieved_under_its_dtype_s_roof() -> None:
     reading = read_trace(as_bytes(_gemm_then_add().document()))
-    svg, said = ops_roofline(reading)
+    svg, said = ops_roofline(reading.facts)
     rows = reading.facts["ops"]
     assert [r["name"] for r in rows] == ["aten::mm", "aten::add", "aten::copy_"]
     assert _labels(svg) == ["1. mm", "2. add"]  # the table's numbers; the copy has no FLOPs to place
@@ -59,7 +59,7 @@ def test_only_the_first_ops_are_drawn_so_the_labels_do_not_crowd() -> None:
         op = t.op(at - 10, 5, "aten::mm", [[size, 1024], [1024, 1024]], ["c10::BFloat16", "c10::BFloat16"])
         t.kernel(at, 1000 - n, op=op)
         at += 1001
-    svg, _ = ops_roofline(read_trace(as_bytes(t.document())))
+    svg, _ = ops_roofline(read_trace(as_bytes(t.document())).facts)
     assert _labels(svg) == [f"{n}. mm" for n in range(1, ROOFLINE_OPS + 1)]
 
 
@@ -67,22 +67,22 @@ def test_without_a_card_or_shapes_there_is_no_picture_and_the_line_says_why() ->
     unknown = Trace(device="Some Future Accelerator")
     op = unknown.op(90, 5, "aten::mm", [[1024, 1024], [1024, 1024]], ["c10::BFloat16", "c10::BFloat16"])
     unknown.kernel(100, 50, op=op)
-    assert ops_roofline(read_trace(as_bytes(unknown.document()))) == (
+    assert ops_roofline(read_trace(as_bytes(unknown.document())).facts) == (
         "", "No roofline: the trace does not name a card the catalogue holds; name the card it ran on.")
     bare = Trace()
     bare.kernel(100, 50)
-    svg, said = ops_roofline(read_trace(as_bytes(bare.document())))
+    svg, said = ops_roofline(read_trace(as_bytes(bare.document())).facts)
     assert svg == ""
     assert said == "No roofline: no op has its shapes recorded (profile with record_shapes=True)."
     double = Trace(device="NVIDIA L4")  # an inference card: no FP64 figure in the catalogue
     op = double.op(90, 5, "aten::add", [[4096, 4096], [4096, 4096], []], ["double", "double", "Scalar"])
     double.kernel(100, 50, op=op)
-    assert ops_roofline(read_trace(as_bytes(double.document())))[1] == (
+    assert ops_roofline(read_trace(as_bytes(double.document())).facts)[1] == (
         "No roofline: the ops with shapes are in fp64, for which the card has no peak.")
     conv = Trace()
     op = conv.op(90, 5, "aten::cudnn_convolution", [[8, 64, 56, 56], [64, 64, 3, 3]], ["float", "float"])
     conv.kernel(100, 50, op=op)
-    assert ops_roofline(read_trace(as_bytes(conv.document())))[1] == (  # a convolution recorded without its stride
+    assert ops_roofline(read_trace(as_bytes(conv.document())).facts)[1] == (  # a convolution recorded without its stride
         "No roofline: no op with shapes is one Regime models (custom ops, transposed convolutions and convolutions"
         " recorded without their stride are not).")
 
@@ -108,7 +108,7 @@ def test_the_command_prints_the_picture_or_says_in_one_line_why_not() -> None:
 
 
 def test_each_roof_s_label_sits_nearer_its_own_flat_part_than_any_other() -> None:
-    svg, _ = ops_roofline(read_trace(as_bytes(_gemm_then_add().document())))
+    svg, _ = ops_roofline(read_trace(as_bytes(_gemm_then_add().document())).facts)
     flats = {float(y) for y in re.findall(r'<polyline class="roofline__roof[^"]*" points="[^"]* [\d.]+,([\d.]+)"', svg)}
     labels = {text: float(y) for y, text in re.findall(r'class="roofline__label" x="[\d.]+" y="([\d.]+)"[^>]*>'
                                                               r'((?:bf16|fp32)[^<]*)<', svg)}
@@ -130,5 +130,5 @@ def test_a_double_gemm_is_held_to_the_fp64_tensor_roof_where_the_card_has_one(de
     assert row["dtype"] == "fp64-matrix"
     assert row["bytes"] == 3 * 4096 * 4096 * 8
     assert reading.symptoms["dtype"] == roof  # the verdict is read against the roof that bounds it
-    svg, _ = ops_roofline(reading)
+    svg, _ = ops_roofline(reading.facts)
     assert f"compute roofs {roof} {peak};" in svg

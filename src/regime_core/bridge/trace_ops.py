@@ -27,12 +27,13 @@ from regime_core.trace.diff import markdown as diff_markdown
 from regime_core.trace.picture import LEGEND, caption, ops_roofline, strip_svg
 from regime_core.trace.ranks import COLUMNS as RANK_COLUMNS
 from regime_core.trace.ranks import digest as rank_digest
+from regime_core.trace.ranks import looks_like_digest
 from regime_core.trace.ranks import markdown as ranks_markdown
 from regime_core.trace.ranks import merge as merge_ranks
 from regime_core.trace.ranks import picture as ranks_picture
 from regime_core.trace.ranks import reading_of as rank_reading_of
 from regime_core.trace.ranks import shown_rows as shown_ranks
-from regime_core.trace.reading import BEYOND_PEAK, no_cycle_collection, read_profile, read_trace
+from regime_core.trace.reading import BEYOND_PEAK, facts_text, no_cycle_collection, read_profile, read_trace, verdict_of
 from regime_core.trace.reading import text as trace_text
 from regime_core.trace.source import MAX_TRACE_BYTES, Pieces
 
@@ -100,12 +101,14 @@ def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
     step = req.get("step")
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
+    if looks_like_digest(raw[:256]):
+        return _digest_answer(raw, step, _card_asked(req))
     reading = read_profile(Pieces(raw, MAX_TRACE_BYTES), step if isinstance(step, int) and not isinstance(step, bool)
                            else None, _card_asked(req))
     if isinstance(reading, CounterReading):
         return _counter_answer(reading)
     out = reading.to_json()
-    roofline, roofline_caption = ops_roofline(reading)
+    roofline, roofline_caption = ops_roofline(reading.facts)
     return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": out["trace"],
             "svg": strip_svg(reading.events, reading.timeline), "caption": caption(reading.timeline),
             "legend": [{"kind": kind, "text": text} for kind, text in LEGEND], "text": trace_text(reading),
@@ -114,6 +117,23 @@ def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
             # The page puts its own address where {url} stands.
             "roofline": roofline, "roofline_caption": roofline_caption,
             "review": trace_review(reading.verdict, out["trace"], "{url}")}
+
+
+def _digest_answer(raw: bytes, step: object, card: str | None) -> dict[str, Any]:
+    """A rank's digest as the page shows a trace: the reading it holds, with no strip (it keeps no events)."""
+    if step not in (None, "") or card is not None:
+        raise RegimeError("step" if step not in (None, "") else "gpu", "this file is a digest: it was read already,"
+                          " on its own card and steps")
+    out = rank_reading_of(parse_json_text(raw.decode("utf-8", errors="replace"), "data", limit=len(raw) + 1))
+    facts = out["trace"]
+    roofline, roofline_caption = ops_roofline(facts)
+    return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": facts, "svg": "",
+            "caption": "A digest keeps a rank's reading, not its events: there is no timeline to draw (read the trace"
+                       " itself for its strip).", "legend": [],
+            "text": facts_text(facts, str(facts.get("kind", ""))), "ops_head": list(_OPS_HEAD),
+            "ops": [_op_text(op, carded=facts["card"] is not None) for op in facts["ops"]],
+            "roofline": roofline, "roofline_caption": roofline_caption,
+            "review": trace_review(verdict_of(out), facts, "{url}")}
 
 
 #: The ops table's columns: an op's shapes and calls, then where the trace places it.
@@ -192,7 +212,7 @@ def op_rank_digest(req: Mapping[str, Any]) -> dict[str, Any]:
     """
     raw = _request_bytes(req)
     card = _card_asked(req)
-    if raw.lstrip()[:1] == b"{" and b'"regime-digest"' in raw[:256]:
+    if looks_like_digest(raw[:256]):
         document = parse_json_text(raw.decode("utf-8", errors="replace"), "data", limit=len(raw) + 1)
         rank_reading_of(document)  # what is wrong with it, said now
         return {"digest": document}

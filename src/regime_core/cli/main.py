@@ -43,12 +43,20 @@ from regime_core.trace.diff import text as diff_text
 from regime_core.trace.picture import ops_roofline
 from regime_core.trace.ranks import COLUMNS as RANK_COLUMNS
 from regime_core.trace.ranks import digest as rank_digest
+from regime_core.trace.ranks import looks_like_digest
 from regime_core.trace.ranks import markdown as ranks_markdown
 from regime_core.trace.ranks import merge as merge_ranks
 from regime_core.trace.ranks import picture as ranks_picture
 from regime_core.trace.ranks import reading_of as rank_reading_of
 from regime_core.trace.ranks import table_rows as ranks_table
-from regime_core.trace.reading import TraceReading, no_cycle_collection, read_profile, read_trace
+from regime_core.trace.reading import (
+    TraceReading,
+    facts_text,
+    no_cycle_collection,
+    read_profile,
+    read_trace,
+    verdict_of,
+)
 from regime_core.trace.reading import text as trace_text
 
 MAX_FILE_BYTES = 1_000_000
@@ -220,8 +228,29 @@ def _read_file(path: str, step: int | None, field: str, read: Callable[[bytes | 
         raise RegimeError(field if field != "FILE" else exc.field, exc.expected) from None
 
 
+def _digest_trace(args: argparse.Namespace, step: int | None) -> tuple[dict[str, Any], str]:
+    """``regime trace`` on a rank's digest: the reading it holds, as the trace's own reading said it."""
+    if step is not None or args.gpu is not None:
+        raise RegimeError("--step" if step is not None else "--gpu", f"{args.file} is a digest: it was read"
+                          " already, on its own card and steps; leave the option out")
+    held = rank_reading_of(parse_json_text(_text_of(args.file), "FILE", limit=MAX_FILE_BYTES))
+    if args.digest:
+        document = rank_digest(held)
+        return document, dump_json_text(document)
+    if args.svg:
+        picture, said = ops_roofline(held["trace"])
+        if not picture:
+            raise RegimeError("--svg", said.removeprefix("No roofline: "))
+        return {"svg": picture}, picture
+    facts = held["trace"]
+    return held, (f"{_verdict_text(verdict_of(held))}\n\n{facts_text(facts, str(facts.get('kind', '')))}"
+                  "\n(read from a digest: the reading it holds, without the trace's events)")
+
+
 def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     step = _whole(args.step, "--step") if args.step is not None else None
+    if _is_digest_file(args.file, "FILE"):  # a rank's reading, written where its trace was: said as it was read
+        return _digest_trace(args, step)
     reading: TraceReading | CounterReading = _read_file(args.file, step, "FILE",
                                                         functools.partial(read_profile, gpu=args.gpu))
     if isinstance(reading, CounterReading):
@@ -234,7 +263,7 @@ def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
         document = rank_digest(reading.to_json())
         return document, dump_json_text(document)
     if args.svg:
-        picture, said = ops_roofline(reading)
+        picture, said = ops_roofline(reading.facts)
         if not picture:
             raise RegimeError("--svg", said.removeprefix("No roofline: "))
         return {"svg": picture}, picture
@@ -299,19 +328,24 @@ def _reading_json(path: str, step: int | None, field: str, gpu: str | None = Non
     A digest was read already: given ``gpu`` it is refused, unless ``digest_keeps_card`` (a folder of ranks may mix
     digests and traces).
     """
-    if path != "-":
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(64)
-        except OSError as exc:
-            raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
-        if head.lstrip().startswith(b"{") and b'"regime-digest"' in head:
-            if step is not None or (gpu is not None and not digest_keeps_card):
-                raise RegimeError("--step" if step is not None else "--gpu", f"{path} is a digest: it was read"
-                                  " already, on its own card and steps; leave the option out")
-            return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
+    if _is_digest_file(path, field):
+        if step is not None or (gpu is not None and not digest_keeps_card):
+            raise RegimeError("--step" if step is not None else "--gpu", f"{path} is a digest: it was read"
+                              " already, on its own card and steps; leave the option out")
+        return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
     with no_cycle_collection():
         return _read_file(path, step, field, functools.partial(read_trace, gpu=gpu)).to_json()
+
+
+def _is_digest_file(path: str, field: str) -> bool:
+    """Whether the file (never stdin, read once) is a rank's digest, by its first bytes."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as handle:
+            return looks_like_digest(handle.read(256))
+    except OSError as exc:
+        raise RegimeError(field, f"cannot read {path!r}: {exc.strerror or exc}") from None
 
 
 def _text_of(path: str) -> str:

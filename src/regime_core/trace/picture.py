@@ -6,13 +6,13 @@ collectives, idle inside a host sync, or idle. Labels are the core's; the page o
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.judgment.svg import Point, escape, roofline_svg
 from regime_core.trace.events import Events
-from regime_core.trace.reading import TraceReading
 from regime_core.trace.timeline import Timeline, coverage, union
 
 COLUMNS = 240
@@ -55,7 +55,7 @@ def strip_svg(events: Events, tl: Timeline) -> str:
 ROOFLINE_OPS = 6
 
 
-def ops_roofline(reading: TraceReading) -> tuple[str, str]:
+def ops_roofline(facts: Mapping[str, Any]) -> tuple[str, str]:
     """The top ops on the card's roofline, as SVG, and a line saying what it shows (or why there is none).
 
     Each point is labelled by its row in the ops table (the reading's ``trace.ops``); an op is drawn
@@ -63,8 +63,8 @@ def ops_roofline(reading: TraceReading) -> tuple[str, str]:
     copy) has no place on a log axis, and an op in a dtype the card has no peak for has no roof: they are
     said, not drawn.
     """
-    card = hw.get(reading.facts["card"]) if reading.facts["card"] else None
-    ops: list[dict[str, Any]] = reading.facts["ops"]
+    card = hw.get(facts["card"]) if facts["card"] else None
+    ops: list[dict[str, Any]] = facts["ops"]
     if card is None:
         return "", "No roofline: the trace does not name a card the catalogue holds; name the card it ran on."
     drawn: list[Point] = []

@@ -51,6 +51,11 @@ def is_digest(raw: object) -> bool:
     return isinstance(raw, Mapping) and raw.get("format") == DIGEST_FORMAT
 
 
+def looks_like_digest(head: bytes) -> bool:
+    """Whether a file's first bytes (256 of them are enough) are a digest's: JSON that names the digest format."""
+    return head.lstrip()[:1] == b"{" and f'"{DIGEST_FORMAT}"'.encode() in head[:256]
+
+
 def reading_of(raw: object) -> dict[str, Any]:
     """The reading a digest holds; a RegimeError says what is wrong with it."""
     if not isinstance(raw, Mapping) or raw.get("format") != DIGEST_FORMAT:

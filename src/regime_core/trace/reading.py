@@ -14,7 +14,7 @@ import gc
 import itertools
 import re
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, BinaryIO
@@ -77,7 +77,7 @@ class TraceReading:
 
     def to_json(self) -> dict[str, Any]:
         """``regime trace --json``: every key of ``regime classify --json``, and ``trace``."""
-        return {**self.verdict.to_json(), "trace": {**self.facts, "symptoms": self.symptoms}}
+        return {**self.verdict.to_json(), "trace": {**self.facts, "symptoms": self.symptoms, "kind": self.verdict.kind}}
 
 
 def _window(events: Events, step: int | None) -> tuple[float, float] | None:
@@ -152,7 +152,7 @@ def _idle_symptoms(tl: Timeline, steps: int) -> dict[str, Any]:
     return {"observed": observed}
 
 
-def _card_text(facts: dict[str, Any]) -> str:
+def _card_text(facts: Mapping[str, Any]) -> str:
     """The card by its name, and the trace's own name for it (the learner sees what was read as what)."""
     name, device = facts["card_name"], facts["device"]
     if name is None:
@@ -164,7 +164,18 @@ def _card_text(facts: dict[str, Any]) -> str:
 
 def text(reading: TraceReading) -> str:
     """The trace's facts in a few lines, for a terminal, under the verdict."""
-    f = reading.facts
+    return facts_text(reading.facts, reading.verdict.kind)
+
+
+def verdict_of(reading: Mapping[str, Any]) -> Verdict:
+    """The verdict a reading's JSON holds (a digest's), as the one it was written from shows it."""
+    return Verdict(reading["regime"], list(reading["evidence"]), reading["lever"], reading["waste"],
+                   list(reading["anomalies"]), reading["needs"], None, reading["leaning"], reading["notes"],
+                   str(reading["trace"].get("kind", "")), notes_read=bool(reading["notes"]))
+
+
+def facts_text(f: Mapping[str, Any], kind: str) -> str:
+    """A reading's facts (``trace`` of its JSON) in a few lines; ``kind``: the verdict's (an idle one says more)."""
     lines = [f"GPU busy {f['busy']:.1%} of a {_f(f['window'], Dim.SECOND)} window: {counted(f['kernels'], 'kernel')},"
              f" {counted(f['launches'], 'launch')} ({counted(f['graph_launches'], 'graph launch')}); card: "
              + _card_text(f),
@@ -172,7 +183,7 @@ def text(reading: TraceReading) -> str:
              f" {f['syncs']['calls']:,}, holding {_f(f['syncs']['idle'], Dim.SECOND)} of idle; exposed collectives:"
              f" {f['comm_share']:.1%} of the window; data loader: {f['loader_share']:.1%}",
              "the kernels' time by their ops' regime: " + ", ".join(f"{k} {v:.0%}" for k, v in f["time_share"].items())
-             + ("" if reading.verdict.kind != "idle" else " (what the kernels do while they run; the verdict is the"
+             + ("" if kind != "idle" else " (what the kernels do while they run; the verdict is the"
                 " timeline's, on the time no kernel runs)"),
              coverage_text(f["coverage"])]
     if f["ops"]:
