@@ -38,6 +38,22 @@ def test_a_trace_file_reads_to_its_verdict_beside_the_learners_reading(page: Pag
     assert result.locator("svg.regime-strip rect").count() == 240
 
 
+def test_a_digest_reads_to_its_trace_s_verdict_and_a_reading_typed_afterwards_is_shown(page: Page, base_url: str,
+                                                                                       tmp_path: Path) -> None:
+    from regime_core.trace.ranks import digest
+
+    path = tmp_path / "rank0.digest.json"
+    path.write_text(json.dumps(digest(read_trace(as_bytes(picket_fence())).to_json())), encoding="utf-8")
+    _load(page, base_url, path)
+    result = page.locator(".regime-trace__result")
+    expect(result.locator(".regime-trace__theirs")).to_contain_text("overhead / host-bound")
+    expect(result.locator(".regime-trace__caption")).to_contain_text("A digest keeps a rank's reading, not its events")
+    expect(result.locator("svg.regime-strip")).to_have_count(0)
+    expect(result.locator(".regime-trace__yours")).to_contain_text("(none written)")
+    page.locator('.regime-trace input[name="guess"]').fill("overhead: the gaps")  # typed after the file was read
+    expect(result.locator(".regime-trace__yours")).to_contain_text("overhead: the gaps")
+
+
 def test_the_review_comment_carries_the_verdict_and_numbers_not_the_trace(page_as: object, base_url: str,
                                                                           tmp_path: Path) -> None:
     page = page_as(permissions=["clipboard-read", "clipboard-write"])  # type: ignore[operator]
@@ -196,6 +212,8 @@ def test_two_traces_before_and_after_give_the_change_and_its_comment(page_as: ob
     expect(result.locator(".regime-trace-diff__verdict")).to_have_text(
         "faster: overhead / host-bound → undecided")  # the nsys export has no shapes to place the GEMMs with
     expect(result.locator(".regime-trace__yours")).to_contain_text("loader fixed: faster, compute-bound after")
+    widget.locator('input[name="guess"]').fill("on second thought: faster, still host-bound")  # typed after: kept
+    expect(result.locator(".regime-trace__yours")).to_contain_text("on second thought: faster, still host-bound")
     expect(result.locator("tbody tr").first).to_contain_text("step time (median)")
     expect(result.locator("figure.regime-trace-diff__strip")).to_have_count(2)  # each trace's strip
     widths = [result.locator("figure.regime-trace-diff__strip svg").nth(n).bounding_box()["width"] for n in (0, 1)]

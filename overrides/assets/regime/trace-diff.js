@@ -39,7 +39,7 @@ export function mount(element) {
     result.replaceChildren(
       h("div", { class: "regime-trace__compare" },
         h("div", { class: "regime-trace__yours" }, h("p", {}, h("strong", {}, "What you expected")),
-          h("p", {}, guess || "(none written)")),
+          h("p", { "data-role": "guess" }, guess || "(none written)")),
         h("div", { class: "regime-trace__theirs" }, h("p", {}, h("strong", {}, "What the traces say")),
           h("p", { class: "regime-trace-diff__verdict" }, answer.headline))),
       scrollTable("regime-trace-diff__rows", "What moved", answer.head, answer.rows),
@@ -100,6 +100,11 @@ export function mount(element) {
       if (file) read(side, file); // both read again on the card chosen
     })),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the prediction line reads nothing
+    // A prediction typed after the traces were read is shown beside what they say, as it is typed.
+    on(form.elements.guess, "input", () => {
+      const shown = result.querySelector('[data-role="guess"]');
+      if (shown) shown.textContent = form.elements.guess.value.trim() || "(none written)";
+    }),
   ];
   python.startSoon();
   return () => {

@@ -75,7 +75,7 @@ export function mount(element) {
     const theirs = h("div", { class: "regime-trace__theirs" }, h("p", {}, h("strong", {}, "The trace's reading")),
       ...verdictNodes(verdict));
     const yours = h("div", { class: "regime-trace__yours" }, h("p", {}, h("strong", {}, "Your reading")),
-      h("p", {}, guess || "(none written)"));
+      h("p", { "data-role": "guess" }, guess || "(none written)"));
     const strip = svgNode(answer.svg);
     const legend = h("p", { class: "regime-trace__legend" }, answer.legend.map((key) =>
       h("span", {}, h("span", { class: `regime-trace__key regime-trace__key--${key.kind}`, "aria-hidden": "true" }), key.text)));
@@ -127,6 +127,11 @@ export function mount(element) {
     on(input, "change", () => read(input.files[0])),
     on(card, "change", () => last && read(last)),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the reading line reads nothing
+    // A reading typed after the file was read is the learner's too: shown beside the trace's as it is typed.
+    on(form.elements.guess, "input", () => {
+      const shown = result.querySelector('[data-role="guess"]');
+      if (shown) shown.textContent = form.elements.guess.value.trim() || "(none written)";
+    }),
   ];
   python.startSoon();
   return () => teardowns.forEach((teardown) => teardown());
