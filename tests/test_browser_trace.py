@@ -117,6 +117,11 @@ def test_without_a_card_the_page_says_why_there_is_no_roofline_and_takes_the_car
     expect(result.locator(".regime-trace__theirs")).to_contain_text("compute-bound")
     expect(page.locator("figure.regime-trace__roofline")).to_have_count(1)
     assert read_trace(path.read_bytes(), gpu="h100-sxm").verdict.regime == "compute"  # as the command line reads it
+    # the math's dtype named: the bf16 GEMMs held to fp8's peak, twice bf16's, read again as the command line reads them
+    page.locator('.regime-trace select[name="dtype"]').select_option("fp8")
+    expect(result).to_contain_text("the ops' math held to fp8 (as given)", timeout=READY_MS)
+    expect(result.locator(".regime-trace__theirs")).to_contain_text("undecided")
+    assert read_trace(path.read_bytes(), gpu="h100-sxm", dtype="fp8").verdict.regime is None
 
 
 def test_a_bad_file_is_one_line_and_the_page_keeps_working(page: Page, base_url: str, tmp_path: Path) -> None:

@@ -27,6 +27,7 @@ def trace_widget() -> str:
                  'application/gzip,text/csv,text/plain">')
         + '<p class="regime-trace__drop" aria-hidden="true">or drop the file here</p>'
         + _field("gpu", "The card it ran on", _card_menu())
+        + _field("dtype", "The math's dtype", _dtype_menu())
         + '</form>'
         '<progress class="regime-trace__progress" max="1" value="0" hidden></progress>'
         '<div class="regime-trace__result" aria-live="polite"></div>'
@@ -39,6 +40,12 @@ def _card_menu() -> str:
     options = "".join(f'<option value="{escape(card.id)}">{escape(card.name)}</option>'
                       for card in hw.catalogue().values())
     return f'<select name="gpu"><option value="" selected>As the trace names it</option>{options}</select>'
+
+
+def _dtype_menu() -> str:
+    """The dtypes whose dense peak the placed ops may be held to: where fp32 matmuls ran as TF32, or types are missing."""
+    options = "".join(f'<option value="{escape(dtype)}">{escape(dtype)}</option>' for dtype in hw.DTYPES)
+    return f'<select name="dtype"><option value="" selected>As the trace records it</option>{options}</select>'
 
 
 def diff_widget() -> str:
@@ -58,6 +65,7 @@ def diff_widget() -> str:
         + _field("before", f"Before the change (up to {escape(limit)})", f'<input type="file" name="before" {accept}>')
         + _field("after", f"After it (up to {escape(limit)})", f'<input type="file" name="after" {accept}>')
         + _field("gpu", "The card both ran on", _card_menu())
+        + _field("dtype", "The math's dtype", _dtype_menu())
         + "</form>"
         '<div class="regime-trace-diff__result" aria-live="polite"></div>'
         "</div>"

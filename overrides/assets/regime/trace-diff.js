@@ -10,6 +10,7 @@ export function mount(element) {
   const result = element.querySelector(".regime-trace-diff__result");
   const maxBytes = Number(element.dataset.maxBytes) || 0;
   const card = form.elements.gpu; // the card both ran on, where the traces name none the catalogue holds
+  const dtype = form.elements.dtype; // the math's dtype, where the traces' types do not say the roof
   const readings = { before: null, after: null };
   const pictures = { before: null, after: null }; // each trace's strip, as the one-trace reader draws it
 
@@ -74,8 +75,8 @@ export function mount(element) {
     }
     say(`Python is reading the ${side} trace…`, "pending");
     try {
-      const answer = await python.call("trace", card.value ? { gpu: card.value } : {},
-        new Uint8Array(await file.arrayBuffer()));
+      const asked = { ...(card.value && { gpu: card.value }), ...(dtype.value && { dtype: dtype.value }) };
+      const answer = await python.call("trace", asked, new Uint8Array(await file.arrayBuffer()));
       if (mine !== turns[side]) return;
       if (!answer.ok) {
         say(`The ${side} trace: ${answer.error}`, "error");
@@ -95,10 +96,10 @@ export function mount(element) {
     bindStatus(element.querySelector(".regime-status")),
     on(form.elements.before, "change", () => read("before", form.elements.before.files[0])),
     on(form.elements.after, "change", () => read("after", form.elements.after.files[0])),
-    on(card, "change", () => ["before", "after"].forEach((side) => {
+    ...[card, dtype].map((menu) => on(menu, "change", () => ["before", "after"].forEach((side) => {
       const [file] = form.elements[side].files;
-      if (file) read(side, file); // both read again on the card chosen
-    })),
+      if (file) read(side, file); // both read again on the card or dtype chosen
+    }))),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the prediction line reads nothing
     // A prediction typed after the traces were read is shown beside what they say, as it is typed.
     on(form.elements.guess, "input", () => {

@@ -59,6 +59,7 @@ export function mount(element) {
   const form = element.querySelector("form");
   const input = form.elements.file;
   const card = form.elements.gpu; // the card it ran on, where the trace names none the catalogue holds
+  const dtype = form.elements.dtype; // the math's dtype, where the trace's types do not say the roof
   let last = null; // the file read last: read again when the card is chosen
   const progress = element.querySelector(".regime-trace__progress");
   const result = element.querySelector(".regime-trace__result");
@@ -110,7 +111,8 @@ export function mount(element) {
       const bytes = await readFile(file, progress);
       if (mine !== turn) return;
       say("Python is reading the trace…", "pending");
-      const answer = await python.call("trace", card.value ? { gpu: card.value } : {}, bytes);
+      const asked = { ...(card.value && { gpu: card.value }), ...(dtype.value && { dtype: dtype.value }) };
+      const answer = await python.call("trace", asked, bytes);
       if (mine !== turn) return;
       if (!answer.ok) say(answer.error, "error");
       else render(answer, guess);
@@ -126,6 +128,7 @@ export function mount(element) {
     bindStatus(element.querySelector(".regime-status")),
     on(input, "change", () => read(input.files[0])),
     on(card, "change", () => last && read(last)),
+    on(dtype, "change", () => last && read(last)),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the reading line reads nothing
     // A reading typed after the file was read is the learner's too: shown beside the trace's as it is typed.
     on(form.elements.guess, "input", () => {

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from regime_core.bridge.protocol import Op
+from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.levers import advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
@@ -88,6 +89,16 @@ def _request_bytes(req: Mapping[str, Any]) -> bytes:
 _MAX_CARD_NAME = 60  # a catalogue id or alias; longer is not one
 
 
+def _dtype_asked(req: Mapping[str, Any]) -> str | None:
+    """The math's dtype a request asks every placed op to be held to (``dtype``), or None for the trace's own."""
+    dtype = req.get("dtype")
+    if dtype in (None, ""):
+        return None
+    if dtype not in hw.DTYPES:
+        raise RegimeError("dtype", f"expected one of {', '.join(hw.DTYPES)}")
+    return str(dtype)
+
+
 def _card_asked(req: Mapping[str, Any]) -> str | None:
     """The card a request asks its trace to be read on (``gpu``: a catalogue id), or None for the trace's own."""
     gpu = req.get("gpu")
@@ -102,9 +113,9 @@ def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
     if step not in (None, "") and (not isinstance(step, int) or isinstance(step, bool) or not 0 <= step < 10**12):
         raise RegimeError("step", "expected a step number such as 3")
     if looks_like_digest(raw[:256]):
-        return _digest_answer(raw, step, _card_asked(req))
+        return _digest_answer(raw, step, _card_asked(req) or _dtype_asked(req))
     reading = read_profile(Pieces(raw, MAX_TRACE_BYTES), step if isinstance(step, int) and not isinstance(step, bool)
-                           else None, _card_asked(req))
+                           else None, _card_asked(req), _dtype_asked(req))
     if isinstance(reading, CounterReading):
         return _counter_answer(reading)
     out = reading.to_json()
@@ -119,11 +130,14 @@ def _trace_answer(req: Mapping[str, Any]) -> dict[str, Any]:
             "review": trace_review(reading.verdict, out["trace"], "{url}")}
 
 
-def _digest_answer(raw: bytes, step: object, card: str | None) -> dict[str, Any]:
-    """A rank's digest as the page shows a trace: the reading it holds, with no strip (it keeps no events)."""
-    if step not in (None, "") or card is not None:
-        raise RegimeError("step" if step not in (None, "") else "gpu", "this file is a digest: it was read already,"
-                          " on its own card and steps")
+def _digest_answer(raw: bytes, step: object, asked: str | None) -> dict[str, Any]:
+    """A rank's digest as the page shows a trace: the reading it holds, with no strip (it keeps no events).
+
+    ``asked``: a card or dtype the request asks for, which a digest, read already, cannot take.
+    """
+    if step not in (None, "") or asked is not None:
+        raise RegimeError("step" if step not in (None, "") else "data", "this file is a digest: it was read already,"
+                          " on its own card, dtype and steps")
     out = rank_reading_of(parse_json_text(raw.decode("utf-8", errors="replace"), "data", limit=len(raw) + 1))
     facts = out["trace"]
     roofline, roofline_caption = ops_roofline(facts)
@@ -252,7 +266,7 @@ def op_ranks(req: Mapping[str, Any]) -> dict[str, Any]:
             "rows": rows, "shown": shown, "svg": ranks_picture(merged), "markdown": ranks_markdown(merged)}
 
 
-OPS = [Op("trace", ("data", "step", "gpu"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text",
+OPS = [Op("trace", ("data", "step", "gpu", "dtype"), op_trace, ("verdict", "trace", "svg", "caption", "legend", "text",
                                                        "ops_head", "ops", "roofline", "roofline_caption", "review")),
        Op("trace_diff", ("before", "after"), op_trace_diff, ("verdict", "headline", "head", "rows", "text", "op_head",
                                                                  "op_rows", "markdown")),

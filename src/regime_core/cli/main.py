@@ -230,8 +230,9 @@ def _read_file(path: str, step: int | None, field: str, read: Callable[[bytes | 
 
 def _digest_trace(args: argparse.Namespace, step: int | None) -> tuple[dict[str, Any], str]:
     """``regime trace`` on a rank's digest: the reading it holds, as the trace's own reading said it."""
-    if step is not None or args.gpu is not None:
-        raise RegimeError("--step" if step is not None else "--gpu", f"{args.file} is a digest: it was read"
+    if step is not None or args.gpu is not None or args.dtype is not None:
+        raise RegimeError("--step" if step is not None else "--gpu" if args.gpu is not None else "--dtype",
+                          f"{args.file} is a digest: it was read"
                           " already, on its own card and steps; leave the option out")
     held = rank_reading_of(parse_json_text(_text_of(args.file), "FILE", limit=MAX_FILE_BYTES))
     if args.digest:
@@ -252,7 +253,8 @@ def _trace(args: argparse.Namespace) -> tuple[dict[str, Any], str]:
     if _is_digest_file(args.file, "FILE"):  # a rank's reading, written where its trace was: said as it was read
         return _digest_trace(args, step)
     reading: TraceReading | CounterReading = _read_file(args.file, step, "FILE",
-                                                        functools.partial(read_profile, gpu=args.gpu))
+                                                        functools.partial(read_profile, gpu=args.gpu,
+                                                                          dtype=args.dtype))
     if isinstance(reading, CounterReading):
         if args.digest or args.svg:
             raise RegimeError("--digest" if args.digest else "--svg", "an Nsight Compute report holds kernels"
@@ -281,8 +283,8 @@ def cmd_diff(args: argparse.Namespace) -> tuple[dict[str, Any], str, int]:
     most = _percent(args.max_slowdown, "--max-slowdown") if args.max_slowdown is not None else None
     if args.before == "-" and args.after == "-":
         raise RegimeError("AFTER", "expected a file: only one of the two may be read from stdin ('-')")
-    before = _reading_json(args.before, step, "BEFORE", args.gpu)  # a trace of any format, or a rank's digest
-    after = _reading_json(args.after, step, "AFTER", args.gpu)
+    before = _reading_json(args.before, step, "BEFORE", args.gpu, args.dtype)  # any format, or a rank's digest
+    after = _reading_json(args.after, step, "AFTER", args.gpu, args.dtype)
     result = diff(before, after)
     failed = gate(result["change"], max_slowdown=most, expect_regime=expect)
     result["change"]["gate"] = {"max_slowdown": most, "expect_regime": expect, "failed": failed}
@@ -321,7 +323,7 @@ def rank_reading(path: str, gpu: str | None = None) -> tuple[str, dict[str, Any]
         return path, None, f"cannot read it: {exc.strerror or exc}"
 
 
-def _reading_json(path: str, step: int | None, field: str, gpu: str | None = None, *,
+def _reading_json(path: str, step: int | None, field: str, gpu: str | None = None, dtype: str | None = None, *,
                   digest_keeps_card: bool = False) -> dict[str, Any]:
     """A trace's reading (on the card ``gpu`` where given), or the reading a digest holds (said in its first bytes).
 
@@ -329,12 +331,13 @@ def _reading_json(path: str, step: int | None, field: str, gpu: str | None = Non
     digests and traces).
     """
     if _is_digest_file(path, field):
-        if step is not None or (gpu is not None and not digest_keeps_card):
-            raise RegimeError("--step" if step is not None else "--gpu", f"{path} is a digest: it was read"
+        if step is not None or dtype is not None or (gpu is not None and not digest_keeps_card):
+            raise RegimeError("--step" if step is not None else "--dtype" if dtype is not None else "--gpu",
+                              f"{path} is a digest: it was read"
                               " already, on its own card and steps; leave the option out")
         return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
     with no_cycle_collection():
-        return _read_file(path, step, field, functools.partial(read_trace, gpu=gpu)).to_json()
+        return _read_file(path, step, field, functools.partial(read_trace, gpu=gpu, dtype=dtype)).to_json()
 
 
 def _is_digest_file(path: str, field: str) -> bool:
@@ -558,6 +561,9 @@ def build_parser() -> argparse.ArgumentParser:
                                                                                    " its own)")):
         subs[name].add_argument("--gpu", help=f"the card {ran}, where a trace names none the catalogue holds (an id"
                                               " from regime gpus, such as v100-sxm2)")
+    for name in ("trace", "diff"):
+        subs[name].add_argument("--dtype", help="the math's dtype, whose dense peak every placed op is held to (tf32"
+                                " where fp32 matmuls ran as TF32; a trace without its ops' types): " + ", ".join(hardware.DTYPES))
     subs["ranks"].add_argument("--engine", default="local", help="local (a process pool on this machine) or ray (Ray"
                                " tasks where the traces lie: pip install 'regime-core[ray]')")
     subs["ranks"].add_argument("--address", help="--engine ray: the Ray cluster to join (as ray.init takes it, e.g."

@@ -90,11 +90,12 @@ def _window(events: Events, step: int | None) -> tuple[float, float] | None:
     raise RegimeError("--step", f"no ProfilerStep#{step} in this trace; its steps: {have}")
 
 
-def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], dict[str, Any] | None]:
+def _op_row(total: OpTotal, card: hw.Hardware | None,
+            math: str | None = None) -> tuple[dict[str, Any], dict[str, Any] | None]:
     row: dict[str, Any] = {"name": total.name, "shape": total.shape, "calls": total.calls, "time": total.seconds,
                            "flops": None, "bytes": None, "intensity": None, "achieved_flops": None,
                            "bandwidth": None, "regime": None, "beyond_peak": False,
-                           "dtype": total.work.dtype if total.work else None,
+                           "dtype": (math or total.work.dtype) if total.work else None,
                            "source": total.work.source if total.work else ""}
     if total.work is None or total.calls == 0 or total.seconds <= 0:
         return row, None
@@ -102,7 +103,7 @@ def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], d
     w = total.work
     row.update(flops=w.flops, bytes=w.bytes, intensity=w.flops / w.bytes, achieved_flops=w.flops / per_call,
                bandwidth=w.bytes / per_call)
-    dtype = card.roof_dtype(w.dtype) if card is not None else None
+    dtype = card.roof_dtype(math or w.dtype) if card is not None else None
     if card is None or dtype is None:
         return row, None
     symptoms = {"hardware": card.id, "dtype": dtype, "work": {"flops": w.flops, "bytes": w.bytes},
@@ -114,7 +115,7 @@ def _op_row(total: OpTotal, card: hw.Hardware | None) -> tuple[dict[str, Any], d
     return row, symptoms
 
 
-def _op_rows(totals: list[OpTotal], card: hw.Hardware | None
+def _op_rows(totals: list[OpTotal], card: hw.Hardware | None, math: str | None = None
              ) -> tuple[list[dict[str, Any]], dict[str, float], dict[str, dict[str, Any]], float]:
     """Each op's row, GPU time by regime, the longest op's symptoms per regime, and the placed ops read undecided.
 
@@ -126,7 +127,7 @@ def _op_rows(totals: list[OpTotal], card: hw.Hardware | None
     chosen: dict[str, dict[str, Any]] = {}
     placed_undecided = 0.0
     for total in totals:
-        row, symptoms = _op_row(total, card)
+        row, symptoms = _op_row(total, card, math)
         by_regime[str(row["regime"])] += total.seconds
         if symptoms is not None and str(row["regime"]) not in chosen:
             chosen[str(row["regime"])] = symptoms  # totals come longest first
@@ -154,6 +155,11 @@ def _idle_symptoms(tl: Timeline, steps: int) -> dict[str, Any]:
 
 def _card_text(facts: Mapping[str, Any]) -> str:
     """The card by its name, and the trace's own name for it (the learner sees what was read as what)."""
+    math = f"; the ops' math held to {facts['dtype_given']} (as given)" if facts.get("dtype_given") else ""
+    return _card_name_text(facts) + math
+
+
+def _card_name_text(facts: Mapping[str, Any]) -> str:
     name, device = facts["card_name"], facts["device"]
     if name is None:
         return f"unknown ('{device}')" if device else "not named in the trace"
@@ -196,19 +202,23 @@ def facts_text(f: Mapping[str, Any], kind: str) -> str:
     return "\n".join(lines)
 
 
-def read_trace(source: bytes | BinaryIO | Pieces, step: int | None = None, gpu: str | None = None) -> TraceReading:
+def read_trace(source: bytes | BinaryIO | Pieces, step: int | None = None, gpu: str | None = None,
+               dtype: str | None = None) -> TraceReading:
     """Read a trace (JSON or gzipped; its bytes or its open file) into a verdict; a RegimeError names what is wrong.
 
     ``gpu`` names the card the run used (a catalogue id or alias), for a trace that names none the catalogue holds;
-    the reading says that the card was given, and what the trace calls it.
+    the reading says that the card was given, and what the trace calls it. ``dtype`` names the math's dtype, whose
+    dense peak every placed op is held to (fp32 matmuls that ran as TF32; a trace without its ops' types).
     """
     card = hw.get(gpu, "--gpu") if gpu is not None else None
+    if dtype is not None and dtype not in hw.DTYPES:
+        raise RegimeError("--dtype", f"expected one of {', '.join(hw.DTYPES)}")
     with no_cycle_collection():
-        return _read_trace(source, step, card)
+        return _read_trace(source, step, card, dtype)
 
 
 def read_profile(source: bytes | BinaryIO | Pieces, step: int | None = None,
-                 gpu: str | None = None) -> TraceReading | CounterReading:
+                 gpu: str | None = None, dtype: str | None = None) -> TraceReading | CounterReading:
     """A trace's reading, or, for Nsight Compute's per-kernel counters (``ncu --csv``), theirs.
 
     What ``regime trace`` and the page read; commands that compare timelines (``diff``, ``ranks``) read
@@ -216,12 +226,15 @@ def read_profile(source: bytes | BinaryIO | Pieces, step: int | None = None,
     """
     pieces = source if isinstance(source, Pieces) else Pieces(source)
     if pieces.zipped or not (pieces.head.lstrip().startswith(b"==PROF==") or is_counters(header_row(pieces.head))):
-        return read_trace(pieces, step, gpu)
+        return read_trace(pieces, step, gpu, dtype)
     raw = pieces.whole()  # ncu writes a line per kernel it profiles before its table: the header may lie far in
     if not is_counters(header_row(raw)):
-        return read_trace(raw, step, gpu)
+        return read_trace(raw, step, gpu, dtype)
     if step is not None:
         raise RegimeError("--step", "an Nsight Compute report has no steps: each kernel was counted alone")
+    if dtype is not None:
+        raise RegimeError("--dtype", "an Nsight Compute report gives each kernel's throughput as a share of the"
+                                     " card's own peaks: there is no dtype to choose; read it without --dtype")
     return read_counters(raw)
 
 
@@ -256,7 +269,8 @@ def _why_no_gpu(events: Events) -> str:
     return "it holds no GPU activity (a CPU-only profile?): " + again
 
 
-def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.Hardware | None = None) -> TraceReading:
+def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.Hardware | None = None,
+                math: str | None = None) -> TraceReading:
     events = read_events(source)
     if not events.gpu:
         raise RegimeError("trace", _why_no_gpu(events))
@@ -267,7 +281,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
     card, device = card_of(events.device_names)
     card = given or card
     totals, kernel_time = op_totals(events, window)
-    rows, by_regime, chosen, placed_undecided = _op_rows(totals, card)
+    rows, by_regime, chosen, placed_undecided = _op_rows(totals, card, math)
     unlinked = max(0.0, kernel_time - sum(t.seconds for t in totals))
     share = {regime: t / kernel_time for regime, t in by_regime.items() if kernel_time > 0 and regime != "None"}
     share["undecided"] = (by_regime.get("None", 0.0) + unlinked) / kernel_time if kernel_time > 0 else 1.0
@@ -323,6 +337,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
                          sum(1 for c in events.launches if window[0] <= c.start < window[1]),
              "graph_launches": events.graph_launches, "card": card.id if card else None,
              "card_name": card.name if card else None, "device": device, "card_given": given is not None,
+             "dtype_given": math,
              "steps": _steps(steps, tl),
              "syncs": {"calls": len(events.syncs), "idle": tl.sync_idle},
              "gaps": {"count": len(tl.gaps), "launch_sized": tl.launch_gaps,
@@ -331,7 +346,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
              "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped,
              "rank": events.rank, "world_size": events.world_size,
              "compute_time": sum(map(float.__sub__, tl.other_spans.ends, tl.other_spans.starts)), "collectives": collectives(events, window),
-             "coverage": coverage(totals, kernel_time, card, events)}
+             "coverage": coverage(totals, kernel_time, card, events, math)}
     return TraceReading(verdict, symptoms, facts, events, tl)
 
 
@@ -387,7 +402,8 @@ def collectives(events: Events, window: tuple[float, float] | None) -> dict[str,
     return out
 
 
-def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None, events: Events) -> dict[str, Any]:
+def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None, events: Events,
+             math: str | None = None) -> dict[str, Any]:
     """What a reading rests on: the share of the GPU's kernel time its roofline covers, and what it left out.
 
     ``placed``: kernel time of ops whose FLOPs and bytes were modelled from their shapes (or the trace's count)
@@ -404,7 +420,7 @@ def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None
     unmodelled = [t for t in totals if t.work is None and t.shape]
     linked = sum(t.seconds for t in totals)
     dtypes = sorted({dt for t in modelled if card is not None and t.work is not None
-                     and (dt := card.roof_dtype(t.work.dtype)) is not None})
+                     and (dt := card.roof_dtype(math or t.work.dtype)) is not None})
     names: dict[str, float] = defaultdict(float)
     for t in unmodelled:
         names[t.name] += t.seconds
