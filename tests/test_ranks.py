@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from regime_core.catalogue.levers import advice
 from regime_core.errors import RegimeError
 from regime_core.trace.ranks import digest, merge, reading_of
 from regime_core.trace.reading import read_trace
@@ -85,9 +86,29 @@ def test_a_balanced_job_reads_as_its_ranks_read() -> None:
     result = _merge(job(4, comm_us=50.0))
     assert result["stragglers"] == []
     assert {r["regime"] for r in result["ranks"]} == {None}  # a kernel without an op's shapes is not placed
-    assert result["job"] == {"verdict": "undecided", "regime": None,
+    assert result["job"] == {"verdict": "undecided", "regime": None, "regime_name": "undecided",
                              "text": "No rank is late and the collectives do not hold the step: 4 of 4 ranks read"
-                                     " undecided."}
+                                     " undecided.",
+                             "evidence": ["4 ranks read; exposed collectives 2%–2% of a rank's window"],
+                             "lever": "", "waste": "",
+                             "needs": "read each rank on its own (regime trace FILE): no regime holds most ranks, and"
+                                      " no rank is late", "waiting": []}
+
+
+def test_the_job_verdict_has_the_classifier_s_keys_and_lists_the_ranks_that_wait() -> None:
+    result = _merge(job(8, compute={5: 1300.0}, base_us=1000.0, comm_us=800.0))
+    late = result["job"]
+    assert late["regime_name"] == next(r["regime_name"] for r in result["ranks"] if r["rank"] == 5)  # its own
+    assert late["evidence"][1].startswith("rank 5 reaches the collectives 30% later than the median rank")
+    assert late["lever"].startswith("fix rank 5 first: ")
+    assert late["waste"].startswith("a faster interconnect")
+    assert late["waiting"] == [0, 1, 2, 3, 4, 6, 7]  # every rank but the straggler waits for it
+    slow_link = _merge(job(4, comm_us=4000.0))["job"]
+    assert slow_link["regime"] == "communication"
+    assert slow_link["waiting"] == [0, 1, 2, 3]
+    assert slow_link["lever"] == advice("communication").helps
+    assert slow_link["waste"] == advice("communication").wastes
+    assert slow_link["needs"] == ""
 
 
 def test_the_set_says_missing_ranks_duplicates_and_sizes_first() -> None:

@@ -81,7 +81,7 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
             "card_known": trace.get("card") is not None,
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
-            "regime": reading["regime"], "regime_name": reading["regime_name"],
+            "regime": reading["regime"], "regime_name": reading["regime_name"], "lever": reading.get("lever", ""),
             "collectives": trace.get("collectives", {}),
             "steps": [s["time"] for s in ordered],
             # each step's work before the collectives, where the reading has each step's exposed collectives
@@ -107,7 +107,7 @@ def merge(readings: Iterable[tuple[str, Mapping[str, Any]]], refused: Iterable[t
     rows.sort(key=lambda r: r["rank"])
     notes = _notes(rows)
     stragglers = _stragglers(rows)
-    job = _job(rows, stragglers, [] if stragglers else _moving(rows))
+    job = _with_keys(_job(rows, stragglers, [] if stragglers else _moving(rows)), rows, stragglers)
     return {"ranks": rows, "stragglers": [s["rank"] for s in stragglers], "job": job, "notes": notes,
             "refused": refused_out}
 
@@ -210,6 +210,36 @@ def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]],
     name = advice(regime).name if regime else "undecided"
     text = (f"No rank is late and the collectives do not hold the step: {count} of {len(rows)} ranks read {name}.")
     return {"verdict": regime or "undecided", "regime": regime, "text": text}
+
+
+def _with_keys(job: dict[str, Any], rows: list[dict[str, Any]], stragglers: list[dict[str, Any]]) -> dict[str, Any]:
+    """The job's verdict with the classifier's keys (``regime_name``, ``evidence``, ``lever``, ``waste``, ``needs``).
+
+    And ``waiting``: the ranks, a straggler aside, that spend a share of their window in exposed collectives.
+    """
+    late = {r["rank"] for r in stragglers}
+    waiting = [r["rank"] for r in rows if r["rank"] not in late and r["comm_share"] >= COMM_SHARE]
+    shares = [r["comm_share"] for r in rows]
+    evidence = [f"{len(rows)} ranks read; exposed collectives {min(shares):.0%}–{max(shares):.0%} of a rank's window"]
+    if stragglers:
+        first = stragglers[0]
+        evidence.append(f"rank {first['rank']} reaches the collectives {first['late_by']:.0%} later than the median"
+                        f" rank and reads {first['regime_name']} on its own")
+        lever = f"fix rank {first['rank']} first: " + next(
+            (str(r["lever"]) for r in rows if r["rank"] == first["rank"] and r.get("lever")), "find why it is late")
+        waste = "a faster interconnect: the other ranks wait in the collectives for the straggler, not for the network"
+    elif job["verdict"] == "imbalance":
+        evidence.append(f"the slowest rank changes from step to step ({len(job['late_ranks'])} ranks take turns)")
+        lever = "balance the work per step: bucket or pack by length, cap the imbalance"
+        waste = "a faster interconnect or another node: each step waits for that step's slowest rank"
+    elif job["regime"] is not None:
+        lever, waste = advice(job["regime"]).helps, advice(job["regime"]).wastes
+    else:
+        lever = waste = ""
+    needs = "" if lever else ("read each rank on its own (regime trace FILE): no regime holds most ranks, and no rank"
+                              " is late")
+    return {**job, "regime_name": advice(job["regime"]).name if job["regime"] else "undecided",
+            "evidence": evidence, "lever": lever, "waste": waste, "needs": needs, "waiting": waiting}
 
 
 COLUMNS = ("rank", "step time", "work before collectives", "compute", "exposed collectives", "loader", "regime")
