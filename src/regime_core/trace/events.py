@@ -117,6 +117,9 @@ class Events:
     profiled_kernels: int = 0  # CUPTI range-profiler records: a kernel's counters, from a replay of it alone
     rank: int | None = None  # this process's rank and the job's size, from torch.distributed (distributedInfo)
     world_size: int | None = None
+    #: Each collective kernel whose message PyTorch recorded on it: (start, end, elements in, elements out, its
+    #: dtype's name, the group's size). Few (a collective a bucket), so kept as tuples.
+    messages: tuple[tuple[float, float, int, int, str, int], ...] = ()
 
 
 def _seconds(value: object) -> float | None:
@@ -255,6 +258,7 @@ class _Collector:
         self.kinds = _Names()
         self.labels = _Labels()
         self.type_lists: dict[tuple[object, ...], tuple[object, ...]] = {}
+        self.messages: list[tuple[float, float, int, int, str, int]] = []
 
     # The hot path of a trace's millions of events. Most events are well formed: ``add`` reads those with
     # subscripts and type checks only; anything else, and every odd case, goes to ``_add``, which says
@@ -278,6 +282,12 @@ class _Collector:
             self._add(event)
             return
         self._keep(start, start + duration, cat, raw_name, args, event)
+
+    def _message(self, start: float, end: float, args: dict[str, Any]) -> None:
+        sizes = [v for v in (args.get("In msg nelems"), args.get("Out msg nelems", args.get("In msg nelems")),
+                             args.get("Group size")) if type(v) is int and 0 <= v < _HUGE]
+        if len(sizes) == 3 and isinstance(args.get("dtype"), str):
+            self.messages.append((start, end, sizes[0], sizes[1], str(args["dtype"])[:20], sizes[2]))
 
     def gpu_columns(self, kind: str, columns: Sequence[Sequence[Any]]) -> None:
         """GPU spans given as columns: names, starts and ends (seconds), devices, streams, correlation ids.
@@ -354,10 +364,14 @@ class _Collector:
                                                          args["correlation"], args["External id"])
             except (KeyError, TypeError):
                 self._gpu(name, start, end, gpu_kind, gpu_kind == "kernel" and comm, args, event)
+                if gpu_kind == "kernel" and comm and "In msg nelems" in args:
+                    self._message(start, end, args)
                 return
             self.gpu.append((name, start, end, gpu_kind, device, stream,
                              correlation if type(correlation) is int else _int(correlation),
                              external if type(external) is int else _int(external), gpu_kind == "kernel" and comm))
+            if gpu_kind == "kernel" and comm and "In msg nelems" in args:  # PyTorch records the message on it
+                self._message(start, end, args)
             return
         if cat == "cuda_profiler_range":
             self.profiled += 1
@@ -437,4 +451,4 @@ def _events(kept: _Collector, names: tuple[str, ...]) -> Events:
     return Events(kept.gpu.sorted_by(1), kept.launches.sorted_by(1), kept.graphs,
                   tuple(sorted(kept.syncs, key=_start)), kept.ops.sorted_by(1),
                   tuple(sorted(kept.steps, key=lambda s: s[1].start)), tuple(sorted(kept.loader, key=_start)),
-                  names, kept.skipped, kept.profiled)
+                  names, kept.skipped, kept.profiled, messages=tuple(sorted(kept.messages)))

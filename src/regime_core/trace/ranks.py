@@ -203,6 +203,7 @@ def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]],
     if len(waiting) == len(rows):
         text = (f"Every rank spends {min(shares):.0%}–{max(shares):.0%} of its window in exposed collectives and no"
                 " rank is late: the collectives themselves are slow for all (the link, or too little overlap)."
+                + _bus_said(rows) +
                 " Overlap them with compute, or move less data; faster kernels would not shorten the step.")
         return {"verdict": "communication", "regime": "communication", "text": text}
     regimes = Counter(r["regime"] for r in rows)
@@ -210,6 +211,22 @@ def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]],
     name = advice(regime).name if regime else "undecided"
     text = (f"No rank is late and the collectives do not hold the step: {count} of {len(rows)} ranks read {name}.")
     return {"verdict": regime or "undecided", "regime": regime, "text": text}
+
+
+def _bus_said(rows: list[dict[str, Any]]) -> str:
+    """The bus bandwidth the ranks' collectives reached, where their messages were recorded ("" where not)."""
+    kinds = Counter[str]()
+    for r in rows:
+        for kind, entry in r["collectives"].items():
+            if entry.get("bus_bandwidth"):
+                kinds[kind] += entry.get("exposed", entry["time"])
+    if not kinds:
+        return ""
+    kind = kinds.most_common(1)[0][0]
+    reached = [r["collectives"][kind]["bus_bandwidth"] for r in rows if r["collectives"].get(kind, {}).get("bus_bandwidth")]
+    return (f" Their {kind} kernels reached a bus bandwidth of {_f(statistics.median(reached), Dim.BYTE_RATE)}"
+            f" (the median of {len(reached)} ranks; nccl-tests' measure, from the message sizes PyTorch recorded):"
+            " set it against what the link gives each way (nccl-tests' all_reduce_perf on the same nodes).")
 
 
 def _with_keys(job: dict[str, Any], rows: list[dict[str, Any]], stragglers: list[dict[str, Any]]) -> dict[str, Any]:

@@ -8,6 +8,7 @@ regime holding most of the time, no card, or no shapes is "undecided", with what
 
 from __future__ import annotations
 
+import bisect
 import contextlib
 import dataclasses
 import gc
@@ -39,7 +40,7 @@ from regime_core.trace.counters import CounterReading, header_row, is_counters, 
 from regime_core.trace.events import Events, Span, read_events
 from regime_core.trace.ops import OpTotal, op_totals
 from regime_core.trace.source import Pieces
-from regime_core.trace.timeline import Timeline, exposed_in, timeline
+from regime_core.trace.timeline import Intervals, Timeline, exposed_in, timeline
 
 TOP_OPS = 20  # ops listed, most GPU time first
 
@@ -345,7 +346,7 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
              "comm_share": comm_share, "loader_share": tl.loader_idle / tl.length,
              "time_share": dict(sorted(share.items())), "ops": rows[:TOP_OPS], "skipped_events": events.skipped,
              "rank": events.rank, "world_size": events.world_size,
-             "compute_time": sum(map(float.__sub__, tl.other_spans.ends, tl.other_spans.starts)), "collectives": collectives(events, window),
+             "compute_time": sum(map(float.__sub__, tl.other_spans.ends, tl.other_spans.starts)), "collectives": collectives(events, window, tl.other_spans),
              "coverage": coverage(totals, kernel_time, card, events, math)}
     return TraceReading(verdict, symptoms, facts, events, tl)
 
@@ -387,19 +388,65 @@ _COLLECTIVE_KINDS = (("all-reduce", re.compile(r"all_?reduce", re.I)), ("all-gat
                      ("send/recv", re.compile(r"send|recv", re.I)), ("broadcast", re.compile(r"broadcast", re.I)))
 
 
-def collectives(events: Events, window: tuple[float, float] | None) -> dict[str, dict[str, float]]:
-    """Collective kernels by kind: how many, and their GPU time (overlapped or not), in the window."""
-    out: dict[str, dict[str, float]] = {}
+#: Bytes per element of the dtype names PyTorch records on a collective's kernel ("Float", "BFloat16", ...).
+_ELEMENT_BYTES = {"float": 4, "half": 2, "bfloat16": 2, "double": 8, "long": 8, "int": 4, "short": 2, "byte": 1,
+                  "char": 1, "bool": 1, "float8_e4m3fn": 1, "float8_e5m2": 1}
+
+
+def bus_factor(kind: str, group: int) -> float:
+    """nccl-tests' bus bandwidth over algorithm bandwidth (bytes ÷ time) for a collective of ``group`` ranks.
+
+    It makes a collective's speed comparable with the link whatever the group's size: an all-reduce moves
+    2(n−1)/n of its bytes over each rank's link, an all-gather, reduce-scatter or all-to-all (n−1)/n, the rest once.
+    """
+    if group < 2:
+        return 1.0
+    if kind == "all-reduce":
+        return 2 * (group - 1) / group
+    return (group - 1) / group if kind in ("all-gather", "reduce-scatter", "all-to-all") else 1.0
+
+
+def collectives(events: Events, window: tuple[float, float] | None, other: Intervals) -> dict[str, dict[str, Any]]:
+    """Collective kernels by kind, in the window: how many, their GPU time, and what of it is exposed.
+
+    ``exposed`` is the time no other GPU work overlaps. Where PyTorch recorded the kernels' messages, ``bytes`` moved
+    and the ``bus_bandwidth`` reached (nccl-tests' measure, comparable with the link) over the ``sized`` kernels.
+    """
+    out: dict[str, dict[str, Any]] = {}
     gpu = events.gpu
+    messages = {(m[0], m[1]): m for m in events.messages}
+    moved: dict[str, list[float]] = {}  # per kind: bus bytes and time of the kernels with a message
     for at in itertools.compress(range(len(gpu)), values_of(gpu, 8)):  # the collectives' rows alone
         span = gpu[at]
         if window is not None and not window[0] <= span.start < window[1]:
             continue
         kind = next((k for k, pattern in _COLLECTIVE_KINDS if pattern.search(span.name)), "other")
-        entry = out.setdefault(kind, {"count": 0, "time": 0.0})
+        entry = out.setdefault(kind, {"count": 0, "time": 0.0, "exposed": 0.0})
         entry["count"] += 1
         entry["time"] += span.end - span.start
+        entry["exposed"] += span.end - span.start - _covered(other, span.start, span.end)
+        message = messages.get((span.start, span.end))
+        size = _ELEMENT_BYTES.get(message[4].lower()) if message else None
+        if message is not None and size is not None and span.end > span.start:
+            elements = message[3] if kind == "all-gather" else message[2]  # the gathered whole; else what is sent
+            tally = moved.setdefault(kind, [0.0, 0.0, 0.0, 0])
+            tally[0] += elements * size
+            tally[1] += elements * size * bus_factor(kind, message[5])
+            tally[2] += span.end - span.start
+            tally[3] += 1
+    for kind, (data, bus, seconds, count) in moved.items():
+        out[kind].update(bytes=data, bus_bandwidth=bus / seconds, sized=count)
     return out
+
+
+def _covered(intervals: Intervals, start: float, end: float) -> float:
+    """How much of ``[start, end]`` the (merged, sorted) intervals cover."""
+    starts, ends = intervals.starts, intervals.ends
+    at, covered = bisect.bisect_right(ends, start), 0.0
+    while at < len(starts) and starts[at] < end:
+        covered += min(end, ends[at]) - max(start, starts[at])
+        at += 1
+    return covered
 
 
 def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None, events: Events,
