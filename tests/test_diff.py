@@ -272,3 +272,35 @@ def test_two_traces_with_few_ops_in_common_are_said_to_be_maybe_different_models
     assert said == ["The two traces share 1 of their op names (4 before, 4 after): they may run different models, and"
                     " the change compares them as they are."]
     assert diff(one, _read(model(["aten::mm", "aten::add", "aten::mul", "aten::gelu"])))["change"]["differences"] == []
+
+
+def test_a_new_host_sync_and_an_op_that_lost_bandwidth_are_named_as_regressions() -> None:
+    synced = diff(_read(_back_to_back(50)), _read(sync_stall(50)))["change"]
+    assert "Host syncs rose from 0 to 50." in synced["text"]
+    slowed = diff(_read(bandwidth_bound(efficiency=0.8)), _read(bandwidth_bound(efficiency=0.4)))["change"]
+    assert "fell from 2.68 TB/s to 1.34 TB/s of bandwidth." in slowed["text"]
+    assert "fell from" not in diff(_read(bandwidth_bound()), _read(bandwidth_bound()))["change"]["text"]
+
+
+def test_ops_that_appear_or_vanish_are_said_in_words_with_their_time() -> None:
+    change = diff(_read(stepped()), _read(stepped(adds=3)))["change"]
+    assert "New after the change: aten::add [[8, 4096, 4096], [8, 4096, 4096]] (1.2 ms a step)." in change["text"]
+    back = diff(_read(stepped(adds=3)), _read(stepped()))["change"]
+    assert "Gone after it: aten::add" in back["text"]
+    assert "New after" not in diff(_read(stepped()), _read(stepped()))["change"]["text"]
+
+
+def test_step_reads_that_step_of_both_and_expect_regime_fails_the_exit_status(tmp_path: Path) -> None:
+    (tmp_path / "before.json").write_bytes(as_bytes(stepped(loader_us=6000, jitter=300.0)))
+    (tmp_path / "after.json").write_bytes(as_bytes(stepped(jitter=300.0)))
+    one = _cli("before.json", "after.json", "--step", "2", "--json", cwd=tmp_path)
+    assert one.returncode == 0, one.stderr
+    change = json.loads(one.stdout)["change"]
+    steps = {s["step"]: s["time"] for s in read_trace(as_bytes(stepped(loader_us=6000, jitter=300.0))).to_json()
+             ["trace"]["steps"]}
+    assert change["step_time"]["before"] == pytest.approx(steps[2])  # that step alone, not the median of all
+    assert _cli("before.json", "after.json", "--step", "99", cwd=tmp_path).returncode == 2
+    expected = _cli("before.json", "after.json", "--expect-regime", "memory", cwd=tmp_path)
+    assert expected.returncode == 1
+    assert expected.stdout.rstrip().splitlines()[-1] == "gate: the after trace reads compute-bound, not memory-bound"
+    assert _cli("before.json", "after.json", "--expect-regime", "compute", cwd=tmp_path).returncode == 0

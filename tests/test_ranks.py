@@ -314,3 +314,11 @@ def test_a_large_job_shows_its_stragglers_and_its_outliers_not_every_rank() -> N
     small = {**result, "ranks": result["ranks"][:8], "stragglers": []}
     assert shown_rows(small)[1] == ""
     assert len(shown_rows(small)[0]) == 8
+
+
+def test_ranks_on_different_cards_are_said_first_with_how_many_each() -> None:
+    traces = job(4)
+    traces[3]["deviceProperties"] = [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}]
+    notes = _merge(traces)["notes"]
+    assert "the ranks ran on different GPUs (NVIDIA H100 SXM5 80 GB: 3, NVIDIA A100 SXM4 80 GB: 1)" in notes
+    assert not any("different GPUs" in note for note in _merge(job(4))["notes"])

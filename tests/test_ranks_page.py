@@ -13,14 +13,24 @@ import pytest
 
 from regime_core.bridge.api import OPS, handle
 from regime_core.cli.main import main as cli_main
-from test_ranks import job
+from regime_core.trace.ranks import digest
+from test_ranks import _late_steps, job, moving_job
 from trace_builder import as_bytes
+
+
+def _mixed_cards() -> list[dict[str, Any]]:
+    traces = job(4)
+    traces[3]["deviceProperties"] = [{"id": 0, "name": "NVIDIA A100-SXM4-80GB"}]
+    return traces
+
 
 SETS = {
     "straggler": job(4, compute={2: 2700.0}),
     "slow link": job(4, comm_us=6000.0),
     "loader": job(4, loader={1: 900.0}),
     "balanced": job(4),
+    "moving imbalance": moving_job(),
+    "mixed cards": _mixed_cards(),
 }
 
 
@@ -56,6 +66,22 @@ def test_the_page_and_the_command_line_read_a_set_alike(name: str, tmp_path: Pat
     assert answer["result"] == command
     assert answer["rows"][0][0].startswith("0")
     assert answer["svg"].startswith("<svg")
+
+
+def test_the_page_and_the_command_line_merge_1024_digests_alike(tmp_path: Path,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    digests = [{"file": f"rank{r}.digest.json", "digest": digest(reading)}
+               for r, (_, reading) in enumerate(_late_steps(1024, 517))]
+    for entry in digests:
+        (tmp_path / entry["file"]).write_text(json.dumps(entry["digest"]), encoding="utf-8")
+    assert cli_main(["ranks", str(tmp_path), "--json", "--jobs", "1"]) == 0
+    command = json.loads(capsys.readouterr().out)
+    answer = _call({"op": "ranks", "digests": [{**d, "file": str(tmp_path / d["file"])} for d in digests],
+                    "refused": []})
+    assert answer["ok"] is True, answer
+    assert answer["result"]["stragglers"] == command["stragglers"] == [517]
+    assert answer["result"]["job"] == command["job"]
+    assert [r["rank"] for r in answer["result"]["ranks"]] == [r["rank"] for r in command["ranks"]]
 
 
 def test_a_digest_is_kept_as_it_is_and_a_file_that_cannot_be_read_is_named() -> None:

@@ -95,3 +95,21 @@ def test_a_trace_places_its_convolutions_on_the_roofline() -> None:
     assert row["achieved_flops"] == pytest.approx(row["flops"] / 30e-6)
     assert trace["coverage"]["placed"] == 1.0
     assert trace["coverage"]["not_modelled"]["ops"] == 0
+
+
+def test_a_dilated_convolution_s_output_shrinks_by_its_dilation() -> None:
+    """A 3×3 at dilation 2 spans 5×5: 56 → ⌊(56 + 2·1 − 2·(3 − 1) − 1) ÷ 1⌋ + 1 = 54, with the same 9 taps each."""
+    dims = [[32, 64, 56, 56], [64, 64, 3, 3], [], [], [], [], [], [], []]
+    dilated = _convolution("aten::convolution", dims, ["", "", "", "[1, 1]", "[1, 1]", "[2, 2]", "False", "[0, 0]", "1"])
+    work = work_of(dilated)
+    assert work is not None
+    assert work.flops == 2 * 32 * 64 * 64 * 3 * 3 * 54 * 54
+    assert work.bytes == (32 * 64 * 56 * 56 + 64 * 64 * 9 + 32 * 64 * 54 * 54) * 2
+    assert work_of(_forward([32, 64, 56, 56], [64, 64, 3, 3], stride=1, pad=1)).flops == 2 * 32 * 64 * 64 * 9 * 56 * 56  # type: ignore[union-attr]
+
+
+def test_rocm_s_miopen_convolution_reads_its_own_argument_order() -> None:
+    """miopen_convolution(input, weight, bias, padding, stride, dilation, groups, …): padding before stride."""
+    miopen = _convolution("aten::miopen_convolution", [[1, 3, 224, 224], [64, 3, 7, 7], [], [], [], [], [], [], []],
+                          ["", "", "", "[3, 3]", "[2, 2]", "[1, 1]", "1", "False", "True"])
+    assert work_of(miopen) == work_of(_forward([1, 3, 224, 224], [64, 3, 7, 7], stride=2, pad=3))

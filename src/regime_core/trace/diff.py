@@ -183,6 +183,9 @@ def paragraph(before: Mapping[str, Any], after: Mapping[str, Any], change: Mappi
     if amdahl:
         lines.append(amdahl)
     lines += _regressions(change)
+    came_and_went = _came_and_went(change)
+    if came_and_went:
+        lines.append(came_and_went)
     if after["lever"]:
         lines.append(f"Next: {after['lever']}.")
     elif after["needs"]:
@@ -249,6 +252,24 @@ def _regressions(change: Mapping[str, Any]) -> list[str]:
         if len(out) >= 4:
             break
     return out
+
+
+#: An op new to (or gone from) the top ops is said where it holds at least this share of its side's step.
+OP_CAME_SHARE = 0.05
+
+
+def _came_and_went(change: Mapping[str, Any]) -> str:
+    """The ops only one side ran, each holding a share of its step worth saying, in words ("" where none)."""
+    said = []
+    for status, side, word in (("entered the top ops", "after", "New after the change"),
+                               ("left the top ops", "before", "Gone after it")):
+        step = change["step_time"][side]
+        ops = [op for op in change["ops"] if op["status"] == status and step > 0
+               and (op["time_per_step"][side] or 0) >= OP_CAME_SHARE * step][:3]
+        if ops:
+            said.append(f"{word}: " + ", ".join(f"{op['name']} {op['shape']}".rstrip()
+                                                 + f" ({_duration(op['time_per_step'][side])} a step)" for op in ops))
+    return "; ".join(said) + "." if said else ""
 
 
 #: The head of the top ops' rows ``op_rows`` gives; how many it gives.

@@ -1,0 +1,68 @@
+"""What a reading rests on (``trace.coverage``), said on every reading, and a verdict never stronger than it.
+
+Each field is held on a trace built to have it: ops without shapes, CUDA-graph replays no op launched, the dense
+peak of each dtype the placed ops ran in; where no regime holds most of the kernel time, the verdict says so and
+gives the shares, rather than the largest one's regime.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.trace.reading import read_trace, text
+from trace_builder import Trace, as_bytes, gemm_bound, graph_captured
+
+GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6  # an 8192³ bf16 GEMM at 70% of an H100's dense peak
+ADD_US = 3 * 8 * 4096 * 4096 * 4 / (3.35e12 * 0.8) * 1e6  # an fp32 add of 8×4096×4096 at 80% of 3.35 TB/s
+
+
+def _mixed(gemms: int, adds: int, unshaped: int) -> dict[str, Any]:
+    """GEMMs on the compute roof, adds on the memory roof, and as many kernels of an op recorded without shapes."""
+    t, at = Trace(), 100.0
+    for _ in range(gemms):
+        op = t.op(at - 10, 5, "aten::mm", [[8192, 8192], [8192, 8192]], ["c10::BFloat16", "c10::BFloat16"])
+        t.kernel(at, GEMM_US, "sm90_xmma_gemm_bf16bf16_bf16f32", op=op)
+        at += GEMM_US + 1
+    for _ in range(adds):
+        op = t.op(at - 10, 5, "aten::add", [[8, 4096, 4096], [8, 4096, 4096], []], ["float", "float", "Scalar"])
+        t.kernel(at, ADD_US, "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>", op=op)
+        at += ADD_US + 1
+    for _ in range(unshaped):
+        op = t.op(at - 10, 5, "my_ext::fused_thing", [], [])
+        t.kernel(at, GEMM_US, "my_fused_thing_kernel", op=op)
+        at += GEMM_US + 1
+    return t.document()
+
+
+def test_ops_without_shapes_are_counted_with_their_share_and_said() -> None:
+    reading = read_trace(as_bytes(_mixed(gemms=3, adds=0, unshaped=1)))
+    cov = reading.to_json()["trace"]["coverage"]
+    assert cov["no_shapes"] == {"ops": 1, "share": pytest.approx(0.25)}
+    assert cov["placed"] == pytest.approx(0.75)
+    assert "1 op without shapes (25%)" in text(reading)
+
+
+def test_graph_replays_are_counted_and_their_kernels_said_to_have_no_op() -> None:
+    cov = read_trace(as_bytes(graph_captured(100))).to_json()["trace"]["coverage"]
+    assert cov["graph_launches"] == 100
+    assert cov["no_op"] == pytest.approx(1.0)
+    assert cov["placed"] == 0.0
+
+
+def test_the_dense_peak_of_each_dtype_the_placed_ops_ran_in_is_given() -> None:
+    cov = read_trace(as_bytes(gemm_bound())).to_json()["trace"]["coverage"]
+    assert cov["peaks"] == {"bf16": pytest.approx(989.4e12, rel=0.001)}
+    assert cov["bandwidth"] == pytest.approx(3.35e12)
+
+
+def test_no_regime_holding_most_of_the_kernel_time_is_said_with_the_shares() -> None:
+    split = read_trace(as_bytes(_mixed(gemms=2, adds=4, unshaped=1))).to_json()  # no regime over half
+    shares = split["trace"]["time_share"]
+    assert max(shares.values()) < 0.5
+    assert split["regime"] is None
+    assert split["needs"].startswith("no single regime holds most of the GPU time (")
+    mostly = read_trace(as_bytes(_mixed(gemms=6, adds=1, unshaped=0))).to_json()  # the GEMMs hold most of it
+    assert mostly["trace"]["time_share"]["compute"] > 0.5
+    assert mostly["regime"] == "compute"
