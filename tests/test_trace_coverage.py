@@ -45,8 +45,11 @@ def test_ops_without_shapes_are_counted_with_their_share_and_said() -> None:
 
 
 def test_graph_replays_are_counted_and_their_kernels_said_to_have_no_op() -> None:
-    cov = read_trace(as_bytes(graph_captured(100))).to_json()["trace"]["coverage"]
+    reading = read_trace(as_bytes(graph_captured(100)))
+    cov = reading.to_json()["trace"]["coverage"]
     assert cov["graph_launches"] == 100
+    assert ("kernels no recorded op launched 100% (among them the kernels of 100 CUDA graph replays, recorded under"
+            " one launch each: their ops ran at capture, not in the trace)") in text(reading)
     assert cov["no_op"] == pytest.approx(1.0)
     assert cov["placed"] == 0.0
 

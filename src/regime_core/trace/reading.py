@@ -493,7 +493,9 @@ def coverage_text(cov: dict[str, Any]) -> str:
         parts.append(f"{counted(cov['not_modelled']['ops'], 'op')} not modelled ({cov['not_modelled']['share']:.0%}:"
                      f" {', '.join(cov['not_modelled']['names'][:3])})")
     if cov["no_op"] >= 0.005:
-        parts.append(f"kernels no recorded op launched {cov['no_op']:.0%}")
+        parts.append(f"kernels no recorded op launched {cov['no_op']:.0%}" + (
+            f" (among them the kernels of {counted(cov['graph_launches'], 'CUDA graph replay')}, recorded under one"
+            " launch each: their ops ran at capture, not in the trace)" if cov["graph_launches"] else ""))
     if cov["skipped_events"]:
         parts.append(f"{counted(cov['skipped_events'], 'event')} left out (unreadable times)")
     if cov["peaks"]:
