@@ -216,12 +216,28 @@ def test_hta_trace_compare_pair_is_no_change_within_its_spread() -> None:
     assert "the step-to-step spread is ±10%" in change["text"]
 
 
-def test_the_pages_diff_and_the_commands_are_the_same_words(tmp_path: Path) -> None:
+def _pairs() -> dict[str, tuple[bytes, bytes]]:
+    """Every pair the diff is tested on: the synthetic patterns, and HTA's two real pairs where they are placed."""
+    pairs = {"loader fixed": (as_bytes(stepped(loader_us=6000)), as_bytes(stepped(adds=1))),
+             "sync removed": (as_bytes(sync_stall(50)), as_bytes(_back_to_back(50))),
+             "graph captured": (as_bytes(picket_fence(2000)), as_bytes(graph_captured(100))),
+             "chain fused": (as_bytes(bandwidth_bound(calls=150)), as_bytes(bandwidth_bound(calls=50))),
+             "steps on one side": (as_bytes(stepped()), as_bytes(gemm_bound()))}
+    if HTA.is_dir():
+        pairs["hta trace_diff"] = ((HTA / "trace_diff_control_control.json.gz").read_bytes(),
+                                   (HTA / "trace_diff_test_test.json.gz").read_bytes())
+        pairs["hta trace_compare"] = ((HTA / "trace_compare_base_base.json.gz").read_bytes(),
+                                      (HTA / "trace_compare_test_test.json.gz").read_bytes())
+    return pairs
+
+
+@pytest.mark.parametrize("pair", list(_pairs()))
+def test_the_pages_diff_and_the_commands_are_the_same_words(pair: str, tmp_path: Path) -> None:
     import base64
 
     from regime_core.bridge.api import handle
 
-    files = {"before.json": as_bytes(stepped(loader_us=6000)), "after.json": as_bytes(stepped(adds=1))}
+    files = dict(zip(("before.json", "after.json"), _pairs()[pair], strict=True))
     readings = {}
     for name, raw in files.items():
         (tmp_path / name).write_bytes(raw)
