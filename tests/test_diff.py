@@ -177,7 +177,8 @@ def test_a_real_pair_from_hta_trace_diff() -> None:
     assert change["verdict"] == "slower"
     assert change["step_time"]["ratio"] == pytest.approx(1.59, abs=0.01)
     assert change["per_step"]["launches"]["after"] < change["per_step"]["launches"]["before"]
-    assert change["card"] == {"before": "NVIDIA A100 SXM4 40 GB", "after": "NVIDIA V100 SXM2 32 GB"}  # 16 GB: same roof
+    assert change["card"] == {"before": "NVIDIA A100-PG509-200", "after": "Tesla V100-SXM2-16GB"}  # as the traces say
+    assert change["coverage"]["after"] > 0  # the 16 GB V100 is placed on the catalogue's V100 SXM2 roof
     assert change["per_step"]["other idle"]["before"] > 0.01  # 12.5 ms of launch gaps, not hidden by the collectives
     assert change["text"].startswith("The two traces ran on different GPUs")  # the hardware changed too: said
     assert diff(before, before)["change"]["verdict"] == "no change"

@@ -58,5 +58,5 @@ def test_a_trace_of_small_gemms_busy_68_percent_is_not_read_as_launch_overhead()
     assert reading["trace"]["busy"] == pytest.approx(0.68, abs=0.01)
     assert reading["regime"] is None
     assert [op["regime"] for op in reading["trace"]["ops"]] == [None]
-    assert "far below both roofs hold 100%" in reading["notes"]
+    assert "on neither roof hold 100%" in reading["notes"]
     assert "Nsight Compute" in reading["needs"]

@@ -22,7 +22,8 @@ def trace_widget() -> str:
         '<form data-search-exclude class="regime-trace__form regime-attempt" novalidate aria-label="Your trace">'
         + _field("guess", "Your reading first (optional): the regime, and why", guess)
         + _field("file", f"The trace: torch.profiler's .json or .json.gz, an Nsight Systems .sqlite export, a .csv"
-                         f" report (nsys, rocprof, Nsight Compute) or rocprofv3's .json, up to {escape(limit)}",
+                         f" report (nsys, rocprof, Nsight Compute), rocprofv3's .json or a rank's digest, up to"
+                         f" {escape(limit)}",
                  '<input type="file" name="file" accept=".json,.gz,.sqlite,.csv,.log,.txt,application/json,'
                  'application/gzip,text/csv,text/plain">')
         + '<p class="regime-trace__drop" aria-hidden="true">or drop the file here</p>'

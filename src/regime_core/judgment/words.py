@@ -190,14 +190,14 @@ def needs(s: Symptoms, p: Placement | None, a: Achieved) -> str:
         if o.shrink_4x_ratio is None and o.shrink_2x_ratio is None:
             return _SHRINK
         return "give the work (a shape, or FLOPs and bytes) and the card, so intensity can be placed against the ridge"
-    if o.graph_speedup is None and o.kernel_time is None and _one_long_kernel(s, a):
-        return (f"profile that one kernel: a launch is microseconds and cannot be most of a {_f(a.step or 0, Dim.SECOND)}"
-                " kernel, so ask which kernel ran (a fallback or a misaligned shape), what the clocks and power were"
-                " while it ran, and what Nsight Compute's speed of light says of it")
     if o.time_on_gpu:
         return ("profile the kernel with Nsight Compute: its speed of light says whether the SMs or the memory are"
                 " busy at all, and its launch statistics give the grid (tiles against the card's SMs) and the occupancy"
                 " that keep it from filling the card")
+    if o.graph_speedup is None and o.kernel_time is None and _one_long_kernel(s, a):
+        return (f"profile that one kernel: a launch is microseconds and cannot be most of a {_f(a.step or 0, Dim.SECOND)}"
+                " kernel, so ask which kernel ran (a fallback or a misaligned shape), what the clocks and power were"
+                " while it ran, and what Nsight Compute's speed of light says of it")
     if o.graph_speedup is None and o.kernel_time is None:
         return ("capture the step in a CUDA graph (or torch.compile with mode='reduce-overhead') and time it again:"
                 " a large speedup means launch overhead; or look at a timeline for gaps between kernels")

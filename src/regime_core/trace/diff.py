@@ -83,6 +83,16 @@ def differences(tb: Mapping[str, Any], ta: Mapping[str, Any]) -> list[str]:
     return said
 
 
+def _card(trace: Mapping[str, Any]) -> str | None:
+    """The card as the trace names it; the catalogue's name where the card was given or the trace names none.
+
+    A 16 GB V100 is placed on the catalogue's 32 GB V100's roof, and is still a 16 GB V100.
+    """
+    if trace.get("device") and not trace.get("card_given"):
+        return str(trace["device"])
+    return trace.get("card_name") or trace.get("device") or None
+
+
 def per_step(trace: Mapping[str, Any]) -> dict[str, float]:
     """Where one step's time went, the parts adding up to it; and its launches.
 
@@ -144,7 +154,7 @@ def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
               "busy": {"before": tb["busy"], "after": ta["busy"]},
               "syncs": {"before": tb["syncs"]["calls"], "after": ta["syncs"]["calls"]},
               "time_share": {"before": tb["time_share"], "after": ta["time_share"]},
-              "card": {"before": tb["card_name"] or tb["device"], "after": ta["card_name"] or ta["device"]},
+              "card": {"before": _card(tb), "after": _card(ta)},
               "coverage": {"before": tb["coverage"]["placed"], "after": ta["coverage"]["placed"]},
               "ops": ops, "differences": differences(tb, ta),
               "comparable": bool(tb["steps"]) == bool(ta["steps"])}

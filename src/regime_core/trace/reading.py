@@ -120,8 +120,8 @@ def _op_rows(totals: list[OpTotal], card: hw.Hardware | None, math: str | None =
              ) -> tuple[list[dict[str, Any]], dict[str, float], dict[str, dict[str, Any]], float]:
     """Each op's row, GPU time by regime, the longest op's symptoms per regime, and the placed ops read undecided.
 
-    The symptoms are keyed by regime, "None" for ops placed on the roofline and read undecided (far below both
-    roofs); the last value is those ops' GPU time.
+    The symptoms are keyed by regime, "None" for ops placed on the roofline and read undecided (on neither
+    roof); the last value is those ops' GPU time.
     """
     rows: list[dict[str, Any]] = []
     by_regime: dict[str, float] = defaultdict(float)
@@ -304,9 +304,9 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
             notes.append(f"{leader[0]}-bound ops hold {leader[1]:.0%} of the GPU's kernel time; the verdict is the"
                          " op with the most time among them")
         elif "None" in chosen and kernel_time > 0 and placed_undecided / kernel_time > 0.5:
-            # ops on the roofline far below both roofs: the one with the most time says why, and what to profile
+            # ops on the roofline but on neither roof: the one with the most time says why, and what to profile
             symptoms = chosen["None"]
-            notes.append(f"ops placed on the roofline but far below both roofs hold {percent(placed_undecided / kernel_time)}"
+            notes.append(f"ops placed on the roofline but on neither roof hold {percent(placed_undecided / kernel_time)}"
                          " of the GPU's kernel time; the verdict is the op with the most time among them")
         else:
             symptoms = {"observed": {"gpu_utilization": tl.busy_share}}
