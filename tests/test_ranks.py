@@ -60,6 +60,7 @@ def test_a_straggler_is_named_and_the_network_is_not_blamed() -> None:
     text = result["job"]["text"]
     assert text.startswith("Rank 5 is a straggler: it reaches the collectives 30% later")
     assert "waiting for it, not a slow network" in text
+    assert "it computes longer (1.3 ms a step against 1 ms for the median rank)" in text
     others = [r for r in result["ranks"] if r["rank"] != 5]
     assert all(r["comm_share"] > 0.5 for r in others)
     # Read alone, each other rank's trace looks communication-bound: only the merge tells who they wait for.
@@ -201,9 +202,16 @@ def test_the_picture_shows_every_rank_or_gathers_them_and_labels_the_straggler(w
 
     result = merge(_late_steps(world, late))
     assert result["stragglers"] == [late]
+    assert "with the same compute (2 ms): the time is outside its kernels" in result["job"]["text"]  # late, not slower
     drawn = picture(result)
     assert drawn.startswith('<svg xmlns="http://www.w3.org/2000/svg" class="regime-ranks"')
-    assert drawn.count("<rect ") == rows * 6  # one row a rank, or 64 rows of 16 ranks; six steps
+    assert drawn.count('<rect x="') == rows * 6  # one row a rank, or 64 rows of 16 ranks; six steps
+    # beside each row, its step split into compute, exposed collectives and idle: the parts fill the bar's width
+    split = re.findall(r'<rect class="regime-strip__(busy|comm|idle)" x="[\d.]+" y="([\d.]+)" width="([\d.]+)"', drawn)
+    assert {y for _, y, _ in split} == set(re.findall(r'<rect x="[\d.]+" y="([\d.]+)"', drawn))
+    for y in {y for _, y, _ in split}:
+        assert sum(float(w) for _, at, w in split if at == y) == pytest.approx(60.0, abs=0.2)
+    assert ">a step, split</text>" in drawn
     # named, never averaged away, in the left margin beside its row (a phone scrolls the picture sideways)
     label = re.search(rf'<text x="([\d.]+)"[^>]*>late: rank {late}</text>', drawn)
     assert label is not None

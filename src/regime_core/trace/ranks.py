@@ -80,6 +80,7 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
             "world_size": trace.get("world_size"), "card": trace.get("card_name") or trace.get("device"),
             "card_known": trace.get("card") is not None,
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
+            "comm_time": comm, "window_step": window / steps,
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
             "regime": reading["regime"], "regime_name": reading["regime_name"], "lever": reading.get("lever", ""),
             "collectives": trace.get("collectives", {}),
@@ -189,9 +190,15 @@ def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]],
         return {"verdict": "imbalance", "regime": None, "text": text, "late_ranks": ranks}
     if stragglers:
         first = stragglers[0]
+        computes = statistics.median(r["compute_time"] for r in rows)
         why = ("waits on its data loader" if first["loader_share"] >= LOADER_LATE else
                f"computes longer ({_f(first['compute_time'], Dim.SECOND)} a step against"
-               f" {_f(statistics.median(r['compute_time'] for r in rows), Dim.SECOND)} for the median rank)")
+               f" {_f(computes, Dim.SECOND)} for the median rank)"
+               if first["compute_time"] > computes * (1 + STRAGGLER_SHARE / 2) else
+               f"takes longer before the collectives ({_f(first['work'], Dim.SECOND)} a step against"
+               f" {_f(statistics.median(r['work'] for r in rows), Dim.SECOND)}) with the same compute"
+               f" ({_f(first['compute_time'], Dim.SECOND)}): the time is outside its kernels (the host, a sync, an"
+               " input it waits on)")
         text = (f"Rank {first['rank']} is a straggler: it reaches the collectives {first['late_by']:.0%} later than"
                 f" the median rank; it {why}, and reads {first['regime_name']} on its own."
                 + (f" {len(waiting)} other ranks spend {statistics.median(r['comm_share'] for r in waiting):.0%} of"
@@ -321,8 +328,32 @@ PICTURE_ROWS, PICTURE_COLUMNS = 64, 60
 # The stragglers are named in the left margin, beside their row: on a phone the picture scrolls sideways, and a name
 # at the right end would start off-screen.
 _CELL_W, _CELL_H, _LEFT, _RIGHT, _TOP, _MIN_STEPS_WIDTH = 8.0, 6.0, 64.0, 8.0, 22.0, 360.0
+#: Right of the steps, each row's step split into compute, exposed collectives and idle: its gap and width.
+_SPLIT_GAP, _SPLIT_W = 10.0, 60.0
+#: The split's parts, in the strip's classes and colours (the page's CSS recolours them in the dark scheme).
+_SPLIT = (("busy", "#3f51b5"), ("comm", "#e67e22"), ("idle", "#d5d8dc"))
 #: Text in a grey that reads on a light page and a dark one (the SVG may stand alone, outside any page's CSS).
 _TEXT = "#8a8f98"
+
+
+def _split(ranks: list[dict[str, Any]], rows: list[range], x: float) -> list[str]:
+    """Each row's step (its group's slowest rank's) as three bars: compute, exposed collectives, the rest idle."""
+    out = []
+    for y, group in enumerate(rows):
+        row = max((ranks[i] for i in group), key=lambda r: r["work"])
+        step = row.get("window_step") or 0.0
+        if step <= 0:
+            continue
+        compute = min(step, row["compute_time"])
+        comm = min(step - compute, row.get("comm_time", 0.0))
+        at = x
+        for (kind, colour), part in zip(_SPLIT, (compute, comm, step - compute - comm), strict=True):
+            wide = _SPLIT_W * part / step
+            if wide >= 0.05:
+                out.append(f'<rect class="regime-strip__{kind}" x="{at:.1f}" y="{_TOP + y * _CELL_H:.1f}"'
+                           f' width="{wide:.1f}" height="{_CELL_H - 1:.1f}" fill="{colour}"/>')
+            at += wide
+    return out
 
 
 def _groups(count: int, most: int) -> list[range]:
@@ -368,16 +399,20 @@ def picture(result: Mapping[str, Any]) -> str:
                           f' text-anchor="end" font-weight="bold">late: rank'
                           f' {", ".join(str(n) for n in named[:3])}</text>')
     first, last = ranks[0]["rank"], ranks[-1]["rank"]
+    split_x = _LEFT + len(columns) * cell_w + _SPLIT_GAP
+    cells += _split(ranks, rows, split_x)
     height = _TOP + len(rows) * _CELL_H + 14
-    width = _LEFT + len(columns) * cell_w + _RIGHT
+    width = split_x + _SPLIT_W + _RIGHT
     what = "Work before the collectives" if worked else "Step time"
     title = escape(f"{what} by rank ({len(ranks)} ranks, {steps} steps), against the median of"
                    f" {format_quantity(median, Dim.SECOND)}: darker is longer, +{DARKEST_OVER:.0%} or more darkest"
-                   + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else ""))
+                   + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else "")
+                   + "; beside each row, its step split into compute, exposed collectives and idle")
     axes = ((f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>' if 0 not in labelled else "")
             + (f'<text x="0" y="{_TOP + len(rows) * _CELL_H:.1f}" font-size="7">rank {last}</text>'
                if len(rows) - 1 not in labelled else "")
-            + f'<text x="{_LEFT:.1f}" y="12" font-size="8">steps →</text>')
+            + f'<text x="{_LEFT:.1f}" y="12" font-size="8">steps →</text>'
+            + f'<text x="{split_x:.1f}" y="12" font-size="8">a step, split</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="regime-ranks" viewBox="0 0 {width:.0f} {height:.0f}"'
             f' role="img" aria-label="{title}"><title>{title}</title><g fill="{_TEXT}">{axes}'
             f'{"".join(labels)}</g>{"".join(cells)}</svg>')
