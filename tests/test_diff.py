@@ -321,3 +321,15 @@ def test_step_reads_that_step_of_both_and_expect_regime_fails_the_exit_status(tm
     assert expected.returncode == 1
     assert expected.stdout.rstrip().splitlines()[-1] == "gate: the after trace reads compute-bound, not memory-bound"
     assert _cli("before.json", "after.json", "--expect-regime", "compute", cwd=tmp_path).returncode == 0
+
+
+def test_one_card_named_two_ways_is_the_same_card() -> None:
+    """PG509 is the A100 SXM4 40 GB's board: a trace of each name is one card, and the paragraph says no change of it."""
+    named = [gemm_bound(), gemm_bound()]
+    named[0]["deviceProperties"] = [{"id": 0, "name": "NVIDIA A100-PG509-200"}]
+    named[1]["deviceProperties"] = [{"id": 0, "name": "NVIDIA A100-SXM4-40GB"}]
+    change = diff(_read(named[0]), _read(named[1]))["change"]
+    assert change["same_card"] is True
+    assert "different GPUs" not in change["text"]
+    named[1]["deviceProperties"] = [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}]
+    assert diff(_read(named[0]), _read(named[1]))["change"]["text"].startswith("The two traces ran on different GPUs")

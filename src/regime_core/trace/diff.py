@@ -155,6 +155,8 @@ def diff(before: Mapping[str, Any], after: Mapping[str, Any]) -> dict[str, Any]:
               "syncs": {"before": tb["syncs"]["calls"], "after": ta["syncs"]["calls"]},
               "time_share": {"before": tb["time_share"], "after": ta["time_share"]},
               "card": {"before": _card(tb), "after": _card(ta)},
+              # one card named two ways ("NVIDIA A100-PG509-200", "NVIDIA A100-SXM4-40GB") is the catalogue's one id
+              "same_card": tb["card"] == ta["card"] if tb["card"] and ta["card"] else _card(tb) == _card(ta),
               "coverage": {"before": tb["coverage"]["placed"], "after": ta["coverage"]["placed"]},
               "ops": ops, "differences": differences(tb, ta),
               "comparable": bool(tb["steps"]) == bool(ta["steps"])}
@@ -182,10 +184,11 @@ def paragraph(before: Mapping[str, Any], after: Mapping[str, Any], change: Mappi
     verdict = change["verdict"]
     lines = [f"{step}: {verdict}; {regimes}."]
     cards = change["card"]
-    if cards["before"] != cards["after"]:
+    differ = not change.get("same_card", cards["before"] == cards["after"])
+    if differ:
         lines.insert(0, f"The two traces ran on different GPUs ({cards['before'] or 'unnamed'} before,"
                         f" {cards['after'] or 'unnamed'} after): the change includes the hardware.")
-    lines[1 if cards["before"] != cards["after"] else 0:0] = change.get("differences", [])
+    lines[1 if differ else 0:0] = change.get("differences", [])
     moved = _what_moved(change)
     if moved:
         lines.append(moved)
