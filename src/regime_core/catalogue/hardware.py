@@ -82,6 +82,9 @@ class Hardware:
     aliases: tuple[str, ...] = ()
     arithmetic: Arithmetic | None = None
     count: int = 1
+    #: The GPU-to-GPU link's bandwidth as the vendor prints it: both directions together (NVLink), so each way is
+    #: half; None where the catalogue holds none.
+    link: Figure | None = None
 
     def peak(self, dtype: str, field_name: str = "dtype") -> float:
         """Dense peak FLOP/s for ``dtype``; a RegimeError if the card lacks it."""
@@ -140,12 +143,14 @@ class Hardware:
             "bandwidth": self.bandwidth.value,
             "bandwidth_text": format_quantity(self.bandwidth.value, Dim.BYTE_RATE),
             "memory": self.memory.value if self.memory else None,
+            "link": self.link.value if self.link else None,
             "sources": sorted({f.source.url for f in self.figures()}),
         }
 
     def figures(self) -> list[Figure]:
         """Every figure of this card."""
-        return [*self.peaks.values(), self.bandwidth, *([self.memory] if self.memory else [])]
+        return [*self.peaks.values(), self.bandwidth, *([self.memory] if self.memory else []),
+                *([self.link] if self.link else [])]
 
 
 _CUSTOM_SOURCE = Source("custom", "typed in by the user", "")
@@ -219,6 +224,7 @@ def _card(entry: dict[str, Any], sources: dict[str, Source]) -> Hardware:
         memory=_figure(entry["memory"], Dim.BYTE, sources, f"{where}.memory"),
         aliases=tuple(entry.get("aliases", ())),
         arithmetic=_arithmetic(entry.get("arithmetic"), sources, f"{where}.arithmetic"),
+        link=_figure(entry["link"], Dim.BYTE_RATE, sources, f"{where}.link") if "link" in entry else None,
     )
 
 

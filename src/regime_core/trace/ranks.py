@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from regime_core.catalogue import hardware as hw
 from regime_core.catalogue.levers import advice
 from regime_core.catalogue.quantity import Dim, format_quantity
 from regime_core.errors import RegimeError
@@ -78,7 +79,7 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
     ordered = sorted(trace["steps"], key=lambda s: s["step"])
     return {"rank": trace.get("rank") if trace.get("rank") is not None else fallback_rank, "source": source,
             "world_size": trace.get("world_size"), "card": trace.get("card_name") or trace.get("device"),
-            "card_known": trace.get("card") is not None,
+            "card_known": trace.get("card") is not None, "card_id": trace.get("card"),
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
             "comm_time": comm, "window_step": window / steps,
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
@@ -231,9 +232,18 @@ def _bus_said(rows: list[dict[str, Any]]) -> str:
         return ""
     kind = kinds.most_common(1)[0][0]
     reached = [r["collectives"][kind]["bus_bandwidth"] for r in rows if r["collectives"].get(kind, {}).get("bus_bandwidth")]
-    return (f" Their {kind} kernels reached a bus bandwidth of {_f(statistics.median(reached), Dim.BYTE_RATE)}"
-            f" (the median of {len(reached)} ranks; nccl-tests' measure, from the message sizes PyTorch recorded):"
-            " set it against what the link gives each way (nccl-tests' all_reduce_perf on the same nodes).")
+    bus = statistics.median(reached)
+    said = (f" Their {kind} kernels reached a bus bandwidth of {_f(bus, Dim.BYTE_RATE)} (the median of"
+            f" {len(reached)} ranks; nccl-tests' measure, from the message sizes PyTorch recorded)")
+    ids = {str(r.get("card_id")) for r in rows}  # "None" for a rank whose trace names no known card
+    card = hw.catalogue().get(next(iter(ids))) if len(ids) == 1 else None
+    if card is None or card.link is None:
+        return said + (": set it against what the link gives each way (nccl-tests' all_reduce_perf on the same"
+                       " nodes).")
+    each_way = card.link.value / 2
+    return said + (f", {bus / each_way:.0%} of the {_f(each_way, Dim.BYTE_RATE)} the {card.name}'s link moves each"
+                   f" way ({_f(card.link.value, Dim.BYTE_RATE)} both directions, as the vendor prints it; an NVLink"
+                   " SHARP all-reduce can pass it).")
 
 
 def _with_keys(job: dict[str, Any], rows: list[dict[str, Any]], stragglers: list[dict[str, Any]]) -> dict[str, Any]:
