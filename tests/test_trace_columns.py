@@ -163,3 +163,20 @@ def test_an_id_column_reads_back_its_ids_and_nones(ids: list[int | None]) -> Non
     column = IdColumn()
     column.extend(ids)
     assert list(column.decoded()) == ids
+
+
+def test_rows_appended_wait_in_blocks_and_read_back_whole_in_order_between_extends() -> None:
+    """Appended rows wait as tuples and move into the columns a block at a time; any read, and any extend, sees
+    every row before it, in order (past a block's size, and with an id too large for 64 bits in the middle)."""
+    from regime_core.trace.columns import PENDING
+
+    many = [(f"k{n}", float(n), n + 0.5, "kernel", str(n % 3), "7", 2**70 if n == PENDING + 5 else n, None, n % 2 == 0)
+            for n in range(PENDING * 2 + 17)]
+    spans = _spans(many[:PENDING + 10])
+    assert len(spans) == PENDING + 10
+    spans.extend([list(column) for column in zip(*many[PENDING + 10:PENDING + 12], strict=True)])
+    for row in many[PENDING + 12:]:
+        spans.append(row)
+    assert list(spans) == [GpuSpan(*row) for row in many]
+    assert spans[PENDING + 5].correlation == 2**70
+    assert list(spans.values(1)) == [row[1] for row in many]

@@ -13,8 +13,8 @@ from array import array
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from functools import partial
-from itertools import pairwise, repeat
-from operator import call, itemgetter
+from itertools import islice, repeat
+from operator import itemgetter, le
 from typing import Any, TypeVar, overload
 
 T = TypeVar("T")
@@ -194,6 +194,10 @@ class LabelColumn(_Coded):
         return map(self.labels.__getitem__, values)
 
 
+#: Rows a :class:`Columns` holds as tuples before moving them into its columns: a few hundred kilobytes.
+PENDING = 4096
+
+
 class Columns(Sequence[T]):
     """Rows of one named tuple type kept as columns, read as a sequence of those tuples.
 
@@ -202,19 +206,38 @@ class Columns(Sequence[T]):
     Rows are added with :meth:`append` and built, as named tuples, as they are read.
     """
 
-    __slots__ = ("_appends", "_columns", "_make")
+    __slots__ = ("_columns", "_make", "waiting")
 
     def __init__(self, row: type[T], columns: list[Any]) -> None:
         self._make: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, row)  # type: ignore[type-var]
         self._columns = columns
-        self._appends = [column.append for column in columns]
+        self.waiting: list[tuple[Any, ...]] = []  # rows appended, not yet moved into the columns
 
     def append(self, row: tuple[Any, ...]) -> None:
-        """Keep one row, given as its fields in order."""
-        _drain(map(call, self._appends, row))  # each column's append, called in C: the hot path of a trace
+        """Keep one row, given as its fields in order.
+
+        The hot path of a trace: rows wait as tuples, a block at a time, and move into the columns together, each
+        column extended in one call (a row's nine fields appended one by one cost more than the row itself).
+        """
+        waiting = self.waiting
+        waiting.append(row)
+        if len(waiting) >= PENDING:
+            self.flush()
+
+    def flush(self) -> None:
+        """Move the rows waiting into the columns (the list stays the same list, emptied)."""
+        waiting = self.waiting
+        if waiting:
+            columns = list(zip(*waiting, strict=True))
+            waiting.clear()
+            self._extend(columns)
 
     def extend(self, columns: Sequence[Sequence[Any]]) -> None:
         """Keep many rows, given as their columns (each field's values in order, all of one length)."""
+        self.flush()
+        self._extend(columns)
+
+    def _extend(self, columns: Sequence[Sequence[Any]]) -> None:
         if len({len(values) for values in columns}) > 1 or len(columns) != len(self._columns):
             raise ValueError("columns of different lengths, or not one per field")
         for column, values in zip(self._columns, columns, strict=True):
@@ -224,10 +247,12 @@ class Columns(Sequence[T]):
                 column.extend(values)
 
     def __len__(self) -> int:
+        self.flush()
         first = self._columns[0]
         return len(first.values if isinstance(first, _Coded) else first)
 
     def __iter__(self) -> Iterator[T]:
+        self.flush()
         fields = [c.decoded() if isinstance(c, _Coded) else iter(c) for c in self._columns]
         return map(self._make, zip(*fields, strict=True))
 
@@ -247,11 +272,13 @@ class Columns(Sequence[T]):
 
     def values(self, index: int) -> Iterator[Any]:
         """Field ``index`` of every row, in order, read from its column alone (no row is built)."""
+        self.flush()
         column = self._columns[index]
         return column.decoded() if isinstance(column, _Coded) else iter(column)
 
     def field(self, index: int) -> Callable[[int], Any]:
         """A function giving field ``index`` of a row, read from its column alone (no row is built)."""
+        self.flush()
         column = self._columns[index]
         return column.get if isinstance(column, _Coded) else column.__getitem__
 
@@ -267,8 +294,9 @@ class Columns(Sequence[T]):
 
     def sorted_by(self, key_column: int) -> Columns[T]:
         """The same rows in the order of one float column (a start), ties in the order they came."""
+        self.flush()
         keys = self._columns[key_column]
-        if all(a <= b for a, b in pairwise(keys)):  # a trace writes most events in order already
+        if all(map(le, keys, islice(keys, 1, None))):  # a trace writes most events in order already (checked in C)
             return self
         order = sorted(range(len(keys)), key=keys.__getitem__)
         for n, column in enumerate(self._columns):
@@ -278,7 +306,6 @@ class Columns(Sequence[T]):
                 self._columns[n] = array(column.typecode, (column[i] for i in order))
             else:
                 self._columns[n] = [column[i] for i in order]
-        self._appends = [column.append for column in self._columns]
         return self
 
 
