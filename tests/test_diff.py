@@ -16,18 +16,19 @@ import pytest
 from regime_core.trace.diff import diff, gate, markdown, per_step, step_time
 from regime_core.trace.reading import read_trace
 from trace_builder import (
+    GEMM_US,
     Trace,
     as_bytes,
     bandwidth_bound,
     comm_exposed,
     gemm_bound,
+    gemms_then_adds,
     graph_captured,
     picket_fence,
     sync_stall,
 )
 
 HTA = Path(__file__).resolve().parents[2] / "shared" / "traces" / "hta"
-GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6  # an 8192³ bf16 GEMM at 70% of an H100's dense peak: 1.59 ms
 
 
 def stepped(steps: int = 8, *, loader_us: float = 0.0, gemms: int = 1, adds: int = 0, add_us: float = 400.0,
@@ -42,14 +43,7 @@ def stepped(steps: int = 8, *, loader_us: float = 0.0, gemms: int = 1, adds: int
         at += loader_us
         if n == 0:
             at += GEMM_US
-        for _ in range(gemms):
-            op = t.op(at - 10, 5, "aten::mm", [[8192, 8192], [8192, 8192]], ["c10::BFloat16", "c10::BFloat16"])
-            t.kernel(at, GEMM_US, "sm90_xmma_gemm_bf16bf16_bf16f32", op=op)
-            at += GEMM_US + 1
-        for _ in range(adds):
-            op = t.op(at - 10, 5, "aten::add", [[8, 4096, 4096], [8, 4096, 4096], []], ["float", "float", "Scalar"])
-            t.kernel(at, add_us, "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>", op=op)
-            at += add_us + 1
+        at = gemms_then_adds(t, at, gemms, adds, add_us)
         for _ in range(launches):
             t.kernel(at, 2, "void tiny_kernel")
             at += 10

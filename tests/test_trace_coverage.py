@@ -12,23 +12,15 @@ from typing import Any
 import pytest
 
 from regime_core.trace.reading import read_trace, text
-from trace_builder import Trace, as_bytes, gemm_bound, graph_captured
+from trace_builder import GEMM_US, Trace, as_bytes, gemm_bound, gemms_then_adds, graph_captured
 
-GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6  # an 8192³ bf16 GEMM at 70% of an H100's dense peak
 ADD_US = 3 * 8 * 4096 * 4096 * 4 / (3.35e12 * 0.8) * 1e6  # an fp32 add of 8×4096×4096 at 80% of 3.35 TB/s
 
 
 def _mixed(gemms: int, adds: int, unshaped: int) -> dict[str, Any]:
     """GEMMs on the compute roof, adds on the memory roof, and as many kernels of an op recorded without shapes."""
-    t, at = Trace(), 100.0
-    for _ in range(gemms):
-        op = t.op(at - 10, 5, "aten::mm", [[8192, 8192], [8192, 8192]], ["c10::BFloat16", "c10::BFloat16"])
-        t.kernel(at, GEMM_US, "sm90_xmma_gemm_bf16bf16_bf16f32", op=op)
-        at += GEMM_US + 1
-    for _ in range(adds):
-        op = t.op(at - 10, 5, "aten::add", [[8, 4096, 4096], [8, 4096, 4096], []], ["float", "float", "Scalar"])
-        t.kernel(at, ADD_US, "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>", op=op)
-        at += ADD_US + 1
+    t = Trace()
+    at = gemms_then_adds(t, 100.0, gemms, adds, ADD_US)
     for _ in range(unshaped):
         op = t.op(at - 10, 5, "my_ext::fused_thing", [], [])
         t.kernel(at, GEMM_US, "my_fused_thing_kernel", op=op)

@@ -69,6 +69,24 @@ NSYS_SCHEMA = """
 """
 
 
+#: An 8192³ bf16 GEMM at 70% of an H100's dense 989 TFLOP/s, in µs (1.59 ms).
+GEMM_US = 2 * 8192**3 / (989.4e12 * 0.7) * 1e6
+
+
+def gemms_then_adds(t: Trace, at: float, gemms: int, adds: int, add_us: float) -> float:
+    """``gemms`` 8192³ bf16 GEMMs (``GEMM_US`` each), then ``adds`` fp32 adds of 8×4096×4096 (``add_us`` each), each
+    kernel with its op and shapes, back to back from ``at``; the time after the last."""
+    for _ in range(gemms):
+        op = t.op(at - 10, 5, "aten::mm", [[8192, 8192], [8192, 8192]], ["c10::BFloat16", "c10::BFloat16"])
+        t.kernel(at, GEMM_US, "sm90_xmma_gemm_bf16bf16_bf16f32", op=op)
+        at += GEMM_US + 1
+    for _ in range(adds):
+        op = t.op(at - 10, 5, "aten::add", [[8, 4096, 4096], [8, 4096, 4096], []], ["float", "float", "Scalar"])
+        t.kernel(at, add_us, "vectorized_elementwise_kernel<4, CUDAFunctor_add<float>>", op=op)
+        at += add_us + 1
+    return at
+
+
 def as_bytes(trace: dict[str, Any], *, zipped: bool = False) -> bytes:
     """The trace's file contents."""
     data = json.dumps(trace).encode()
