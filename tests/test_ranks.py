@@ -177,6 +177,11 @@ def test_two_sampled_ranks_of_a_real_128_rank_job() -> None:
                    for name in ("trace_filter_sampled_rank-0.json.gz", "trace_filter_sampled_rank-1.json.gz"))
     assert [r["rank"] for r in result["ranks"]] == [0, 1]
     assert result["notes"][0].startswith("126 of 128 ranks missing: 2, 3, 4")
+    from test_trace import _independent_busy
+
+    for row in result["ranks"]:  # each rank's busy share, as a sweep over its own raw events counts it
+        name = f"trace_filter_sampled_rank-{row['rank']}.json.gz"
+        assert row["busy"] == pytest.approx(_independent_busy(HTA / name), abs=0.01)
     assert result["stragglers"] == []  # two ranks cannot say which is the odd one
 
 
