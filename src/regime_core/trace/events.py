@@ -172,9 +172,9 @@ class _Names:
         self.seen: dict[str, _Kinds] = {}
 
     def classify(self, name: str) -> _Kinds:
-        """The name's kinds, worked out (and remembered: look in ``seen`` first)."""
+        """The name's kinds, worked out (and remembered: look in ``seen`` first); a name is kept to 500 characters."""
         step = STEP.match(name)
-        found = _Kinds(name, bool(COLLECTIVES.search(name)), bool(LOADER.search(name)), int(step[1]) if step else None,
+        found = _Kinds(name[:500], bool(COLLECTIVES.search(name)), bool(LOADER.search(name)), int(step[1]) if step else None,
                        bool(LAUNCHES.match(name)), bool(GRAPH_LAUNCHES.search(name)), bool(SYNCS.match(name)))
         if len(self.seen) < 100_000:
             self.seen[name] = found
@@ -274,7 +274,7 @@ class _Collector:
         if ph != "X":
             return
         if type(ts) not in _NUMBER or type(dur) not in _NUMBER or type(cat) is not str or type(raw_name) is not str \
-                or type(args) is not dict or len(raw_name) > 500 or not -_HUGE < ts < _HUGE or not -_HUGE < dur < _HUGE:
+                or type(args) is not dict or not -_HUGE < ts < _HUGE or not -_HUGE < dur < _HUGE:
             self._add(event)
             return
         start, duration = ts * 1e-6, dur * 1e-6
@@ -389,8 +389,11 @@ class _Collector:
                 self.syncs.append(Span(name, start, end))
         if cat in _CPU_OPS:
             flops = args.get("flops")
+            dims = args.get("Input Dims")
+            if dims is None:  # older traces spell it in lower case
+                dims = args.get("Input dims")
             self.ops.append((name, start, end, _label(labels, event.get("tid", "")), _int(args.get("External id")),
-                             _items(args.get("Input Dims", args.get("Input dims")), self.type_lists),
+                             _items(dims, self.type_lists),
                              _items(args.get("Input type"), self.type_lists),
                              float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
                              else None,
