@@ -117,7 +117,7 @@ def test_expect_regime_fails_the_gate_on_another_regime() -> None:
 def test_markdown_is_a_pull_request_comment() -> None:
     text = markdown(diff(_read(stepped(loader_us=6000)), _read(stepped())))
     lines = text.splitlines()
-    assert lines[0] == "### Regime: faster"
+    assert lines[0] == "### Regime: faster, step −79% (overhead / host-bound → compute-bound)"
     assert lines[2:4] == ["| | before | after | change |", "| --- | ---: | ---: | ---: |"]
     assert lines[5] == "| regime | overhead / host-bound | compute-bound |  |"
     paragraph = lines[lines.index("") + 1:].copy()
@@ -327,3 +327,17 @@ def test_one_card_named_two_ways_is_the_same_card() -> None:
     assert "different GPUs" not in change["text"]
     named[1]["deviceProperties"] = [{"id": 0, "name": "NVIDIA H100 80GB HBM3"}]
     assert diff(_read(named[0]), _read(named[1]))["change"]["text"].startswith("The two traces ran on different GPUs")
+
+
+def test_ops_of_the_same_names_but_no_same_shapes_are_said_to_compare_nothing_one_to_one() -> None:
+    def model(size: int) -> dict[str, object]:
+        t = Trace()
+        for n, name in enumerate(["aten::mm", "aten::add", "aten::mul", "aten::relu"] * 5):
+            op = t.op(100 + n * 50 - 10, 5, name, [[size, 1024], [1024, size]], ["float", "float"])
+            t.kernel(100 + n * 50, 20, "void some_kernel", op=op)
+        return t.document()
+
+    said = diff(_read(model(1024)), _read(model(2048)))["change"]["differences"]
+    assert said == ["No op runs with the same shapes in both traces (another batch size or sequence length?): the ops'"
+                    " rows set nothing side by side, and the step times compare different work."]
+    assert diff(_read(model(1024)), _read(model(1024)))["change"]["differences"] == []

@@ -49,6 +49,9 @@ def test_the_dtype_moves_the_roof_not_the_bytes() -> None:
     assert fp8["trace"]["ops"][0]["achieved_flops"] == bf16["trace"]["ops"][0]["achieved_flops"]
     assert bf16["regime"] == "compute"
     assert fp8["regime"] is None  # 35% of fp8's peak: on neither roof
+    assert ("every placed op is held to fp8's dense peak, as given, where the trace records bf16: the verdict is"
+            " against fp8's roof") in fp8["notes"]  # said beside the verdict, not only among the facts
+    assert "held to" not in bf16["notes"]
 
 
 def test_an_unknown_dtype_is_refused_by_name() -> None:

@@ -142,8 +142,9 @@ def _digest_answer(raw: bytes, step: object, asked: str | None) -> dict[str, Any
     facts = out["trace"]
     roofline, roofline_caption = ops_roofline(facts)
     return {"verdict": {k: v for k, v in out.items() if k != "trace"}, "trace": facts, "svg": "",
-            "caption": "A digest keeps a rank's reading, not its events: there is no timeline to draw (read the trace"
-                       " itself for its strip).", "legend": [],
+            "caption": "A digest keeps a rank's reading, not its events: the reading below is the one its trace gave,"
+                       " and the strip of its timeline cannot be drawn from it (drop the trace itself to see it).",
+            "legend": [],
             "text": facts_text(facts, str(facts.get("kind", ""))), "ops_head": list(_OPS_HEAD),
             "ops": [_op_text(op, carded=facts["card"] is not None) for op in facts["ops"]],
             "roofline": roofline, "roofline_caption": roofline_caption,

@@ -76,6 +76,10 @@ def differences(tb: Mapping[str, Any], ta: Mapping[str, Any]) -> list[str]:
                     f" {_duration((tb if bare == 'before' else ta)['window'])} window is set against one step: the"
                     " step times do not compare. Profile both with the same schedule.")
     names = ({op["name"] for op in tb["ops"]}, {op["name"] for op in ta["ops"]})
+    keys = ({(op["name"], op["shape"]) for op in tb["ops"]}, {(op["name"], op["shape"]) for op in ta["ops"]})
+    if min(map(len, keys)) >= 3 and not keys[0] & keys[1] and len(names[0] & names[1]) > SHARED_OPS * min(map(len, names)):
+        said.append("No op runs with the same shapes in both traces (another batch size or sequence length?): the"
+                    " ops' rows set nothing side by side, and the step times compare different work.")
     if min(map(len, names)) >= 3 and len(names[0] & names[1]) <= SHARED_OPS * min(map(len, names)):
         said.append(f"The two traces share {len(names[0] & names[1])} of their op names ({len(names[0])} before,"
                     f" {len(names[1])} after): they may run different models, and the change compares them as they"
@@ -310,7 +314,9 @@ def op_rows(result: Mapping[str, Any]) -> list[tuple[str, str, str, str]]:
 def markdown(result: Mapping[str, Any]) -> str:
     """The change as a pull-request comment: a table, the two verdicts, the paragraph, the ops that moved most."""
     change = result["change"]
-    out = [f"### Regime: {change['verdict']}", "", "| | before | after | change |", "| --- | ---: | ---: | ---: |"]
+    heading = (f"### Regime: {change['verdict']}, step {_pct(change['step_time']['ratio'])}"
+               f" ({_regime_name(result['before'])} → {_regime_name(result['after'])})")
+    out = [heading, "", "| | before | after | change |", "| --- | ---: | ---: | ---: |"]
     out += [f"| {a} | {b} | {c} | {d} |" for a, b, c, d in rows(result)]
     out += ["", change["text"], ""]
     ops = op_rows(result)

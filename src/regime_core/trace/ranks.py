@@ -373,7 +373,7 @@ def _groups(count: int, most: int) -> list[range]:
 
 
 def picture(result: Mapping[str, Any]) -> str:
-    """Ranks × steps as SVG: each cell a step's work before the collectives against the job's median (darker: longer).
+    """Ranks × steps as SVG: each cell a step's work before the collectives against the job's median (a deeper orange: longer).
 
     Without each step's collectives in the readings, the step's time is drawn instead. The stragglers are named
     beside their rows. At 1,024 ranks the rows gather ranks (the slowest of each group shown), so a late rank is never
@@ -415,7 +415,7 @@ def picture(result: Mapping[str, Any]) -> str:
     width = split_x + _SPLIT_W + _RIGHT
     what = "Work before the collectives" if worked else "Step time"
     title = escape(f"{what} by rank ({len(ranks)} ranks, {steps} steps), against the median of"
-                   f" {format_quantity(median, Dim.SECOND)}: darker is longer, +{DARKEST_OVER:.0%} or more darkest"
+                   f" {format_quantity(median, Dim.SECOND)}: a deeper orange is longer, +{DARKEST_OVER:.0%} or more the deepest"
                    + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else "")
                    + "; beside each row, its step split into compute, exposed collectives and idle")
     axes = ((f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>' if 0 not in labelled else "")

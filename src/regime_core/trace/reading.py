@@ -289,6 +289,10 @@ def _read_trace(source: bytes | BinaryIO | Pieces, step: int | None, given: hw.H
     steps = [s for s in events.steps if window is None or window[0] <= s[1].start < window[1]]
     comm_share = tl.comm_exposed / tl.length
     notes, needs = [], ""
+    recorded = sorted({t.work.dtype for t in totals if t.work is not None} - {math}) if math else []
+    if recorded:  # said beside the verdict: the roof it is read against is the one given, not the trace's
+        notes.append(f"every placed op is held to {math}'s dense peak, as given, where the trace records"
+                     f" {', '.join(recorded)}: the verdict is against {math}'s roof")
     if tl.busy_share <= IDLE_UTILIZATION and 1 - tl.busy_share >= GAP_SHARE:
         symptoms = _idle_symptoms(tl, len(steps))
         idle = tl.length - tl.busy
