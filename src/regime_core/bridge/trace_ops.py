@@ -145,7 +145,7 @@ def _digest_answer(raw: bytes, step: object, asked: str | None) -> dict[str, Any
             "caption": "A digest keeps a rank's reading, not its events: the reading below is the one its trace gave,"
                        " and the strip of its timeline cannot be drawn from it (drop the trace itself to see it).",
             "legend": [],
-            "text": facts_text(facts, str(facts.get("kind", ""))), "ops_head": list(_OPS_HEAD),
+            "text": facts_text(facts), "ops_head": list(_OPS_HEAD),
             "ops": [_op_text(op, carded=facts["card"] is not None) for op in facts["ops"]],
             "roofline": roofline, "roofline_caption": roofline_caption,
             "review": trace_review(verdict_of(out), facts, "{url}")}

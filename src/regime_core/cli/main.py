@@ -230,11 +230,7 @@ def _read_file(path: str, step: int | None, field: str, read: Callable[[bytes | 
 
 def _digest_trace(args: argparse.Namespace, step: int | None) -> tuple[dict[str, Any], str]:
     """``regime trace`` on a rank's digest: the reading it holds, as the trace's own reading said it."""
-    if step is not None or args.gpu is not None or args.dtype is not None:
-        raise RegimeError("--step" if step is not None else "--gpu" if args.gpu is not None else "--dtype",
-                          f"{args.file} is a digest: it was read"
-                          " already, on its own card and steps; leave the option out")
-    held = rank_reading_of(parse_json_text(_text_of(args.file), "FILE", limit=MAX_FILE_BYTES))
+    held = _digest_held(args.file, "FILE", step, args.gpu, args.dtype)
     if args.digest:
         document = rank_digest(held)
         return document, dump_json_text(document)
@@ -243,8 +239,7 @@ def _digest_trace(args: argparse.Namespace, step: int | None) -> tuple[dict[str,
         if not picture:
             raise RegimeError("--svg", said.removeprefix("No roofline: "))
         return {"svg": picture}, picture
-    facts = held["trace"]
-    return held, (f"{_verdict_text(verdict_of(held))}\n\n{facts_text(facts, str(facts.get('kind', '')))}"
+    return held, (f"{_verdict_text(verdict_of(held))}\n\n{facts_text(held['trace'])}"
                   "\n(read from a digest: the reading it holds, without the trace's events)")
 
 
@@ -331,13 +326,17 @@ def _reading_json(path: str, step: int | None, field: str, gpu: str | None = Non
     digests and traces).
     """
     if _is_digest_file(path, field):
-        if step is not None or dtype is not None or (gpu is not None and not digest_keeps_card):
-            raise RegimeError("--step" if step is not None else "--dtype" if dtype is not None else "--gpu",
-                              f"{path} is a digest: it was read"
-                              " already, on its own card and steps; leave the option out")
-        return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
+        return _digest_held(path, field, step, None if digest_keeps_card else gpu, dtype)
     with no_cycle_collection():
         return _read_file(path, step, field, functools.partial(read_trace, gpu=gpu, dtype=dtype)).to_json()
+
+
+def _digest_held(path: str, field: str, step: int | None, gpu: str | None, dtype: str | None) -> dict[str, Any]:
+    """The reading a digest holds; an option that would read its trace again (a step, a card, a dtype) is refused."""
+    if step is not None or gpu is not None or dtype is not None:
+        raise RegimeError("--step" if step is not None else "--gpu" if gpu is not None else "--dtype",
+                          f"{path} is a digest: it was read already, on its own card and steps; leave the option out")
+    return rank_reading_of(parse_json_text(_text_of(path), field, limit=MAX_FILE_BYTES))
 
 
 def _is_digest_file(path: str, field: str) -> bool:

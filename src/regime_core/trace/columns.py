@@ -206,12 +206,12 @@ class Columns(Sequence[T]):
     Rows are added with :meth:`append` and built, as named tuples, as they are read.
     """
 
-    __slots__ = ("_columns", "_make", "waiting")
+    __slots__ = ("_columns", "_make", "_waiting")
 
     def __init__(self, row: type[T], columns: list[Any]) -> None:
         self._make: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, row)  # type: ignore[type-var]
         self._columns = columns
-        self.waiting: list[tuple[Any, ...]] = []  # rows appended, not yet moved into the columns
+        self._waiting: list[tuple[Any, ...]] = []  # rows appended, not yet moved into the columns
 
     def append(self, row: tuple[Any, ...]) -> None:
         """Keep one row, given as its fields in order.
@@ -219,22 +219,21 @@ class Columns(Sequence[T]):
         The hot path of a trace: rows wait as tuples, a block at a time, and move into the columns together, each
         column extended in one call (a row's nine fields appended one by one cost more than the row itself).
         """
-        waiting = self.waiting
+        waiting = self._waiting
         waiting.append(row)
         if len(waiting) >= PENDING:
-            self.flush()
+            self._flush()
 
-    def flush(self) -> None:
-        """Move the rows waiting into the columns (the list stays the same list, emptied)."""
-        waiting = self.waiting
+    def _flush(self) -> None:
+        """Move the rows waiting into the columns."""
+        waiting = self._waiting
         if waiting:
-            columns = list(zip(*waiting, strict=True))
-            waiting.clear()
-            self._extend(columns)
+            self._waiting = []
+            self._extend(list(zip(*waiting, strict=True)))
 
     def extend(self, columns: Sequence[Sequence[Any]]) -> None:
         """Keep many rows, given as their columns (each field's values in order, all of one length)."""
-        self.flush()
+        self._flush()
         self._extend(columns)
 
     def _extend(self, columns: Sequence[Sequence[Any]]) -> None:
@@ -247,12 +246,12 @@ class Columns(Sequence[T]):
                 column.extend(values)
 
     def __len__(self) -> int:
-        self.flush()
+        self._flush()
         first = self._columns[0]
         return len(first.values if isinstance(first, _Coded) else first)
 
     def __iter__(self) -> Iterator[T]:
-        self.flush()
+        self._flush()
         fields = [c.decoded() if isinstance(c, _Coded) else iter(c) for c in self._columns]
         return map(self._make, zip(*fields, strict=True))
 
@@ -272,13 +271,13 @@ class Columns(Sequence[T]):
 
     def values(self, index: int) -> Iterator[Any]:
         """Field ``index`` of every row, in order, read from its column alone (no row is built)."""
-        self.flush()
+        self._flush()
         column = self._columns[index]
         return column.decoded() if isinstance(column, _Coded) else iter(column)
 
     def field(self, index: int) -> Callable[[int], Any]:
         """A function giving field ``index`` of a row, read from its column alone (no row is built)."""
-        self.flush()
+        self._flush()
         column = self._columns[index]
         return column.get if isinstance(column, _Coded) else column.__getitem__
 
@@ -294,7 +293,7 @@ class Columns(Sequence[T]):
 
     def sorted_by(self, key_column: int) -> Columns[T]:
         """The same rows in the order of one float column (a start), ties in the order they came."""
-        self.flush()
+        self._flush()
         keys = self._columns[key_column]
         if all(map(le, keys, islice(keys, 1, None))):  # a trace writes most events in order already (checked in C)
             return self

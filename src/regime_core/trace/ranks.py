@@ -81,7 +81,7 @@ def _row(source: str, reading: Mapping[str, Any], fallback_rank: int) -> dict[st
             "world_size": trace.get("world_size"), "card": trace.get("card_name") or trace.get("device"),
             "card_known": trace.get("card") is not None, "card_id": trace.get("card"),
             "step_time": step, "work": max(0.0, window / steps - comm), "compute_time": trace["compute_time"] / steps,
-            "comm_time": comm, "window_step": window / steps,
+            "comm_time": comm,
             "comm_share": trace["comm_share"], "loader_share": trace["loader_share"], "busy": trace["busy"],
             "regime": reading["regime"], "regime_name": reading["regime_name"], "lever": reading.get("lever", ""),
             "collectives": trace.get("collectives", {}),
@@ -109,7 +109,9 @@ def merge(readings: Iterable[tuple[str, Mapping[str, Any]]], refused: Iterable[t
     rows.sort(key=lambda r: r["rank"])
     notes = _notes(rows)
     stragglers = _stragglers(rows)
-    job = _with_keys(_job(rows, stragglers, [] if stragglers else _moving(rows)), rows, stragglers)
+    # the ranks, a straggler aside, that spend a share of their window in exposed collectives
+    waiting = [r for r in rows if r not in stragglers and r["comm_share"] >= COMM_SHARE]
+    job = _with_keys(_job(rows, stragglers, waiting, [] if stragglers else _moving(rows)), rows, stragglers, waiting)
     return {"ranks": rows, "stragglers": [s["rank"] for s in stragglers], "job": job, "notes": notes,
             "refused": refused_out}
 
@@ -175,9 +177,8 @@ def _moving(rows: list[dict[str, Any]]) -> list[tuple[int, float]]:
     return late
 
 
-def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]],
+def _job(rows: list[dict[str, Any]], stragglers: list[dict[str, Any]], waiting: list[dict[str, Any]],
          moving: list[tuple[int, float]] | None = None) -> dict[str, Any]:
-    waiting = [r for r in rows if r not in stragglers and r["comm_share"] >= COMM_SHARE]
     if moving:
         ranks = list(dict.fromkeys(rank for rank, _ in moving))
         shown = ", ".join(str(r) for r in ranks[:8]) + (" …" if len(ranks) > 8 else "")
@@ -246,21 +247,19 @@ def _bus_said(rows: list[dict[str, Any]]) -> str:
                    " SHARP all-reduce can pass it).")
 
 
-def _with_keys(job: dict[str, Any], rows: list[dict[str, Any]], stragglers: list[dict[str, Any]]) -> dict[str, Any]:
+def _with_keys(job: dict[str, Any], rows: list[dict[str, Any]], stragglers: list[dict[str, Any]],
+               waiting: list[dict[str, Any]]) -> dict[str, Any]:
     """The job's verdict with the classifier's keys (``regime_name``, ``evidence``, ``lever``, ``waste``, ``needs``).
 
-    And ``waiting``: the ranks, a straggler aside, that spend a share of their window in exposed collectives.
+    And ``waiting``: the numbers of the ranks that wait in exposed collectives.
     """
-    late = {r["rank"] for r in stragglers}
-    waiting = [r["rank"] for r in rows if r["rank"] not in late and r["comm_share"] >= COMM_SHARE]
     shares = [r["comm_share"] for r in rows]
     evidence = [f"{len(rows)} ranks read; exposed collectives {min(shares):.0%}–{max(shares):.0%} of a rank's window"]
     if stragglers:
         first = stragglers[0]
         evidence.append(f"rank {first['rank']} reaches the collectives {first['late_by']:.0%} later than the median"
                         f" rank and reads {first['regime_name']} on its own")
-        lever = f"fix rank {first['rank']} first: " + next(
-            (str(r["lever"]) for r in rows if r["rank"] == first["rank"] and r.get("lever")), "find why it is late")
+        lever = f"fix rank {first['rank']} first: " + (first.get("lever") or "find why it is late")
         waste = "a faster interconnect: the other ranks wait in the collectives for the straggler, not for the network"
     elif job["verdict"] == "imbalance":
         evidence.append(f"the slowest rank changes from step to step ({len(job['late_ranks'])} ranks take turns)")
@@ -273,7 +272,8 @@ def _with_keys(job: dict[str, Any], rows: list[dict[str, Any]], stragglers: list
     needs = "" if lever else ("read each rank on its own (regime trace FILE): no regime holds most ranks, and no rank"
                               " is late")
     return {**job, "regime_name": advice(job["regime"]).name if job["regime"] else "undecided",
-            "evidence": evidence, "lever": lever, "waste": waste, "needs": needs, "waiting": waiting}
+            "evidence": evidence, "lever": lever, "waste": waste, "needs": needs,
+            "waiting": [r["rank"] for r in waiting]}
 
 
 COLUMNS = ("rank", "step time", "work before collectives", "compute", "exposed collectives", "loader", "regime")
@@ -351,7 +351,7 @@ def _split(ranks: list[dict[str, Any]], rows: list[range], x: float) -> list[str
     out = []
     for y, group in enumerate(rows):
         row = max((ranks[i] for i in group), key=lambda r: r["work"])
-        step = row.get("window_step") or 0.0
+        step = row["work"] + row.get("comm_time", 0.0)  # the mean step: its work before the collectives, then them
         if step <= 0:
             continue
         compute = min(step, row["compute_time"])

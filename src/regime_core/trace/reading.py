@@ -8,7 +8,6 @@ regime holding most of the time, no card, or no shapes is "undecided", with what
 
 from __future__ import annotations
 
-import bisect
 import contextlib
 import dataclasses
 import gc
@@ -41,6 +40,7 @@ from regime_core.trace.events import Events, Span, read_events
 from regime_core.trace.ops import OpTotal, op_totals
 from regime_core.trace.source import Pieces
 from regime_core.trace.timeline import Intervals, Timeline, exposed_in, timeline
+from regime_core.trace.timeline import coverage as covered_by
 
 TOP_OPS = 20  # ops listed, most GPU time first
 
@@ -181,8 +181,12 @@ def verdict_of(reading: Mapping[str, Any]) -> Verdict:
                    str(reading["trace"].get("kind", "")), notes_read=bool(reading["notes"]))
 
 
-def facts_text(f: Mapping[str, Any], kind: str) -> str:
-    """A reading's facts (``trace`` of its JSON) in a few lines; ``kind``: the verdict's (an idle one says more)."""
+def facts_text(f: Mapping[str, Any], kind: str | None = None) -> str:
+    """A reading's facts (``trace`` of its JSON) in a few lines.
+
+    ``kind`` is the verdict's (an idle one says more): by default the one the JSON keeps.
+    """
+    kind = str(f.get("kind", "")) if kind is None else kind
     lines = [f"GPU busy {f['busy']:.1%} of a {_f(f['window'], Dim.SECOND)} window: {counted(f['kernels'], 'kernel')},"
              f" {counted(f['launches'], 'launch')} ({counted(f['graph_launches'], 'graph launch')}); card: "
              + _card_text(f),
@@ -420,15 +424,15 @@ def collectives(events: Events, window: tuple[float, float] | None, other: Inter
     gpu = events.gpu
     messages = {(m[0], m[1]): m for m in events.messages}
     moved: dict[str, list[float]] = {}  # per kind: bus bytes and time of the kernels with a message
-    for at in itertools.compress(range(len(gpu)), values_of(gpu, 8)):  # the collectives' rows alone
-        span = gpu[at]
-        if window is not None and not window[0] <= span.start < window[1]:
-            continue
+    spans = [span for span in map(gpu.__getitem__, itertools.compress(range(len(gpu)), values_of(gpu, 8)))
+             if window is None or window[0] <= span.start < window[1]]  # the collectives' rows alone, by start
+    overlapped = covered_by(other, [(span.start, span.end) for span in spans])
+    for span, other_work in zip(spans, overlapped, strict=True):
         kind = next((k for k, pattern in _COLLECTIVE_KINDS if pattern.search(span.name)), "other")
         entry = out.setdefault(kind, {"count": 0, "time": 0.0, "exposed": 0.0})
         entry["count"] += 1
         entry["time"] += span.end - span.start
-        entry["exposed"] += span.end - span.start - _covered(other, span.start, span.end)
+        entry["exposed"] += span.end - span.start - other_work
         message = messages.get((span.start, span.end))
         size = _ELEMENT_BYTES.get(message[4].lower()) if message else None
         if message is not None and size is not None and span.end > span.start:
@@ -441,16 +445,6 @@ def collectives(events: Events, window: tuple[float, float] | None, other: Inter
     for kind, (data, bus, seconds, count) in moved.items():
         out[kind].update(bytes=data, bus_bandwidth=bus / seconds, sized=count)
     return out
-
-
-def _covered(intervals: Intervals, start: float, end: float) -> float:
-    """How much of ``[start, end]`` the (merged, sorted) intervals cover."""
-    starts, ends = intervals.starts, intervals.ends
-    at, covered = bisect.bisect_right(ends, start), 0.0
-    while at < len(starts) and starts[at] < end:
-        covered += min(end, ends[at]) - max(start, starts[at])
-        at += 1
-    return covered
 
 
 def coverage(totals: list[OpTotal], kernel_time: float, card: hw.Hardware | None, events: Events,
