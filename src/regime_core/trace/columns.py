@@ -206,12 +206,14 @@ class Columns(Sequence[T]):
     Rows are added with :meth:`append` and built, as named tuples, as they are read.
     """
 
-    __slots__ = ("_columns", "_make", "_waiting")
+    __slots__ = ("_columns", "_make", "waiting")
 
     def __init__(self, row: type[T], columns: list[Any]) -> None:
         self._make: Callable[[tuple[Any, ...]], T] = partial(tuple.__new__, row)  # type: ignore[type-var]
         self._columns = columns
-        self._waiting: list[tuple[Any, ...]] = []  # rows appended, not yet moved into the columns
+        #: Rows appended, not yet moved into the columns: always this one list (emptied, never replaced), so a
+        #: reader's loop may append a row's tuple to it directly and call :meth:`settle` after its block.
+        self.waiting: list[tuple[Any, ...]] = []
 
     def append(self, row: tuple[Any, ...]) -> None:
         """Keep one row, given as its fields in order.
@@ -219,17 +221,23 @@ class Columns(Sequence[T]):
         The hot path of a trace: rows wait as tuples, a block at a time, and move into the columns together, each
         column extended in one call (a row's nine fields appended one by one cost more than the row itself).
         """
-        waiting = self._waiting
+        waiting = self.waiting
         waiting.append(row)
         if len(waiting) >= PENDING:
             self._flush()
 
+    def settle(self) -> None:
+        """Move the rows waiting into the columns once a block of them has gathered (after appends to ``waiting``)."""
+        if len(self.waiting) >= PENDING:
+            self._flush()
+
     def _flush(self) -> None:
         """Move the rows waiting into the columns."""
-        waiting = self._waiting
+        waiting = self.waiting
         if waiting:
-            self._waiting = []
-            self._extend(list(zip(*waiting, strict=True)))
+            moved = list(zip(*waiting, strict=True))
+            waiting.clear()
+            self._extend(moved)
 
     def extend(self, columns: Sequence[Sequence[Any]]) -> None:
         """Keep many rows, given as their columns (each field's values in order, all of one length)."""

@@ -159,7 +159,11 @@ class _Kinds(NamedTuple):
 _NUMBER = frozenset((int, float))
 _HUGE = 1e300  # beyond it, a time in microseconds is no time (and an integer may not convert)
 _INF = math.inf
-_ABSENT = object()  # a key not there (None is a value an event may hold)
+_ABSENT = object()
+_FIELDS = itemgetter("ph", "ts", "dur", "cat", "name", "args")  # an event's fields in one call into C
+_GPU_ARGS = itemgetter("device", "stream", "correlation", "External id")
+_TID = itemgetter("tid")
+_MICRO = (1e-6).__mul__  # µs to seconds  # a key not there (None is a value an event may hold)
 
 
 class _Names:
@@ -260,28 +264,63 @@ class _Collector:
         self.type_lists: dict[tuple[object, ...], tuple[object, ...]] = {}
         self.messages: list[tuple[float, float, int, int, str, int]] = []
 
-    # The hot path of a trace's millions of events. Most events are well formed: ``add`` reads those with
-    # subscripts and type checks only; anything else, and every odd case, goes to ``_add``, which says
-    # what to keep of it. Both keep the same things from the same event.
+    # The hot path of a trace's millions of events. Most events are well formed: ``add_many`` reads those with
+    # subscripts and type checks only, and keeps a kernel, a copy or a launch written as Kineto writes them in its
+    # own loop (one call per block of events, not two or three per event: the browser pays for each call);
+    # anything else goes to ``_keep``, and every odd case to ``_add``, which say what to keep of it. All of
+    # them keep the same things from the same event, in the order the events came.
     def add(self, event: Any) -> None:
         """Keep one event, if it is one the reader needs."""
-        try:
-            ph, ts, dur, cat, raw_name, args = (event["ph"], event["ts"], event["dur"], event["cat"], event["name"],
-                                                event["args"])
-        except (KeyError, TypeError, IndexError):
-            self._add(event)
-            return
-        if ph != "X":
-            return
-        if type(ts) not in _NUMBER or type(dur) not in _NUMBER or type(cat) is not str or type(raw_name) is not str \
-                or type(args) is not dict or not -_HUGE < ts < _HUGE or not -_HUGE < dur < _HUGE:
-            self._add(event)
-            return
-        start, duration = ts * 1e-6, dur * 1e-6
-        if not 0 <= duration < _INF or start - start != 0:  # negative, or not finite: counted as skipped there
-            self._add(event)
-            return
-        self._keep(start, start + duration, cat, raw_name, args, event)
+        self.add_many((event,))
+
+    def add_many(self, events: Iterable[Any]) -> None:
+        """Keep each of ``events`` the reader needs, in order."""
+        seen, labels, keep = self.kinds.seen, self.labels, self._keep
+        gpu_rows, launch_rows = self.gpu.waiting, self.launches.waiting
+        graphs = 0
+        for event in events:
+            try:
+                ph, ts, dur, cat, raw_name, args = _FIELDS(event)
+            except (KeyError, TypeError, IndexError):
+                self._add(event)
+                continue
+            if ph != "X":
+                continue
+            if type(ts) not in _NUMBER or type(dur) not in _NUMBER or type(cat) is not str \
+                    or type(raw_name) is not str or type(args) is not dict or not -_HUGE < ts < _HUGE \
+                    or not -_HUGE < dur < _HUGE:
+                self._add(event)
+                continue
+            start, duration = ts * 1e-6, dur * 1e-6
+            if not 0 <= duration < _INF or start - start != 0:  # negative, or not finite: counted as skipped there
+                self._add(event)
+                continue
+            kinds = seen.get(raw_name)
+            if kinds is not None:
+                gpu_kind = _GPU_CATEGORIES.get(cat)
+                if gpu_kind is not None and not kinds.comm:  # a collective's message is read in _keep
+                    try:
+                        device, stream, correlation, external = (labels[args["device"]], labels[args["stream"]],
+                                                                 args["correlation"], args["External id"])
+                    except (KeyError, TypeError):
+                        device = None
+                    if device is not None and type(correlation) is int and type(external) is int:
+                        gpu_rows.append((kinds.name, start, start + duration, gpu_kind, device, stream, correlation,
+                                         external, False))
+                        continue
+                elif kinds.launch and cat in _HOST_CATEGORIES:  # a host category holds no step, op or loader wait
+                    try:
+                        correlation, thread = args["correlation"], labels[event["tid"]]
+                    except (KeyError, TypeError):
+                        correlation = None
+                    if type(correlation) is int:
+                        launch_rows.append((kinds.name, start, start + duration, correlation, thread))
+                        graphs += kinds.graph
+                        continue
+            keep(start, start + duration, cat, raw_name, args, event)
+        self.graphs += graphs
+        self.gpu.settle()
+        self.launches.settle()
 
     def _message(self, start: float, end: float, args: dict[str, Any]) -> None:
         sizes = [v for v in (args.get("In msg nelems"), args.get("Out msg nelems", args.get("In msg nelems")),
@@ -424,7 +463,7 @@ def read_events(source: bytes | BinaryIO | Pieces) -> Events:
             return _events(collected, gpus)
     reader = Reader(pieces)
     kept = _Collector()
-    reader.read(kept.add)
+    reader.read(kept.add, kept.add_many)
     if ROCPROF_JSON in reader.header:
         return _events(kept, formats.read_rocprof_json(reader.header.pop(ROCPROF_JSON), kept))
     if reader.empty:
@@ -445,8 +484,7 @@ def read_events(source: bytes | BinaryIO | Pieces) -> Events:
 def from_dicts(events: Iterable[dict[str, Any]], device_names: tuple[str, ...] = ()) -> Events:
     """Events written as Kineto writes them (``ph``, ``cat``, ``name``, ``ts`` and ``dur`` in µs, ``args``), kept."""
     kept = _Collector()
-    for event in events:
-        kept.add(event)
+    kept.add_many(events)
     return _events(kept, device_names)
 
 

@@ -184,8 +184,11 @@ class Reader:
             raise self._window.fail(at)
         return at + 1
 
-    def _array(self, at: int, each: Callable[[Any], None]) -> int:
-        """Hand each element of the array opening at ``at`` to ``each``; return where the array ends."""
+    def _array(self, at: int, each: Callable[[Any], None], many: Callable[[list[Any]], None]) -> int:
+        """Hand each element of the array opening at ``at`` to ``each`` (a stretch decoded at once to ``many``).
+
+        Returns where the array ends.
+        """
         w = self._window
         at = self._skip(self._expect(at, "["))
         if w.text[at:at + 1] == "]":
@@ -202,8 +205,7 @@ class Reader:
                         break  # something the loop below has to say
                     at = moved
                 else:
-                    for value in values:
-                        each(value)
+                    many(values)
                     at = end
             try:
                 while True:  # the hot loop: two calls into C per event
@@ -242,8 +244,15 @@ class Reader:
                 return at
             raise w.fail(at)  # a comma, then the end
 
-    def read(self, each: Callable[[Any], None]) -> None:
-        """Hand every event to ``each``, keeping the other top-level keys in ``header``."""
+    def read(self, each: Callable[[Any], None], many: Callable[[list[Any]], None] | None = None) -> None:
+        """Hand every event to ``each``, keeping the other top-level keys in ``header``.
+
+        ``many``, where given, takes a list of events decoded together instead (in order, as ``each`` would).
+        """
+        if many is None:
+            def many(values: list[Any]) -> None:
+                for value in values:
+                    each(value)
         w = self._window
         w.more(0)
         at = self._skip(0)
@@ -253,7 +262,7 @@ class Reader:
             return
         if opening == "[":
             self.saw_events = True
-            at = self._array(at, each)
+            at = self._array(at, each, many)
         elif opening == "{":
             at = self._skip(at + 1)
             while w.text[at:at + 1] != "}":
@@ -263,7 +272,7 @@ class Reader:
                 at = self._skip(self._expect(at, ":"))
                 if key == "traceEvents" and w.text[at:at + 1] == "[":
                     self.saw_events = True
-                    at = self._array(at, each)
+                    at = self._array(at, each, many)
                 else:
                     self.header[key], at = self._value(at)
                 at = self._skip(at)

@@ -244,15 +244,16 @@ def timeline(events: Events, window: tuple[float, float] | None = None) -> Timel
 def _idle(busy: Intervals, lo: float, hi: float) -> Intervals:
     """The stretches of the window ``lo``..``hi`` that no busy interval covers, in order."""
     idle = Intervals()
+    if not busy:
+        return idle
     starts, ends = idle.starts, idle.ends
-    if busy and busy.starts[0] > lo:
+    if busy.starts[0] > lo:
         starts.append(lo)
         ends.append(busy.starts[0])
-    for a, b in zip(busy.ends[:-1], busy.starts[1:], strict=True):  # one busy interval's end to the next's start
-        if b > a:
-            starts.append(a)
-            ends.append(b)
-    if busy and busy.ends[-1] < hi:
+    # One busy interval's end to the next's start, every one a gap: merged intervals neither touch nor overlap
+    starts.extend(busy.ends[:-1])
+    ends.extend(busy.starts[1:])
+    if busy.ends[-1] < hi:
         starts.append(busy.ends[-1])
         ends.append(hi)
     return idle
