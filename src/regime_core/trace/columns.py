@@ -50,8 +50,8 @@ class _Coded:
     def reordered(self, order: Sequence[int]) -> None:
         """The column in ``order``."""
         values = self.values
-        self.values = (array(values.typecode, (values[i] for i in order)) if isinstance(values, array)
-                       else [values[i] for i in order])
+        picked = map(values.__getitem__, order)  # each row looked up in C, not a Python step per row
+        self.values = array(values.typecode, picked) if isinstance(values, array) else list(picked)
 
 
 class IdColumn(_Coded):
@@ -310,9 +310,9 @@ class Columns(Sequence[T]):
             if isinstance(column, _Coded):
                 column.reordered(order)
             elif isinstance(column, array):
-                self._columns[n] = array(column.typecode, (column[i] for i in order))
+                self._columns[n] = array(column.typecode, map(column.__getitem__, order))
             else:
-                self._columns[n] = [column[i] for i in order]
+                self._columns[n] = list(map(column.__getitem__, order))
         return self
 
 

@@ -275,7 +275,7 @@ class _Collector:
 
     def add_many(self, events: Iterable[Any]) -> None:
         """Keep each of ``events`` the reader needs, in order."""
-        seen, labels, keep = self.kinds.seen, self.labels, self._keep
+        seen, labels, keep, op = self.kinds.seen, self.labels, self._keep, self._op
         gpu_rows, launch_rows = self.gpu.waiting, self.launches.waiting
         graphs = 0
         for event in events:
@@ -308,15 +308,21 @@ class _Collector:
                         gpu_rows.append((kinds.name, start, start + duration, gpu_kind, device, stream, correlation,
                                          external, False))
                         continue
-                elif kinds.launch and cat in _HOST_CATEGORIES:  # a host category holds no step, op or loader wait
-                    try:
-                        correlation, thread = args["correlation"], labels[event["tid"]]
-                    except (KeyError, TypeError):
-                        correlation = None
-                    if type(correlation) is int:
-                        launch_rows.append((kinds.name, start, start + duration, correlation, thread))
-                        graphs += kinds.graph
-                        continue
+                elif cat in _HOST_CATEGORIES:  # a host category holds no step, op or loader wait
+                    if kinds.launch:
+                        try:
+                            correlation, thread = args["correlation"], labels[event["tid"]]
+                        except (KeyError, TypeError):
+                            correlation = None
+                        if type(correlation) is int:
+                            launch_rows.append((kinds.name, start, start + duration, correlation, thread))
+                            graphs += kinds.graph
+                            continue
+                    elif not kinds.sync:
+                        continue  # a runtime call that neither launches nor waits: nothing of it is kept
+                elif cat == "cpu_op" and kinds.step is None and not kinds.loads and not kinds.sync:
+                    op(kinds.name, start, start + duration, args, event)  # an op, and nothing else
+                    continue
             keep(start, start + duration, cat, raw_name, args, event)
         self.graphs += graphs
         self.gpu.settle()
@@ -391,6 +397,21 @@ class _Collector:
         self.gpu.append((name, start, end, kind, _label(labels, device), _label(labels, stream),
                          _int(args.get("correlation")), _int(args.get("External id", args.get("external id"))), comm))
 
+    def _op(self, name: str, start: float, end: float, args: dict[str, Any], event: dict[str, Any]) -> None:
+        """A CPU op: its thread, its External id, its inputs' shapes, types and values, its FLOPs where recorded."""
+        flops = args.get("flops")
+        dims = args.get("Input Dims")
+        if dims is None:  # older traces spell it in lower case
+            dims = args.get("Input dims")
+        external = args.get("External id")
+        shared = self.type_lists
+        self.ops.append((name, start, end, _label(self.labels, event.get("tid", "")),
+                         external if type(external) is int else _int(external), _items(dims, shared),
+                         _items(args.get("Input type"), shared),
+                         float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
+                         else None,
+                         _items(args.get("Concrete Inputs"), shared)))
+
     def _keep(self, start: float, end: float, cat: str, raw_name: str, args: dict[str, Any],  # noqa: PLR0917 (hot path: no keywords)
               event: dict[str, Any]) -> None:
         kinds = self.kinds.seen.get(raw_name) or self.kinds.classify(raw_name)
@@ -427,16 +448,7 @@ class _Collector:
             elif sync and cat != "cuda_sync":
                 self.syncs.append(Span(name, start, end))
         if cat in _CPU_OPS:
-            flops = args.get("flops")
-            dims = args.get("Input Dims")
-            if dims is None:  # older traces spell it in lower case
-                dims = args.get("Input dims")
-            self.ops.append((name, start, end, _label(labels, event.get("tid", "")), _int(args.get("External id")),
-                             _items(dims, self.type_lists),
-                             _items(args.get("Input type"), self.type_lists),
-                             float(flops) if type(flops) is float or (type(flops) is int and -_HUGE < flops < _HUGE)
-                             else None,
-                             _items(args.get("Concrete Inputs"), self.type_lists)))
+            self._op(name, start, end, args, event)
         if step is not None and cat in ("user_annotation", "cpu_op", "python_function", "", "Operator"):
             self.steps.append((step, Span(name, start, end)))
         elif loads and cat in ("cpu_op", "user_annotation", "python_function", "Operator"):
