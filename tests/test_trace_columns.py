@@ -180,3 +180,21 @@ def test_rows_appended_wait_in_blocks_and_read_back_whole_in_order_between_exten
     assert list(spans) == [GpuSpan(*row) for row in many]
     assert spans[PENDING + 5].correlation == 2**70
     assert list(spans.values(1)) == [row[1] for row in many]
+
+
+@pytest.mark.parametrize("window", [None, (0.002, 0.004)])
+def test_a_trace_without_ops_counts_every_kernel_s_time_and_nothing_else(window: tuple[float, float] | None) -> None:
+    """An export with no op recorded (Nsight's, a CSV report): no op row, and the kernels' time summed as the tally
+    sums it, copies and memsets left out, a window's kernels by their start."""
+    t = Trace()
+    for n in range(300):
+        t.kernel(1000 + n * 20.0, 7.5 + n % 3, f"k{n % 4}")
+        if n % 10 == 0:  # a copy, which is GPU time but not a kernel's
+            t.events.append({"ph": "X", "cat": "gpu_memcpy", "name": "Memcpy HtoD", "ts": 1000 + n * 20.0 + 10,
+                             "dur": 3.0, "args": {"device": 0, "stream": 7, "correlation": n, "External id": n}})
+    events = read_events(as_bytes(t.document()))
+    totals, seconds = op_totals(events, window)
+    assert totals == []
+    kernels = [s for s in events.gpu if s.kind == "kernel" and (window is None or window[0] <= s.start < window[1])]
+    assert seconds == sum(s.end - s.start for s in kernels)
+    assert 0 < len(kernels) < (300 if window else 301)

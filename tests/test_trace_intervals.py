@@ -4,6 +4,7 @@ a picket fence's busy intervals and gaps kept at a fraction of what a list of pa
 from __future__ import annotations
 
 import math
+import random
 import tracemalloc
 
 import pytest
@@ -56,3 +57,33 @@ def test_a_picket_fence_keeps_its_busy_intervals_and_gaps_in_under_40_bytes_a_ke
     assert len(tl.gaps) == 49_999
     assert tl.busy == pytest.approx(0.1)
     assert kept / 50_000 < 40, kept / 50_000
+
+
+def _merged_one_by_one(spans: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The union the plain way: sort, then walk the spans, growing the last interval or opening a new one."""
+    out: list[list[float]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            out[-1][1] = max(out[-1][1], end)
+        else:
+            out.append([start, end])
+    return [(a, b) for a, b in out]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_union_is_the_one_a_walk_over_the_spans_makes(seed: int) -> None:
+    """Nested, touching, empty and equal-start spans, many kinds at once: the union worked in C (a running maximum
+    of the ends, an interval opened where a start passes it) is the walk's, pair for pair."""
+    rng = random.Random(seed)
+    spans = []
+    for _ in range(2_000):
+        start = float(rng.randrange(0, 3_000))
+        spans.append((start, start + rng.choice((0.0, 0.5, 1.0, 2.0, float(rng.randrange(0, 40))))))
+    spans += [(10.0, 12.0), (12.0, 13.0), (5.0, 5.0)]  # touching, and an empty span
+    assert list(union(spans)) == _merged_one_by_one(spans)
+    gpu = tuple(GpuSpan("k", a, b, "kernel", "0", "7", None, None, False) for a, b in sorted(spans))
+    tl = timeline(Events(gpu, (), 0, (), (), (), (), ()))
+    assert tl.busy == math.fsum(b - a for a, b in _merged_one_by_one(spans))
+    assert tl.kernels == len(spans)
+    assert union([]) == []
+    assert list(union([(1.0, 2.0)])) == [(1.0, 2.0)]

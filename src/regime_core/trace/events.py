@@ -13,6 +13,7 @@ import re
 from array import array
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from operator import itemgetter
 from typing import Any, BinaryIO, NamedTuple
 
@@ -345,9 +346,13 @@ class _Collector:
         kinds = self.kinds.of_each(names)
         labels = self.labels
         rows = len(names)
-        self.gpu.extend([[kinds[raw].name for raw in names], starts, ends, [kind] * rows,
+        # Each column made by a lookup per row in C, from what each distinct name is
+        kept = {raw: kinds_of.name for raw, kinds_of in kinds.items()}
+        comm = {raw: kinds_of.comm for raw, kinds_of in kinds.items()}
+        self.gpu.extend([list(map(kept.__getitem__, names)), starts, ends, [kind] * rows,
                          list(map(labels.__getitem__, devices)), list(map(labels.__getitem__, streams)), correlations,
-                         [None] * rows, [kind == "kernel" and kinds[raw].comm for raw in names]])
+                         [None] * rows,
+                         list(map(comm.__getitem__, names)) if kind == "kernel" and any(comm.values()) else [False] * rows])
 
     def call_columns(self, columns: Sequence[Sequence[Any]]) -> None:
         """Host runtime calls given as columns: names, starts and ends (seconds), correlation ids, threads.
@@ -357,14 +362,17 @@ class _Collector:
         """
         names, starts, ends, correlations, threads = columns
         kinds = self.kinds.of_each(names)
-        launched = [n for n, raw in enumerate(names) if kinds[raw].launch]
-        labels = self.labels
-        self.launches.extend([[kinds[names[n]].name for n in launched], [starts[n] for n in launched],
-                              [ends[n] for n in launched], [correlations[n] for n in launched],
-                              [labels[threads[n]] for n in launched]])
-        self.graphs += sum(kinds[names[n]].graph for n in launched)
-        self.syncs.extend(Span(kinds[raw].name, starts[n], ends[n]) for n, raw in enumerate(names)
-                          if kinds[raw].sync and not kinds[raw].launch)
+        # Which rows are launches, looked up in C from what each distinct name is; the columns picked by it
+        launches = list(map({raw: kinds_of.launch for raw, kinds_of in kinds.items()}.__getitem__, names))
+        kept = {raw: kinds_of.name for raw, kinds_of in kinds.items()}
+        launched_names = list(compress(names, launches))
+        self.launches.extend([list(map(kept.__getitem__, launched_names)), list(compress(starts, launches)),
+                              list(compress(ends, launches)), list(compress(correlations, launches)),
+                              list(map(self.labels.__getitem__, compress(threads, launches)))])
+        self.graphs += sum(map({raw: kinds_of.graph for raw, kinds_of in kinds.items()}.__getitem__, launched_names))
+        if any(kinds_of.sync and not kinds_of.launch for kinds_of in kinds.values()):
+            self.syncs.extend(Span(kinds[raw].name, starts[n], ends[n]) for n, raw in enumerate(names)
+                              if kinds[raw].sync and not kinds[raw].launch)
 
     def _add(self, event: Any) -> None:
         if type(event) is not dict:

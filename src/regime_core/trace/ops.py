@@ -15,14 +15,15 @@ import itertools
 import math
 from array import array
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from operator import and_
 from typing import Any, cast
 
 from regime_core.catalogue.hardware import DTYPE_BYTES
 from regime_core.model import work as wk
 from regime_core.trace.columns import Columns, values_of
-from regime_core.trace.events import CpuOp, Events
+from regime_core.trace.events import CpuOp, Events, GpuSpan
 
 #: Element sizes of the ``Input type`` names PyTorch records, and the dtype the core names for the math.
 _TYPES = {"float": ("fp32", 4), "c10::Half": ("fp16", 2), "c10::BFloat16": ("bf16", 2), "double": ("fp64", 8),
@@ -286,6 +287,8 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> tupl
     Kernels reach their op through ``External id``. A kernel counts for the innermost op that launched it (the
     op with its External id), so nested ops (``aten::linear`` over ``aten::addmm``) are not counted twice.
     """
+    if not len(events.ops):  # no op recorded (an Nsight export, a CSV report): the kernels' time is all there is
+        return [], _kernel_seconds(events.gpu, window)
     row_of = _rows_by_external(events.ops)
     tally = _Tally(len(events.ops))
     older = tally.add(events, window, row_of, {})
@@ -299,6 +302,16 @@ def op_totals(events: Events, window: tuple[float, float] | None = None) -> tupl
               for key, op in tally.first.items()]
     # Summed as the kernels come (sum() of an array: the same float as summing them in a pass of their own).
     return sorted(totals, key=lambda o: -o.seconds), sum(tally.kernels)
+
+
+def _kernel_seconds(gpu: Sequence[GpuSpan], window: tuple[float, float] | None) -> float:
+    """The GPU time of every kernel starting in ``window``, summed in order as the tally sums it (in C: no op to find)."""
+    took = map(float.__sub__, values_of(gpu, 2), values_of(gpu, 1))
+    counted: Iterable[bool] = map("kernel".__eq__, values_of(gpu, 3))
+    if window is not None:
+        lo, hi = window
+        counted = map(and_, counted, [lo <= start < hi for start in values_of(gpu, 1)])
+    return sum(itertools.compress(took, counted))
 
 
 def _field(rows: Sequence[Any], index: int) -> Callable[[int], Any]:
