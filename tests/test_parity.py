@@ -4,6 +4,7 @@ and the trimmed standard library the site serves: a module the trimming left out
 from __future__ import annotations
 
 import base64
+import gzip
 import json
 import shutil
 import subprocess
@@ -18,7 +19,7 @@ from regime_core.trace.reading import read_trace
 from test_diff import stepped
 from test_ranks import job
 from test_trace_eras import in_2021_spelling
-from test_trace_formats import as_gpu_trace_csv, as_nsys_sqlite
+from test_trace_formats import as_gpu_trace_csv, as_nsys_sqlite, as_rocprof_json
 from test_trace_ncu import ncu_details, raw_page
 from trace_builder import as_bytes, loader_starved, picket_fence, sync_stall
 
@@ -64,6 +65,7 @@ def _requests() -> list[object]:
         exported = as_nsys_sqlite(sync_stall(20), Path(tmp) / "run.sqlite").read_bytes()
     # And Nsight Compute's per-kernel counters, the details page and the raw one.
     for raw in (exported, as_gpu_trace_csv(picket_fence(50), flavour="rocprof"),
+                gzip.compress(as_rocprof_json(picket_fence(50))),  # rocprofv3's JSON, its records streamed
                 as_bytes(in_2021_spelling(loader_starved(5)), zipped=True),
                 ncu_details([("sgemm", 500.0, 88, 30, 2), ("pointwise", 90.0, 9, 91, 3)]), raw_page()):
         reqs.append({"op": "trace", "data": base64.b64encode(raw).decode()})

@@ -469,10 +469,10 @@ _start = itemgetter(1)  # every span's start: Span, GpuSpan, Call and CpuOp all 
 def read_events(source: bytes | BinaryIO | Pieces) -> Events:
     """Read a trace (its bytes or its open file) into :class:`Events`, whatever wrote it.
 
-    Kineto's JSON (plain or gzipped) is read a piece at a time and never held whole; another format (an Nsight
-    Systems SQLite export, a CSV report: see ``formats``) is told by its content, read whole, and written as the
-    events Kineto would have written, so that every format is kept by the same rules. A RegimeError says what is
-    wrong, or what the file is and how to export what can be read.
+    Kineto's JSON (plain or gzipped) and rocprofv3's are read a piece at a time and never held whole; another format
+    (an Nsight Systems SQLite export, a CSV report: see ``formats``) is told by its content, read whole, and written
+    as the events Kineto would have written, so that every format is kept by the same rules. A RegimeError says what
+    is wrong, or what the file is and how to export what can be read.
     """
     pieces = source if isinstance(source, Pieces) else Pieces(source)
     if not pieces.zipped:
@@ -481,11 +481,12 @@ def read_events(source: bytes | BinaryIO | Pieces) -> Events:
             collected = _Collector()
             gpus = other(pieces.whole(), collected)
             return _events(collected, gpus)
-    reader = Reader(pieces)
+    records = formats.RocprofRecords()
+    reader = Reader(pieces, records.add)
     kept = _Collector()
     reader.read(kept.add, kept.add_many)
     if ROCPROF_JSON in reader.header:
-        return _events(kept, formats.read_rocprof_json(reader.header.pop(ROCPROF_JSON), kept))
+        return _events(kept, formats.read_rocprof_json(reader.header.pop(ROCPROF_JSON), kept, records))
     if reader.empty:
         raise RegimeError(_FIELD, "expected a JSON trace; the file is empty" + (" once unzipped" if pieces.zipped else ""))
     names: tuple[str, ...] = ()

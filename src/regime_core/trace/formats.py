@@ -10,7 +10,8 @@ and the verdict, the diff and the pages never know which profiler it was:
   ``ProfilerStep#N``, or ``step``/``iteration`` and a number; data-loader ranges), and the card
   (``TARGET_INFO_GPU``). Read with the standard library's ``sqlite3``, in the browser too.
 - **rocprofv3's JSON** (``--output-format json``): its kernel dispatches, memory copies and HIP calls, and its GPUs
-  by their product names (``read_rocprof_json``, handed the parsed document by Kineto's own reader).
+  by their product names (``read_rocprof_json``). Kineto's own reader streams the records past a stretch at a time
+  into :class:`RocprofRecords`, which keeps each as the few fields it is read for, and hands on the rest of each run.
 - **CSV reports**, by their header row: ``nsys stats --report cuda_gpu_trace`` (the GPU's timeline), rocprofv3's
   ``kernel_trace.csv`` and ``hip_api_trace.csv``, and rocprof's ``results.csv``. A report that holds no timeline
   (``cuda_gpu_kern_sum``, ``results.stats.csv``, an NVTX range report) is named, with what it lacks and the
@@ -34,6 +35,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from regime_core.errors import RegimeError
 from regime_core.trace import counters
+from regime_core.trace.stream import STREAMED
 
 if TYPE_CHECKING:
     import sqlite3
@@ -320,11 +322,60 @@ def _rocprof_v1(rows: csv.DictReader[str]) -> Iterator[dict[str, Any]]:
 _ROCPROF_GPU = 2  # an agent's type: 1 is a CPU, 2 a GPU
 
 
-def _records(run: dict[str, Any], kind: str) -> list[Any]:
-    found = run.get("buffer_records", {}).get(kind, [])
-    if not isinstance(found, list):
-        raise RegimeError(_FIELD, f"expected rocprofv3's buffer_records.{kind} to be a list; this file's is not")
-    return found
+def _dispatch(record: Any) -> tuple[Any, ...]:
+    """What a kernel dispatch is read for: its kernel, GPU, queue, times and correlation id."""
+    info = record.get("dispatch_info", {}) if isinstance(record, dict) else {}
+    if not isinstance(info, dict):
+        info = {}
+    return (info.get("kernel_id"), _handle(info.get("agent_id")), _handle(info.get("queue_id")),
+            _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
+            _handle(record.get("correlation_id") if isinstance(record, dict) else None, "internal"))
+
+
+def _copy(record: Any) -> tuple[Any, ...]:
+    """What a memory copy is read for: the GPU it copied to, its times and correlation id."""
+    fields = record if isinstance(record, dict) else {}
+    return (_handle(fields.get("dst_agent_id")), _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
+            _handle(fields.get("correlation_id"), "internal"))
+
+
+def _hip_call(record: Any) -> tuple[Any, ...]:
+    """What a HIP runtime call is read for: its operation, times, correlation id and thread."""
+    fields = record if isinstance(record, dict) else {}
+    return (fields.get("operation"), _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
+            _handle(fields.get("correlation_id"), "internal"), fields.get("thread_id", ""))
+
+
+#: The kinds of rocprofv3 record read, each kept as the few fields it is read for.
+_KEPT_RECORDS: dict[str, Callable[[Any], tuple[Any, ...]]] = {
+    "kernel_dispatch": _dispatch, "memory_copy": _copy, "hip_api": _hip_call}
+
+
+class RocprofRecords:
+    """rocprofv3's records as the reader streams them past: each kept as the fields it is read for, not its dicts.
+
+    A dispatch as rocprofv3 writes it is five nested objects (some 2 KB once parsed); kept as one tuple it is a
+    tenth of that, so the file's records never stand whole in memory. Other kinds of record are passed over.
+    """
+
+    def __init__(self) -> None:
+        self.kept: dict[tuple[int, str], list[tuple[Any, ...]]] = {}
+
+    def add(self, run: int, kind: str, records: list[Any]) -> None:
+        """Keep a stretch of one run's records of one kind."""
+        fields = _KEPT_RECORDS.get(kind)
+        if fields is not None:
+            self.kept.setdefault((run, kind), []).extend(map(fields, records))
+
+    def of(self, runs: list[Any], index: int, kind: str) -> list[tuple[Any, ...]]:
+        """Run ``index``'s records of ``kind``: as streamed, or read from a list kept whole in the run."""
+        run = runs[index]
+        found = run.get("buffer_records", {}).get(kind, []) if isinstance(run, dict) else []
+        if found is STREAMED:
+            return self.kept.get((index, kind), [])
+        if not isinstance(found, list):
+            raise RegimeError(_FIELD, f"expected rocprofv3's buffer_records.{kind} to be a list; this file's is not")
+        return list(map(_KEPT_RECORDS[kind], found))
 
 
 def _operations(run: dict[str, Any], kind: str) -> list[str]:
@@ -335,19 +386,21 @@ def _operations(run: dict[str, Any], kind: str) -> list[str]:
     return []
 
 
-def read_rocprof_json(tool: Any, sink: Sink) -> tuple[str, ...]:
+def read_rocprof_json(tool: Any, sink: Sink, records: RocprofRecords | None = None) -> tuple[str, ...]:
     """rocprofv3's JSON (``rocprofv3 --kernel-trace --memory-copy-trace --hip-trace --output-format json``).
 
-    Kernel dispatches, memory copies and HIP runtime calls (``buffer_records``) are written as Kineto's events, with
-    their kernels' names from ``kernel_symbols`` and their GPUs (``agents`` of type 2, by ``gpu_index``) named by
-    their ``product_name`` ("AMD Instinct MI350X"). Gives the GPUs' names, in ``gpu_index`` order.
+    Kernel dispatches, memory copies and HIP runtime calls (``buffer_records``: streamed past into ``records`` by
+    the reader, or kept whole in ``tool``) are written as Kineto's events, with their kernels' names from
+    ``kernel_symbols`` and their GPUs (``agents`` of type 2, by ``gpu_index``) named by their ``product_name`` ("AMD
+    Instinct MI350X"). Gives the GPUs' names, in ``gpu_index`` order.
     """
     runs = tool if isinstance(tool, list) else [tool]
+    kept = records or RocprofRecords()
     names: dict[int, str] = {}
-    if not any(isinstance(run, dict) and _records(run, "kernel_dispatch") for run in runs):
+    if not any(isinstance(run, dict) and kept.of(runs, n, "kernel_dispatch") for n, run in enumerate(runs)):
         raise RegimeError(_FIELD, "this rocprofv3 JSON holds no kernel dispatches: run it with --kernel-trace (and"
                                   " --memory-copy-trace --hip-trace for copies and host calls)")
-    for run in runs:
+    for n, run in enumerate(runs):
         if not isinstance(run, dict) or "buffer_records" not in run:
             raise RegimeError(_FIELD, "expected rocprofv3's JSON to hold buffer_records (run it with --kernel-trace);"
                                       " this file's rocprofiler-sdk-tool entry has none")
@@ -358,25 +411,17 @@ def read_rocprof_json(tool: Any, sink: Sink) -> tuple[str, ...]:
                       for h, agent in gpus.items()})
         symbols = {s.get("kernel_id"): str(s.get("formatted_kernel_name") or s.get("kernel_name") or "kernel")
                    for s in run.get("kernel_symbols", []) if isinstance(s, dict)}
-        for record in _records(run, "kernel_dispatch"):
-            info = record.get("dispatch_info", {}) if isinstance(record, dict) else {}
-            handle = info.get("agent_id", {}).get("handle") if isinstance(info, dict) else None
-            sink.add(_span("kernel", symbols.get(info.get("kernel_id"), "kernel"), _stamp(record, "start_timestamp"),
-                           _stamp(record, "end_timestamp"),
-                           {"device": index.get(handle, handle), "stream": _handle(info.get("queue_id")),
-                            "correlation": _handle(record.get("correlation_id"), "internal")}))
-        for record in _records(run, "memory_copy"):
-            sink.add(_span("gpu_memcpy", "Memcpy", _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
-                           {"device": index.get(_handle(record.get("dst_agent_id")), 0),
-                            "correlation": _handle(record.get("correlation_id"), "internal")}))
+        for kernel, handle, queue, start, end, correlation in kept.of(runs, n, "kernel_dispatch"):
+            sink.add(_span("kernel", symbols.get(kernel, "kernel"), start, end,
+                           {"device": index.get(handle, handle), "stream": queue, "correlation": correlation}))
+        for handle, start, end, correlation in kept.of(runs, n, "memory_copy"):
+            sink.add(_span("gpu_memcpy", "Memcpy", start, end,
+                           {"device": index.get(handle, 0), "correlation": correlation}))
         calls = _operations(run, "HIP_RUNTIME_API")
-        for record in _records(run, "hip_api"):
-            op = record.get("operation") if isinstance(record, dict) else None
-            event = _span("cuda_runtime", calls[op] if isinstance(op, int) and 0 <= op < len(calls) else "",
-                          _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
-                          {"correlation": _handle(record.get("correlation_id") if isinstance(record, dict) else None,
-                                                  "internal")})
-            event["tid"] = record.get("thread_id", "") if isinstance(record, dict) else ""
+        for op, start, end, correlation, thread in kept.of(runs, n, "hip_api"):
+            event = _span("cuda_runtime", calls[op] if isinstance(op, int) and 0 <= op < len(calls) else "", start, end,
+                          {"correlation": correlation})
+            event["tid"] = thread
             sink.add(event)
     return tuple(names.get(i, "") for i in range(max(names) + 1)) if names else ()
 

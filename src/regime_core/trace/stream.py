@@ -9,7 +9,10 @@ file nor its text ever stands whole in memory.
 
 Each window is checked for nesting before anything in it is decoded (a parser recursing into deep
 JSON overflows Pyodide's stack, a fatal error there): it starts between two values, at most two levels
-down, so its own depth may go two less than the limit.
+down (five in rocprofv3's records), so its own depth may go that much less than the limit.
+
+rocprofv3's JSON keeps its records four levels down (``rocprofiler-sdk-tool``, a run, ``buffer_records``, a kind of
+record): those arrays are read an element at a time too and handed to ``records``; the rest of each run is kept whole.
 """
 
 from __future__ import annotations
@@ -25,6 +28,16 @@ from regime_core.resources import MAX_NESTING, too_deep
 
 #: The one key of rocprofv3's JSON output (``rocprofv3 --output-format json``), which holds no traceEvents.
 ROCPROF_JSON = "rocprofiler-sdk-tool"
+
+
+class _Streamed:
+    """What a run keeps for a kind of rocprofv3 record whose list was streamed to the reader's ``records``."""
+
+    def __repr__(self) -> str:
+        return "STREAMED"
+
+
+STREAMED = _Streamed()
 _FIELD = "trace"
 _SPACE = re.compile(r"[ \t\n\r]*")
 _DECODER = json.JSONDecoder()
@@ -42,6 +55,8 @@ class _Window:
         self.text = ""
         self.ended = False
         self.line, self.column = 1, 1  # where text[0] is
+        #: How many brackets may be open where the window starts (see the module's docstring).
+        self.depth = 2
 
     def more(self, at: int) -> bool:
         """Drop ``text[:at]`` and read on until the rest at least doubles; False, changing nothing, at the end.
@@ -62,7 +77,7 @@ class _Window:
             return False
         self._advance(at)
         self.text = self.text[at:] + "".join(grown)
-        if too_deep(self.text, MAX_NESTING - 2):
+        if too_deep(self.text, MAX_NESTING - self.depth):
             raise RegimeError(_FIELD, f"expected a JSON trace, not nested more than {MAX_NESTING} levels deep")
         return True
 
@@ -143,11 +158,13 @@ def _one_by_one(text: str, at: int, stop: int, each: Callable[[Any], None]) -> i
 class Reader:
     """A trace's text, read from its start: the other top-level keys, and the events one by one."""
 
-    def __init__(self, pieces: Iterable[str]) -> None:
+    def __init__(self, pieces: Iterable[str], records: Callable[[int, str, list[Any]], None] | None = None) -> None:
         self._window = _Window(pieces)
         self.header: dict[str, Any] = {}
         self.saw_events = False
         self.empty = False
+        #: rocprofv3's records as they are read: (the run's index, the kind of record, a stretch of them).
+        self._records = records
 
     def _skip(self, at: int) -> int:
         """The first character at or after ``at`` that is not white space (reading on as needed); may be the end."""
@@ -244,6 +261,82 @@ class Reader:
                 return at
             raise w.fail(at)  # a comma, then the end
 
+    def _object(self, at: int, value: Callable[[str, int], int]) -> int:
+        """Read the object opening at ``at`` key by key, ``value(key, at)`` reading each value; where the object ends."""
+        w = self._window
+        at = self._skip(self._expect(at, "{"))
+        while w.text[at:at + 1] != "}":
+            key, at = self._value(at)
+            if not isinstance(key, str):
+                raise w.fail(at)
+            at = self._skip(value(key, self._skip(self._expect(at, ":"))))
+            if w.text[at:at + 1] == ",":
+                at = self._skip(at + 1)
+            elif w.text[at:at + 1] != "}":
+                raise w.fail(at)
+        return at + 1
+
+    def _tool(self, at: int, records: Callable[[int, str, list[Any]], None]) -> int:
+        """rocprofv3's runs (a list of them, or one): each run's records streamed to ``records``, the rest kept whole.
+
+        A kind of record streamed is kept in its run as :data:`STREAMED`; a value of another shape is kept as it is,
+        for the reader of the format to say what is wrong with it.
+        """
+        w = self._window
+        runs: list[Any] = []
+
+        def run_value(run: dict[str, Any], index: int) -> Callable[[str, int], int]:
+            def kept(key: str, at: int) -> int:
+                if key == "buffer_records" and w.text[at:at + 1] == "{":
+                    kinds: dict[str, Any] = {}
+                    run[key] = kinds
+                    return self._object(at, kind_value(kinds, index))
+                run[key], at = self._value(at)
+                return at
+            return kept
+
+        def kind_value(kinds: dict[str, Any], index: int) -> Callable[[str, int], int]:
+            def kept(kind: str, at: int) -> int:
+                if w.text[at:at + 1] != "[":
+                    kinds[kind], at = self._value(at)
+                    return at
+                kinds[kind] = STREAMED
+                return self._array(at, lambda record: records(index, kind, [record]),
+                                   lambda stretch: records(index, kind, stretch))
+            return kept
+
+        def one_run(at: int) -> int:
+            if w.text[at:at + 1] != "{":
+                value, at = self._value(at)
+                runs.append(value)
+                return at
+            run: dict[str, Any] = {}
+            runs.append(run)
+            return self._object(at, run_value(run, len(runs) - 1))
+
+        w.depth = 5  # a record's stretch starts five brackets down: the tool's list, a run, buffer_records, a kind
+        try:
+            if w.text[at:at + 1] == "{":
+                at = one_run(at)
+                self.header[ROCPROF_JSON] = runs[0]
+                return at
+            if w.text[at:at + 1] != "[":
+                self.header[ROCPROF_JSON], at = self._value(at)
+                return at
+            self.header[ROCPROF_JSON] = runs
+            at = self._skip(at + 1)
+            if w.text[at:at + 1] == "]":
+                return at + 1
+            while True:
+                at = self._skip(one_run(at))
+                if w.text[at:at + 1] == "]":
+                    return at + 1
+                if w.text[at:at + 1] != ",":
+                    raise w.fail(at)
+                at = self._skip(at + 1)
+        finally:
+            w.depth = 2
+
     def read(self, each: Callable[[Any], None], many: Callable[[list[Any]], None] | None = None) -> None:
         """Hand every event to ``each``, keeping the other top-level keys in ``header``.
 
@@ -264,23 +357,16 @@ class Reader:
             self.saw_events = True
             at = self._array(at, each, many)
         elif opening == "{":
-            at = self._skip(at + 1)
-            while w.text[at:at + 1] != "}":
-                key, at = self._value(at)
-                if not isinstance(key, str):
-                    raise w.fail(at)
-                at = self._skip(self._expect(at, ":"))
+            def top_level(key: str, at: int) -> int:
                 if key == "traceEvents" and w.text[at:at + 1] == "[":
                     self.saw_events = True
-                    at = self._array(at, each, many)
-                else:
-                    self.header[key], at = self._value(at)
-                at = self._skip(at)
-                if w.text[at:at + 1] == ",":
-                    at = self._skip(at + 1)
-                elif w.text[at:at + 1] != "}":
-                    raise w.fail(at)
-            at += 1
+                    return self._array(at, each, many)
+                if key == ROCPROF_JSON and self._records is not None:
+                    return self._tool(at, self._records)
+                self.header[key], at = self._value(at)
+                return at
+
+            at = self._object(at, top_level)
         else:
             raise w.fail(at)
         if self._skip(at) != len(w.text):
