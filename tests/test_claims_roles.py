@@ -1481,3 +1481,28 @@ def test_a_share_of_the_time_after_another_figure_s_separator_is_still_read() ->
     """The cut keeps a share's own words: "busy 2/10 = 20%" is busy, "idle 80%" idle, and a wrong one still fails."""
     assert _check("a6", "evidence", "2 µs on, 8 µs off: busy 2/10 = 20%")["passed"] is True
     assert _check("a6", "evidence", "2 µs on, 8 µs off, so the GPU is busy 80% of the time")["passed"] is False
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), [
+    # read after the twenty-third set was spent (bench/grading/fresh-2026-12-05l.json): right lines that were failed,
+    # each beside a wrong line of the same shape that still fails
+    ("a1", "evidence", "70% of peak FLOP/s is reported. Remaining room is only the 30% of peak.",
+     "70% of peak FLOP/s is reported. It reaches only the 30% of peak.", "30% is what is left"),
+    ("a1", "evidence", "Reported utilisation: 70% of peak. Maximum recoverable: 30% of peak, i.e. ≤ 1.43× speed-up.",
+     "Reported utilisation: 70% of peak. Maximum recoverable: 70% of peak.", "70%"),
+    ("a7", "evidence", "ITL from 8 ms to 14 ms, the kernels unchanged. Remove it and you'd be back to 8 ms, 1.75× quicker.",
+     "ITL from 8 ms to 14 ms, the kernels unchanged. Remove it and it goes back to 8 ms, 1.75× slower.",
+     "14 ms → 8 ms is 1.75× faster, not slower"),
+    ("a7", "evidence", "ITL went from 8 ms to 14 ms, 1.75× slower.", "ITL went from 8 ms to 14 ms, 1.75× quicker.",
+     "8 ms → 14 ms is 1.75× slower, not quicker"),
+    ("a2", "helps", "Fuse — torch.compile or one kernel that does the whole chain in registers.",
+     "Cut registers to raise occupancy.", "Raising occupancy cannot move this kernel"),
+    ("a4", "evidence", "7e9 × 2 = 1.4e10 B; floor 46.7 ms. 38 tok/s must include quantisation: consistent with int8"
+                       " (7 GB → ≤ 42.9 tok/s).",
+     "7e9 × 2 = 1.4e10 B; floor 46.7 ms. The weights are 7 GB, so 43 tok/s.", "off the incident's 14 GB"),
+])
+def test_lines_read_after_the_twenty_third_set(item: str, field: str, right: str, wrong: str, named: str) -> None:
+    assert _check(item, field, right)["passed"] is not False
+    failed = _check(item, field, wrong)
+    assert failed["passed"] is False, failed
+    assert named in failed["why"], failed["why"]

@@ -89,11 +89,14 @@ _GAP_TO_ROOF = re.compile(r"\s*gap\s+(?:to|from|below|under)\s+(?:the\s+|its\s+)
 _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
 # "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
-                          r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains)\b")
+                          r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable)\b")
+# "the remaining 30%", "remaining room is only the 30%", "maximum recoverable: 30%": what is left, said before it
 _REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other)\s*(?:~|≈|about)?\s*$|\b(?:remaining|spare|leftover|free|unused)\s+"
-                               r"(?:room|headroom|capacity|slack)\s+(?:is|of|=|:)\s+(?:only\s+|just\s+|about\s+|~\s?)?$")
+                               r"(?:room|headroom|capacity|slack)\s+(?:is|of|=|:)\s+(?:only\s+|just\s+|about\s+|~\s?)?(?:the\s+)?$"
+                               r"|\b(?:max(?:imum)?\s+)?recoverable\s*(?:is\s+|=\s*|:\s*)?(?:only\s+|just\s+|about\s+|~\s?)?$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
-_SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free)\b")
+_SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free"
+                    r"|recoverable)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
                      r"|gains?|grew|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top)\b")
@@ -2298,6 +2301,12 @@ def _sentence_bounds(text: str, claim: Claim) -> tuple[int, int]:
 # What a figure is not a slip of: an amount saved or cut ("only saves 40 ms" of 400), a share of the ridge ("10% of a
 # ~156 ridge"), a number with a dot for thousands ("1.360").
 _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:only\s+|just\s+|about\s+|~|≈)*$")
+# A size said in a format named right before it, as a hypothesis to explain a figure ("the 38 tok/s must include
+# quantisation: consistent with int8 (7 GB → ≤ 42.9 tok/s)"): that format's bytes. Said as the fact ("70B params at
+# fp16 = 140 GB", of an int8 model), it is the incident's size in the wrong format: a slip.
+_FORMAT_NAMED = re.compile(r"\b(?:u?int[248]|fp(?:4|6|8|16|32)|bf16|nf4|[248]-?bits?|q[2-8](?:_\w+)?)\b")
+_HYPOTHESIS = re.compile(r"\b(?:consistent with|assum(?:e|es|ed|ing)|suppos(?:e|ing)|as if|explain(?:s|ed)?(?: by)?"
+                         r"|impl(?:y|ies|ied)|must (?:be|include))\b")
 _OF_THE_RIDGE = re.compile(r"\s*of (?:a |the |its )?~?[\d.,]*\s*(?:flop/b\w*\s+)?ridge\b"
                            # a ridge said as a range ("a ~150–300 FLOP/byte ridge")
                            r"|\s*(?:[–-]|to)\s*~?[\d.,]+\s*(?:flop/b\w*\s+)?ridges?\b")
@@ -2371,7 +2380,9 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     # ("TTFT is 180 µs and needs to get to 80": 180 µs is the incident's 180 ms, slipped).
     sentence = _sentence_bounds(text, claim)[0]
     if _WHAT_IF.search(text, sentence, claim.start) or _NOT_A_SLIP.search(text, max(0, claim.start - 24), claim.start) \
-            or _OF_THE_RIDGE.match(text, claim.end) or _sped_up(claim, facts, text, sentence):
+            or _OF_THE_RIDGE.match(text, claim.end) or _sped_up(claim, facts, text, sentence) or (
+                claim.dim is Dim.BYTE and _FORMAT_NAMED.search(text, max(sentence, claim.start - 24), claim.start)
+                and _HYPOTHESIS.search(text, sentence, claim.start)):
         return ""
     if _THOUSANDS_WRITTEN.fullmatch(claim.written.split()[0].lstrip("~≈")) and any(
             f.dim is claim.dim and math.isclose(claim.value * 1000, f.value, rel_tol=MATCH) for f in facts.known):
@@ -3457,6 +3468,15 @@ _LESS_THAN = ("below", "under", "less than", "lower than", "smaller than", "<", 
 
 
 _SPEED_SAID = re.compile(r"\s?×?\s*(?P<word>faster|quicker|slower)\b")
+# The change said undone in the claim's own sentence ("remove it and you'd be back to 8 ms, 1.75× quicker"): its
+# multiplier is the way back, and its speed word says so.
+_CHANGE_UNDONE = re.compile(r"\b(?:back (?:down |up )?to|remov(?:e|es|ed|ing)|drop(?:s|ped|ping)?|without|undo(?:es|ne|ing)?"
+                            r"|revert(?:s|ed|ing)?|get(?:s|ting)? rid|restor(?:e|es|ed|ing))\b")
+
+
+def _sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding ``at`` starts."""
+    return text.rfind(". ", 0, at) + 1
 
 
 def _direction_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
@@ -3465,6 +3485,7 @@ def _direction_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
         said = _SPEED_SAID.match(text, claim.end) if claim.multiplier else None
         if said is None:
             continue
+        undone = bool(_CHANGE_UNDONE.search(text, _sentence_start(text, claim.start), claim.start))
         for before, after in facts.transitions:
             if before.dim is not after.dim or before.dim not in (Dim.SECOND, Dim.TOKEN_RATE) or min(
                     before.value, after.value) <= 0:
@@ -3473,9 +3494,11 @@ def _direction_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
             if not math.isclose(claim.value, ratio, rel_tol=0.05):
                 continue
             faster = (after.value < before.value) if before.dim is Dim.SECOND else (after.value > before.value)
-            if faster != (said["word"] != "slower"):
-                way = "faster" if faster else "slower"
-                return f"{before.shown()} → {after.shown()} is {number_shown(ratio)}× {way}, not {said['word']}"
+            start, end = (after, before) if undone else (before, after)  # undone: the way back
+            quicker = faster != undone  # the way the sentence's change goes
+            if quicker != (said["word"] != "slower"):
+                way = "faster" if quicker else "slower"
+                return f"{start.shown()} → {end.shown()} is {number_shown(ratio)}× {way}, not {said['word']}"
     return ""
 
 
