@@ -335,15 +335,19 @@ def markdown(result: Mapping[str, Any]) -> str:
 DARKEST_OVER = 0.5
 #: The picture's most rows and columns: more ranks or steps are gathered, each cell the slowest it gathers.
 PICTURE_ROWS, PICTURE_COLUMNS = 64, 60
-# The stragglers are named in the left margin, beside their row: on a phone the picture scrolls sideways, and a name
-# at the right end would start off-screen.
-_CELL_W, _CELL_H, _LEFT, _RIGHT, _TOP, _MIN_STEPS_WIDTH = 8.0, 6.0, 64.0, 8.0, 22.0, 360.0
+# The stragglers are named in the left margin, beside their row: where many steps make the picture wider than a phone,
+# it scrolls sideways, and a name at the right end would start off-screen. A few steps fill 240 units: the whole
+# picture, split included, then fits a phone's column at the size its labels read at.
+_CELL_W, _CELL_H, _LEFT, _RIGHT, _TOP, _MIN_STEPS_WIDTH = 8.0, 6.0, 64.0, 8.0, 22.0, 240.0
 #: Right of the steps, each row's step split into compute, exposed collectives and idle: its gap and width.
 _SPLIT_GAP, _SPLIT_W = 10.0, 60.0
 #: The split's parts, in the strip's classes and colours (the page's CSS recolours them in the dark scheme).
 _SPLIT = (("busy", "#3f51b5"), ("comm", "#e67e22"), ("idle", "#d5d8dc"))
 #: Text in a grey that reads on a light page and a dark one (the SVG may stand alone, outside any page's CSS).
 _TEXT = "#8a8f98"
+#: The cells' hue: one the timeline strip does not use (its collectives are orange, its syncs red), so a late step
+#: is never read as a collective. The page's CSS brightens it in the dark scheme.
+_LATE = "#8e44ad"
 
 
 def _split(ranks: list[dict[str, Any]], rows: list[range], x: float) -> list[str]:
@@ -373,7 +377,7 @@ def _groups(count: int, most: int) -> list[range]:
 
 
 def picture(result: Mapping[str, Any]) -> str:
-    """Ranks × steps as SVG: each cell a step's work before the collectives against the job's median (a deeper orange: longer).
+    """Ranks × steps as SVG: each cell a step's work before the collectives against the job's median (a deeper purple: longer).
 
     Without each step's collectives in the readings, the step's time is drawn instead. The stragglers are named
     beside their rows. At 1,024 ranks the rows gather ranks (the slowest of each group shown), so a late rank is never
@@ -401,7 +405,8 @@ def picture(result: Mapping[str, Any]) -> str:
                 continue
             over = max(0.0, min(1.0, (max(times) / median - 1) / DARKEST_OVER)) if median > 0 else 0.0
             cells.append(f'<rect x="{_LEFT + x * cell_w:.1f}" y="{_TOP + y * _CELL_H:.1f}" width="{cell_w - 1:.1f}"'
-                         f' height="{_CELL_H - 1:.1f}" fill="#e67e22" fill-opacity="{0.12 + 0.88 * over:.2f}"/>')
+                         f' height="{_CELL_H - 1:.1f}" class="regime-ranks__cell" fill="{_LATE}"'
+                         f' fill-opacity="{0.12 + 0.88 * over:.2f}"/>')
         named = [ranks[i]["rank"] for i in group if ranks[i]["rank"] in late]
         if named:
             labelled.add(y)
@@ -415,14 +420,14 @@ def picture(result: Mapping[str, Any]) -> str:
     width = split_x + _SPLIT_W + _RIGHT
     what = "Work before the collectives" if worked else "Step time"
     title = escape(f"{what} by rank ({len(ranks)} ranks, {steps} steps), against the median of"
-                   f" {format_quantity(median, Dim.SECOND)}: a deeper orange is longer, +{DARKEST_OVER:.0%} or more the deepest"
+                   f" {format_quantity(median, Dim.SECOND)}: a deeper purple is longer, +{DARKEST_OVER:.0%} or more the deepest"
                    + (f"; stragglers: {', '.join(str(n) for n in result['stragglers'][:10])}" if late else "")
                    + "; beside each row, its step split into compute, exposed collectives and idle")
-    axes = ((f'<text x="0" y="{_TOP + 5:.1f}" font-size="7">rank {first}</text>' if 0 not in labelled else "")
-            + (f'<text x="0" y="{_TOP + len(rows) * _CELL_H:.1f}" font-size="7">rank {last}</text>'
+    axes = ((f'<text x="0" y="{_TOP + 5:.1f}" font-size="8">rank {first}</text>' if 0 not in labelled else "")
+            + (f'<text x="0" y="{_TOP + len(rows) * _CELL_H:.1f}" font-size="8">rank {last}</text>'
                if len(rows) - 1 not in labelled else "")
-            + f'<text x="{_LEFT:.1f}" y="12" font-size="8">steps →</text>'
-            + f'<text x="{split_x:.1f}" y="12" font-size="8">a step, split</text>')
+            + f'<text x="{_LEFT:.1f}" y="12" font-size="9">steps →</text>'
+            + f'<text x="{split_x:.1f}" y="12" font-size="9">a step, split</text>')
     return (f'<svg xmlns="http://www.w3.org/2000/svg" class="regime-ranks" viewBox="0 0 {width:.0f} {height:.0f}"'
             f' role="img" aria-label="{title}"><title>{title}</title><g fill="{_TEXT}">{axes}'
             f'{"".join(labels)}</g>{"".join(cells)}</svg>')
