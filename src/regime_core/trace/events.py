@@ -160,11 +160,8 @@ class _Kinds(NamedTuple):
 _NUMBER = frozenset((int, float))
 _HUGE = 1e300  # beyond it, a time in microseconds is no time (and an integer may not convert)
 _INF = math.inf
-_ABSENT = object()
+_ABSENT = object()  # a key not there (None is a value an event may hold)
 _FIELDS = itemgetter("ph", "ts", "dur", "cat", "name", "args")  # an event's fields in one call into C
-_GPU_ARGS = itemgetter("device", "stream", "correlation", "External id")
-_TID = itemgetter("tid")
-_MICRO = (1e-6).__mul__  # µs to seconds  # a key not there (None is a value an event may hold)
 
 
 class _Names:
@@ -267,9 +264,9 @@ class _Collector:
 
     # The hot path of a trace's millions of events. Most events are well formed: ``add_many`` reads those with
     # subscripts and type checks only, and keeps a kernel, a copy or a launch written as Kineto writes them in its
-    # own loop (one call per block of events, not two or three per event: the browser pays for each call);
-    # anything else goes to ``_keep``, and every odd case to ``_add``, which say what to keep of it. All of
-    # them keep the same things from the same event, in the order the events came.
+    # own loop, and a plain CPU op in one call (one call per stretch of events, not two or three per event: the
+    # browser pays for each call); anything else goes to ``_keep``, and every odd case to ``_add``, which say what
+    # to keep of it. All of them keep the same things from the same event, in the order the events came.
     def add(self, event: Any) -> None:
         """Keep one event, if it is one the reader needs."""
         self.add_many((event,))
