@@ -314,7 +314,7 @@ class Reader:
             runs.append(run)
             return self._object(at, run_value(run, len(runs) - 1))
 
-        w.depth = 5  # a record's stretch starts five brackets down: the tool's list, a run, buffer_records, a kind
+        w.depth = 5  # a record starts five brackets down: the file, the list of runs, a run, buffer_records, a kind
         try:
             if w.text[at:at + 1] == "{":
                 at = one_run(at)
