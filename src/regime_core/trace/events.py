@@ -466,8 +466,8 @@ _start = itemgetter(1)  # every span's start: Span, GpuSpan, Call and CpuOp all 
 def read_events(source: bytes | BinaryIO | Pieces) -> Events:
     """Read a trace (its bytes or its open file) into :class:`Events`, whatever wrote it.
 
-    Kineto's JSON (plain or gzipped) and rocprofv3's are read a piece at a time and never held whole; another format
-    (an Nsight Systems SQLite export, a CSV report: see ``formats``) is told by its content, read whole, and written
+    Kineto's JSON (plain or gzipped), rocprofv3's and a CSV report are read a piece at a time and never held whole; an
+    Nsight Systems SQLite export is read whole (see ``formats``). Each other format is told by its content and written
     as the events Kineto would have written, so that every format is kept by the same rules. A RegimeError says what
     is wrong, or what the file is and how to export what can be read.
     """
@@ -476,7 +476,7 @@ def read_events(source: bytes | BinaryIO | Pieces) -> Events:
         other = formats.other_format(pieces.head)
         if other is not None:
             collected = _Collector()
-            gpus = other(pieces.whole(), collected)
+            gpus = other(pieces, collected)
             return _events(collected, gpus)
     records = formats.RocprofRecords()
     reader = Reader(pieces, records.add)

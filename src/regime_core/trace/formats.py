@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import contextlib
 import csv
-import io
 import itertools
 import os
 import re
@@ -35,6 +34,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from regime_core.errors import RegimeError
 from regime_core.trace import counters
+from regime_core.trace.source import Pieces
 from regime_core.trace.stream import STREAMED
 
 if TYPE_CHECKING:
@@ -63,8 +63,8 @@ class Sink(Protocol):
         """Runtime calls as columns: names, starts and ends in seconds, correlation ids, threads."""
 
 
-#: A reader of a whole file: it puts the file's events in the sink and gives the names of its GPUs.
-FormatReader = Callable[[bytes, Sink], tuple[str, ...]]
+#: A reader of a file (its pieces): it puts the file's events in the sink and gives the names of its GPUs.
+FormatReader = Callable[[Pieces, Sink], tuple[str, ...]]
 
 _READABLE = ("a Kineto JSON trace (torch.profiler; .json or .json.gz), an Nsight Systems SQLite export"
              " (nsys export --type sqlite REPORT.nsys-rep), its GPU trace as CSV (nsys stats --report"
@@ -134,9 +134,12 @@ def _columns(con: sqlite3.Connection, table: str) -> set[str]:
     return {row[1] for row in con.execute(f"PRAGMA table_info('{table}')")}  # table: one of ours, never the file's
 
 
-def read_nsys_sqlite(raw: bytes, sink: Sink) -> tuple[str, ...]:
-    """An ``nsys export --type sqlite`` database: its GPU work, runtime calls, NVTX ranges and GPUs, into ``sink``."""
-    with _database(raw) as con:
+def read_nsys_sqlite(pieces: Pieces, sink: Sink) -> tuple[str, ...]:
+    """An ``nsys export --type sqlite`` database: its GPU work, runtime calls, NVTX ranges and GPUs, into ``sink``.
+
+    Read whole: SQLite opens a database from all of its bytes.
+    """
+    with _database(pieces.whole()) as con:
         tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "StringIds" not in tables or not tables & {"CUPTI_ACTIVITY_KIND_KERNEL", "CUPTI_ACTIVITY_KIND_RUNTIME"}:
             raise RegimeError(_FIELD, "expected an Nsight Systems export (tables StringIds and"
@@ -228,28 +231,30 @@ _NO_TIMELINE = (
 )
 
 
-def read_csv_report(raw: bytes, sink: Sink) -> tuple[str, ...]:
+def read_csv_report(pieces: Pieces, sink: Sink) -> tuple[str, ...]:
     """A CSV report, by its header row: the GPU's timeline it holds (into ``sink``; no GPU named).
 
-    Or, for a report with no timeline, what it is and what to export instead.
+    Or, for a report with no timeline, what it is and what to export instead. Read a line at a time: a report of
+    millions of rows is never held whole, as a JSON trace is not.
     """
-    for event in _csv_events(raw):
+    for event in _csv_events(pieces):
         sink.add(event)
     return ()
 
 
-def _csv_events(raw: bytes) -> Iterable[dict[str, Any]]:
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise RegimeError(_FIELD, "expected a CSV report in UTF-8 text; this file is not") from None
-    if counters.is_counters(counters.header_of(text)):
-        raise RegimeError(_FIELD, "this is an Nsight Compute report (ncu --csv): each kernel's counters, replayed one"
-                                  " at a time, not a timeline. regime trace reads it kernel by kernel; comparing runs"
-                                  " or ranks needs their timelines (nsys or torch.profiler)")
-    lines = [line for line in text.splitlines() if not line.startswith("==PROF==")]
-    rows = csv.DictReader(io.StringIO("\n".join(lines)))
+_NCU_NOT_A_TIMELINE = ("this is an Nsight Compute report (ncu --csv): each kernel's counters, replayed one at a time,"
+                       " not a timeline. regime trace reads it kernel by kernel; comparing runs or ranks needs their"
+                       " timelines (nsys or torch.profiler)")
+
+
+def _csv_events(pieces: Pieces) -> Iterable[dict[str, Any]]:
+    if counters.is_counters(counters.header_row(pieces.head)):
+        raise RegimeError(_FIELD, _NCU_NOT_A_TIMELINE)
+    lines = pieces.lines("expected a CSV report in UTF-8 text; this file is not")
+    rows = csv.DictReader(line for line in lines if not line.startswith("==PROF=="))
     header = set(rows.fieldnames or ())
+    if counters.is_counters(header):  # its header past more of ncu's own lines than the file's first bytes hold
+        raise RegimeError(_FIELD, _NCU_NOT_A_TIMELINE)
     if {"Start (ns)", "Duration (ns)", "Name"} <= header and header & {"CorrId", "Strm"}:  # not an NVTX report
         return _nsys_gpu_trace(rows)
     if {"Kernel_Name", "Start_Timestamp", "End_Timestamp"} <= header:

@@ -95,6 +95,10 @@ class Pieces:
 
     def __iter__(self) -> Iterator[str]:
         """The JSON text, decoded as UTF-8 (a byte-order mark is skipped) piece by piece."""
+        return self.text("expected a JSON trace (UTF-8 text, or gzipped); this file is neither")
+
+    def text(self, refusal: str) -> Iterator[str]:
+        """The file's text, decoded as UTF-8 (a byte-order mark is skipped) piece by piece; ``refusal`` where it is not."""
         decode = codecs.getincrementaldecoder("utf-8-sig")().decode
         try:
             for piece in self._json():
@@ -104,4 +108,31 @@ class Pieces:
             if tail := decode(b"", True):
                 yield tail
         except UnicodeDecodeError:
-            raise RegimeError(_FIELD, "expected a JSON trace (UTF-8 text, or gzipped); this file is neither") from None
+            raise RegimeError(_FIELD, refusal) from None
+
+    def lines(self, refusal: str) -> Iterator[str]:
+        """The file's text line by line, each ending in a newline, as ``str.splitlines`` cuts the whole text.
+
+        A line still open at a piece's end (or ending in a carriage return, whose newline may start the next piece)
+        waits, its pieces kept apart until one ends it: a file of one long line is joined once, not once a piece.
+        """
+        pending: list[str] = []
+        for piece in self.text(refusal):
+            parts = piece.splitlines(keepends=True)
+            if len(parts) == 1 and _open(piece):
+                pending.append(piece)
+                continue
+            if pending:  # the line that waited ends in this piece: joined once, and cut again where a "\r" ended it
+                parts[:1] = ("".join(pending) + parts[0]).splitlines(keepends=True)
+                pending = []
+            if _open(parts[-1]):
+                pending.append(parts.pop())
+            for part in parts:
+                yield part.splitlines()[0] + "\n"
+        if pending:
+            yield from (part.splitlines()[0] + "\n" for part in "".join(pending).splitlines(keepends=True))
+
+
+def _open(text: str) -> bool:
+    """Whether ``text`` (one line of it, maybe) has not ended: no line break at its end, or a lone carriage return."""
+    return text.endswith("\r") or text.splitlines()[0] == text
