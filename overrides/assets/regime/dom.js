@@ -19,6 +19,20 @@ export function on(target, type, listener, options) {
   return () => target.removeEventListener(type, listener, options);
 }
 
+/** What a trace widget's menus ask the core to read on: the card (gpu) and the math's dtype, each where chosen. */
+export function readingAsked(form) {
+  const { gpu, dtype } = form.elements;
+  return { ...(gpu?.value && { gpu: gpu.value }), ...(dtype?.value && { dtype: dtype.value }) };
+}
+
+/** Show what is typed in ``input`` in the result's [data-role="guess"] line, as it is typed; returns the teardown. */
+export function echoGuess(input, result) {
+  return on(input, "input", () => {
+    const shown = result.querySelector('[data-role="guess"]');
+    if (shown) shown.textContent = input.value.trim() || "(none written)";
+  });
+}
+
 /** Read a form into a nested object: a field named "add.side" becomes {add: {side}}. */
 export function readForm(form) {
   const out = {};

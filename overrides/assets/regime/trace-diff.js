@@ -1,7 +1,7 @@
 // "Before and after": two traces read in this page's worker, one at a time, each into its reading (the bytes are
 // dropped once read), then the core's diff of the two readings: the verdict on the change, what moved, and the
 // pull-request comment. Nothing is sent anywhere; every word and number is the core's.
-import { h, on, scrollTable, svgNode } from "./dom.js";
+import { echoGuess, h, on, readingAsked, scrollTable, svgNode } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
@@ -75,8 +75,7 @@ export function mount(element) {
     }
     say(`Python is reading the ${side} trace…`, "pending");
     try {
-      const asked = { ...(card.value && { gpu: card.value }), ...(dtype.value && { dtype: dtype.value }) };
-      const answer = await python.call("trace", asked, new Uint8Array(await file.arrayBuffer()));
+      const answer = await python.call("trace", readingAsked(form), new Uint8Array(await file.arrayBuffer()));
       if (mine !== turns[side]) return;
       if (!answer.ok) {
         say(`The ${side} trace: ${answer.error}`, "error");
@@ -102,10 +101,7 @@ export function mount(element) {
     }))),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the prediction line reads nothing
     // A prediction typed after the traces were read is shown beside what they say, as it is typed.
-    on(form.elements.guess, "input", () => {
-      const shown = result.querySelector('[data-role="guess"]');
-      if (shown) shown.textContent = form.elements.guess.value.trim() || "(none written)";
-    }),
+    echoGuess(form.elements.guess, result),
   ];
   python.startSoon();
   return () => {

@@ -1,7 +1,7 @@
 // "Every rank": one trace (or digest) per rank, each read in this page's worker in turn and kept as its digest
 // (kilobytes; the page never holds two traces at once), then the core's merge of the digests: the job's verdict,
 // the stragglers, the per-rank table and the picture. Nothing is sent anywhere; every word and number is the core's.
-import { h, on, scrollTable, svgNode } from "./dom.js";
+import { h, on, readingAsked, scrollTable, svgNode } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
@@ -61,7 +61,7 @@ export function mount(element) {
             + ` ${(maxBytes / 2 ** 20).toFixed(0)} MB a file (the command line reads larger ones)` });
           continue;
         }
-        const answer = await python.call("rank_digest", card.value ? { gpu: card.value } : {},
+        const answer = await python.call("rank_digest", readingAsked(form),
           new Uint8Array(await file.arrayBuffer()));
         if (mine !== turn) return;
         if (answer.ok) digests.push({ file: file.name, digest: answer.digest });

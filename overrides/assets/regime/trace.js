@@ -1,6 +1,6 @@
 // "Your trace": a profiler trace read by regime_core in this page's worker. The file is read here and its
 // bytes handed to the worker beside the request; it is never sent anywhere. This renders what the core answers.
-import { dropZone, h, on, svgNode, verdictNodes } from "./dom.js";
+import { dropZone, echoGuess, h, on, readingAsked, svgNode, verdictNodes } from "./dom.js";
 import { copy } from "./links.js";
 import { bindStatus, python } from "./runtime.js";
 
@@ -111,8 +111,7 @@ export function mount(element) {
       const bytes = await readFile(file, progress);
       if (mine !== turn) return;
       say("Python is reading the trace…", "pending");
-      const asked = { ...(card.value && { gpu: card.value }), ...(dtype.value && { dtype: dtype.value }) };
-      const answer = await python.call("trace", asked, bytes);
+      const answer = await python.call("trace", readingAsked(form), bytes);
       if (mine !== turn) return;
       if (!answer.ok) say(answer.error, "error");
       else render(answer, guess);
@@ -131,10 +130,7 @@ export function mount(element) {
     on(dtype, "change", () => last && read(last)),
     on(form, "submit", (event) => event.preventDefault()), // Enter in the reading line reads nothing
     // A reading typed after the file was read is the learner's too: shown beside the trace's as it is typed.
-    on(form.elements.guess, "input", () => {
-      const shown = result.querySelector('[data-role="guess"]');
-      if (shown) shown.textContent = form.elements.guess.value.trim() || "(none written)";
-    }),
+    echoGuess(form.elements.guess, result),
   ];
   python.startSoon();
   return () => teardowns.forEach((teardown) => teardown());

@@ -3474,18 +3474,13 @@ _CHANGE_UNDONE = re.compile(r"\b(?:back (?:down |up )?to|remov(?:e|es|ed|ing)|dr
                             r"|revert(?:s|ed|ing)?|get(?:s|ting)? rid|restor(?:e|es|ed|ing))\b")
 
 
-def _sentence_start(text: str, at: int) -> int:
-    """Where the sentence holding ``at`` starts."""
-    return text.rfind(". ", 0, at) + 1
-
-
 def _direction_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
     """Why a multiplier that is the incident's before → after ratio is said the wrong way ("8 → 14 ms: 1.75× faster")."""
     for claim in claims:
         said = _SPEED_SAID.match(text, claim.end) if claim.multiplier else None
         if said is None:
             continue
-        undone = bool(_CHANGE_UNDONE.search(text, _sentence_start(text, claim.start), claim.start))
+        undone = bool(_CHANGE_UNDONE.search(text, _sentence_bounds(text, claim)[0], claim.start))
         for before, after in facts.transitions:
             if before.dim is not after.dim or before.dim not in (Dim.SECOND, Dim.TOKEN_RATE) or min(
                     before.value, after.value) <= 0:

@@ -329,12 +329,12 @@ _ROCPROF_GPU = 2  # an agent's type: 1 is a CPU, 2 a GPU
 
 def _dispatch(record: Any) -> tuple[Any, ...]:
     """What a kernel dispatch is read for: its kernel, GPU, queue, times and correlation id."""
-    info = record.get("dispatch_info", {}) if isinstance(record, dict) else {}
-    if not isinstance(info, dict):
-        info = {}
+    fields = record if isinstance(record, dict) else {}
+    info = fields.get("dispatch_info")
+    info = info if isinstance(info, dict) else {}
     return (info.get("kernel_id"), _handle(info.get("agent_id")), _handle(info.get("queue_id")),
             _stamp(record, "start_timestamp"), _stamp(record, "end_timestamp"),
-            _handle(record.get("correlation_id") if isinstance(record, dict) else None, "internal"))
+            _handle(fields.get("correlation_id"), "internal"))
 
 
 def _copy(record: Any) -> tuple[Any, ...]:
