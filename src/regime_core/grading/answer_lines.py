@@ -43,6 +43,7 @@ from regime_core.grading.language import (
     normalise,
     with_units,
 )
+from regime_core.grading.statements import Statements
 from regime_core.judgment.classify import Verdict
 from regime_core.model.work import weight_format_bytes
 
@@ -625,7 +626,7 @@ _IF_BEFORE = re.compile(r"\b(?:if|would|could|were|unless)\b[^.;:!?]*$")
 
 
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
-                   contradictions: Collection[Stated] = ()) -> Check:
+                   contradictions: Collection[Stated] = (), *, statements: Statements | None = None) -> Check:
     """An evidence line judged claim by claim.
 
     It passes only when it cites a deciding fact, every claim in it is accounted for and none contradicts the
@@ -648,9 +649,11 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
         return Check(False, against, marks)
     unchecked = judged.unchecked
     cites = judged.cites or any(f in words for f in phrases_stated)
-    if cites and unchecked:
+    unread = [] if statements is None else [claims.Mark(lowered[a:b], None, "")
+                                            for a, b in statements.unread(lowered, regime, facts.side, regime_named)]
+    if cites and (unchecked or unread):
         checked = [m for m in marks if m.ok]
-        said = claims_said([*checked, *unchecked], text)
+        said = claims_said([*checked, *unchecked, *unread], text)
         return Check(None, f"{UNSURE}: {said}; compare it with the worked answer.", marks)
     if judged.cites:
         deciding = [m for m in marks if m.ok and m.why == "decides the regime"] or [m for m in marks if m.ok]

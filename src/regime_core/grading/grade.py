@@ -59,6 +59,7 @@ from regime_core.grading.claims import Facts
 from regime_core.grading.derived import datasheet
 from regime_core.grading.labels import labelled
 from regime_core.grading.language import NEGATION, fusion_leaves, fusion_misstated, negated, normalise, with_units
+from regime_core.grading.statements import Statements
 from regime_core.judgment.classify import Verdict, tokens_beyond_floor
 from regime_core.resources import load_json
 
@@ -215,9 +216,14 @@ def _contradictions(incident_id: str) -> tuple[Stated, ...]:
             *relations.relations(grading))
 
 
+@cache
+def _statements(incident_id: str) -> Statements:
+    return Statements(_grading(incident_id), [_grading(i.id) for i in drill.incidents()])
+
+
 def _evidence(incident_id: str, verdict: Verdict, text: str) -> Check:
     return evidence_check(facts(incident_id), _grading(incident_id).get("facts", []), verdict.regime, text,
-                          _contradictions(incident_id))
+                          _contradictions(incident_id), statements=_statements(incident_id))
 
 
 def _figure_wrong(incident_id: str, text: str) -> str:
