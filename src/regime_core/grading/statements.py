@@ -64,9 +64,6 @@ _QUICKER = r"(?:faster|quicker|speedier|wins?|ahead|better)"
 # Denied of a resource that does not hold the time: "occupancy isn't a regime", "the kernels are not the cause".
 _DENIED = r"(?:isn'?t|aren'?t|int|ain'?t|is not|are not|was not|were not|not|never|≠|doesn'?t|does not|don'?t|do not" \
           r"|decides? nothing|says? nothing|tells? (?:you |us )?nothing|no longer)\b"
-# The host said to stall, in an incident the host holds: "the cpu can't queue the next step ahead".
-_HOST_STALLS = re.compile(r"\b(?:cpu|host|python)\b(?:\s+[\w'-]+){0,4}?\s+(?:wait\w*|block\w*|stall\w*|can'?t|cannot|idle\w*"
-                          r"|sits?|sat|has to wait|must wait|hangs?)\b")
 # A regime denied by name: "not compute", "neither memory nor compute", "⇒ not mem/compute".
 _REGIME_WORDS = {"compute": r"compute|math|arithmetic|flops?|tensor cores?|alus?", "memory": r"memory|mem|bandwidth|hbm|bytes"
                  r"|traffic", "overhead": r"launch\w*|overhead|host|cpu|python"}
@@ -137,12 +134,9 @@ class Statements:
 
     def __init__(self, grading: Mapping[str, Any], every_grading: Sequence[Mapping[str, Any]]) -> None:
         self._forms = _forms(grading)
+        self._resources = _resources(every_grading)
         self._facts = tuple(f.lower() for f in grading.get("facts", []))
         self._stated = tuple(f.lower() for f in grading.get("statements", []))
-        self._resources = _resources(every_grading)
-        self._host_held = any(r.get("kind") == "limit" and any(w in ("the host", "the cpu", "sync", "the sync") for w in
-                                                             grading.get("entities", {}).get(r["what"], ()))
-                              for r in grading.get("relations", []))
 
     def unread(self, lowered: str, regime: str | None, side: str | None,
                regime_of: Callable[[str], str | None]) -> list[tuple[int, int]]:
@@ -174,8 +168,6 @@ class Statements:
         if any(f in clause for f in self._facts) or any(f in clause for f in self._stated):
             return True
         if any(form.search(clause) for form in self._forms):
-            return True
-        if self._host_held and _HOST_STALLS.search(clause):
             return True
         for other, words in _REGIME_WORDS.items():
             if other != regime and (re.search(_NOT_BEFORE + rf"(?:{words})\b", clause) or (
