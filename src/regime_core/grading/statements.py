@@ -88,6 +88,12 @@ def _entity_words(entities: Mapping[str, Sequence[str]], name: str) -> str:
     return _alternation([name.removeprefix("the "), *entities.get(name, ())])
 
 
+def _denied(what: str) -> list[str]:
+    """A part denied: "not the kernels", "occupancy isn't a regime"."""
+    return [rf"\b(?:not|never|isn'?t|aren'?t|no|neither|nor)\s+(?:\w+\s+){{0,3}}?{what}",
+            rf"{what}(?:'s|s)?(?:\s+[\w'-]+){{0,3}}?\s*{_DENIED}"]
+
+
 def _forms(grading: Mapping[str, Any]) -> list[re.Pattern[str]]:
     """The forms that say, of this incident's entities, what its relations say of them."""
     entities = grading.get("entities", {})
@@ -101,17 +107,14 @@ def _forms(grading: Mapping[str, Any]) -> list[re.Pattern[str]]:
                       rf"\b(?:waiting|wait\w*)\s+(?:on|for)\s+(?:the\s+)?(?:\w+\s+)?{what}"]
         elif kind == "not_limit":
             what = _entity_words(entities, spec["what"])
-            forms += [rf"{what}{_LINK}{_SPARE}", rf"\b(?:not|never|isn'?t|aren'?t|no|neither|nor)\s+(?:\w+\s+){{0,3}}?{what}",
-                      rf"{what}(?:'s|s)?(?:\s+[\w'-]+){{0,3}}?\s*{_DENIED}",
-                      rf"{what}{_LINK}(?:is|are|was|were|'s)\s+(?:\w+\s+)?not\b",
+            forms += [rf"{what}{_LINK}{_SPARE}", *_denied(what), rf"{what}{_LINK}(?:is|are|was|were|'s)\s+(?:\w+\s+)?not\b",
                       rf"\bnot\s+(?:\w+\s+)?{_HELD_BY}\s+(?:\w+\s+)?{what}"]
         elif kind == "unchanged":
             what = _entity_words(entities, spec["what"])
             forms += [rf"{what}{_LINK}{_UNCHANGED}", rf"{_UNCHANGED}\s+(?:\w+\s+)?{what}",
                       rf"\b(?:nothing|none)\s+(?:has\s+)?changed\s+(?:in|about|with|for)\s+(?:the\s+)?(?:[\w-]+\s+)?{what}",
                       rf"\b(?:nothing|none)\s+(?:about|in|of|with)\s+(?:the\s+)?(?:[\w-]+\s+)?{what}(?:\s+[\w'-]+){{0,2}}?\s+"
-                      r"(?:changed|moved)\b", rf"{what}(?:\s+[\w'-]+){{0,3}}?\s*{_DENIED}",
-                      rf"\b(?:not|never|isn'?t|aren'?t|no)\s+(?:\w+\s+){{0,3}}?{what}",
+                      r"(?:changed|moved)\b", *_denied(what),
                       rf"{what}(?:\s+[\w/'-]+){{0,3}}?\s+(?:did ?n[o']t|don'?t|never|não|no)\s+(?:change|mudaram|move)"]
         elif kind == "faster":
             fast, slow = _entity_words(entities, spec["fast"]), _entity_words(entities, spec["slow"])
