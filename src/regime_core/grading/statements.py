@@ -61,6 +61,7 @@ _UNCHANGED = (r"(?:unchanged|untouched|unaffected|(?:the )?same|identical|consta
               r"|didn'?t change|do(?:es)? ?n[o']t change|never changed|not changed|ent change|haven'?t changed"
               r"|did not move|didn'?t move|no change|as before|don'?t change)")
 _QUICKER = r"(?:faster|quicker|speedier|wins?|ahead|better)"
+_SLOWER = r"(?:slower|behind|worse|loses?)"
 # Denied of a resource that does not hold the time: "occupancy isn't a regime", "the kernels are not the cause".
 _DENIED = r"(?:isn'?t|aren'?t|int|ain'?t|is not|are not|was not|were not|not|never|≠|doesn'?t|does not|don'?t|do not" \
           r"|decides? nothing|says? nothing|tells? (?:you |us )?nothing|no longer)\b"
@@ -68,14 +69,22 @@ _DENIED = r"(?:isn'?t|aren'?t|int|ain'?t|is not|are not|was not|were not|not|nev
 _REGIME_WORDS = {"compute": r"compute|math|arithmetic|flops?|tensor cores?|alus?", "memory": r"memory|mem|bandwidth|hbm|bytes"
                  r"|traffic", "overhead": r"launch\w*|overhead|host|cpu|python"}
 _NOT_BEFORE = r"\b(?:not|neither|nor|no|isn'?t|aren'?t|never|nowhere near|far from)\s+(?:[\w/-]+\s+){0,3}?(?:[\w-]+/)?"
+# Each regime's words, and the same words denied: compiled once.
+_REGIME_SAID = {regime: (re.compile(rf"\b(?:{words})"), re.compile(_NOT_BEFORE + rf"(?:{words})\b"))
+                for regime, words in _REGIME_WORDS.items()}
 # Words that say nothing by themselves: a clause of these and a resource's name states nothing ("eager and compiled").
-_EMPTY = frozenset(["a", "an", "the", "of", "to", "in", "on", "at", "for", "from", "by", "with", "and", "or", "but", "so", "as", "is", "are", "was", "were", "be", "it", "its", "this", "that", "these", "those", "both", "either", "alike", "each", "every", "all", "one", "two", "yet", "also", "too", "still", "then", "than", "versus", "vs", "per", "token", "tokens", "step", "steps", "time", "times", "side", "case", "here", "there", "just", "only", "even", "same", "while", "whereas", "though", "although", "because", "since", "which", "thus", "hence", "therefore", "meaning", "not", "no", "never", "nor", "neither"])
+_EMPTY = frozenset(["a", "an", "the", "of", "to", "in", "on", "at", "for", "from", "by", "with", "and", "or", "but",
+                    "so", "as", "is", "are", "was", "were", "be", "it", "its", "this", "that", "these", "those",
+                    "both", "either", "alike", "each", "every", "all", "one", "two", "yet", "also", "too", "still",
+                    "then", "than", "versus", "vs", "per", "token", "tokens", "step", "steps", "time", "times",
+                    "side", "case", "here", "there", "just", "only", "even", "same", "while", "whereas", "though",
+                    "although", "because", "since", "which", "thus", "hence", "therefore", "meaning", "not", "no",
+                    "never", "nor", "neither"])
 # A figure's label ("gpu_busy_pct: 80", "eager µs = 12"), or a task named before a comma ("tuning the kernels, …").
 _LABEL_AFTER = re.compile(r"\s*(?::|=)\s*[~≈]?\s*\d")
 _TOPIC = re.compile(r"^\W*[a-z]+ing\s+(?:the\s+|its\s+|a\s+|an\s+)?[\w-]+\W*$")
 # A regime ruled out in so many words: "memory-bound is ruled out".
 _RULED_OUT = re.compile(r"\b(?:ruled out|excluded|eliminated|out of the question|off the table|impossible)\b")
-_SLOWER = r"(?:slower|behind|worse|loses?)"
 _LINK = r"(?:'s|s)?(?:\s+[\w'-]+){0,4}?\s+"  # a few words between a resource and what is said of it
 
 
@@ -172,9 +181,8 @@ class Statements:
             return True
         if any(form.search(clause) for form in self._forms):
             return True
-        for other, words in _REGIME_WORDS.items():
-            if other != regime and (re.search(_NOT_BEFORE + rf"(?:{words})\b", clause) or (
-                    re.search(rf"\b(?:{words})", clause) and _RULED_OUT.search(clause))):
+        for other, (named_words, denied) in _REGIME_SAID.items():
+            if other != regime and (denied.search(clause) or (named_words.search(clause) and _RULED_OUT.search(clause))):
                 return True
         named = regime_of(clause)
         if named is not None and named == regime:
