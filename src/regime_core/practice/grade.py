@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from regime_core.catalogue.levers import advice, phrases
@@ -173,9 +174,16 @@ def _regime(kind: str, verdict: Verdict, text: str) -> Check:
 
 def _facts(incident: PracticeIncident, verdict: Verdict) -> Facts:
     placement = verdict.placement
-    return Facts.read(answer_lines.deciding_lines(verdict), [with_units(incident.statement)],
-                      placement.side if placement else None, placement.ridge if placement else None,
-                      anomalous=bool(verdict.anomalies))
+    return _read_facts(tuple(answer_lines.deciding_lines(verdict)), incident.statement,
+                       placement.side if placement else None, placement.ridge if placement else None,
+                       anomalous=bool(verdict.anomalies))
+
+
+@lru_cache(maxsize=32)
+def _read_facts(deciding: tuple[str, ...], statement: str, side: str | None, ridge: float | None, *,
+                anomalous: bool) -> Facts:
+    """An incident's facts, read once for the checks and re-checks of one incident (Facts is frozen)."""
+    return Facts.read(list(deciding), [with_units(statement)], side, ridge, anomalous=anomalous)
 
 
 def _evidence(kind: str, facts: Facts, verdict: Verdict, text: str) -> Check:
