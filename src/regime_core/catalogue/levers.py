@@ -238,12 +238,32 @@ def _described() -> tuple[tuple[str, re.Pattern[str]], ...]:
                  for lever in levers() if lever.described)
 
 
+def _spans(pattern: re.Pattern[str], lowered: str) -> list[tuple[int, int]]:
+    """Where ``pattern`` matches, a match that starts inside another and runs on past it joining that one.
+
+    One description can start inside another's words ("operations into one custom kernel": "operations into one",
+    then "one custom kernel"), and the whole stretch is the lever's: the longer reading then wins over another
+    lever's shorter words inside it ("custom kernel").
+    """
+    spans: list[tuple[int, int]] = []
+    found = pattern.search(lowered)
+    while found is not None:
+        start, end = found.span()
+        if spans and start < spans[-1][1]:
+            if end > spans[-1][1]:
+                spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+        found = pattern.search(lowered, start + 1)
+    return spans
+
+
 def mentions(lowered: str) -> list[Mention]:
     """Every lever named or described in already lower-cased text, where it is, in order."""
     pattern, owner = _pattern()
     found = [Mention(owner[m.group(0)], m.start(), m.end()) for m in pattern.finditer(lowered)]
     for lever_id, described in _described():
-        found += [Mention(lever_id, m.start(), m.end()) for m in described.finditer(lowered)]
+        found += [Mention(lever_id, start, end) for start, end in _spans(described, lowered)]
     # A word inside a longer phrase of another lever is that phrase's ("keep the four ops in registers" is fusion,
     # not register trimming): the longer, more specific reading wins.
     # Only a mention starting at most the longest mention's length before another can hold it: looked up by start,

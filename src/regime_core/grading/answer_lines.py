@@ -266,7 +266,7 @@ def _removed(lowered: str, start: int, end: int) -> bool:
 
 # A sync said once for the whole run, not per step.
 _ONCE = re.compile(r"\b(?:once|at the (?:very )?end|after the (?:last|final)|end of (?:the )?(?:generation|request|loop|run"
-                   r"|decode)|per (?:request|generation|run))\b")
+                   r"|decode)|per (?:request|generation|run)|every (?:n|k|\d{2,}(?:,\d{3})*) (?:steps|tokens|iterations|iters))\b")
 
 
 _AT_BATCH = re.compile(r"\b(?:at|with|of|for|in|on)\s*$")
@@ -326,8 +326,9 @@ def read_levers(text: str) -> LeverLine:
         to_host = moved.group()
         if _HOST_SYNC not in adds:
             adds.append(_HOST_SYNC)
-    # "call synchronize() before .item()" adds a sync: the line names the problem twice and its cure nowhere.
-    offered = [o for o in offered if o not in adds or o in cures]
+    # "call synchronize() before .item()" adds a sync: the line names the problem twice and its cure nowhere; and
+    # "take .item() out and put a synchronize() in each step" cures one sync by putting another in every step.
+    offered = [o for o in offered if o not in adds]
     return LeverLine(tuple(offered), tuple(d for d in denied if d not in offered), tuple(a for a in adds if a not in offered),
                      to_host)
 
@@ -625,6 +626,21 @@ _BEATS_ITS_ROOF = re.compile(r"\b(?:beat\w*|exceed\w*|outrun\w*|outperform\w*|su
 _IF_BEFORE = re.compile(r"\b(?:if|would|could|were|unless)\b[^.;:!?]*$")
 
 
+def _states(words: str, phrase: str) -> bool:
+    """Whether a line says a fact the incident states, not set aside ("that's the bottleneck, not HBM")."""
+    at = words.find(phrase)
+    while at >= 0:
+        if not _SET_ASIDE_BEFORE.search(words, max(0, at - 40), at):
+            return True
+        at = words.find(phrase, at + 1)
+    return False
+
+
+# "not HBM", "but not from a host sync": a fact set aside, a few words after its "not" (not "not far from").
+_SET_ASIDE_BEFORE = re.compile(r"\b(?:not|nor|rather than|instead of)\s+(?!far\b|just\b|only\b|merely\b|always\b)"
+                               r"(?:[\w()'-]+\s+){0,3}$")
+
+
 def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime: str | None, text: str,
                    contradictions: Collection[Stated] = (), *, statements: Statements | None = None) -> Check:
     """An evidence line judged claim by claim.
@@ -648,7 +664,7 @@ def evidence_check(facts: claims.Facts, phrases_stated: Collection[str], regime:
     if against:
         return Check(False, against, marks)
     unchecked = judged.unchecked
-    cites = judged.cites or any(f in words for f in phrases_stated)
+    cites = judged.cites or any(_states(words, f) for f in phrases_stated)
     unread = [] if statements is None else [claims.Mark(lowered[a:b], None, "")
                                             for a, b in statements.unread(lowered, regime, facts.side, regime_named)]
     if cites and (unchecked or unread):

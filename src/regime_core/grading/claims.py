@@ -91,13 +91,14 @@ _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploite
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
                           r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable)\b")
 # "the remaining 30%", "remaining room is only the 30%", "maximum recoverable: 30%": what is left, said before it
-_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other)\s*(?:~|≈|about)?\s*$|\b(?:remaining|spare|leftover|free|unused)\s+"
-                               r"(?:room|headroom|capacity|slack)\s+(?:is|of|=|:)\s+(?:only\s+|just\s+|about\s+|~\s?)?(?:the\s+)?$"
+_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other)\s*(?:~|≈|about)?\s*$|\b(?:(?:remaining|spare|leftover"
+                               r"|free|unused)\s+(?:room|headroom|capacity|slack)|headroom)\s+(?:is|of|=|:)\s*"
+                               r"(?:(?:only|just|about|roughly|at most)\s+|[~≈]\s?)*(?:the\s+)?$"
                                r"|\b(?:max(?:imum)?\s+)?recoverable\s*(?:is\s+|=\s*|:\s*)?(?:only\s+|just\s+|about\s+|~\s?)?$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free"
                     r"|recoverable)\b")
-_CHANGE = re.compile(r"\b(?:increase[sd]?|more|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
+_CHANGE = re.compile(r"\b(?:increase[sd]?|more|higher|lower|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
                      r"|gains?|grew|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top)\b")
 _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
@@ -795,6 +796,17 @@ _BRACKETED = re.compile(r"(?<![\w.])(?P<expr>[(\d][\d.,\s()+\-×*/÷·]{2,80}?)\
 _NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.USub, ast.UAdd)
 
 
+# "1.61× (1/0.62)": a multiplier, then in brackets how it was got.
+_ASIDE = re.compile(r"\s*(?P<said>\d+(?:\.\d+)?)\s?[×x]\s\((?P<how>[^()]+)\)\s*")
+
+
+def _said_how(expression: str) -> bool:
+    """Whether an expression is a multiplier with its working in brackets beside it, which multiplies nothing."""
+    aside = _ASIDE.fullmatch(expression)
+    how = _evaluate(f"({aside['how']})") if aside else None
+    return aside is not None and how is not None and math.isclose(how, float(aside["said"]), rel_tol=0.05)
+
+
 def _evaluate(expression: str) -> float | None:
     """A bracketed expression of bare numbers, evaluated; None where it is not one."""
     plain = expression.replace("×", "*").replace("·", "*").replace("÷", "/").replace(",", "")
@@ -853,12 +865,39 @@ def _bracketed(text: str, claims: list[Claim]) -> list[Sum]:
     for found in itertools.islice(_BRACKETED.finditer(text), MAX_CLAIMS):
         result = by_start.get(found.end())
         value = _evaluate(found["expr"])
-        if result is None or value is None:
+        if result is None or value is None or _said_how(found["expr"]):
             continue
         if result.dim is Dim.FRACTION and math.isclose(value, result.value * 100, rel_tol=ARITHMETIC):
             value /= 100  # "(14 − 8) / 8 × 100 = 75%"
         starts = tuple(c.start for c in claims if found.start() <= c.start < found.end())
         out.append(Sum(found["expr"].strip(), value, result, result.dim, True, operands=starts))
+    return out
+
+
+# "2/(2+8) = 1/5", "busy is 4/5": a small fraction given as a result is one number, not two counts.
+_FRACTION_GIVEN = re.compile(r"(?:=|≈|~|\bis|\bare|\bmakes|\bgives)\s?(?:about\s|roughly\s|~\s?)?$")
+_FRACTION_BAR = re.compile(r"\s?/\s?")
+_FRACTION_ENDS = re.compile(r"(?!\s?(?:[=≈~×*·/÷^(\d.,]\S|[=≈~×*·/÷^(]|is\b|of (?:the )?\d))")
+
+
+def _fractions_given(text: str, claims: list[Claim]) -> list[Claim]:
+    """Each ``p/q`` of small whole numbers said as a result (``= 1/5``) read as the one number it is."""
+    out: list[Claim] = []
+    i = 0
+    while i < len(claims):
+        top = claims[i]
+        bottom = claims[i + 1] if i + 1 < len(claims) else None
+        bar = _FRACTION_BAR.match(text, top.end) if bottom is not None else None
+        if (bottom is not None and bar is not None and bar.end() == bottom.start
+                and top.dim is bottom.dim is Dim.COUNT and not (top.multiplier or bottom.multiplier)
+                and top.value.is_integer() and bottom.value.is_integer() and top.value > 0 and 1 < bottom.value <= 20
+                and _FRACTION_GIVEN.search(text, max(0, top.start - 12), top.start)
+                and _FRACTION_ENDS.match(text, bottom.end)):
+            out.append(_claim(text, top.value / bottom.value, Dim.COUNT, top.start, bottom.end))
+            i += 2
+            continue
+        out.append(top)
+        i += 1
     return out
 
 
@@ -870,6 +909,7 @@ def read(lowered: str) -> Reading:
     for found in itertools.islice(_SIDE.finditer(text), MAX_CLAIMS):
         side = "below" if found["word"] in _BELOW else "above"
         sides.append(_flip(side, ("above", "below")) if negated(text, found.start(), found.end()) else side)
+    claims = _fractions_given(text, claims)
     sums = _sums(text, claims) + _bracketed(text, claims) + _parts_of_wholes(text, claims)
     # A result written as a power ("= 2²⁷") is the power's value, in the claims as in its sum
     raised = {s.given.start: s.given for s in sums if s.given.end != next(

@@ -276,6 +276,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     checks.update(with_lever_numbers(levers, facts(incident_id), entry.get("helps", ""), entry.get("wastes", "")))
     if checks["helps"].ok is not False and (minor := _only_minor(incident_id, entry.get("helps", ""))):
         checks["helps"] = Check(False, minor)
+    if checks["wastes"].ok is not True and (short := _short_of_target(incident_id, entry.get("wastes", ""))):
+        checks["wastes"] = Check(True, short)
     for field in ("helps", "wastes"):  # a lever's reason that says the opposite of what the incident states
         said_against = contradicted(normalise(entry.get(field, "")), _contradictions(incident_id))
         if said_against and checks[field].ok is not False:
@@ -288,6 +290,27 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
 
 #: A purpose said beside a lever ("page the KV cache to cut the bytes read"), not a lever of its own.
 _PURPOSES = frozenset({"cut_bytes"})
+
+
+# A lever refused as the whole way to a target: "kernel tuning alone", "on its own", "caps at 1.6× max".
+_ALONE = re.compile(r"\b(?:alone|by itself|by themselves|on (?:its|their) own|only|just)\b|\bmax\b|\bat (?:most|best)\b"
+                    r"|\bcaps?\b|\bceiling\b")
+
+
+def _short_of_target(incident_id: str, wastes: str) -> str:
+    """Why a waste line that refuses only levers that cannot reach the incident's target is right, or "".
+
+    The levers and why are the incident's ``grading.short_of_target`` in drill.json; the line must say the lever
+    alone, or bound what it gives.
+    """
+    spec = _grading(incident_id).get("short_of_target")
+    if not spec or not wastes.strip():
+        return ""
+    line = read_levers(wastes)
+    named = set(line.offered) or set(line.denied)
+    if not named or not named <= set(spec["levers"]) or not _ALONE.search(normalise(wastes)):
+        return ""
+    return f"{cap(phrases(sorted(named)))}: rightly refused as the way to the target: {spec['why']}."
 
 
 def _only_minor(incident_id: str, helps: str) -> str:

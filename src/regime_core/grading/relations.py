@@ -187,6 +187,9 @@ def _limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
         rf"{what}(?:{_ADVERB}(?:is|are|was|were|stays?|remains?|looks?|seems?)|'s)\s+(?:\w+\s+)?{fine}",
         rf"\b(?:not|never|isn't|aren't|wasn't|n't)\s+(?:\w+\s+)?(?:limited|held|bound|bottlenecked|capped|throttled)"
         rf"\s+(?:back\s+)?by\s+(?:the\s+)?(?:\w+\s+)?{what}",
+        # Another thing named the limit, this one set aside: "that's the bottleneck, not HBM", "the limit is X, not Y".
+        rf"\b{_LIMIT_NOUN}\b(?:\s+(?:here|now|then))?(?:\s+(?:is|was|=|:)\s+[\w\s.'-]{{1,40}}?)?\s*,?\s+(?:and\s+|but\s+)?"
+        rf"not\s+(?:the\s+)?{what}(?!\s+(?:alone|only|just))",
     )
     why = spec.get("why") or f"The incident says what holds the time is {spec['what']}: the roof this kernel sits against."
     return Relation("limit", tuple(re.compile(p, re.IGNORECASE) for p in patterns), why)

@@ -1,0 +1,114 @@
+"""Kinds of answer the twenty-fourth blind set found misread (issue 40), each held both ways.
+
+A right line of the kind passes; a wrong line of the same kind does not pass, and where the grader can say why,
+it fails naming it. The set is spent (``bench/grading/fresh-2026-12-05m.json``): these lines are written anew,
+in the set's kinds, not copied from it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from regime_core.catalogue.levers import mentions
+from regime_core.grading.answer_lines import read_levers
+from regime_core.grading.claims import read
+from regime_core.grading.grade import grade
+from regime_core.grading.language import with_units
+
+ANSWER = {"regime": "", "evidence": "", "helps": "", "wastes": ""}
+
+
+def _check(item: str, field: str, text: str) -> dict[str, Any]:
+    check: dict[str, Any] = grade({"part_a": {item: {**ANSWER, field: text}}})["items"][item]["checks"][field]
+    return check
+
+
+# (incident, field, a right line, a wrong line of the same kind, words the wrong line's feedback names)
+PAIRS = [
+    # a share given as a fraction of small whole numbers ("= 1/5") is that one number, not the counts 1 and 5
+    ("a6", "evidence", "2 µs on, 8 µs off: busy 2/(2+8) = 1/5, idle 4/5", "2 µs on, 8 µs off: busy 2/(2+8) = 1/4",
+     "not 1/4"),
+    ("a6", "evidence", "2 µs of kernel in every 10 µs: busy 2/10 = 1/5 of the time",
+     "2 µs of kernel in every 10 µs: busy 2/10 = 1/4 of the time", "not 1/4"),
+    # what is left under the roof, said as headroom with a hedge before its number
+    ("a1", "evidence", "Already at 70% of peak FLOP/s, so remaining headroom is only ~30% of peak",
+     "Already at 70% of peak FLOP/s; it reaches only ~30% of peak", "what is left"),
+    # a percent said "higher" is a change: 8 → 14 ms is +75%, and 43% is the sync's share of the new step
+    ("a7", "evidence", "ITL up from 8 ms to 14 ms, so the ITL is 75% higher, with the same kernels",
+     "ITL up from 8 ms to 14 ms, so the ITL is 43% higher, with the same kernels", "not a change of 43%"),
+    # another thing named the limit with this incident's limit set aside ("that's the bottleneck, not HBM")
+    ("a8", "evidence", "HBM is saturated: bandwidth is the bottleneck, not occupancy",
+     "55% occupancy means the SMs are half idle, that's the bottleneck, not HBM", "memory bandwidth"),
+    # a headroom said to cover a target written with its times
+    ("a5", "evidence", "62% of peak leaves 1/0.62 ≈ 1.6× headroom, short of the 180 → 80 ms target",
+     "62% of peak leaves 1/0.62 ≈ 1.6× headroom, which covers the 180 → 80 ms target", "112 ms"),
+    # "into one custom kernel" is fusion, not a kernel rewrite
+    ("a2", "helps", "Fuse the four operations into one custom kernel so that x is read once",
+     "A custom kernel rewrite of the chain", "kernel rewrite"),
+    # a fused kernel refused as the waste is fusion refused, whatever verb writes it
+    ("a2", "wastes", "Hand-writing faster math for the chain", "Hand-writing a fused kernel to cut memory passes",
+     "Fusion would actually help"),
+    # one sync taken out and another put in every step is a sync put in
+    ("a7", "helps", "Take .item() out and keep the token on the GPU",
+     "Take .item() out and put a torch.cuda.synchronize() in each step instead, to be safe.", "puts the problem in"),
+]
+
+
+@pytest.mark.parametrize(("item", "field", "right", "wrong", "named"), PAIRS, ids=[p[3][:40] for p in PAIRS])
+def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, wrong: str, named: str) -> None:
+    good, bad = _check(item, field, right), _check(item, field, wrong)
+    assert good["passed"] is True, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+def test_a_fraction_given_as_a_result_is_one_number_and_a_fraction_in_the_working_is_not() -> None:
+    given = read(with_units("busy 2/10 = 1/5"))
+    assert [(s.computed, s.given.value) for s in given.sums] == [(0.2, 0.2)]
+    assert [c.written for c in given.claims] == ["2", "10", "1/5"]
+    working = read(with_units("ratio = 180/80 = 2.25"))  # the fraction is the working here, read on to its result
+    assert [(s.written, s.given.value) for s in working.sums] == [("180 / 80", 2.25)]
+
+
+def test_a_multiplier_with_its_working_in_brackets_multiplies_nothing() -> None:
+    right = _check("a5", "evidence", "62% of peak tensor TFLOP/s. 180 → 80 ms = 2.25x. Best case on one card"
+                                     " ~1.61x (1/0.62) ≈ 112 ms, not 80.")
+    assert right["passed"] is True, right
+    # a bracket that is not the multiplier's own working is still an operand: 2 × 1.61 is not 112 ms
+    wrong = _check("a5", "evidence", "62% of peak tensor TFLOP/s. Best case 2x (1/0.62) ≈ 112 ms")
+    assert wrong["passed"] is False, wrong
+    # a time the working does not give is not checked, and says so
+    unchecked = _check("a5", "evidence", "62% of peak tensor TFLOP/s. Best case ~1.61x (1/0.62) ≈ 60 ms")
+    assert unchecked["passed"] is None, unchecked
+    assert "60 ms" in unchecked["why"], unchecked
+
+
+def test_a_fitting_lever_refused_alone_short_of_the_target_is_right_and_refused_outright_is_not() -> None:
+    alone = _check("a5", "wastes", "Trying to hit 80 ms by tuning the kernels alone — 1/0.62 ≈ 1.6x max.")
+    assert alone["passed"] is True, alone
+    assert "2.25×" in alone["why"], alone
+    dropped_g = _check("a5", "wastes", "Tryin' to hit 80 ms by tunin' the kernels alone.")
+    assert dropped_g["passed"] is True, dropped_g
+    outright = _check("a5", "wastes", "Tuning the kernels")
+    assert outright["passed"] is not True, outright
+    other = _check("a5", "wastes", "More GPUs alone")  # a lever that can reach the target is no waste, alone or not
+    assert other["passed"] is False, other
+
+
+def test_a_fact_set_aside_is_not_cited() -> None:
+    cited = _check("a7", "evidence", "the ITL rose from a host sync")
+    assert cited["passed"] is True, cited
+    set_aside = _check("a7", "evidence", "the ITL rose, but not from a host sync")
+    assert set_aside["passed"] is not True, set_aside
+    near = _check("a8", "evidence", "the kernel is not far from saturating HBM")  # "not far from" sets nothing aside
+    assert near["passed"] is True, near
+
+
+def test_overlapping_descriptions_of_one_lever_join_into_the_longer_reading() -> None:
+    text = "fuse the four operations into one custom kernel"
+    found = [(m.lever, text[m.start:m.end]) for m in mentions(text)]
+    assert ("fusion", "operations into one custom kernel") in found, found
+    assert all(lever == "fusion" for lever, _ in found), found
+    assert read_levers("Fuse the four operations into one custom kernel").offered == ("fusion",)
