@@ -112,3 +112,45 @@ def test_overlapping_descriptions_of_one_lever_join_into_the_longer_reading() ->
     assert ("fusion", "operations into one custom kernel") in found, found
     assert all(lever == "fusion" for lever, _ in found), found
     assert read_levers("Fuse the four operations into one custom kernel").offered == ("fusion",)
+
+
+def _part_c(paragraph: str) -> dict[str, Any]:
+    checks: dict[str, Any] = grade({"part_c": paragraph})["items"]["part_c"]["checks"]
+    return checks
+
+
+# (a right paragraph, a wrong one of the same kind, the aspect, words the wrong one's feedback names)
+PART_C_PAIRS = [
+    # fusion credited with a share of the roof won back where the math sets the time
+    ("Fusion pays where bytes set the time: A2 got 3.8× from compile. A1's matmul at 70% of peak won't get the"
+     " missing 30% back by fusing the relu: the math sets its time.",
+     "Fusion pays where bytes set the time: A2 got 3.8× from compile, and even A1's matmul at 70% of peak would get"
+     " the missing 30% back by fusing the relu.", "fusion", "fusion cannot help A1"),
+    # fusion set aside where it is the fix ("…, not by fusion", "… rather than fusion")
+    ("In A6 fusion fixes the launches, rather than faster kernels.",
+     "In A6 faster kernels fix the launches rather than fusion.", "fusion", "fusion is the fix for A6"),
+    ("In A6 the 40,000 launches are fixed by fusion, not by making each 2 µs kernel faster.",
+     "In A6 the 40,000 launches are fixed by making each 2 µs kernel faster, not by fusion.", "fusion",
+     "fusion is the fix for A6"),
+    # a decode said to double under fusion
+    ("In A4 fusing the attention would barely help decode: the weights are nearly all its bytes.",
+     "In A4 fusing the attention would double decode speed.", "fusion", "cannot speed A4 up much"),
+]
+
+
+@pytest.mark.parametrize(("right", "wrong", "aspect", "named"), PART_C_PAIRS, ids=[p[3] for p in PART_C_PAIRS])
+def test_a_part_c_kind_is_not_failed_right_and_fails_wrong(right: str, wrong: str, aspect: str, named: str) -> None:
+    good, bad = _part_c(right)[aspect], _part_c(wrong)[aspect]
+    assert good["passed"] is not False, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+def test_a_share_from_no_part_of_the_drill_is_not_taken_for_a_near_one() -> None:
+    # 95% is within 5% of a share the drill's figures give (98.9%), but 4 points from it: no figure of the drill
+    nowhere = _part_c("A2 reached 85% of its bandwidth roof, and fusion cut its bytes; surveys say 95% of models are"
+                      " like it.")
+    assert nowhere["number"]["passed"] is not True, nowhere["number"]
+    assert "95%" in nowhere["number"]["why"], nowhere["number"]
+    drill_share = _part_c("A2 runs at 85% of its bandwidth roof, so fusion pays there; A6 idles 80% of the time.")
+    assert drill_share["number"]["passed"] is True, drill_share["number"]

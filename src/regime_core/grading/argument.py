@@ -238,7 +238,7 @@ SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
 INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
 # Words that say a fix paid, and words that say it did not. A paying word with a negation up to four words before
 # it ("no fused kernel will rescue", "can't help") says it did not.
-_PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|fix(?:es)?|right (?:call|move|tool|answer|sentence"
+_PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|fix(?:es|ed)?|right (?:call|move|tool|answer|sentence"
                    r"|lever|choice)|worth(?:while)?|faster|speed-?ups?|sped|recover\w*|closes?|closed|closing|climbs?"
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
@@ -247,6 +247,8 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    # "A2 and A3 both get the 3.8× from compile": a multiplier got is a win
                    r"|gets? (?:the |a |an |its |their )?(?:same )?(?:~\s?)?\d+(?:\.\d+)?(?=\s?×)"
                    r"|brings?|bringing|gets? back|get it back|wins? back|claw\w* back|push\w*"
+                   # "would get the missing 30% back": a share of the roof won back
+                   r"|gets?\s+(?:[\w%~.-]+\s+){1,3}back|doubl\w*|tripl\w*|halv\w*"
                    # "would take 38 tok/s well past 100": a rate taken past a figure
                    r"|tak(?:es?|ing)(?=\s+(?:[\w/.~-]+\s+){1,3}(?:well\s+|far\s+|way\s+)?(?:past|beyond|above|over|up to)\b))\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
@@ -290,11 +292,17 @@ class FusionSaid:
     times: tuple[float, ...] = ()  # multipliers said in the clause
 
 
+_NOT_BY_FUSION = re.compile(r"\b(?:not|never|rather than|instead of)\s+(?:by|with|through|via|from)?\s*(?:the\s+)?"
+                            r"(?:fus\w*|compil\w*|torch\.compile)")
+
+
 def _paid(text: str) -> bool | None:
     """Whether the words say the fix paid (True), did not (False), or neither or both (None).
 
     "8 µs of nothing" is idle time, and what "was never the limit" is what the fix did not need to touch.
     """
+    if _NOT_BY_FUSION.search(text):
+        return False  # "the launches are fixed by faster kernels, not by fusion": fusion is said not to pay
     moot = bool(_MOOT.search(text))  # "removes bytes that were never the limit": it did not pay
     text = _NEVER.sub(" ", _MOOT.sub(" ", text))
     unpaid = moot or bool(_UNPAID.search(text))
@@ -349,20 +357,24 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
     for sentence in SENTENCE.split(lowered):
         if _set_aside(sentence):
             continue
-        lead, last = "", ""
+        lead, last, previous = "", "", ""
         for unit, joined in _units(sentence):
             named = list(itertools.islice(INCIDENT_NAMED.finditer(unit), MAX_CONDITIONS))
+            previous, unit_before = unit, previous
             if not named:
                 # "For A1, 30% is memory time, so a fused relu-matmul can recover it": what follows "so", or
                 # says "fusing them", is said of the incident before it; any other clause with no name is the next
                 # name's lead.
                 # ... and so is a clause after "and" that names only fusion ("In A2 …, and compile's fusion gives 3.8×")
-                said_of_last = _SO.fullmatch(joined) or _FUSING_IT.search(unit) or (
+                # ... and so is a tail that sets fusion aside ("A6's launches go with faster kernels, not by fusion")
+                set_aside = _NOT_BY_FUSION.match(f"{joined}{unit}".strip(" ,;"))
+                said_of_last = _SO.fullmatch(joined) or _FUSING_IT.search(unit) or set_aside or (
                     _LEAD_JOIN.fullmatch(joined) and not _CONDITION.search(unit) and not _MEMORY.search(unit)
                     and not _COMPUTE.search(unit))
-                pays = _paid(unit) if last and said_of_last and _FUSION.search(unit) else None
+                pays = (False if set_aside else _paid(unit)) if last and said_of_last and _FUSION.search(unit) else None
                 if pays is not None:
-                    out.append(FusionSaid(last, pays, unit.strip(), _small(unit),
+                    said_unit = f"{unit_before}{joined}{unit}" if set_aside else unit
+                    out.append(FusionSaid(last, pays, said_unit.strip(), _small(unit),
                                           bool(_BIG_WIN.search(unit)),
                                           tuple(float(m[1]) for m in _TIMES.finditer(unit))))
                 lead = unit if not last else lead  # only before the sentence names an incident

@@ -975,7 +975,9 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
         # A figure with a unit is held to the drill's figures in that unit: a bare count of the drill's (A3's 32, A4's
         # context of 512) is no intensity of 33 or 500 FLOP/byte.
         pool = _drill_numbers() if dim is Dim.COUNT else [k for k in known if k[1] is dim]
-        if any(same_quantity((value, dim), k, _PART_C_MATCH) for k in pool):
+        # (a share within a few points of the drill's: 95% is no 98.9%, though within 5% of it)
+        if any(same_quantity((value, dim), k, _PART_C_MATCH) and (
+                dim is not Dim.FRACTION or abs(value - k[0]) <= claim_reader.SHARE_POINTS) for k in pool):
             numbers.append((value, dim))
             continue
         # the same number as written in another unit ("85 ms" of A2's 85%), not one equal only in SI ("0.01%" is no
