@@ -265,10 +265,10 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
 
 
 @pytest.mark.parametrize(("paragraph", "passed"), [
-    # a figure said of an incident that is another's ("20%" is A6's busy share) is not checked as the drill's; said
-    # as a win fusion cannot give there, it is used against its meaning
+    # a figure said of an incident that is another's ("20%" is A6's busy share) is not checked as the drill's, said
+    # as the relu's share or as a win fusion cannot give there (that win is the fusion check's to fail)
     ("Fusion pays for A2 at 1.7 TB/s, and it is wasted on A1, where the relu is like 20% of the time.", None),
-    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the relu would save like 20%.", False),
+    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the relu would save like 20%.", None),
     # Part B's figures may be set beside any incident
     ("Fusion pays for A2 at 1.7 TB/s, like Part B's add at 0.33 FLOP/byte, far under the 156 ridge, and is wasted on A1"
      " at 70% of peak.", True),
@@ -281,11 +281,11 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
     ("Matmul intensity 1356 vs ridge 156 -> memory side, so fusing the relu into the matmul is the right call; the add"
      " at 0.33 pays too.", False),
     ("The add at 0.33 FLOP/byte sits above the 156 ridge, so fusion is wasted there; A1 at 70% of peak too.", False),
-    # a figure of the win claimed where fusion cannot give one is used against its meaning; the incident's own
-    # figure, saying where it stands, is not (what fusion is said to do there is the fusion check's)
-    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the preceding relu can recover the missing 30%.", False),
+    # a win claimed where fusion cannot give one, in the incident's own figures of its roof ("the missing 30%",
+    # "toward 100%"), is the fusion check's to fail (test_a_win_fusion_cannot_give_fails_once): the figures are A1's
+    ("Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the preceding relu can recover the missing 30%.", None),
     ("Fusion pays for A2 at 1.7 TB/s, and A1's matmul at 70% of peak would climb toward 100% once the relu is fused"
-     " in.", False),
+     " in.", True),
     ("Fusion pays for A2 at 1.7 TB/s, and it also pays for compute-bound A1 at 70% of peak.", True),
     # a multiplier of a win after the incident's name is the win's; one before it is another subject's
     ("Fusion pays for A2, where compile is 3.8× faster, and wastes A1's week at 70% of peak. Even in A3 fusing gives"
@@ -295,6 +295,20 @@ def test_a_side_given_only_a_little_is_not_where_fusion_is_argued_to_pay() -> No
 ])
 def test_part_c_numbers_are_held_to_the_incident_they_are_said_of(paragraph: str, passed: bool | None) -> None:
     assert _checks(paragraph)["number"]["passed"] is passed
+
+
+@pytest.mark.parametrize("paragraph", [
+    "Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the relu would save like 20%.",
+    "Fusion pays for A2 at 1.7 TB/s, and in A1 fusing the preceding relu can recover the missing 30%.",
+    "Fusion pays for A2 at 1.7 TB/s, and A1's matmul at 70% of peak would climb toward 100% once the relu is fused in.",
+])
+def test_a_win_fusion_cannot_give_fails_once(paragraph: str) -> None:
+    # One error, one aspect: fusion said to pay where the math sets the time is what fusion does said wrongly; the
+    # incident's own figures of its roof beside it are not a second error (ten of fourteen blind labellers agree).
+    checks = _checks(paragraph)
+    assert checks["fusion"]["passed"] is False, checks["fusion"]
+    assert "fusion cannot help A1" in checks["fusion"]["why"], checks["fusion"]
+    assert checks["number"]["passed"] is not False, checks["number"]
 
 
 def test_the_waste_fusion_removes_is_not_fusion_wasted() -> None:

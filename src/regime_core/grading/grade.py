@@ -1019,22 +1019,20 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
 def _number_for_a_win_it_cannot_give(paragraph: str, of_incidents: list[FusionSaid]) -> Check | None:
     """A figure of a win claimed where fusion cannot give one, or None.
 
-    "A1 at 70% of peak would climb toward 100% once the relu is fused", "close the remaining 30% gap": the number
-    is used against its meaning.
+    "A1's matmul would also get A2's 3.8× once the relu is fused", "A3 got 3.8× from fusion": another incident's
+    speed-up given to this one is a number used against its meaning. The incident's own figures of the win ("A1 at
+    70% of peak would climb toward 100%", "claw back the missing 30%") are A1's, as the drill gives them: what is
+    wrong there is where fusion is said to pay, the fusion check's to judge (so the learners who wrote the blind
+    sets read it, ten labels in fourteen).
     """
     for said in of_incidents:
         if not said.pays or not _fusion_wrong_of(said, of_the_win=True):
             continue
-        # the win's own figures: a share to be recovered, a time to be saved, another incident's speed-up; the
-        # incident's measured figures ("A1 at 70% of peak") state where it is, and are the fusion check's to judge
-        known = facts(said.incident).known
-        figures = [format_quantity(v, dim) for v, dim in quantities_in(said.clause)
-                   if dim not in (Dim.COUNT, Dim.FLOP) and not any(
-                       f.dim is dim and math.isclose(v, f.value, rel_tol=_PART_C_MATCH) for f in known)]
         # a multiplier of the win after the incident's name ("the same 3.8× speed-up" of A3, whose compile bought
         # 1.08×); one before it is another subject's
+        known = facts(said.incident).known
         named = INCIDENT_NAMED.search(said.clause)
-        figures += [f"{m[1]}×" for m in _MULTIPLIER.finditer(said.clause, named.end() if named else 0) if not any(
+        figures = [f"{m[1]}×" for m in _MULTIPLIER.finditer(said.clause, named.end() if named else 0) if not any(
             f.dim is Dim.COUNT and math.isclose(float(m[1]), f.value, rel_tol=_PART_C_MATCH) for f in known)]
         if figures:
             return Check(False, f"“{_as_written(paragraph, said.clause)}”: {figures[0]} is used for a win fusion cannot"
