@@ -154,3 +154,12 @@ def test_a_share_from_no_part_of_the_drill_is_not_taken_for_a_near_one() -> None
     assert "95%" in nowhere["number"]["why"], nowhere["number"]
     drill_share = _part_c("A2 runs at 85% of its bandwidth roof, so fusion pays there; A6 idles 80% of the time.")
     assert drill_share["number"]["passed"] is True, drill_share["number"]
+
+
+def test_what_is_left_of_the_roof_said_to_go_to_something_is_not_checked() -> None:
+    # the incident says how much of the roof is left, not what it goes to
+    said_spent = _check("a1", "evidence", "70% of peak so the missing 30% is basically the launch of the relu kernel")
+    assert said_spent["passed"] is None, said_spent
+    assert "30%" in said_spent["why"], said_spent
+    said_left = _check("a1", "evidence", "70% of peak, so the missing 30% is the most tuning could ever win back")
+    assert said_left["passed"] is True, said_left

@@ -91,7 +91,9 @@ _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploite
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
                           r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable)\b")
 # "the remaining 30%", "remaining room is only the 30%", "maximum recoverable: 30%": what is left, said before it
-_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other)\s*(?:~|≈|about)?\s*$|\b(?:(?:remaining|spare|leftover"
+_REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other|missing)\s*(?:~|≈|about)?\s*$"
+                               r"|\b(?:(?:win|wins|won|claw|claws|get|gets|bring|brings)\s+back|recover\w*)\s+(?:most of\s+)?"
+                               r"(?:the\s+)?(?:~|≈|about)?\s*$|\b(?:(?:remaining|spare|leftover"
                                r"|free|unused)\s+(?:room|headroom|capacity|slack)|headroom)\s+(?:is|of|=|:)\s*"
                                r"(?:(?:only|just|about|roughly|at most)\s+|[~≈]\s?)*(?:the\s+)?$"
                                r"|\b(?:max(?:imum)?\s+)?recoverable\s*(?:is\s+|=\s*|:\s*)?(?:only\s+|just\s+|about\s+|~\s?)?$")
@@ -2759,6 +2761,24 @@ def _spare_as_time(claim: Claim, found: list[dv.Derived], facts: Facts, shown: s
     return None
 
 
+# "the missing 30% is basically the relu's launch": what the rest of the roof goes to, said of it.
+_SPARE_IS = re.compile(r"\s*(?:of (?:the |its )?(?:peak|roof)\s+)?(?:is|are|=|comes from|goes (?:on|to))\s+"
+                       r"(?:basically\s+|mostly\s+|just\s+|all\s+|probably\s+|likely\s+)?(?:the\s+|a\s+|an\s+)?"
+                       r"(?:[\w-]+\s+){0,2}?(?:launch\w*|relu|memory|traffic|bytes|overhead|sync\w*|host|gaps?|wait\w*"
+                       r"|stall\w*|latency|bandwidth|hbm|dram)\b")
+
+
+def _spare_said_to_be(claim: Claim, found: list[dv.Derived], text: str, shown: str) -> Mark | None:
+    """What is left under a roof said to be spent on something ("the missing 30% is the relu's launch"), or None.
+
+    The incident says how much of the roof is left, not what the rest goes to: that is not checked.
+    """
+    if claim.spare and found and all(d.role == dv.SPARE for d in found) and _SPARE_IS.match(text, claim.end):
+        return Mark(shown, None, f"{claim.shown()} is what is left of the roof; what it goes to, the incident does not"
+                                 " say")
+    return None
+
+
 def _total_of_the_other_part(claim: Claim, found: list[dv.Derived], facts: Facts, text: str,
                              shown: str) -> Mark | None:
     """A total of the kernels' time said of the gaps, or the reverse ("400 ms a request, 80 ms of it gaps"), or "".
@@ -3045,6 +3065,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
     found = _derived_for(claim, facts)
     misread = (_total_of_the_other_part(claim, found, facts, text, shown) or _spare_as_time(claim, found, facts, shown, text)
+               or _spare_said_to_be(claim, found, text, shown)
                or _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown)
                or _floor_promised(claim, found, text, shown))
     if misread is not None:
