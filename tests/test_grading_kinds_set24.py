@@ -44,6 +44,16 @@ PAIRS = [
     # a headroom said to cover a target written with its times
     ("a5", "evidence", "62% of peak leaves 1/0.62 ≈ 1.6× headroom, short of the 180 → 80 ms target",
      "62% of peak leaves 1/0.62 ≈ 1.6× headroom, which covers the 180 → 80 ms target", "112 ms"),
+    # the roof bounds the same work done faster, not every change: A2's compile, which cuts the bytes, gave 3.8×
+    ("a2", "evidence", "1.7 of 2.0 TB/s = 85% of peak: moving the same bytes faster gives at most ~1.18x",
+     "1.7 of 2.0 TB/s = 85% of peak, so only ~15% left — nothing can give more than ~1.18x here", "3.8× faster"),
+    ("a2", "evidence", "1.7/2.0 = 85%, so tuning the kernel can make it at most 18% faster",
+     "1.7/2.0 = 85%, so no change of any kind can make this chain more than 18% faster.", "3.8× faster"),
+    # a time said at the roof, the roof named in the condition before it or reached by a move
+    ("a5", "evidence", "62% of peak. If it ran at 100% of peak, TTFT would come down to about 112 ms.",
+     "62% of peak. If it ran at 100% of peak, TTFT would come down to about 80 ms.", "112 ms"),
+    ("a5", "evidence", "62% of peak, so 38% headroom — get kernels to 100% and TTFT is 180 × 0.62 ≈ 112 ms",
+     "62% of peak, so 38% headroom — get kernels to 100% and TTFT is 180 × 0.38 ≈ 68 ms", "112 ms"),
     # "into one custom kernel" is fusion, not a kernel rewrite
     ("a2", "helps", "Fuse the four operations into one custom kernel so that x is read once",
      "A custom kernel rewrite of the chain", "kernel rewrite"),

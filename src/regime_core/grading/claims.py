@@ -142,8 +142,17 @@ _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
 _SHARE_OF_PEAK = re.compile(r"\b(?!100\s?%)\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?peak")
 _AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
-_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed|full (?:rating|rate|power|throughput))")
+_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed|full (?:rating|rate|power|throughput))"
+                          # "get the kernels to 100% and TTFT is …": the roof reached by a move
+                          r"|\b(?:get|gets|got|getting|bring\w*|tak(?:e|es|ing)|push\w*|driv\w*)\s+(?:[\w-]+\s+){0,3}?to\s+"
+                          r"(?:100\s?%|(?:the |its )?peak\b|the roof|full speed)")
 _COMPLETE = re.compile(r"\b(?:would|could|at)\b")
+_MOVED_TO_THE_ROOF = re.compile(r"\b(?:get|gets|got|getting|bring\w*|push\w*|tak(?:e|es|ing)|driv\w*)\s+(?:[\w-]+\s+){0,3}?"
+                                r"to\s+(?:100\s?%|(?:the |its )?peak|the roof|full speed)(?:\s+of\s+(?:the\s+|its\s+)?peak)?"
+                                r"\s*,?\s*(?:and|then)?\s*$")
+# A condition that takes the kernel to its roof, closing just before the clause it conditions.
+_IF_AT_THE_ROOF = re.compile(r"\b(?:if|once|when|suppose)\b[^.;:]{0,60}?\b(?:to|at|hit\w*|reach\w*)\s+(?:100\s?%|(?:the |its )?peak"
+                             r"|the roof|full speed)(?:\s+of\s+(?:the\s+|its\s+)?(?:peak|roof))?\s*,?\s*(?:then\s+)?$")
 # A clause about what would or could be, not what is ("int8 would halve it to 23 ms").
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|goal|needs? to|should|halv\w*|doubl\w*"
                            r"|instead|best case|ideal\w*|theoretical\w*|int8|int4|fp8|quantis\w*|quantiz\w*)\b")
@@ -482,7 +491,11 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     roof_named = bool(_AT_PEAK.search(_SHARE_OF_PEAK.sub(" ", others)))
     # "180 ms at 62% → at 100% about 112 ms": a time said at a share of the roof is the measured one
     at_peak = dim is Dim.SECOND and not _AT_A_SHARE.match(text, end) and not _CHANGES_TO.match(text, end) and (
-        (hypothetical and roof_named and bool(_COMPLETE.search(clause))) or bool(_AT_THE_ROOF.search(others)))
+        (hypothetical and roof_named and bool(_COMPLETE.search(clause))) or bool(_AT_THE_ROOF.search(others))
+        # "if we got the kernels to 100% of peak, TTFT would come down to about 80 ms": the roof in the condition
+        or (bool(_COMPLETE.search(clause)) and bool(_IF_AT_THE_ROOF.search(text, max(0, lo - 80), lo)))
+        # "get kernels to 100% and TTFT is 180 × 0.38 ≈ 68 ms": the roof reached by a move, then what it gives
+        or bool(_MOVED_TO_THE_ROOF.search(text, max(0, lo - 80), lo)))
     direction = None
     if change:
         direction = ("+" if sign == "+" or _RISE.match(word) else "-" if sign in ("-", "−") or _FALL.match(word)
@@ -2097,6 +2110,34 @@ def _any_fix_bounded_by_kernels(claim: Claim, facts: Facts, text: str) -> str:
             f" {claim.shown()}× is the most tuning the kernels can give, not any fix")
 
 
+# Every change at once: "nothing can give more than 1.18×", "no change of any kind can make it more than 18% faster".
+_EVERY_CHANGE = re.compile(r"\b(?:nothing|no (?:change|fix|lever|optimi[sz]ation|software change)s?(?: of any kind| at all)?"
+                           r"|any (?:change|fix|lever|optimi[sz]ation)|every (?:change|fix|lever|optimi[sz]ation))\b")
+
+
+def _every_change_bounded_by_the_roof(claim: Claim, facts: Facts, text: str) -> str:
+    """A bound on every change below a speed-up the incident measured, or "".
+
+    A2 at 1.7 of 2.0 TB/s can move the same bytes at most 1.18× faster; compile, which moves fewer, made it 3.8×
+    faster. The roof bounds a kernel's rate, not a change that cuts its work.
+    """
+    if claim.multiplier:
+        said = claim.value
+    elif claim.change and claim.direction == "+" and claim.dim is Dim.FRACTION:
+        said = 1 + claim.value  # "more than 18% faster"
+    else:
+        return ""
+    start, _ = _sentence_bounds(text, claim)
+    if not _EVERY_CHANGE.search(text, start, claim.start) or _KERNEL_FIX.search(text, start, claim.start):
+        return ""
+    measured = max((c.value for c in facts.known if c.multiplier and c.speed), default=0.0)
+    if measured <= said * (1 + MATCH):
+        return ""
+    shown = f"{claim.shown()}×" if claim.multiplier else claim.shown()
+    return (f"the incident measured a change {number_shown(measured)}× faster: {shown} bounds the same work done"
+            " faster, not a change that cuts the work")
+
+
 def _set_aside_question(text: str, at: int) -> bool:
     """Whether the sentence that reaches ``at`` ends in a question mark (a question asks, it claims nothing)."""
     ends = [i for i in (text.find(". ", at), text.find("?", at)) if i >= 0]
@@ -3037,6 +3078,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _speed_up_from_a_rate_change(claim, line, text) or _cut_past_the_whole(claim, line, text)
              or _speed_up_of_the_change_off(claim, line, text) or _past_the_floor_said_slower(claim, facts, text)
              or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text)
+             or _every_change_bounded_by_the_roof(claim, facts, text)
              or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text)
              or _share_of_said_off(claim, at.claims, text))
     if not wrong and not _derived_for(claim, facts):
