@@ -218,6 +218,10 @@ def _not_limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation
         rf"\b(?:limited|held back|bound|bottlenecked|capped|throttled)\s+by\s+(?:the\s+)?(?:\w+\s+)?{what}",
         # The limit named first: "the real limiter is occupancy", "the bottleneck here: launch latency".
         rf"\bthe\s+(?:{_FIRST}\s+)?{_LIMIT_NOUN}\s+(?:here\s+|now\s+|then\s+)?(?:is|was|=|:)\s+{_FILLER}{what}",
+        # Most of the time said to be it: "most of the 180 ms is host-side tokenising and scheduling".
+        rf"\b(?:most|the bulk|the majority|nearly all|almost all) of the (?:[\d.,]+\s?(?:ms|µs|s)\s+|time\s+|step\s+"
+        rf"|ttft\s+|latency\s+|wall(?:[- ]?clock)?\s+)?(?:is|are|was|goes (?:to|on)|is spent (?:on|in))\s+(?:\w+\s+)?"
+        rf"{what}{_NOT_STATE}",
         # The time said to be made of it: "the 180 ms ttft is mostly launch and scheduling latency".
         rf"\b(?:is|'s|are|was|were)\s+(?:mostly|mainly|largely|primarily|predominantly|dominated by|chiefly)\s+"
         rf"(?:the\s+)?{what}{_NOT_STATE}",
