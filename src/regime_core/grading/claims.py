@@ -2134,8 +2134,8 @@ def _every_change_bounded_by_the_roof(claim: Claim, facts: Facts, text: str) -> 
     if measured <= said * (1 + MATCH):
         return ""
     shown = f"{claim.shown()}×" if claim.multiplier else claim.shown()
-    return (f"the incident measured a change {number_shown(measured)}× faster: {shown} bounds the same work done"
-            " faster, not a change that cuts the work")
+    return (f"a change made this kernel {number_shown(measured)}× faster: {shown} is the most the same work gains"
+            " under the roof, not the most any change can give")
 
 
 def _set_aside_question(text: str, at: int) -> bool:

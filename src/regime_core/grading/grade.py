@@ -310,7 +310,7 @@ def _short_of_target(incident_id: str, wastes: str) -> str:
     named = set(line.offered) or set(line.denied)
     if not named or not named <= set(spec["levers"]) or not _ALONE.search(normalise(wastes)):
         return ""
-    return f"{cap(phrases(sorted(named)))}: rightly refused as the way to the target: {spec['why']}."
+    return f"{cap(phrases(sorted(named)))} alone: rightly refused as the way to the target, since {spec['why']}."
 
 
 def _only_minor(incident_id: str, helps: str) -> str:
