@@ -242,7 +242,7 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|lever|choice)|worth(?:while)?|faster|speed-?ups?|sped|recover\w*|closes?|closed|closing|climbs?"
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
-                   r"|gets? (?:you|us|it) (?:the rest of the way|there|to (?:the )?peak|to 100%)"
+                   r"|gets? (?:(?:you|us|it) )?(?:the rest of the way|there|to (?:the )?peak|to 100%)"
                    r"|gets? (?:you|us|it) from \S+(?: of peak)? (?:up )?(?:to|toward|towards)\b"
                    # "A2 and A3 both get the 3.8× from compile": a multiplier got is a win
                    r"|gets? (?:the |a |an |its |their )?(?:same )?(?:~\s?)?\d+(?:\.\d+)?(?=\s?×)"

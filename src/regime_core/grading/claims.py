@@ -650,7 +650,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
                                                      chain.operators)
         numerator, denominator, starts = chain.numerator, chain.denominator, chain.starts
         j = index[chain.last] if chain.last >= 0 else i
-        result = _result_after(text, claim, at, by_start, alone=not operators and not led)
+        result = _result_after(text, claim, at, by_start, alone=not operators and not led, product=denominator is None)
         conversion = _conversion(claim, result) if result is not None and not operators and not led and not (
             _TOKENS_IN.search(text, max(0, claim.start - 30), claim.start)) else None
         if conversion is not None and result is not None:
@@ -688,6 +688,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
 
 
 _VARIABLE = re.compile(r"[nkmxy](?![a-z])")
+_RATIO_SAID_AFTER = re.compile(r"\s?[×x]\s*(?:less|more|smaller|larger|bigger|fewer|faster|slower|quicker|the size)\b")
 # "4,096 tokens in 180 ms is ~22,800 tokens/s": the tokens over the time, not one over it
 _TOKENS_IN = re.compile(r"\d\s*(?:-\s?)?(?:prompt\s+|input\s+)?tok(?:en)?s?\s+(?:in|over|per|within)\s+(?:about\s+|~\s?)?$")
 _NAMED_OPERAND = re.compile(r"(?<![a-z])[a-z]\s?$")
@@ -708,10 +709,17 @@ _PER_TOKEN = re.compile(r"\s?(?:/\s?|(?:a|per|each)\s)tok(?:en)?s?\b")
 _CLAUSE_CLOSES = re.compile(r"\s?(?:[.,;:)!?]|$|\s(?:ceiling|max\w*|tops|at (?:best|most)|or so|and\b))")
 
 
-def _result_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim], *, alone: bool) -> Claim | None:
-    """The result a chain ending at ``at`` is said to give ("= 47 ms"); for a figure ``alone``, the rate a time is."""
+def _result_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim], *, alone: bool,
+                  product: bool = False) -> Claim | None:
+    """The result a chain ending at ``at`` is said to give ("= 47 ms"); for a figure ``alone``, the rate a time is.
+
+    After a ``product`` (no division), a multiplier said of a comparison is no result: "8×32×32 is 16,384× less
+    data" is a ratio said of the two shapes.
+    """
     relation = _RELATION.match(text, at)
     result = _raised(text, by_start.get(relation.end())) if relation else None
+    if result is not None and product and result.multiplier and _RATIO_SAID_AFTER.match(text, result.end):
+        return None
     return _rate_said_after(text, claim, at, by_start) if result is None and alone else result
 
 
@@ -2935,7 +2943,10 @@ _A_GAP_AFTER = re.compile(r"\s*(?:late|short|behind|over|too (?:slow|long)|away|
                           r"|saved|to go|too many)\b")
 _RELATION_BEFORE = re.compile(r"\b(?:below|under|less than|lower than|smaller than|above|over|more than|greater than"
                               r"|higher than|bigger than|larger than|faster than|slower than|beats?|hits?|meets?|miss(?:es)?"
-                              r"|against|vs\.?|versus|compared (?:with|to))"
+                              r"|against|vs\.?|versus|compared (?:with|to)"
+                              # a time said out of reach: "still no reach 80 ms", "nowhere near 80 ms", "short of 80"
+                              r"|(?:not|no|never|can'?t|cannot|won'?t)\s+(?:\w+\s+)?(?:reach|get to|hit|make)|short of"
+                              r"|nowhere near|far from)"
                               r"\s+(?:that |the |our |its |a |an |this )?~?\s*$")
 
 

@@ -624,7 +624,8 @@ _MUCH_FASTER = re.compile(r"\b(?:doubl\w*|twice|tripl\w*|(?:well|far|way) (?:pas
 
 
 # A rise said from one figure to another ("lift it from 38 tok/s into the 80s", "from 38 to ~70 tok/s").
-_FROM_TO = re.compile(r"\bfrom\s+~?(\d+(?:\.\d+)?)(?:\s?[a-z/]+)?\s+(?:up\s+)?(?:in)?to\s+(?:the\s+)?(?:~\s?|about\s+|around\s+)?"
+_FROM_TO = re.compile(r"\bfrom\s+~?(\d+(?:\.\d+)?)(?:\s?[a-z/]+)?\s+(?:up\s+)?(?:in)?to\s+(?:the\s+)?(?:~\s?|about\s+|around\s+"
+                      r"|(?:well\s+|way\s+|far\s+)?(?:over|above|past|beyond)\s+)?"
                       r"(\d+(?:\.\d+)?)")
 
 
@@ -932,12 +933,16 @@ def _row_figure_swapped(lowered: str) -> str:
     """Why a Part B kernel is given another row's intensity ("the Part B matmul … around 0.33 FLOP/byte"), or ""."""
     rows = {k.id: k.drill_intensity for k in drill.part_b()}
     names = {k.id: k.label.split(",")[0] for k in drill.part_b()}  # "elementwise add", "matmul"
+    ridge = drill.part_b()[0].placement.ridge
     for row, named in _ROW_NAMED.items():
         for found in named.finditer(lowered):
             sentence_end = SENTENCE.search(lowered, found.end())
             window = lowered[found.end():min(found.end() + 60, sentence_end.start() if sentence_end else len(lowered))]
-            if _ROW_NAMED_ELSEWHERE.search(window):
-                continue
+            # the figures after a bracket, or after another row's name (or the ridge's), are another's; a figure named
+            # the ridge's ("way above di 156 FLOP/byte ridge") is the ridge's
+            ridge_named = bool(_RIDGE_FIGURE.search(window))
+            ends = [m.start() for m in (_ROW_NAMED_ELSEWHERE.search(window), _BRACKET.search(window)) if m]
+            window = window[:min(ends)] if ends else window
             for value, dim in quantities_in(window)[:1]:
                 if dim is not Dim.INTENSITY or math.isclose(value, rows[row], rel_tol=0.1):
                     continue
@@ -945,10 +950,15 @@ def _row_figure_swapped(lowered: str) -> str:
                 if other is not None:
                     return (f"{format_quantity(value, dim)} is the {names[other]}'s intensity; the {names[row]}'s is"
                             f" {format_quantity(rows[row], Dim.INTENSITY)}")
+                if math.isclose(value, ridge, rel_tol=0.05) and not ridge_named:  # "decode sits at about 156 FLOP/byte"
+                    return (f"{format_quantity(value, dim)} is the ridge; the {names[row]}'s intensity is"
+                            f" {format_quantity(rows[row], Dim.INTENSITY)}")
     return ""
 
 
 _ROW_NAMED_ELSEWHERE = re.compile(r"\b(?:add|gemm|matmul|decode|ridge)\b")
+_BRACKET = re.compile(r"[;()]")
+_RIDGE_FIGURE = re.compile(r"\d[\d.,]*\s*(?:flops?\s?/\s?b(?:yte)?s?\s+)?(?:'?s\s+)?ridge\b")
 
 
 # Where a paragraph says a figure is the drill's own: "the drill's A1 measurement shows", "A2 measured".

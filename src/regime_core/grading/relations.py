@@ -216,6 +216,9 @@ def _not_limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation
         rf"(?:\w+\s+)?{holds}",
         rf"{what}{_GAP}dominat\w*",
         rf"\b(?:limited|held back|bound|bottlenecked|capped|throttled)\s+by\s+(?:the\s+)?(?:\w+\s+)?{what}",
+        # Kept at its limit by something: "the kernels are keeping the card flat out".
+        rf"\b(?:keep\w*|kept|driv\w*|push\w*)\s+(?:the\s+)?{what}\s+(?:\w+\s+)?(?:flat out|saturated|maxed(?: out)?"
+        rf"|pegged|fully (?:busy|used|utili[sz]ed)|at (?:its |the )?(?:limit|peak|roof))",
         # The limit named first: "the real limiter is occupancy", "the bottleneck here: launch latency".
         rf"\bthe\s+(?:{_FIRST}\s+)?{_LIMIT_NOUN}\s+(?:here\s+|now\s+|then\s+)?(?:is|was|=|:)\s+{_FILLER}{what}",
         # Most of the time said to be it: "most of the 180 ms is host-side tokenising and scheduling".
@@ -284,7 +287,11 @@ def _said(text: str, found: re.Match[str], kind: str) -> bool:
         return not re.search(r"\b(?:not|never|no)\b|n't", before)
     if _CONDITION_AFTER.match(text, found.end()) or NEGATION.search(found.group()):
         return False
-    return not negated(text, found.start(), found.end())
+    if re.search(r"\b(?:not|never|no|cannot)\b|n't", " ".join(text[:found.start()].split()[-3:])):
+        return False  # "the launches can't keep the card flat out"
+    # a denial after the match counts only inside its clause ("… flat out, and the host can't feed it" denies nothing)
+    closes = _CLAUSE_START.search(text, found.end())
+    return not negated(text[:closes.start()] if closes else text, found.start(), found.end())
 
 
 def _figure_after(text: str, end: int, others: re.Pattern[str], dim: Dim, *, across_commas: bool) -> float | None:
