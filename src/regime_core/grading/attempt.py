@@ -16,7 +16,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantity_spans
+from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantities_in, quantity_spans
 from regime_core.content import drill
 from regime_core.errors import RegimeError
 from regime_core.grading.language import decimal_commas, delatex, numbers_in_words, spaced_thousands, unrepl
@@ -176,7 +176,13 @@ def _stated(text: str) -> float | None:
     """
     plain = plain_numbers(re.sub(r"[*`]", "", text))
     parts = _RESULT.split(plain)
+    # A field that opens with an intensity in its unit keeps it against working beside it that is not one
+    # ("0.33 FLOP/B (memory time ≈ 5.03e7 / 2e12 ≈ 25 µs)": a time worked out beside it)
+    first = next((p for p in parts if p.strip()), "")
+    typed = [dim for _, dim in quantities_in(first)[:1]] == [Dim.INTENSITY]
     for part in reversed(parts[1:]):
+        if typed and [dim for _, dim in quantities_in(part)[:1]] != [Dim.INTENSITY]:
+            continue
         result = _opening(part, typed=False)
         if result is None and "/" in part:  # a result written as a fraction ("≈ 1/3")
             result = _quotient(part.strip())

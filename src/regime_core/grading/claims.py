@@ -555,7 +555,13 @@ _PLUS = re.compile(r"\s?(?P<op>\+)\s?")
 _PLUS_BEFORE = re.compile(r"\+\s?$")
 
 
-def _extend(text: str, chain: _Chain, by_start: dict[int, Claim]) -> None:
+def _extend(text: str, chain: _Chain, by_start: dict[int, Claim], start: int) -> None:
+    """Read operators and operands after the chain (from ``start``), then a count its product is said of each of."""
+    _read_operators(text, chain, by_start)
+    chain.value, chain.written = _for_each(text, start, chain.at, chain.value, chain.written)
+
+
+def _read_operators(text: str, chain: _Chain, by_start: dict[int, Claim]) -> None:
     """Read operators and operands after the chain for as long as they follow one another."""
     while True:
         op = _OPERATOR.match(text, chain.at)
@@ -638,7 +644,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
             pvalue, pdim, pwritten = previous
             value, dim, written, units = _apply(pvalue, lead["op"], value), pdim, f"{pwritten} {lead['op']} {written}", [pdim, claim.dim]
         chain = _Chain(value, dim, written, units, [claim.start], at, value)
-        _extend(text, chain, by_start)
+        _extend(text, chain, by_start, claim.start)
         # a product after "+" is one term of a sum ("40,000 × 2 µs + 40,000 × 8 µs = 400 ms"), not the whole
         chain.mixed = chain.mixed or bool(chain.operators and _PLUS_BEFORE.search(text, max(0, claim.start - 3),
                                                                                     claim.start))
@@ -688,6 +694,23 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
 
 
 _VARIABLE = re.compile(r"[nkmxy](?![a-z])")
+# "A, B, C at 4096^2 × 2 bytes each ≈ 100.7 MB": a product said of each of the items named just before it.
+_EACH = re.compile(r"\s*each\b")
+_ITEMS_NAMED = re.compile(r"\b([a-z])(?:\s*,\s*|\s+and\s+)([a-z])(?:(?:\s*,\s*|\s+and\s+)([a-z]))?(?:(?:\s*,\s*|\s+and\s+)"
+                          r"([a-z]))?\b[^.;]{0,16}$|\b(two|three|four|[234])\s+(?:[\w-]+\s+)?(?:matrices|tensors|operands|arrays"
+                          r"|buffers|inputs)\b[^.;]{0,16}$")
+_COUNT_WORDS = {"two": 2, "three": 3, "four": 4, "2": 2, "3": 3, "4": 4}
+
+
+def _for_each(text: str, start: int, at: int, value: float, written: str) -> tuple[float, str]:
+    """A product said of each of the items named before it, times their count; else the product as it is."""
+    if not _EACH.match(text, at):
+        return value, written
+    named = _ITEMS_NAMED.search(text, max(0, start - 40), start)
+    if named is None:
+        return value, written
+    count = _COUNT_WORDS[named[5]] if named[5] else sum(1 for g in named.groups()[:4] if g)
+    return value * count, f"{count} × ({written})"
 _RATIO_SAID_AFTER = re.compile(r"\s?[×x]\s*(?:less|more|smaller|larger|bigger|fewer|faster|slower|quicker|the size)\b")
 # "4,096 tokens in 180 ms is ~22,800 tokens/s": the tokens over the time, not one over it
 _TOKENS_IN = re.compile(r"\d\s*(?:-\s?)?(?:prompt\s+|input\s+)?tok(?:en)?s?\s+(?:in|over|per|within)\s+(?:about\s+|~\s?)?$")
@@ -3073,10 +3096,24 @@ def _derived_shown(derived: dv.Derived, claim: Claim, text: str) -> str:
     return show(abs(derived.value), derived.dim)
 
 
+_RANGE_DASH = re.compile(r"\s?[–-]\s?~?")
+
+
+def _range_end(claim: Claim, line: Sequence[Claim], facts: Facts, text: str) -> str:
+    """Why a figure is the far end of a range whose near end is the incident's own ("0.125–0.25 FLOP/B"), or ""."""
+    near = next((c for c in line if c.end <= claim.start and _RANGE_DASH.fullmatch(text, c.end, claim.start)), None)
+    if near is None or near.dim not in (claim.dim, Dim.COUNT) or not 1 / 3 <= claim.value / (near.value or 1) <= 3 or not any(
+            f.dim is claim.dim and math.isclose(near.value, f.value, rel_tol=MATCH) for f in facts.known):
+        return ""
+    return f"the far end of a range from {near.shown()}, the incident's own figure"
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
     shown = _clause(text, claim)
+    if ranged := _range_end(claim, line, facts, text):  # "intensity ≈ 0.125–0.25 FLOP/B"
+        return Mark(shown, True, ranged), False
     matches = _facts_matched(claim, facts, text)
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
              or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)

@@ -42,7 +42,7 @@ _ABOVE = re.compile(r"\b(?:above|over|past|beyond|right of|(?:more|bigger|greate
                     r"|compute half)\b")
 _BELOW = re.compile(r"\b(?:below|under|beneath|left of|(?:less|smaller|lower) than|short of|memory side|bandwidth side)\b")
 # Every incident placed against the ridge sits far from it, on its side: "nowhere near the ridge" is so of each.
-_FAR = re.compile(r"\b(?:nowhere near|far from|miles from|a long way from|way off)\s+(?:the\s+|any\s+)?ridge\b")
+_FAR = re.compile(r"\b(?:nowhere near|far from|miles from|a long way from|way off)\s+(?:the\s+|any\s+|a\s+)?ridge\b")
 
 # What holds the time, said of a resource.
 _HOLDS = (r"(?:saturat\w*|bound|limit\w*|bottleneck\w*|binding|flat[- ]out|maxed(?:[- ]out)?|pegged|full|busy|fully"
