@@ -1,8 +1,9 @@
-"""Kinds of answer the twenty-fourth blind set found misread (issue 40), each held both ways.
+"""Kinds of answer the blind sets found misread (issue 40), each held both ways.
 
-A right line of the kind passes; a wrong line of the same kind does not pass, and where the grader can say why,
-it fails naming it. The set is spent (``bench/grading/fresh-2026-12-05m.json``): these lines are written anew,
-in the set's kinds, not copied from it.
+Each kind comes from a set written by people who never saw the grader (``bench/grading/fresh-2026-12-05m.json``,
+``…n.json``, ``…o.json``, the twenty-fourth to twenty-sixth, all spent): a right line of the kind passes, or at least
+is not failed; a wrong line of the same kind fails, naming why. The lines are written anew, in the sets' kinds, not
+copied from them.
 """
 
 from __future__ import annotations
@@ -25,8 +26,14 @@ def _check(item: str, field: str, text: str) -> dict[str, Any]:
     return check
 
 
+def _part_c(paragraph: str) -> dict[str, Any]:
+    checks: dict[str, Any] = grade({"part_c": paragraph})["items"]["part_c"]["checks"]
+    return checks
+
+
 # (incident, field, a right line, a wrong line of the same kind, words the wrong line's feedback names)
 PAIRS = [
+    # --- from the twenty-fourth set ---
     # a share given as a fraction of small whole numbers ("= 1/5") is that one number, not the counts 1 and 5
     ("a6", "evidence", "2 µs on, 8 µs off: busy 2/(2+8) = 1/5, idle 4/5", "2 µs on, 8 µs off: busy 2/(2+8) = 1/4",
      "not 1/4"),
@@ -70,6 +77,32 @@ PAIRS = [
     # one sync taken out and another put in every step is a sync put in
     ("a7", "helps", "Take .item() out and keep the token on the GPU",
      "Take .item() out and put a torch.cuda.synchronize() in each step instead, to be safe.", "puts the problem in"),
+    # --- from the twenty-fifth set ---
+    # "8×32×32 is 16,384× less data": a ratio said of two shapes, not the product's result
+    ("a3", "evidence", "~12 µs either way; going from 8×4096×4096 to 8×32×32 is 16,384× less data",
+     "~12 µs either way; going from 8×4096×4096 to 8×32×32 is 1,000× less data", "16,384×"),
+    # a time said out of reach is not a time said at the roof
+    ("a5", "evidence", "62% of tensor peak. Max from tuning = 1/0.62 ≈ 1.6×, that is ~112 ms at 100% peak - still no"
+                       " reach 80 ms.",
+     "62% of tensor peak. Max from tuning = 1/0.62 ≈ 1.6×, that is ~80 ms at 100% peak.", "112 ms"),
+    # a wider format, said in words the upcast lever's synonyms do not hold, is the upcast: it slows every regime
+    ("a1", "helps", "Use FP8 on the tensor cores instead of fp16",
+     "Run it in fp32 instead so the tensor cores get more work per byte.", "higher precision cannot move"),
+    ("a2", "helps", "Fuse the chain with torch.compile", "Switch the chain to fp64 for accuracy",
+     "higher precision cannot move"),
+    # the GPU said to be kept flat out, where it idles 80% of the time
+    ("a6", "regime", "Overhead-bound: the launches can't keep the card flat out",
+     "Overhead-bound, because the kernels are keeping the card flat out and the host can't feed it any quicker",
+     "not saturated"),
+    # the extra time said to be the unchanged kernels' own work
+    ("a7", "evidence", "The extra 6 ms (8 → 14 ms) is the host waiting on .item(); the kernels are unchanged.",
+     "The extra 6 ms (8 → 14 ms) is attention reading a bigger KV cache every token.", "unchanged"),
+    # --- from the twenty-sixth set ---
+    # a product said of each of the items named before it counts them ("A, B, C at 4096² × 2 bytes each")
+    ("a1", "evidence", "70% of peak. Data: A, B, C at 4096^2 × 2 bytes each ≈ 100.7 MB",
+     "70% of peak. Data: A, B, C at 4096^2 × 2 bytes each ≈ 33.6 MB", "not 33.6 MB"),
+    ("a1", "evidence", "70% of peak. Data: A, B and C at 4096^2 × 2 bytes each ≈ 100.7 MB",
+     "70% of peak. Data: 4096^2 × 2 bytes each ≈ 100.7 MB", "not 100.7 MB"),
 ]
 
 
@@ -77,6 +110,51 @@ PAIRS = [
 def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, wrong: str, named: str) -> None:
     good, bad = _check(item, field, right), _check(item, field, wrong)
     assert good["passed"] is True, good
+    assert bad["passed"] is False, bad
+    assert named in bad["why"], bad["why"]
+
+
+# (a right paragraph, a wrong one of the same kind, the aspect, words the wrong one's feedback names)
+PART_C_PAIRS = [
+    # --- from the twenty-fourth set ---
+    # fusion credited with a share of the roof won back where the math sets the time
+    ("Fusion pays where bytes set the time: A2 got 3.8× from compile. A1's matmul at 70% of peak won't get the"
+     " missing 30% back by fusing the relu: the math sets its time.",
+     "Fusion pays where bytes set the time: A2 got 3.8× from compile, and even A1's matmul at 70% of peak would get"
+     " the missing 30% back by fusing the relu.", "fusion", "fusion cannot help A1"),
+    # fusion set aside where it is the fix ("…, not by fusion", "… rather than fusion")
+    ("In A6 fusion fixes the launches, rather than faster kernels.",
+     "In A6 faster kernels fix the launches rather than fusion.", "fusion", "fusion is the fix for A6"),
+    ("In A6 the 40,000 launches are fixed by fusion, not by making each 2 µs kernel faster.",
+     "In A6 the 40,000 launches are fixed by making each 2 µs kernel faster, not by fusion.", "fusion",
+     "fusion is the fix for A6"),
+    # a decode said to double under fusion
+    ("In A4 fusing the attention would barely help decode: the weights are nearly all its bytes.",
+     "In A4 fusing the attention would double decode speed.", "fusion", "cannot speed A4 up much"),
+    # --- from the twenty-fifth set ---
+    # fusion said to get a compute-bound kernel "the rest of the way to peak"
+    ("Fusion pays where bytes set the time: A2 at 1.7 of 2.0 TB/s, compile 3.8× faster. For the A1 matmul at 70% of"
+     " peak, putting the relu inside it won't get the rest of the way to peak: the math sets its time.",
+     "Fusion pays where bytes set the time: A2 at 1.7 of 2.0 TB/s, compile 3.8× faster. Even the A1 matmul at 70% of"
+     " peak should be fused — putting the relu inside it gets the rest of the way to peak.", "fusion",
+     "fusion cannot help A1"),
+    # a Part B row given the ridge's figure
+    ("Fusion pays where bytes set the time: A2 at 1.7 of 2.0 TB/s, compile 3.8×. It can't help where the math does: A1"
+     " at 70% of peak. Decode sits at about 1 FLOP/byte, far below the 156 ridge.",
+     "Fusion pays where bytes set the time: A2 at 1.7 of 2.0 TB/s, compile 3.8×. It can't help where the math does: A1"
+     " at 70% of peak. Decode sits at about 156 FLOP/byte, right on the ridge.", "number", "is the ridge"),
+    # a decode said to go "to well over" twice its rate under fusion
+    ("Fusion pays for A2 (1.7 of 2.0 TB/s, compile 3.8× faster), not for A1 at 70% of peak. In A4, fusing attention"
+     " would barely move decode from 38 tok/s: the weights are nearly all its bytes.",
+     "Fusion pays for A2 (1.7 of 2.0 TB/s, compile 3.8× faster), not for A1 at 70% of peak. In A4, fusing attention"
+     " into a faster kernel would take decode from 38 tok/s to well over 76 tok/s.", "fusion", "cannot speed A4 up much"),
+]
+
+
+@pytest.mark.parametrize(("right", "wrong", "aspect", "named"), PART_C_PAIRS, ids=[p[3] for p in PART_C_PAIRS])
+def test_a_part_c_kind_is_not_failed_right_and_fails_wrong(right: str, wrong: str, aspect: str, named: str) -> None:
+    good, bad = _part_c(right)[aspect], _part_c(wrong)[aspect]
+    assert good["passed"] is not False, good
     assert bad["passed"] is False, bad
     assert named in bad["why"], bad["why"]
 
@@ -131,38 +209,6 @@ def test_overlapping_descriptions_of_one_lever_join_into_the_longer_reading() ->
     assert read_levers("Fuse the four operations into one custom kernel").offered == ("fusion",)
 
 
-def _part_c(paragraph: str) -> dict[str, Any]:
-    checks: dict[str, Any] = grade({"part_c": paragraph})["items"]["part_c"]["checks"]
-    return checks
-
-
-# (a right paragraph, a wrong one of the same kind, the aspect, words the wrong one's feedback names)
-PART_C_PAIRS = [
-    # fusion credited with a share of the roof won back where the math sets the time
-    ("Fusion pays where bytes set the time: A2 got 3.8× from compile. A1's matmul at 70% of peak won't get the"
-     " missing 30% back by fusing the relu: the math sets its time.",
-     "Fusion pays where bytes set the time: A2 got 3.8× from compile, and even A1's matmul at 70% of peak would get"
-     " the missing 30% back by fusing the relu.", "fusion", "fusion cannot help A1"),
-    # fusion set aside where it is the fix ("…, not by fusion", "… rather than fusion")
-    ("In A6 fusion fixes the launches, rather than faster kernels.",
-     "In A6 faster kernels fix the launches rather than fusion.", "fusion", "fusion is the fix for A6"),
-    ("In A6 the 40,000 launches are fixed by fusion, not by making each 2 µs kernel faster.",
-     "In A6 the 40,000 launches are fixed by making each 2 µs kernel faster, not by fusion.", "fusion",
-     "fusion is the fix for A6"),
-    # a decode said to double under fusion
-    ("In A4 fusing the attention would barely help decode: the weights are nearly all its bytes.",
-     "In A4 fusing the attention would double decode speed.", "fusion", "cannot speed A4 up much"),
-]
-
-
-@pytest.mark.parametrize(("right", "wrong", "aspect", "named"), PART_C_PAIRS, ids=[p[3] for p in PART_C_PAIRS])
-def test_a_part_c_kind_is_not_failed_right_and_fails_wrong(right: str, wrong: str, aspect: str, named: str) -> None:
-    good, bad = _part_c(right)[aspect], _part_c(wrong)[aspect]
-    assert good["passed"] is not False, good
-    assert bad["passed"] is False, bad
-    assert named in bad["why"], bad["why"]
-
-
 def test_a_share_from_no_part_of_the_drill_is_not_taken_for_a_near_one() -> None:
     # 95% is within 5% of a share the drill's figures give (98.9%), but 4 points from it: no figure of the drill
     nowhere = _part_c("A2 reached 85% of its bandwidth roof, and fusion cut its bytes; surveys say 95% of models are"
@@ -180,3 +226,36 @@ def test_what_is_left_of_the_roof_said_to_go_to_something_is_not_checked() -> No
     assert "30%" in said_spent["why"], said_spent
     said_left = _check("a1", "evidence", "70% of peak, so the missing 30% is the most tuning could ever win back")
     assert said_left["passed"] is True, said_left
+
+
+def test_a_row_named_after_its_figure_in_brackets_keeps_its_figure() -> None:
+    checks = _part_c("Fusion pays for A2 at 1.7 of 2.0 TB/s and not for A1 at 70% of peak. The number that decides it"
+                     " is intensity against the ridge: 0.33 FLOP/byte (the add) says 'fuse', ~1360 FLOP/byte (the"
+                     " matmul) against a ridge of 156 says 'don't bother'.")
+    assert checks["number"]["passed"] is True, checks["number"]
+
+
+def test_a_range_and_a_ridge_said_far_are_read() -> None:
+    # the far end of a range whose near end is the incident's figure, within 3× of it
+    assert _check("a2", "evidence", "85% of peak; intensity ≈ 0.125–0.25 FLOP/B")["passed"] is True
+    assert _check("a2", "evidence", "85% of peak; intensity ≈ 0.125–25 FLOP/B")["passed"] is not True
+    # "nowhere near a ridge" puts the kernel far from it, on its own side
+    assert _check("a2", "evidence", "85% of peak; intensity ≈ 0.125 FLOP/B, nowhere near a ridge")["passed"] is True
+    assert _check("a2", "evidence", "85% of peak; intensity ≈ 0.125 FLOP/B, right at the ridge")["passed"] is not True
+
+
+def _part_b(add_intensity: str) -> dict[str, Any]:
+    attempt = {"ridge": "312 / 2.0 = 156 FLOP/byte", "kernels": {
+        "add": {"intensity": add_intensity, "side": "below", "optimisation": "cut bytes"},
+        "matmul": {"intensity": "1356 FLOP/B", "side": "above", "optimisation": "faster math"},
+        "decode": {"intensity": "~1 FLOP/B", "side": "below", "optimisation": "cut bytes"}}}
+    checks: dict[str, Any] = grade({"part_b": attempt})["items"]["part_b"]["checks"]
+    return checks["add"]
+
+
+def test_a_part_b_intensity_keeps_its_unit_against_working_beside_it() -> None:
+    # a field that opens with an intensity in its unit is that intensity, whatever time is worked out beside it
+    assert _part_b("0.33 FLOP/B (memory time ≈ 5.03e7 / 2e12 ≈ 25 µs)")["passed"] is True
+    assert _part_b("3.3 FLOP/B (memory time ≈ 5.03e7 / 2e12 ≈ 25 µs)")["passed"] is False
+    # a field whose working ends in an intensity is read for that result, as before
+    assert _part_b("1.68e7/5.03e7 ≈ 0.33 FLOP/B")["passed"] is True
