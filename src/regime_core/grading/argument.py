@@ -248,7 +248,7 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|gets? (?:the |a |an |its |their )?(?:same )?(?:~\s?)?\d+(?:\.\d+)?(?=\s?×)"
                    r"|brings?|bringing|gets? back|get it back|wins? back|claw\w* back|push\w*"
                    # "would get the missing 30% back": a share of the roof won back
-                   r"|gets?\s+(?:[\w%~.-]+\s+){1,3}back|doubl\w*|tripl\w*|halv\w*"
+                   r"|gets?\s+(?:[\w%~.-]+\s+){1,3}back|grab\w*\s+(?:[\w%~.-]+\s+){0,3}back|doubl\w*|tripl\w*|halv\w*"
                    # "would take 38 tok/s well past 100": a rate taken past a figure
                    r"|tak(?:es?|ing)(?=\s+(?:[\w/.~-]+\s+){1,3}(?:well\s+|far\s+|way\s+)?(?:past|beyond|above|over|up to)\b))\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"

@@ -2143,7 +2143,10 @@ def _any_fix_bounded_by_kernels(claim: Claim, facts: Facts, text: str) -> str:
 
 # Every change at once: "nothing can give more than 1.18×", "no change of any kind can make it more than 18% faster".
 _EVERY_CHANGE = re.compile(r"\b(?:nothing|no (?:change|fix|lever|optimi[sz]ation|software change)s?(?: of any kind| at all)?"
-                           r"|any (?:change|fix|lever|optimi[sz]ation)|every (?:change|fix|lever|optimi[sz]ation))\b")
+                           r"|any (?:change|fix|lever|optimi[sz]ation)|every (?:change|fix|lever|optimi[sz]ation)"
+                           # a change that cuts the work, bounded by the same roof: "fusion can't gain more than 1.18×"
+                           r"|(?<!without )(?:fus(?:ion|ing)|torch\.compile|compil(?:e|ing|ation))\s+(?:can'?t|cannot|can only"
+                           r"|won'?t|will never|could never|could only)\s+(?:\w+\s+){0,2}?(?:gain|give|get|buy|deliver|do|make))\b")
 
 
 def _every_change_bounded_by_the_roof(claim: Claim, facts: Facts, text: str) -> str:
