@@ -142,17 +142,19 @@ _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
 _SHARE_OF_PEAK = re.compile(r"\b(?!100\s?%)\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?peak")
 _AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
-_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed|full (?:rating|rate|power|throughput))"
-                          # "get the kernels to 100% and TTFT is …": the roof reached by a move
-                          r"|\b(?:get|gets|got|getting|bring\w*|tak(?:e|es|ing)|push\w*|driv\w*)\s+(?:[\w-]+\s+){0,3}?to\s+"
-                          r"(?:100\s?%|(?:the |its )?peak\b|the roof|full speed)")
+# The roof a time is said at: 100% of it, its peak, full speed.
+_ROOF_REACHED = r"(?:100\s?%|(?:the |its )?peak\b|the roof|full speed)"
+# "get the kernels to 100%", "push it to peak": the roof reached by a move.
+_MOVED_TO = (r"\b(?:get|gets|got|getting|bring\w*|tak(?:e|es|ing)|push\w*|driv\w*)\s+(?:[\w-]+\s+){0,3}?to\s+"
+             + _ROOF_REACHED)
+_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed|full (?:rating|rate|power|throughput))|"
+                          + _MOVED_TO)
 _COMPLETE = re.compile(r"\b(?:would|could|at)\b")
-_MOVED_TO_THE_ROOF = re.compile(r"\b(?:get|gets|got|getting|bring\w*|push\w*|tak(?:e|es|ing)|driv\w*)\s+(?:[\w-]+\s+){0,3}?"
-                                r"to\s+(?:100\s?%|(?:the |its )?peak|the roof|full speed)(?:\s+of\s+(?:the\s+|its\s+)?peak)?"
-                                r"\s*,?\s*(?:and|then)?\s*$")
-# A condition that takes the kernel to its roof, closing just before the clause it conditions.
-_IF_AT_THE_ROOF = re.compile(r"\b(?:if|once|when|suppose)\b[^.;:]{0,60}?\b(?:to|at|hit\w*|reach\w*)\s+(?:100\s?%|(?:the |its )?peak"
-                             r"|the roof|full speed)(?:\s+of\s+(?:the\s+|its\s+)?(?:peak|roof))?\s*,?\s*(?:then\s+)?$")
+# The same roof in the clause just before a time's ("get kernels to 100% and TTFT is …"; "if it ran at 100% of peak,
+# TTFT would be …"), the condition closing where the time's clause opens.
+_MOVED_TO_THE_ROOF = re.compile(_MOVED_TO + r"(?:\s+of\s+(?:the\s+|its\s+)?peak)?\s*,?\s*(?:and|then)?\s*$")
+_IF_AT_THE_ROOF = re.compile(r"\b(?:if|once|when|suppose)\b[^.;:]{0,60}?\b(?:to|at|hit\w*|reach\w*)\s+" + _ROOF_REACHED
+                             + r"(?:\s+of\s+(?:the\s+|its\s+)?(?:peak|roof))?\s*,?\s*(?:then\s+)?$")
 # A clause about what would or could be, not what is ("int8 would halve it to 23 ms").
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|goal|needs? to|should|halv\w*|doubl\w*"
                            r"|instead|best case|ideal\w*|theoretical\w*|int8|int4|fp8|quantis\w*|quantiz\w*)\b")

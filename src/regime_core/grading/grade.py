@@ -929,11 +929,10 @@ _ROW_NAMED = {"add": re.compile(r"\b(?:elementwise add|the add|add kernel|vector
               "decode": re.compile(r"\bdecode(?: step)?\b")}
 
 
-def _row_figure_swapped(lowered: str) -> str:
+def _row_figure_swapped(lowered: str, ridge: float) -> str:
     """Why a Part B kernel is given another row's intensity ("the Part B matmul … around 0.33 FLOP/byte"), or ""."""
     rows = {k.id: k.drill_intensity for k in drill.part_b()}
     names = {k.id: k.label.split(",")[0] for k in drill.part_b()}  # "elementwise add", "matmul"
-    ridge = drill.part_b()[0].placement.ridge
     for row, named in _ROW_NAMED.items():
         for found in named.finditer(lowered):
             sentence_end = SENTENCE.search(lowered, found.end())
@@ -969,7 +968,7 @@ _DRILL_SAYS = re.compile(r"\b(?:the drill(?:'?s)?|a[1-8](?:'?s)?)\s+(?:own\s+)?(
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
     ridge = drill.part_b()[0].placement.ridge
-    wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or _row_figure_swapped(lowered)
+    wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or _row_figure_swapped(lowered, ridge)
              or claim_reader.ridge_wrong(lowered, ridge)
              or claim_reader.placed_wrong(lowered, ridge, (k.drill_intensity for k in drill.part_b())))
     if wrong:
