@@ -106,6 +106,16 @@ PAIRS = [
      "70% of peak. Data: A, B, C at 4096^2 × 2 bytes each ≈ 33.6 MB", "not 33.6 MB"),
     ("a1", "evidence", "70% of peak. Data: A, B and C at 4096^2 × 2 bytes each ≈ 100.7 MB",
      "70% of peak. Data: 4096^2 × 2 bytes each ≈ 100.7 MB", "not 100.7 MB"),
+    # the side of the ridge said of the line's own quotient, checked against the ridge it names
+    ("a1", "evidence", "Intensity = 1.37e11 / 1.01e8 ≈ 1356, which is far above the ridge of 156, so compute",
+     "Intensity = 1.01e8 / 1.37e11 ≈ 0.0007, which is far above the ridge of 156, so compute", "below the ridge"),
+    # a multiplier named as peak over achieved is 1 ÷ the share reached
+    ("a2", "evidence", "1.18× is the ratio of peak to achieved bandwidth; 1.7 TB/s on 2.0 TB/s",
+     "The 3.8x is the ratio of peak to achieved bandwidth; 1.7 TB/s on 2.0 TB/s", "1.18×, not 3.8×"),
+    # a help that only brings the kernel nearer its roof promises no more than the roof allows
+    ("a2", "helps", "Fuse the chain with torch.compile, as the 3.8× shows; vectorising the loads alone gives at most"
+     " 1.18×", "Make each eager kernel faster on its own: vectorise the loads and the chain will catch up with"
+     " compile's 3.8×", "at most 1 ÷ 85% = 1.18×"),
 ]
 
 
@@ -157,6 +167,16 @@ PART_C_PAIRS = [
      " would barely move decode from 38 tok/s: the weights are nearly all its bytes.",
      "Fusion pays for A2 (1.7 of 2.0 TB/s, compile 3.8× faster), not for A1 at 70% of peak. In A4, fusing attention"
      " into a faster kernel would take decode from 38 tok/s to well over 76 tok/s.", "fusion", "cannot speed A4 up much"),
+    # fusion described as one op riding "in the same kernel" as the matmul, paying where the math sets the time
+    ("A2 went 3.8× faster fused. A1's 4096 matmul gets nothing from having the relu ride along in the same kernel:"
+     " the math sets its time.",
+     "A2 went 3.8× faster fused, and even A1's 4096 matmul gets faster once the relu rides along in the same kernel.",
+     "fusion", "fusion cannot help A1"),
+    # a stance for every kernel said by the clause's second "always"
+    ("A2 went 3.8× faster fused, where bytes set the time; A1 at 70% of peak is compute-bound, and fusing its relu"
+     " cannot help.",
+     "A2 went 3.8× faster fused. A fused kernel always beats a chain of separate ones, so it's always the right"
+     " sentence.", "both_sides", "one side for every kernel"),
 ]
 
 

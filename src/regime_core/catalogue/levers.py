@@ -31,6 +31,9 @@ class Lever:
     #: The lever leaves the work's FLOP count as it is (fusion, graphs, paging, chunking, more GPUs): said to cut
     #: the FLOPs, it is misread.
     keeps_flops: bool = False
+    #: The lever leaves the work and the bytes as they are and only brings the kernel nearer its roof (better loads,
+    #: tiling): it can give at most 1 ÷ the share of the roof reached.
+    on_its_roof: bool = False
 
     def doubt(self, kind: str) -> str:
         """Why this lever may not move a kernel of ``kind`` (a classifier's kind, such as ``decode``); "" if it would."""
@@ -74,7 +77,8 @@ def levers() -> tuple[Lever, ...]:
     return tuple(Lever(e["id"], e["label"], tuple(e["fits"]), tuple(dict.fromkeys(unsnake(s) for s in e["synonyms"])),
                        e.get("phrase", e["label"]),
                        bool(e.get("names_a_problem", False)), tuple(sorted(e.get("doubtful_for", {}).items())),
-                       tuple(e.get("described", ())), bool(e.get("keeps_flops", False)))
+                       tuple(e.get("described", ())), bool(e.get("keeps_flops", False)),
+                       bool(e.get("on_its_roof", False)))
                  for e in _data()["levers"])
 
 
@@ -288,7 +292,12 @@ def recognise(text: str) -> list[str]:
 
 def by_id(lever_id: str) -> Lever:
     """A lever by id (KeyError when unknown)."""
-    return {lever.id: lever for lever in levers()}[lever_id]
+    return _by_id()[lever_id]
+
+
+@cache
+def _by_id() -> dict[str, Lever]:
+    return {lever.id: lever for lever in levers()}
 
 
 def fits(lever_ids: list[str], regime: str) -> bool:

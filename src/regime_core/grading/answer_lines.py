@@ -276,6 +276,8 @@ _BATCH_OF = re.compile(r"\s*(?:size\s*)?(?:of\s*|=\s*|:\s*)?\d")
 # A lever set beside the one a line offers or refuses, to compare ("a week to win 18%, versus 3.8× for typing
 # torch.compile"): not offered.
 _SET_BESIDE = re.compile(r"\b(?:versus|vs\.?|compared (?:with|to)|as against|unlike)\b(?:[^.;:]|\.(?=\d)){0,40}$")
+# A lever's measured result named as a yardstick ("catch up with compile's 3.8×"), not the lever offered.
+_ITS_RESULT = re.compile(r"['’]s\s+(?:[a-z-]+\s+){0,2}?(?:~\s?|≈\s?)?\d[\d.]*\s?(?:×|x\b|times\b)")
 
 
 _JOINED_TO_DENIED = re.compile(r"\s*,?\s*(?:or|nor)\s+(?:[\w-]+\s+)?")
@@ -301,7 +303,8 @@ def read_levers(text: str) -> LeverLine:
             continue
         if m.lever in offered or in_context(lowered, m.start) or describes or \
                 _BOUNDED_GAIN.match(lowered, m.end) or _BOUNDED_BEFORE.search(lowered, max(0, m.start - 60), m.start) \
-                or _SET_BESIDE.search(lowered, max(0, m.start - 50), m.start):  # "versus 3.8× for typing torch.compile"
+                or _SET_BESIDE.search(lowered, max(0, m.start - 50), m.start) \
+                or _ITS_RESULT.match(lowered, m.end):  # "versus 3.8× for typing torch.compile", "compile's 3.8×"
             continue
         if m.lever == "batching" and _AT_BATCH.search(lowered, max(0, m.start - 6), m.start) and _BATCH_OF.match(
                 lowered, m.end):
@@ -905,7 +908,8 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
              or claims.beyond_the_roof_wrong(lowered, reading.claims, facts)
              or claims.comparison_wrong(lowered, reading.claims, facts)  # "90 ms, which hits the 80 ms target"
              or claims.prompt_cut_wrong(facts, reading, lowered)  # "trim it to 3,500 tokens: TTFT ~80 ms"
-             or claims.exact_win_wrong(facts, reading, lowered))  # "expect it to land exactly 4× faster"
+             or claims.exact_win_wrong(facts, reading, lowered)  # "expect it to land exactly 4× faster"
+             or (offered and _only_on_its_roof(text) and claims.past_its_roof_promised(facts, reading, lowered)))
     if wrong:
         return cap(wrong) + ".", ""
     judged = claims.judge(facts, reading, plain_numbers(lowered))
@@ -921,6 +925,12 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     if small_win:
         return small_win, ""
     return "", ", ".join(c.shown() for c in open_claims[:3])
+
+
+def _only_on_its_roof(text: str) -> bool:
+    """Whether every lever a line offers only brings the kernel nearer its roof (better loads, tiling)."""
+    offered = read_levers(text).offered
+    return bool(offered) and all(by_id(i).on_its_roof for i in offered)
 
 
 # A dtype named in a lever line ("int4 weights: 3.5 GB"), and the words that halve or double ("halve the prompt").

@@ -44,7 +44,8 @@ _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?|write|build)\b|^\W*fuse\b")
 # Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
 _FUSION = re.compile(r"\bfus|compil|inductor|\bmerg|single kernel|one kernel|one pass|\bglue|(?<![-\w])fold(?:s|ed|ing)?\b"
-                     r"|\bcollaps|\bpull\w*\s+(?:the\s+|its\s+)?(?:relu|bias|activation|epilogue|elementwise\w*)\s+in\b")
+                     r"|\bcollaps|\bpull\w*\s+(?:the\s+|its\s+)?(?:relu|bias|activation|epilogue|elementwise\w*)\s+in\b"
+                     r"|\b(?:in|into|inside) (?:the )?same kernel\b")
 # Little math is the memory side ("moves bytes for little math"); what a fused kernel removes that "is not the
 # bottleneck" is fusion argued against.
 _LOW_MATH = re.compile(r"\b(?:little|low|few|trivial|tiny|hardly any|almost no|no real|negligible) (?:math|flops?|compute"
@@ -218,16 +219,16 @@ _RESTRICTED = re.compile(r"\b(?:when(?:ever)?|where|if|unless|except|only|for (?
 def universal_stance(lowered: str) -> str:
     """The first clause that takes one side on fusion for every kernel ("fusion is always the right call"), or ""."""
     for clause in _CLAUSE_OF_STANCE.split(lowered):
-        found = _UNIVERSAL.search(clause)
-        if not found:
+        if not _FUSION.search(clause) or _RESTRICTED.search(clause) or _set_aside(clause):
             continue
-        # the stance right after its "always"/"never" ("never worth it", "always a win"), not an adverb of something
-        # else ("the intermediates never hit HBM")
-        between = _WORDS_BETWEEN.match(clause, found.end())
-        stance = _STANCE_WORDS.match(clause, between.end() if between else found.end()) or (
-            _STANCE_BEFORE.search(clause, 0, found.start()) and not _NEGATOR.search(clause, 0, found.start()))
-        if stance and _FUSION.search(clause) and not _RESTRICTED.search(clause) and not _set_aside(clause):
-            return clause.strip(" .,;:!—–")
+        # the stance right after an "always"/"never" ("never worth it", "always a win"), not an adverb of something
+        # else ("the intermediates never hit HBM"); any of the clause's ("always beats a chain …, so it's always
+        # the right sentence")
+        for found in _UNIVERSAL.finditer(clause):
+            between = _WORDS_BETWEEN.match(clause, found.end())
+            if _STANCE_WORDS.match(clause, between.end() if between else found.end()) or (
+                    _STANCE_BEFORE.search(clause, 0, found.start()) and not _NEGATOR.search(clause, 0, found.start())):
+                return clause.strip(" .,;:!—–")
     return ""
 
 

@@ -1684,6 +1684,33 @@ def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
     return f"{room}, not {claim.shown()}×"
 
 
+# A multiplier named as how far the measured rate is from its roof: "the 3.8x is the ratio of peak to achieved
+# bandwidth", "peak over achieved is 1.18×".
+_TO_THE_ROOF = (r"(?:the\s+)?(?:ratio\s+(?:of|between)\s+(?:the\s+)?(?:peak|roof|datasheet)\s+(?:[\w/-]+\s+)?(?:to|and)\s+"
+                r"(?:the\s+)?(?:achieved|measured|actual)|(?:peak|roof)\s*(?:over|÷|/|divided by)\s*(?:achieved|measured|actual)"
+                r"|(?:gap|distance)\s+(?:to|from)\s+(?:the\s+)?(?:peak|roof)|how far (?:below|under|from|short of)"
+                r"\s+(?:the\s+)?(?:peak|roof))")
+_TO_THE_ROOF_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:is|=|means|being|are)\s+(?:just\s+|simply\s+|really\s+)?"
+                                + _TO_THE_ROOF)
+_WORKING_AFTER = re.compile(r"\s*[/÷×*]\s*[\d(]")  # "1/0.7": an operand of the working, not the ratio said
+_TO_THE_ROOF_BEFORE = re.compile(_TO_THE_ROOF + r"[\w\s/-]{0,24}?\s*(?:is|=|of|:|comes to)\s*(?:about\s+|~|≈)?$")
+
+
+def _ratio_to_the_roof_said(claim: Claim, facts: Facts, text: str) -> str:
+    """A multiplier named as the roof over the measured rate that is not 1 ÷ the share reached.
+
+    "3.8× is the ratio of peak to achieved bandwidth" of 1.7 of 2.0 TB/s: it is 1.18×.
+    """
+    if claim.dim is not Dim.COUNT or claim.bound or _WORKING_AFTER.match(text, claim.end) or not (
+            _TO_THE_ROOF_AFTER.match(text, claim.end)
+            or _TO_THE_ROOF_BEFORE.search(text, max(0, claim.start - 80), claim.start)):
+        return ""
+    headroom = _headroom(facts)
+    if headroom is None or math.isclose(claim.value, headroom.value, rel_tol=MATCH):
+        return ""
+    return f"peak ÷ achieved is {headroom.how} = {number_shown(headroom.value)}×, not {claim.shown()}×"
+
+
 _ROOM_LEFT = re.compile(r"\b(?:headroom|room|left|to gain|on the table|untapped|unused|spare|to spare|double|triple)\b")
 
 
@@ -1798,6 +1825,24 @@ def _tuned_past_the_roof(claim: Claim, facts: Facts, text: str) -> str:
         return ""
     return (f"on this roof the kernel can go at most {headroom.how} = {number_shown(headroom.value)}× faster;"
             f" {claim.shown()}× needs less work or another roof")
+
+
+def past_its_roof_promised(facts: Facts, reading: Reading, lowered: str) -> str:
+    """Why a help line whose levers only bring the kernel nearer its roof promises more than the roof allows, or "".
+
+    "Vectorise the loads and the chain will catch up with compile's 3.8×" of A2 at 85% of its bandwidth: better loads
+    move the same bytes, so at most 1 ÷ 85% = 1.18×. A bound ("at most 1.18×") or a win denied is no promise.
+    """
+    headroom = _headroom(facts)
+    if headroom is None:
+        return ""
+    for claim in reading.claims:
+        if (claim.multiplier and claim.dim is Dim.COUNT and not claim.bound
+                and claim.value > headroom.value * (1 + MATCH) and not _WORKING_AFTER.match(lowered, claim.end)
+                and not NEGATION.search(lowered, _clause_bounds(lowered, claim.start, claim.end)[0], claim.start)):
+            return (f"on this roof the kernel can go at most {headroom.how} = {number_shown(headroom.value)}× faster,"
+                    f" not {claim.shown()}×: better loads or tiling move the same bytes and do the same work")
+    return ""
 
 
 _ENOUGH = re.compile(r"\b(?:enough|suffic\w*|gets? (?:us|it|you) (?:to|there|down)|(?:will|would|can|could) get there|takes? (?:us|it) (?:to|down)|reach(?:es)?"
@@ -2325,6 +2370,39 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
 
 
 _OPERAND = re.compile(r"\s*[/÷×*]")
+
+
+def _ridge_of_the_line(facts: Facts, line: tuple[Claim, ...], text: str) -> float | None:
+    """The ridge a line sets its figures against: the incident's card's, else one the line names ("the ridge of 156")."""
+    if facts.ridge:
+        return facts.ridge
+    return next((c.value for c in line if c.dim in (Dim.INTENSITY, Dim.COUNT) and not c.multiplier and (
+        _RIDGE_BEFORE.search(text, max(0, c.start - 16), c.start) or _RIDGE_AFTER.match(text, c.end))), None)
+
+
+def _side_against_the_ridge(claim: Claim, facts: Facts, at: _Line) -> str:
+    """An intensity said on the side of the ridge its value is not ("≈ 0.0007, which is far above the ridge of 156").
+
+    Checked for any intensity the line gives, its own arithmetic's result included: which side a number is on is a
+    comparison the line's own figures settle. An operand of the working is not the intensity ("~1 FLOP/byte
+    (1.4e10/1.4e10), far under any ridge"), nor is a figure inside brackets the side is said after.
+    """
+    text = at.text
+    if (not claim.side or claim.multiplier or claim.dim not in (Dim.INTENSITY, Dim.COUNT) or claim.hypothetical
+            or claim.start in at.summed):
+        return ""
+    said = text.find("ridge", claim.end)
+    if ")" in text[claim.end:said if said >= 0 else len(text)]:
+        return ""
+    ridge = _ridge_of_the_line(facts, at.claims, text)
+    if ridge is None or math.isclose(claim.value, ridge, rel_tol=MATCH) or claim.value <= 0:
+        return ""
+    if _FROM_BEFORE.search(text, max(0, claim.start - 12), claim.start):
+        return ""  # "raises its intensity from about 1 FLOP/byte past the ridge": the side is where it goes
+    actual = "above" if claim.value > ridge else "below"
+    if actual == claim.side:
+        return ""
+    return f"{claim.shown()} is {actual} the ridge of {number_shown(ridge)}, not {claim.side} it"
 
 
 def ridge_wrong(lowered: str, ridge: float) -> str:
@@ -3133,7 +3211,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _ceiling_said_exact(claim, facts, text) or _measured_called_the_floor(claim, facts, text)
              or _every_change_bounded_by_the_roof(claim, facts, text)
              or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text)
-             or _share_of_said_off(claim, at.claims, text))
+             or _share_of_said_off(claim, at.claims, text) or _side_against_the_ridge(claim, facts, at)
+             or _ratio_to_the_roof_said(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
                  or _fraction_misread(claim, facts)
