@@ -177,6 +177,16 @@ PART_C_PAIRS = [
      " cannot help.",
      "A2 went 3.8× faster fused. A fused kernel always beats a chain of separate ones, so it's always the right"
      " sentence.", "both_sides", "one side for every kernel"),
+    # fusion recommended for a compute-bound kernel ("we should fuse …"), and refused with "shouldn't"
+    ("A2 got 3.8× from compile, where bytes set the time. We shouldn't fuse the relu into the A1 matmul: it is"
+     " compute-bound.",
+     "A2 got 3.8× from compile, where bytes set the time. We should fuse the relu into the A1 matmul too.", "fusion",
+     "fusion cannot help A1"),
+    # the clause after a semicolon goes on about the incident before it
+    ("A2 got 3.8× from compile. The A1 matmul achieves 70% of peak, and the math sets its time; fusing the preceding"
+     " relu changes nothing that matters there.",
+     "A2 got 3.8× from compile. The A1 matmul achieves 70% of peak, stalled on memory the other 30%; fusing the"
+     " preceding relu removes that traffic and recovers the gap.", "fusion", "fusion cannot help A1"),
 ]
 
 
@@ -288,3 +298,11 @@ def test_a_part_b_intensity_keeps_its_unit_against_working_beside_it() -> None:
     assert _part_b("3.3 FLOP/B (memory time ≈ 5.03e7 / 2e12 ≈ 25 µs)")["passed"] is False
     # a field whose working ends in an intensity is read for that result, as before
     assert _part_b("1.68e7/5.03e7 ≈ 0.33 FLOP/B")["passed"] is True
+
+
+def test_fusion_refused_with_should_not_is_the_other_side() -> None:
+    # "we shouldn't fuse …" refuses fusion for the kernel it names: with A2's win, both sides are argued
+    refused = "A2 got 3.8× from compile, where bytes set the time. We shouldn't fuse the relu into the A1 matmul."
+    assert _part_c(refused)["both_sides"]["passed"] is True, _part_c(refused)["both_sides"]
+    asked = "A2 got 3.8× from compile, where bytes set the time. We should ask before we fuse the relu into A1."
+    assert _part_c(asked)["both_sides"]["passed"] is not True, _part_c(asked)["both_sides"]

@@ -251,16 +251,19 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    # "would get the missing 30% back": a share of the roof won back
                    r"|gets?\s+(?:[\w%~.-]+\s+){1,3}back|grab\w*\s+(?:[\w%~.-]+\s+){0,3}back|doubl\w*|tripl\w*|halv\w*"
                    # "would take 38 tok/s well past 100": a rate taken past a figure
-                   r"|tak(?:es?|ing)(?=\s+(?:[\w/.~-]+\s+){1,3}(?:well\s+|far\s+|way\s+)?(?:past|beyond|above|over|up to)\b))\b")
+                   r"|tak(?:es?|ing)(?=\s+(?:[\w/.~-]+\s+){1,3}(?:well\s+|far\s+|way\s+)?(?:past|beyond|above|over|up to)\b)"
+                   # "we should fuse the relu into the A1 matmul too": fusion recommended for the kernel named
+                   r"|should (?:also |still |really |definitely )?(?:fuse|be fused|write (?:a |the )?fused))\b")
 _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|benefit|difference|use)|neither|nor"
                      # "the waste is in hauling boards", "every write is pure waste" name what fusion removes
                      r"|(?<!\bthe )(?:wast(?!e\b)\w*|(?<!\bis )(?<!\bare )(?<!\bpure )(?<!\bjust )(?<!\bsheer )waste\b)"
                      r"|(?:spent|spend\w*|lose|lost|losing|burn\w*|sink\w*|sunk) (?:a|the|your|our|their) (?:whole )?week"
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
                      r"|contraindicat\w*|counter-?productive|bad (?:idea|call|move|bet)"
+                     r"|(?:shouldn'?t|should not|should never)\s+(?:\w+\s+)?(?:fuse|be fused|bother)"
                      r"|as slow|(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|can'?t|cannot|didn'?t)\s+"
                      r"(?:shift|change|move|help|buy|speed|do|budge)\w*)\b")
-_NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t"
+_NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|shouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t"
                       r"|hardly|barely)\b")
 _BREAK = re.compile(r"[,;(—–]\s*|\s+-\s+|\s+(?:and|but|whereas|while|or)\s+")
 _COMPARED = re.compile(r"\b(?:as|than)\s*$")
@@ -355,10 +358,12 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
     that names fusion (or compile) is read, and only one whose words say one way.
     """
     out: list[FusionSaid] = []
+    carried = ""  # the incident a clause ending in ";" was about: the clause after it goes on about it
     for sentence in SENTENCE.split(lowered):
         if _set_aside(sentence):
+            carried = ""
             continue
-        lead, last, previous = "", "", ""
+        lead, last, previous = "", carried, ""
         for unit, joined in _units(sentence):
             named = list(itertools.islice(INCIDENT_NAMED.finditer(unit), MAX_CONDITIONS))
             previous, unit_before = unit, previous
@@ -370,6 +375,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 # ... and so is a tail that sets fusion aside ("A6's launches go with faster kernels, not by fusion")
                 set_aside = _NOT_BY_FUSION.match(f"{joined}{unit}".strip(" ,;"))
                 said_of_last = _SO.fullmatch(joined) or _FUSING_IT.search(unit) or set_aside or (
+                    carried and last == carried and not joined and not lead) or (
                     _LEAD_JOIN.fullmatch(joined) and not _CONDITION.search(unit) and not _MEMORY.search(unit)
                     and not _COMPUTE.search(unit))
                 pays = (False if set_aside else _paid(unit)) if last and said_of_last and _FUSION.search(unit) else None
@@ -408,4 +414,5 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 times = tuple(float(m[1]) for m in _TIMES.finditer(said))
                 out.append(FusionSaid(f"a{found[1]}", pays, said.strip(), _small(said),
                                       bool(_BIG_WIN.search(said)), times))
+        carried = last if sentence.rstrip().endswith(";") else ""
     return out
