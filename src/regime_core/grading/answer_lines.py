@@ -424,7 +424,7 @@ _WHAT_IF = re.compile(r"\b(?:would|could|might|if|had it|were it|should|whether)
 # A regime named to set this kernel beside it ("well above the 50% you see from a memory-bound kernel", "unlike a
 # compute-bound GEMM"): a contrast, not a reason.
 _CONTRAST_BEFORE = re.compile(r"(?:(?<!other )(?<!else )\bthan|\bunlike|\bcompared (?:with|to)|\bversus|\bvs\.?|\binstead of"
-                              r"|\bas (?:in|with|for))\s+(?:[\w%'-]+\s+){0,6}?$")
+                              r"|\bas (?:in|with|for)|\bnowhere near|\bnothing like|\bfar from)\s+(?:[\w%'-]+\s+){0,6}?$")
 
 
 def _named_in_contrast(clause: str, regime: str) -> bool:
@@ -1033,6 +1033,12 @@ _CUTS_LAUNCHES = re.compile(_AS_ITS_REASON + r"(?:cut\w*|reduc\w*|sav\w*|remov\w
                             r"(?:[\w-]+\s+){0,2}?(?:launch(?:es|ing)?|launch overhead|gaps)\b")
 
 
+# Intensity said to fall: "halves intensity to ~8 FLOP/B", "lowers the arithmetic intensity", "intensity drops".
+_INTENSITY_DOWN = re.compile(r"\b(?:halv\w*|lower\w*|reduc\w*|cut\w*|drop\w*|decreas\w*)\s+(?:the\s+|its\s+)?"
+                             r"(?:arithmetic\s+)?intensity\b|\bintensity\s+(?:\w+\s+)?(?:halves|drops|falls|decreases"
+                             r"|goes down|is halved|shrinks)\b")
+
+
 def _mechanism_misstated(text: str, lowered: str) -> str:
     """A lever given a reason it does not have ("CUDA graphs, because they cut the memory traffic"), or "".
 
@@ -1044,6 +1050,11 @@ def _mechanism_misstated(text: str, lowered: str) -> str:
         return (f"“{_as_written(text, misread.group())}”: fusion and compile delete round trips through memory and"
                 f" launches; they leave {fusion_leaves(misread)}.")
     offered = read_levers(text).offered
+    lowers = _INTENSITY_DOWN.search(lowered)
+    if offered and lowers and not negated(lowered, lowers.start(), lowers.end()) and all(
+            "memory" in by_id(i).fits and by_id(i).keeps_flops for i in offered):
+        return (f"“{_as_written(text, lowers.group())}”: {phrases(list(offered))} cuts the bytes for the same FLOPs, so"
+                " the intensity (FLOPs ÷ bytes) goes up, not down.")
     if len(offered) != 1:
         return ""
     lever = by_id(offered[0])

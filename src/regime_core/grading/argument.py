@@ -245,6 +245,9 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
                    r"|gets? (?:(?:you|us|it) )?(?:the rest of the way|there|to (?:the )?peak|to 100%)"
                    r"|gets? (?:you|us|it) from \S+(?: of peak)? (?:up )?(?:to|toward|towards)\b"
+                   # "is how you get TTFT from 180 ms down to the 80 ms": a time or a rate taken to a target
+                   r"|get(?:s|ting)? (?:the |its )?(?:ttft|itl|latency|time|step|decode|throughput|tok/s)\s+from \S+(?:\s?[a-zµ/]+)?"
+                   r" (?:down |up )?to\b"
                    # "A2 and A3 both get the 3.8× from compile": a multiplier got is a win
                    r"|gets? (?:the |a |an |its |their )?(?:same )?(?:~\s?)?\d+(?:\.\d+)?(?=\s?×)"
                    r"|brings?|bringing|gets? back|get it back|wins? back|claw\w* back|push\w*"

@@ -1161,6 +1161,34 @@ def _sum_right(s: Sum) -> bool:
                for v in (s.computed, s.over_all, denominator, s.complement) if v)
 
 
+def _unit_said_before(s: Sum, line: Sequence[Claim]) -> float | None:
+    """A sum's result in the unit its bare first operand was given with before, or None.
+
+    "~2.5 ms …; compiled ≈ 2.5/3.8 ≈ 0.66 ms": the 2.5 is the 2.5 ms said before, so the result is in ms, and the
+    sum is held to it as written (0.66 ms, not 0.66 µs).
+    """
+    if not s.unitless or s.given.dim is Dim.COUNT or not s.operands or s.computed <= 0:
+        return None
+    by_start = {c.start: c for c in line}
+    first = by_start.get(s.operands[0])
+    if first is None or first.dim is not Dim.COUNT or first.value <= 0:
+        return None
+    said = next((c for c in line if c.end <= first.start and c.dim is s.given.dim and is_fact_as_written(first, c)), None)
+    if said is None:
+        return None
+    # "12 − 12/1.08 ≈ 0.89 µs": where the sum is a difference, its result is the difference's
+    return (s.complement if s.complement is not None else s.computed) * said.value / first.value
+
+
+def _unit_said_before_wrong(s: Sum, line: Sequence[Claim]) -> str:
+    """Why a sum whose first operand carries a unit said before gives its result in another prefix, or ""."""
+    result = _unit_said_before(s, line)
+    if result is None or result <= 0 or math.isclose(s.given.value, result, rel_tol=max(
+            MATCH, arithmetic_tolerance(s.given.written))):
+        return ""
+    return f"{s.written} is {show(result, s.given.dim)}, not {s.given.shown()}"
+
+
 def _sum_wrong(s: Sum) -> str:
     given = s.given.value
     if s.computed <= 0 or _sum_right(s):
@@ -1185,7 +1213,7 @@ def _sum_wrong(s: Sum) -> str:
     if s.written.startswith("1 ÷"):  # a reciprocal slips by its factor alone: no format's bytes are in it
         why = why.split(":")[0]
     # bare terms added ("2 + 8 = 12 µs") are in the result's unit, not its base unit
-    shown = number_shown(s.computed) if " + " in s.written and s.unitless else show(s.computed, dim)
+    shown = number_shown(s.computed) if s.unitless else show(s.computed, dim)
     return f"{s.written} is {shown}, not {s.given.shown()}" + (f" ({why})" if why else "")
 
 
@@ -2380,6 +2408,30 @@ def _ridge_of_the_line(facts: Facts, line: tuple[Claim, ...], text: str) -> floa
         _RIDGE_BEFORE.search(text, max(0, c.start - 16), c.start) or _RIDGE_AFTER.match(text, c.end))), None)
 
 
+def _how_far_from_the_ridge(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | None:
+    """A multiplier said of how far the line's intensity is from the ridge ("0.125 FLOP/B, a thousand-odd times below
+    a ridge of 156"), held to intensity ÷ ridge said roughly, else None."""
+    if not claim.multiplier or not claim.side or claim.dim is not Dim.COUNT:
+        return None
+    ridge = _ridge_of_the_line(facts, at.claims, at.text)
+    intensities = [c for c in at.claims if c.dim is Dim.INTENSITY and c.end <= claim.start and ridge
+                   and not math.isclose(c.value, ridge, rel_tol=MATCH) and c.value > 0]
+    if ridge is None or not intensities:
+        return None
+    intensity = intensities[-1].value
+    distance = max(intensity, ridge) / min(intensity, ridge)
+    side = "above" if intensity > ridge else "below"
+    def plain(x: float) -> str:
+        return f"{x:,.0f}" if x >= 10 else number_shown(x)  # "1,248", as a pencil writes it
+    how = f"{plain(max(intensity, ridge))} ÷ {plain(min(intensity, ridge))} ≈ {plain(distance)}×"
+    if side != claim.side:
+        return Mark(shown, False, f"{plain(intensity)} FLOP/byte is {side} the ridge of {plain(ridge)}, not"
+                                  f" {claim.side} it")
+    if math.isclose(claim.value, distance, rel_tol=HOW_FAR_MATCH) or (claim.bound == ">" and distance >= claim.value):
+        return Mark(shown, True, f"how far from the ridge: {how}")
+    return Mark(shown, False, f"how far from the ridge is {how}, not {claim.shown()}×")
+
+
 def _side_against_the_ridge(claim: Claim, facts: Facts, at: _Line) -> str:
     """An intensity said on the side of the ridge its value is not ("≈ 0.0007, which is far above the ridge of 156").
 
@@ -2502,6 +2554,38 @@ _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:o
 # quantisation: consistent with int8 (7 GB → ≤ 42.9 tok/s)"): that format's bytes. Said as the fact ("70B params at
 # fp16 = 140 GB", of an int8 model), it is the incident's size in the wrong format: a slip.
 _FORMAT_NAMED = re.compile(r"\b(?:u?int[248]|fp(?:4|6|8|16|32)|bf16|nf4|[248]-?bits?|q[2-8](?:_\w+)?)\b")
+# A size said in a format right beside it: "268 MB per pass in fp32", "fp32: 537 MB".
+_WIDTH_AFTER = re.compile(r"\s*(?:per (?:pass|read|write|tensor|copy)\s+)?(?:in|at|as|for|of)\s+(?P<format>fp32|fp16|bf16|fp8|int8)\b")
+_WIDTH_BEFORE = re.compile(r"\b(?P<format>fp32|fp16|bf16|fp8|int8)\b\s*(?::|=|→|->|is|gives|means)?\s*(?:about\s+|~|≈)?$")
+_TIMES_A_PASS = (1, 2, 3, 4, 6, 8, 16)  # reads and writes, passes: a size may count the tensor a few times
+
+
+def _width_said_off(claim: Claim, facts: Facts, line: Sequence[Claim], text: str) -> str:
+    """A size said in one format that is the element count times another's width, or "".
+
+    "134M elements → 268 MB per pass in fp32": fp32 is 4 bytes a value, 537 MB; 268 MB is fp16's. A size that is the
+    count times the named width times a few (reads and writes, passes) is that format's.
+    """
+    if claim.dim is not Dim.BYTE or claim.bound:
+        return ""
+    named = _WIDTH_AFTER.match(text, claim.end) or _WIDTH_BEFORE.search(text, max(0, claim.start - 16), claim.start)
+    if not named:
+        return ""
+    widths = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
+    width = widths[named["format"]]
+    counts = {c.value for c in (*line, *facts.known) if c.dim is Dim.COUNT and c.value >= 1000 and not c.multiplier}
+    for count in sorted(counts):
+        if any(math.isclose(claim.value, count * width * k, rel_tol=MATCH) for k in _TIMES_A_PASS):
+            return ""
+    for count in sorted(counts):
+        other = next((w for w in sorted(set(widths.values())) if w != width and math.isclose(
+            claim.value, count * w, rel_tol=MATCH)), None)
+        if other is not None:
+            return (f"{count:,.0f} elements × {number_shown(width)} B ({named['format']}) is"
+                    f" {show(count * width, Dim.BYTE)}, not {claim.shown()} ({number_shown(other)} B a value)")
+    return ""
+
+
 _HYPOTHESIS = re.compile(r"\b(?:consistent with|assum(?:e|es|ed|ing)|suppos(?:e|ing)|as if|explain(?:s|ed)?(?: by)?"
                          r"|impl(?:y|ies|ied)|must (?:be|include))\b")
 _OF_THE_RIDGE = re.compile(r"\s*of (?:a |the |its )?~?[\d.,]*\s*(?:flop/b\w*\s+)?ridge\b"
@@ -2878,8 +2962,11 @@ def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     for scale, how in facts.scales:
         if math.isclose(claim.value, scale, rel_tol=MATCH):
             return Mark(shown, True, how)
+        if (claim.bound == ">" and scale >= claim.value) or (claim.bound == "<" and scale <= claim.value):
+            return Mark(shown, True, f"{how}: a bound that holds")  # "way more than 4×"
     scale, how = facts.scales[0]
-    return Mark(shown, False, f"{how}, not {claim.shown()}×")
+    bound = {">": "more than ", "<": "at most "}.get(claim.bound or "", "")
+    return Mark(shown, False, f"{how}, not {bound}{claim.shown()}×")
 
 
 def _roof_of_the_peak(claim: Claim, text: str, facts: Facts) -> Claim:
@@ -2967,8 +3054,9 @@ def _complement_as_share(claim: Claim, facts: Facts, text: str) -> str:
 
 def _time_share_as_roof(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str) -> Mark | None:
     """A share of the time said as a share of a roof ("2 µs on, 8 µs off: it uses 20% of the bandwidth"), else None."""
-    if not found or not claim.roof or claim.dim is not Dim.FRACTION or any(f.roof == claim.roof for f in facts.known):
-        return None
+    if not found or not claim.roof or claim.of_time or claim.dim is not Dim.FRACTION or any(
+            f.roof == claim.roof for f in facts.known):
+        return None  # "98% of the time isn't memory traffic" is said of the time
     if not all(d.dim is Dim.FRACTION and d.roof is None and d.role in (dv.RATIO, dv.SPARE) for d in found):
         return None
     return Mark(shown, False, f"{found[0].how} = {show(found[0].value, Dim.FRACTION)} is a share of the time, not of"
@@ -3212,6 +3300,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _every_change_bounded_by_the_roof(claim, facts, text)
              or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text)
              or _share_of_said_off(claim, at.claims, text) or _side_against_the_ridge(claim, facts, at)
+             or _width_said_off(claim, facts, at.claims, text)
              or _ratio_to_the_roof_said(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
@@ -3261,7 +3350,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if any(same(claim, c) or (claim.multiplier and c.multiplier and math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH))
            for c in facts.context):  # "the threefold win of A2" for its 3.8×: a speed-up said roughly
         return Mark(shown, True, "the figure of the incident this one is set beside"), False
-    ridge = _ridge_mark(claim, facts, text, shown) or _speed_share(claim, facts, at, shown)
+    ridge = (_ridge_mark(claim, facts, text, shown) or _speed_share(claim, facts, at, shown)
+             or _how_far_from_the_ridge(claim, facts, at, shown))
     if ridge is not None:
         return ridge, False
     counted = _counted(claim, facts, at)
@@ -3539,7 +3629,8 @@ def arithmetic_wrong(facts: Facts, reading: Reading) -> str:
     """Why the first of a line's written sums is wrong (its arithmetic, or the roles of its figures), or ""."""
     by_start = {c.start: c for c in reading.claims}
     for s in reading.sums:
-        why = _sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
+        why = (_sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
+               or _unit_said_before_wrong(s, reading.claims))
         if why:
             return why
     return ""
@@ -3624,14 +3715,15 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     exact: set[int] = set()
     by_start = {c.start: c for c in reading.claims}
     for s in reading.sums:
-        why = _sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
+        why = (_sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
+               or _unit_said_before_wrong(s, reading.claims))
         if why:
             marks.append(Mark(f"{s.written} = {s.given.shown()}", False, why))
             wrong = wrong or why
         else:
             summed.update(s.operands)
             results.add(s.given.start)
-            if _sum_right(s):
+            if _sum_right(s) or _unit_said_before(s, reading.claims) is not None:
                 exact.add(s.given.start)
     cites = False
     unplaced = []

@@ -759,8 +759,8 @@ def _both_sides(paragraph: str, lowered: str, talks: bool, of_incidents: list[Fu
         return Check(False, f"“{_as_written(paragraph, universal)}” takes one side for every kernel: argue when fusion"
                             " pays (bytes or launches set the time) and when it cannot (the math does).")
     if turned and both and not argument.turned:
-        return unsure(f"\"{_as_written(paragraph, turned)}\" has fusion pay where it cannot help: check which way your"
-                      " argument runs")
+        # both sides argued besides: the clause that has fusion pay where it cannot is the fusion check's to fail
+        return Check(True, "Argues both sides (one clause has fusion pay where it cannot help: see Fusion).")
     if argument.turned:
         quoted = _as_written(paragraph, argument.turned)
         why = (f"\"{quoted}\" has fusion pay where the math sets the time, but fusion deletes bytes and launches,"
@@ -839,7 +839,8 @@ def _said_of_incidents(lowered: str, *, carry: bool = False) -> Iterator[tuple[s
         for n, found in enumerate(named):
             end = named[n + 1].start() if n + 1 < len(named) else len(sentence)
             yield f"a{found[1]}", sentence[found.start():end]
-        last = f"a{named[-1][1]}" if named else ""
+        # a sentence that names two incidents ("Look at A2 and A3 side by side") hands on neither
+        last = f"a{named[-1][1]}" if len({m[1] for m in named}) == 1 else ""
 
 
 def _unplaced_of_incidents(lowered: str) -> list[str]:

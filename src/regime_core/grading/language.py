@@ -24,6 +24,8 @@ _TYPOS = {
     "reg": "registers", "quantisaton": "quantisation", "quantizaton": "quantization", "pagging": "paging",
     # Jamaican English as learners write it ("tek out di .item()", "mek it faster", "keep di token pon device")
     "di": "the", "tek": "take", "mek": "make", "pon": "on", "dem": "them", "dat": "that", "dis": "this",
+    # ... and in the Eastern Caribbean's Englishes ("way more dan 4×")
+    "dan": "than",
 }
 # Real words close enough to a word of the vocabulary that the fuzzy match below would "correct" them
 # ("waiting" is not "writing", "copied" is not "compiled"); found by reading every word of the learner sets.
@@ -84,7 +86,8 @@ _QUOTES = re.compile(r"[\"“”`]|(?<![a-z])'|'(?![a-z])")
 # A unit per step written with a slash ("47 ms/token", "14 GB/step"): the same as "per token".
 _PER_STEP = re.compile(r"(?<=[a-zµ])/(tokens?|toks?|steps?|iters?|iterations?|requests?|reqs?)\b")
 # After a digit (a lookbehind, so each replacement is a plain string: a template would cost a Python call per match).
-_TIMES = re.compile(r"(?<=\d)\s?(?:x|×|times|-?fold)(?![a-z])")
+# ("a thousand-odd times", "20-odd x": a rough multiplier is still one)
+_TIMES = re.compile(r"(?<=\d)(?:-?odd)?\s?(?:x|×|times|-?fold)(?![a-z])")
 _TIMES_AFTER_THINGS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?\s?[a-z]{3,20})\s+x\s+(?=[\d(])")
 _PERCENT = re.compile(r"(?<=\d)\s%")
 _MICROSECONDS = re.compile(r"(?<=\d)\s?us\b")

@@ -83,6 +83,8 @@ _EMPTY = frozenset(["a", "an", "the", "of", "to", "in", "on", "at", "for", "from
 # A figure's label ("gpu_busy_pct: 80", "eager µs = 12"), or a task named before a comma ("tuning the kernels, …").
 _LABEL_AFTER = re.compile(r"\s*(?::|=)\s*[~≈]?\s*\d")
 _TOPIC = re.compile(r"^\W*[a-z]+ing\s+(?:the\s+|its\s+|a\s+|an\s+)?[\w-]+\W*$")
+# A formula in words ("bytes ÷ bandwidth", "FLOPs / bytes"): the working's label, nothing stated.
+_FORMULA = re.compile(r"^\W*[a-z][a-z\s-]{0,30}?\s*[÷/×*]\s*[a-z][a-z\s-]{0,30}?\W*$")
 # A regime ruled out in so many words: "memory-bound is ruled out".
 _RULED_OUT = re.compile(r"\b(?:ruled out|excluded|eliminated|out of the question|off the table|impossible)\b")
 _LINK = r"(?:'s|s)?(?:\s+[\w'-]+){0,4}?\s+"  # a few words between a resource and what is said of it
@@ -166,8 +168,9 @@ class Statements:
                 continue
             if not set(re.findall(r"[a-z][a-z'-]*", self._resources.sub(" ", clause))) - _EMPTY:
                 continue  # names a resource, says nothing of it ("eager and compiled")
-            if _LABEL_AFTER.match(lowered, end) or _TOPIC.match(clause) or lowered.startswith("?", end):
-                continue  # a label, a task named, or a question asked: nothing stated
+            if _LABEL_AFTER.match(lowered, end) or _TOPIC.match(clause) or _FORMULA.match(clause) or lowered.startswith(
+                    "?", end):
+                continue  # a label, a task named, a formula in words, or a question asked: nothing stated
             if self._read(clause, regime, side, regime_of):
                 continue
             strip = len(clause) - len(clause.lstrip(" ,.-"))
