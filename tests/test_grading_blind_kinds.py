@@ -116,6 +116,35 @@ PAIRS = [
     ("a2", "helps", "Fuse the chain with torch.compile, as the 3.8× shows; vectorising the loads alone gives at most"
      " 1.18×", "Make each eager kernel faster on its own: vectorise the loads and the chain will catch up with"
      " compile's 3.8×", "at most 1 ÷ 85% = 1.18×"),
+    # --- from the training set of 2026-12-06 (bench/grading/train-2026-12-06.json) ---
+    # a time said at a bandwidth is a floor (bytes ÷ bandwidth), not the eager chain's measured time
+    ("a3", "evidence", "~262 KB for all eight eager passes, which is ~0.13 µs at 2 TB/s — about 1% of the 12 µs",
+     "~262 KB for all eight eager passes; eager takes ~0.13 µs, about 1% of the compiled time", "eager chain at 12 µs"),
+    # a share said of the time is the time's, not a roof's
+    ("a3", "evidence", "0.13 µs of bytes vs 12 µs measured, so ≥98% of the time isn't memory traffic",
+     "0.13 µs of bytes vs 12 µs measured, so ≥98% of peak bandwidth sits unused", "not of peak bandwidth"),
+    # a formula in words labels the working; the working is checked
+    ("a3", "evidence", "Bytes ÷ bandwidth: even fp32 at 8 passes = 8 × 32 KiB ≈ 0.26 MB → ~0.13 µs at 2 TB/s, vs 12 µs"
+     " measured.", "Bytes ÷ bandwidth: even fp32 at 8 passes = 8 × 32 KiB ≈ 2.6 MB → ~1.3 µs at 2 TB/s, vs 12 µs"
+     " measured.", "not 2.6 MB"),
+    # a bound on the size ratio ("way more dan 4×") is a bound
+    ("a3", "evidence", "Rule 3: the tensor shrink way more dan 4× against A2 (16,384×), and the time stays ~12 µs",
+     "Rule 3: the tensor is less than 4× smaller than A2's, and the time stays ~12 µs", "not at most 4×"),
+    # how far an intensity is from the ridge, said roughly ("a thousand-odd times")
+    ("a2", "evidence", "85% of peak; elementwise ops do ~0.125 FLOP/B, a thousand-odd times below a ridge of ~156",
+     "85% of peak; elementwise ops do ~0.125 FLOP/B, some 100 times below a ridge of ~156", "1,248× below the ridge"),
+    # a bare operand given with its unit before carries it: 2.5 ms ÷ 3.8 is 0.66 ms
+    ("a2", "evidence", "85% of peak; eager ~2.5 ms in fp32; compiled ≈ 2.5/3.8 ≈ 0.66 ms",
+     "85% of peak; eager ~2.5 ms in fp32; compiled ≈ 2.5/3.8 ≈ 0.66 µs", "658 µs, not 0.66 µs"),
+    # a size said in a format is that format's width times the elements
+    ("a2", "evidence", "85% of peak; 134M elements → about 537 MB per pass in fp32",
+     "85% of peak; 134M elements → about 268 MB per pass in fp32", "(fp32) is 536 MB"),
+    # fewer bytes for the same FLOPs raise the intensity
+    ("a8", "helps", "int4 weights halve the bytes (70 → 35 GB), which doubles the intensity",
+     "int4 weights halve the bytes (70 → 35 GB), which halves the intensity", "goes up, not down"),
+    # another regime named in contrast ("nowhere near … a memory-bound time") is not this kernel's
+    ("a3", "evidence", "Both take ~12 µs, nowhere near a proportional scale-down of a memory-bound time",
+     "Both take ~12 µs, the scale-down of a memory-bound time", "describes a memory-bound kernel"),
 ]
 
 
@@ -172,6 +201,17 @@ PART_C_PAIRS = [
      " the math sets its time.",
      "A2 went 3.8× faster fused, and even A1's 4096 matmul gets faster once the relu rides along in the same kernel.",
      "fusion", "fusion cannot help A1"),
+    # --- from the training set of 2026-12-06 ---
+    # fusion said to take a compute-bound incident's time to its target
+    ("A2 went 3.8× faster under compile: bytes set its time. In A5 fusing the prefill kernels won't get TTFT from 180 ms"
+     " down to 80 ms: the math sets its time.",
+     "A2 went 3.8× faster under compile: bytes set its time. In A5 fusing the prefill kernels is how you get TTFT from"
+     " 180 ms down to the 80 ms product wants.", "fusion", "fusion cannot help A5"),
+    # a sentence that names two incidents hands neither on to the next
+    ("Look at A2 and A3 side by side. The chain on (8, 4096, 4096) runs at 1.7 of 2.0 TB/s and compile makes it 3.8×"
+     " faster; A1 at 70% of peak is compute-bound, and fusing its relu cannot help.",
+     "Look at A3. On its (8, 32, 32) tensor compile makes the chain 3.8× faster; A1 at 70% of peak is compute-bound,"
+     " and fusing its relu cannot help.", "number", "Of A3"),
     # a stance for every kernel said by the clause's second "always"
     ("A2 went 3.8× faster fused, where bytes set the time; A1 at 70% of peak is compute-bound, and fusing its relu"
      " cannot help.",
@@ -306,3 +346,18 @@ def test_fusion_refused_with_should_not_is_the_other_side() -> None:
     assert _part_c(refused)["both_sides"]["passed"] is True, _part_c(refused)["both_sides"]
     asked = "A2 got 3.8× from compile, where bytes set the time. We should ask before we fuse the relu into A1."
     assert _part_c(asked)["both_sides"]["passed"] is not True, _part_c(asked)["both_sides"]
+
+
+def test_one_kernel_per_op_is_no_fusion() -> None:
+    # "into one simple kernel per op" splits the chain: more launches, not one
+    assert "fusion" not in read_levers("Split the chain into one simple kernel per op so each launch is lighter.").offered
+    assert "fusion" in read_levers("Put the chain into one kernel.").offered
+
+
+def test_both_sides_beside_a_clause_that_turns_fusion_round_pass_and_the_clause_fails_fusion() -> None:
+    checks = _part_c("Fusion pays where bytes set the time: A2's eager chain at 1.7 of 2.0 TB/s went 3.8× faster under"
+                     " compile. It is wasted on A3's tiny tensor, where compile bought only 1.08×. The A1 matmul at 70%"
+                     " of peak is stalled the other 30%; fusing the preceding relu recovers the gap.")
+    assert checks["both_sides"]["passed"] is True, checks["both_sides"]
+    assert checks["fusion"]["passed"] is False, checks["fusion"]
+    assert "fusion cannot help A1" in checks["fusion"]["why"], checks["fusion"]

@@ -1053,7 +1053,8 @@ def _mechanism_misstated(text: str, lowered: str) -> str:
     lowers = _INTENSITY_DOWN.search(lowered)
     if offered and lowers and not negated(lowered, lowers.start(), lowers.end()) and all(
             "memory" in by_id(i).fits and by_id(i).keeps_flops for i in offered):
-        return (f"“{_as_written(text, lowers.group())}”: {phrases(list(offered))} cuts the bytes for the same FLOPs, so"
+        return (f"“{_as_written(text, lowers.group())}”: {phrases(list(offered))}"
+                f" {'cut' if len(offered) > 1 else 'cuts'} the bytes for the same FLOPs, so"
                 " the intensity (FLOPs ÷ bytes) goes up, not down.")
     if len(offered) != 1:
         return ""

@@ -1161,6 +1161,12 @@ def _sum_right(s: Sum) -> bool:
                for v in (s.computed, s.over_all, denominator, s.complement) if v)
 
 
+def _written_sum_wrong(s: Sum, reading: Reading, by_start: dict[int, Claim], facts: Facts) -> str:
+    """Why one written sum is wrong: its arithmetic, the roles of its figures, or the unit its operand was given."""
+    return (_sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
+            or _unit_said_before_wrong(s, reading.claims))
+
+
 def _unit_said_before(s: Sum, line: Sequence[Claim]) -> float | None:
     """A sum's result in the unit its bare first operand was given with before, or None.
 
@@ -1213,7 +1219,7 @@ def _sum_wrong(s: Sum) -> str:
     if s.written.startswith("1 ÷"):  # a reciprocal slips by its factor alone: no format's bytes are in it
         why = why.split(":")[0]
     # bare terms added ("2 + 8 = 12 µs") are in the result's unit, not its base unit
-    shown = number_shown(s.computed) if s.unitless else show(s.computed, dim)
+    shown = number_shown(s.computed) if " + " in s.written and s.unitless else show(s.computed, dim)
     return f"{s.written} is {shown}, not {s.given.shown()}" + (f" ({why})" if why else "")
 
 
@@ -2409,8 +2415,10 @@ def _ridge_of_the_line(facts: Facts, line: tuple[Claim, ...], text: str) -> floa
 
 
 def _how_far_from_the_ridge(claim: Claim, facts: Facts, at: _Line, shown: str) -> Mark | None:
-    """A multiplier said of how far the line's intensity is from the ridge ("0.125 FLOP/B, a thousand-odd times below
-    a ridge of 156"), held to intensity ÷ ridge said roughly, else None."""
+    """A multiplier said of how far the line's intensity is from the ridge, held to intensity ÷ ridge, else None.
+
+    "0.125 FLOP/B, a thousand-odd times below a ridge of 156": 156 ÷ 0.125 ≈ 1,248×, said roughly.
+    """
     if not claim.multiplier or not claim.side or claim.dim is not Dim.COUNT:
         return None
     ridge = _ridge_of_the_line(facts, at.claims, at.text)
@@ -2429,7 +2437,8 @@ def _how_far_from_the_ridge(claim: Claim, facts: Facts, at: _Line, shown: str) -
                                   f" {claim.side} it")
     if math.isclose(claim.value, distance, rel_tol=HOW_FAR_MATCH) or (claim.bound == ">" and distance >= claim.value):
         return Mark(shown, True, f"how far from the ridge: {how}")
-    return Mark(shown, False, f"how far from the ridge is {how}, not {claim.shown()}×")
+    return Mark(shown, False, f"{plain(intensity)} FLOP/byte is {plain(distance)}× {side} the ridge of"
+                              f" {plain(ridge)} FLOP/byte, not {claim.shown()}×")
 
 
 def _side_against_the_ridge(claim: Claim, facts: Facts, at: _Line) -> str:
@@ -3629,8 +3638,7 @@ def arithmetic_wrong(facts: Facts, reading: Reading) -> str:
     """Why the first of a line's written sums is wrong (its arithmetic, or the roles of its figures), or ""."""
     by_start = {c.start: c for c in reading.claims}
     for s in reading.sums:
-        why = (_sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
-               or _unit_said_before_wrong(s, reading.claims))
+        why = _written_sum_wrong(s, reading, by_start, facts)
         if why:
             return why
     return ""
@@ -3715,8 +3723,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     exact: set[int] = set()
     by_start = {c.start: c for c in reading.claims}
     for s in reading.sums:
-        why = (_sum_wrong(s) or _sum_misapplied(s, [by_start[n] for n in s.operands if n in by_start], facts)
-               or _unit_said_before_wrong(s, reading.claims))
+        why = _written_sum_wrong(s, reading, by_start, facts)
         if why:
             marks.append(Mark(f"{s.written} = {s.given.shown()}", False, why))
             wrong = wrong or why

@@ -64,6 +64,7 @@ _DIFFERENCE_AFTER = re.compile(r"[\d.,]*\s?[a-zµ/]*\s*(?:saved|off\b|less\b|fas
 # A time said at a bandwidth is a floor, bytes ÷ bandwidth, not the side's measured time ("eight eager passes,
 # ~0.13 µs at 2 TB/s").
 _FLOOR_AFTER = re.compile(r"\s*(?:at|@|over|across|on)\s+(?:~\s?|≈\s?|about\s+)?[\d.]+\s?[kmgtp]?b/s", re.IGNORECASE)
+_FIGURE_WRITTEN = re.compile(r"[\d.,]*\s?[a-zµ]*")  # a figure and its unit ("0.13 µs"): matches from any digit
 _COMPARED_BEFORE = re.compile(r"\b(?:than|dan|over|vs\.?|versus|compared (?:to|with)|against)\s+(?:the\s+)?$")
 _NOUN_REACH = 16  # characters after a figure in which its own noun is looked for
 _SAVED_SLACK = 0.5  # a saving said beside a multiplier ("≈0.9 µs", "under 1 µs"): roughly
@@ -316,8 +317,9 @@ def _figure_after(text: str, end: int, others: re.Pattern[str], dim: Dim, *, acr
             if _DIFFERENCE_BEFORE.search(window[:digit.start()]):
                 return None
             after = text[end + digit.end():end + digit.end() + _NOUN_REACH]
-            if _DIFFERENCE_AFTER.match(after) or _FLOOR_AFTER.match(text, end + digit.start() + len(
-                    re.match(r"[\d.,]*\s?[a-zµ]*", window[digit.start():]).group())):
+            written = _FIGURE_WRITTEN.match(window, digit.start())
+            figure_end = end + (written.end() if written else digit.end())
+            if _DIFFERENCE_AFTER.match(after) or _FLOOR_AFTER.match(text, figure_end):
                 return None
             return None if others.search(after) else found[0][0]  # "kernels with 8 µs gaps": the gaps' figure
         return None
