@@ -145,6 +145,22 @@ PAIRS = [
     # another regime named in contrast ("nowhere near … a memory-bound time") is not this kernel's
     ("a3", "evidence", "Both take ~12 µs, nowhere near a proportional scale-down of a memory-bound time",
      "Both take ~12 µs, the scale-down of a memory-bound time", "describes a memory-bound kernel"),
+    # a ridge said "near" or "like" its figure, for an incident that names no card
+    ("a8", "evidence", "HBM saturated; 16 FLOP/B, well short of any ridge near 156",
+     "HBM saturated; 16 FLOP/B, well above any ridge near 156", "below the ridge"),
+    # British "maths" is the vocabulary's "math"
+    ("a2", "wastes", "Faster maths.", "More memory bandwidth.", "would actually help"),
+    # a value left on the GPU is the host read taken out
+    ("a7", "helps", "Leave the token on the GPU and only bring it ashore every so many steps.",
+     "Call torch.cuda.synchronize() before every .item().", "puts the problem in"),
+    # new kernels for the work that did not change are a rewrite
+    ("a7", "wastes", "New matmul or attention kernels.", "Taking the .item() out of the loop.", "would actually help"),
+    # the work said to grow by the time the sync added
+    ("a7", "evidence", "14/8 = 1.75× slower per token, kernels untouched, so GPU work didn't grow",
+     "14/8 = 1.75× slower per token, and the GPU work grew by 6 ms", "unchanged"),
+    # an Eastern Caribbean "nutting in de kernels change" says the kernels did not change
+    ("a7", "evidence", "ITL from 8 to 14 ms = 75% more. Nutting in de kernels change, so de 6 ms a token is CPU blocked"
+     " on .item().", "ITL from 8 to 14 ms = 75% more. De kernels dem got slower by 6 ms a token.", "unchanged"),
 ]
 
 
@@ -212,6 +228,16 @@ PART_C_PAIRS = [
      " faster; A1 at 70% of peak is compute-bound, and fusing its relu cannot help.",
      "Look at A3. On its (8, 32, 32) tensor compile makes the chain 3.8× faster; A1 at 70% of peak is compute-bound,"
      " and fusing its relu cannot help.", "number", "Of A3"),
+    # Caribbean "de" is "the": another incident's multiplier got by this one, in its words
+    ("Fusion is de right call on memory-bound work: A2 get de 3.8× from compile because fusion delete de round trips."
+     " On A1's matmul at 70% of peak, fusing de relu buy nothing.",
+     "Fusion is de right call on memory-bound work: A2 and A3 both get de 3.8× from compile because fusion delete de"
+     " round trips. On A1's matmul at 70% of peak, fusing de relu buy nothing.", "fusion", "bought only 1.08×"),
+    # "ain't worth the week" refuses fusion
+    ("A2 got 3.8× from compile: bytes set its time. In A1 the matmul already at 70% of peak, so fusing the relu ain't"
+     " worth the week.",
+     "A2 got 3.8× from compile: bytes set its time. In A1 the matmul already at 70% of peak, so fusing the relu is"
+     " worth the week.", "fusion", "fusion cannot help A1"),
     # a stance for every kernel said by the clause's second "always"
     ("A2 went 3.8× faster fused, where bytes set the time; A1 at 70% of peak is compute-bound, and fusing its relu"
      " cannot help.",
@@ -361,3 +387,21 @@ def test_both_sides_beside_a_clause_that_turns_fusion_round_pass_and_the_clause_
     assert checks["both_sides"]["passed"] is True, checks["both_sides"]
     assert checks["fusion"]["passed"] is False, checks["fusion"]
     assert "fusion cannot help A1" in checks["fusion"]["why"], checks["fusion"]
+
+
+def test_a_ridge_named_in_brackets_is_a_ridge() -> None:
+    # "≪ 156 (Part B ridge)": the drill card's ridge, read as one; another figure there is not the drill's
+    right = _check("a8", "evidence", "HBM saturated; intensity ≈ 16 FLOP/B ≪ 156 (Part B ridge)")
+    assert right["passed"] is True, right
+    wrong = _check("a8", "evidence", "HBM saturated; intensity ≈ 16 FLOP/B ≪ 1,560 (Part B ridge)")
+    assert wrong["passed"] is not True, wrong
+
+
+def test_a_refusal_with_aint_is_the_other_side() -> None:
+    checks = _part_c("Fusion pays where bytes set the time: A2 got 3.8× from compile. In A1 de matmul already at 70% of"
+                     " peak so fusing de relu ain't worth de week.")
+    assert checks["both_sides"]["passed"] is True, checks["both_sides"]
+    # the same refusal as a condition of the argument, not of one incident
+    argued = _part_c("Fusion pays where bytes set the time: A2 got 3.8× from compile. Where a kernel is compute-bound,"
+                     " fusing ain't worth de week.")
+    assert argued["both_sides"]["passed"] is True, argued["both_sides"]

@@ -39,7 +39,8 @@ _NEVER = re.compile(r"\b(?:never|not|wasn'?t|isn'?t) (?:the |a )?(?:limit|bottle
 _AGAINST = re.compile(r"\b(?:wast\w*|career|pointless|useless|nothing|zero|wrong|lost|gone|harmful|hurts?|never|neither|nor"
                       r"|cannot|can'?t"
                       r"|mistakes?|costly"
-                      r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|not|no|none|week|rounding error)\b")
+                      r"|won'?t|doesn'?t|does not|don'?t|do not|didn'?t|ain'?t|isn'?t|aren'?t|wouldn'?t|shouldn'?t|not|no|none"
+                      r"|week|rounding error)\b")
 _FOR = re.compile(r"\b(?:right|correct|pays?|paid|worth|helps?|helped|good|wins?|won(?!['’]t)|faster|deletes?|removes?|saves?|cuts?"
                   r"|speeds?|lever|fix|should|compiled?|reduc\w*|accelerat\w*|improv\w*|boosts?|write|build)\b|^\W*fuse\b")
 # Fusion named in the clause itself: a clause turned around is quoted only where it speaks of fusion.
@@ -266,7 +267,7 @@ _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|
                      r"|(?:shouldn'?t|should not|should never)\s+(?:\w+\s+)?(?:fuse|be fused|bother)"
                      r"|as slow|(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|can'?t|cannot|didn'?t)\s+"
                      r"(?:shift|change|move|help|buy|speed|do|budge)\w*)\b")
-_NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|shouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t"
+_NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|shouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t|ain'?t"
                       r"|hardly|barely)\b")
 _BREAK = re.compile(r"[,;(—–]\s*|\s+-\s+|\s+(?:and|but|whereas|while|or)\s+")
 _COMPARED = re.compile(r"\b(?:as|than)\s*$")

@@ -2366,10 +2366,11 @@ _WHAT_IF = re.compile(r"\b(?:would|could|might|if|once|should|instead|target|goa
 # "a 156 FLOP/B ridge"; not "1356 FLOP/B vs ridge 156", where the figure is set against the ridge.
 _RIDGE_AFTER = re.compile(r"\s*(?:(?!(?:vs|versus|against|than|and|or|over|under|below|above|past|beyond)\b)[a-z/]+\s+)?"
                           r"ridge\b")
+_RIDGE_IN_BRACKETS = re.compile(r"\s*\((?:the\s+)?(?:[\w']+\s+){0,2}ridge\b")  # "≪ 156 (Part B ridge)"
 # "the ridge: 156"; not "intensity against the ridge: 0.33 FLOP/byte (the add)", which sets a figure against it.
 _RIDGE_NAMED_ALREADY = re.compile(r"\d[\d,.]*\s*(?:flop/b\w*|flops? per byte)?\s*ridge\s*(?:at|of|is|=|:)\s*(?:about\s+|~|≈)?$")
 _RIDGE_BEFORE = re.compile(r"(?<!against the )(?<!vs\. the )(?<!vs the )(?<!versus the )(?<!with the )(?<!to the )"
-                           r"\bridge\s*(?:of|at|is|=|≈|~|:)?\s*(?:about\s+|~|≈)?$")
+                           r"\bridge\s*(?:of|at|is|=|≈|~|:|like|near|around|about|close to)?\s*(?:about\s+|~|≈)?$")
 
 
 @cache
@@ -2390,7 +2391,7 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     if before and _RIDGE_NAMED_ALREADY.search(text, max(0, claim.start - 40), claim.start):
         return None  # "above the 156 FLOP/byte ridge at ~1,360": the ridge has its figure; this is the kernel's
     if not ((claim.dim is Dim.INTENSITY and (before or _RIDGE_AFTER.match(text, claim.end)))
-            or (claim.dim is Dim.COUNT and before)):
+            or (claim.dim is Dim.COUNT and before) or _RIDGE_IN_BRACKETS.match(text, claim.end)):
         return None
     some_card = any(math.isclose(claim.value, r, rel_tol=MATCH) for r in _catalogue_ridges())
     if facts.ridge:

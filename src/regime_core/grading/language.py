@@ -25,7 +25,9 @@ _TYPOS = {
     # Jamaican English as learners write it ("tek out di .item()", "mek it faster", "keep di token pon device")
     "di": "the", "tek": "take", "mek": "make", "pon": "on", "dem": "them", "dat": "that", "dis": "this",
     # ... and in the Eastern Caribbean's Englishes ("way more dan 4×")
-    "dan": "than",
+    "dan": "than", "nutting": "nothing", "de": "the",
+    # British English's plural of the word the vocabulary spells "math"
+    "maths": "math",
 }
 # Real words close enough to a word of the vocabulary that the fuzzy match below would "correct" them
 # ("waiting" is not "writing", "copied" is not "compiled"); found by reading every word of the learner sets.

@@ -46,7 +46,9 @@ _VERB = r"(?:is|was|are|were|'s|runs?|ran|got|gets|came out|comes out|ends? up|t
 _MULTIPLE = r"(?:~\s?|≈\s?|about\s+)?\d+(?:\.\d+)?\s?(?:×|%)\s*"
 # Said of the entity: a condition that changes it ("eager gets faster once compiled"), or the entity as the object
 # of a comparison or a change ("compile makes eager faster", "3.8× over eager").
-_CONDITION_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:under|with|once|when|after|if|by|via|using|through|thanks to)\b")
+# ("grew by 6 ms" is the change's size, no condition)
+_CONDITION_AFTER = re.compile(r"\s*(?:[\w-]+\s+){0,2}?(?:under|with|once|when|after|if|by(?!\s+(?:about\s+|~\s?|≈\s?)?\d)|via"
+                              r"|using|through|thanks to)\b")
 _OBJECT_BEFORE = re.compile(r"\b(?:than|makes?|made|making|over|vs\.?|versus|compared (?:to|with)|relative to|from|beats?"
                             r"|unlike|if|would|were|unless|turns?|turned)\b[^.;:!?]*$")
 _CLAUSE_START = re.compile(r"[.;:!?\n]|,\s|\b(?:but|whereas|while|and|so)\b")

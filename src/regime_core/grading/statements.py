@@ -125,7 +125,7 @@ def _forms(grading: Mapping[str, Any]) -> list[re.Pattern[str]]:
             forms += [rf"{what}{_LINK}{_UNCHANGED}", rf"{_UNCHANGED}\s+(?:\w+\s+)?{what}",
                       rf"\b(?:nothing|none)\s+(?:has\s+)?changed\s+(?:in|about|with|for)\s+(?:the\s+)?(?:[\w-]+\s+)?{what}",
                       rf"\b(?:nothing|none)\s+(?:about|in|of|with)\s+(?:the\s+)?(?:[\w-]+\s+)?{what}(?:\s+[\w'-]+){{0,2}}?\s+"
-                      r"(?:changed|moved)\b", *_denied(what),
+                      r"(?:changed?|moved?)\b", *_denied(what),
                       rf"{what}(?:\s+[\w/'-]+){{0,3}}?\s+(?:did ?n[o']t|don'?t|never|não|no)\s+(?:change|mudaram|move)"]
         elif kind == "faster":
             fast, slow = _entity_words(entities, spec["fast"]), _entity_words(entities, spec["slow"])
