@@ -158,6 +158,29 @@ PAIRS = [
     # the work said to grow by the time the sync added
     ("a7", "evidence", "14/8 = 1.75× slower per token, kernels untouched, so GPU work didn't grow",
      "14/8 = 1.75× slower per token, and the GPU work grew by 6 ms", "unchanged"),
+    # --- from the second training set of 2026-12-06 (bench/grading/train-2026-12-06b.json) ---
+    # a quotient said to three figures is held to them ("2.0/1.7 ≈ 1.25×" is no prefix left off)
+    ("a2", "evidence", "1.7/2.0 = 85% of peak. Bandwidth headroom for eager is only 2.0/1.7 ≈ 1.18×.",
+     "1.7/2.0 = 85% of peak. Bandwidth headroom for eager is only 2.0/1.7 ≈ 1.25×.", "is 1.18, not 1.25"),
+    # the incident's speed-up said to be roof left unused
+    ("a2", "evidence", "Achieved 1.7 TB/s is 85% of peak, so only ~1.18× of bandwidth is left unused.",
+     "Achieved 1.7 TB/s is 85% of peak, so there's still ~3.8× of bandwidth left unused in the eager kernels.",
+     "1.18×, not 3.8×"),
+    # a bound on what better kernels give, below the roof
+    ("a5", "evidence", "62% of peak means 38% headroom, i.e. at most 1.61× from better kernels; 2.25× is needed.",
+     "62% of peak means 38% headroom, i.e. at most 1.38× from better kernels; 2.25× is needed.", "more than at most 1.38×"),
+    # a time said inside a budget it misses
+    ("a5", "evidence", "62% of peak. FP8 at the same 62% would give 180/2 = 90 ms, still outside the 80 ms budget.",
+     "62% of peak. FP8 at the same 62% would give 180/2 = 90 ms, inside the 80 ms budget.", "does not meet it"),
+    # the step's change given to the kernels the incident says are unchanged
+    ("a7", "evidence", "ITL went from 8 to 14 ms per token once the .item() was added; the kernels are unchanged.",
+     "Matmul and attention time went from 8 to 14 ms per token once the .item() was added.", "unchanged"),
+    # the time left with the gaps gone is the kernels', not the gaps' own total
+    ("a6", "helps", "CUDA graphs: removing the 8 µs gaps takes a request from 400 ms down to 80 ms, a 5× win.",
+     "CUDA graphs: removing the 8 µs gaps takes a request from 400 ms down to 320 ms, about a 20% win.",
+     "the gaps' own total"),
+    ("a6", "evidence", "2 µs on, 8 µs off: removing the gaps takes a request from 400 ms down to 80 ms",
+     "2 µs on, 8 µs off: removing the gaps takes a request from 400 ms down to 320 ms", "the gaps' own total"),
     # an Eastern Caribbean "nutting in de kernels change" says the kernels did not change
     ("a7", "evidence", "ITL from 8 to 14 ms = 75% more. Nutting in de kernels change, so de 6 ms a token is CPU blocked"
      " on .item().", "ITL from 8 to 14 ms = 75% more. De kernels dem got slower by 6 ms a token.", "unchanged"),
@@ -233,6 +256,12 @@ PART_C_PAIRS = [
      " On A1's matmul at 70% of peak, fusing de relu buy nothing.",
      "Fusion is de right call on memory-bound work: A2 and A3 both get de 3.8× from compile because fusion delete de"
      " round trips. On A1's matmul at 70% of peak, fusing de relu buy nothing.", "fusion", "bought only 1.08×"),
+    # fusion said to move the work onto the tensor cores
+    ("Fusion is right for A2: compile is 3.8× faster because the fused kernel reads and writes the tensor once. It is"
+     " wrong for A1, where the matmul is already at 70% of peak and compute-bound.",
+     "Fusion is right for A2: compile is 3.8× faster because the fused kernel runs the multiply, add and relu on tensor"
+     " cores instead of CUDA cores. It is wrong for A1, where the matmul is already at 70% of peak and compute-bound.",
+     "fusion", "leaves the FLOPs"),
     # "ain't worth the week" refuses fusion
     ("A2 got 3.8× from compile: bytes set its time. In A1 the matmul already at 70% of peak, so fusing the relu ain't"
      " worth the week.",
@@ -405,3 +434,26 @@ def test_a_refusal_with_aint_is_the_other_side() -> None:
     argued = _part_c("Fusion pays where bytes set the time: A2 got 3.8× from compile. Where a kernel is compute-bound,"
                      " fusing ain't worth de week.")
     assert argued["both_sides"]["passed"] is True, argued["both_sides"]
+
+
+@pytest.mark.parametrize(("item", "right", "wrong"), [
+    # a size said "of fp16 operands" with no element count beside it is not held to a count of something else
+    ("a1", "70% of peak. 1.37e11 FLOP over 1.01e8 ≈ 101 MB of fp16 data", "70% of peak. 101 million elements → 101 MB in"
+           " fp16"),
+    # a binary K (1,024) against a decimal one is no slip; a product off by more is
+    ("a8", "HBM saturated. The KV cache grows with batch x context (8 x 2K = 16,384 token positions).",
+     "HBM saturated. The KV cache grows with batch x context (8 x 2K = 16,900 token positions)."),
+    # a proportion of the incident's figures ("4 µs for every 1 µs", 8:2) is no slip of either; one that is not, is
+    ("a6", "The GPU sits idle 4 µs for every 1 µs it works (8:2), 20% busy. 40k launches at ~10 µs each ≈ 0.4 s.",
+     "The GPU sits idle 4 µs for every 2 µs it works, 20% busy. 40k launches at ~10 µs each ≈ 0.4 s."),
+    # a figure a change takes something "to" is the what-if's input; a figure said of the incident is checked
+    ("a6", "2 µs of kernel in every 10 µs → 20% busy; shaving the kernel to 1 µs only gets you to 360 ms of the 400 ms",
+     "2 µs of kernel in every 10 µs → 20% busy; the kernel is 1 µs"),
+    # a time FP8 halves is the lever's what-if; the same time said of the incident is a slip
+    ("a5", "62% of peak; need 2.25×. FP8 alone at the same 62% → ~90 ms; with 2-way TP too → ~45 ms (ideal).",
+     "62% of peak; TTFT is 90 ms"),
+])
+def test_a_what_if_or_a_proportion_is_not_failed_and_a_slip_is(item: str, right: str, wrong: str) -> None:
+    good, bad = _check(item, "evidence", right), _check(item, "evidence", wrong)
+    assert good["passed"] is not False, good
+    assert bad["passed"] is False, bad

@@ -909,6 +909,7 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
              or claims.comparison_wrong(lowered, reading.claims, facts)  # "90 ms, which hits the 80 ms target"
              or claims.prompt_cut_wrong(facts, reading, lowered)  # "trim it to 3,500 tokens: TTFT ~80 ms"
              or claims.exact_win_wrong(facts, reading, lowered)  # "expect it to land exactly 4× faster"
+             or claims.time_with_the_gaps_gone_wrong(facts, reading, lowered)  # "… down to 320 ms" of A6's gaps
              or (offered and _only_on_its_roof(text) and claims.past_its_roof_promised(facts, reading, lowered)))
     if wrong:
         return cap(wrong) + ".", ""

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from functools import cache
 
 from regime_core.catalogue import hardware
+from regime_core.catalogue.levers import mentions
 from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantity_spans
 from regime_core.grading import derived as dv
 from regime_core.grading.language import NEGATION, negated
@@ -126,6 +127,7 @@ _WORK_SIZE_NOUN = re.compile(r"\s*(?:of\s+)?(?:the\s+|its\s+)?(?:weights?|params
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
+                       r"|(?:from|by) (?:better|faster|perfect|tuned|ideal|flawless) kernels?|(?:from|by) (?:kernel )?tuning"
                        r"|reach(?:es|ing)? (?:the )?(?:peak|roof)|perfect(?:ly tuned)?|flawless|ideal)\b")
 _OPERAND_OF_PRODUCT = re.compile(r"\s?[×x*]\s*[\d(]")
 _FACTOR_AFTER = re.compile(r"[×x]\s*\d")  # "180× 0.62": a factor follows, so the × is a product's
@@ -1206,10 +1208,14 @@ def _sum_wrong(s: Sum) -> str:
     for computed in (s.computed, s.complement):
         if computed is None or computed <= 0:
             continue
-        exponent = math.log10(max(computed, given) / min(computed, given))
+        ratio = max(computed, given) / min(computed, given)
+        if any(math.isclose(ratio, 1.024 ** k, rel_tol=0.003) for k in (1, 2, 3)):
+            return ""  # "8 × 2K = 16,384": a binary K (1,024) against a decimal one
+        exponent = math.log10(ratio)
         whole = math.isclose(exponent, round(exponent), abs_tol=0.03)
         if whole and not explicit and not s.unit_kept and ((s.given.dim is Dim.COUNT and exponent >= 1.9)
-                                                           or (s.unitless and round(exponent) % 3 == 0)):
+                                                           or (s.unitless and round(exponent) % 3 == 0
+                                                               and round(exponent) != 0)):
             return ""  # a unit or a prefix left off ("14 / 300 = 47", meaning ms; "7 × 2 = 14 GB", meaning 7e9)
     dim = s.dim if s.dim is not Dim.COUNT else s.given.dim
     if s.complement is not None and s.less is not None:  # said of "x − a/b": the difference is what it gives
@@ -1706,8 +1712,9 @@ def _headroom_wrong(claim: Claim, text: str, facts: Facts) -> str:
             and _HEADROOM.search(text, _sentence_bounds(text, claim)[0], claim.start)):
         return ""
     headroom = _headroom(facts)
-    if headroom is None or any(f.speed and math.isclose(f.value, claim.value, rel_tol=SPEED_MATCH) for f in facts.known):
-        return ""  # the incident's measured speed-up ("a perfect fusion gave 3.8×") is no headroom
+    if headroom is None or (any(f.speed and math.isclose(f.value, claim.value, rel_tol=SPEED_MATCH) for f in facts.known)
+                            and not _UNUSED_NEAR.search(text, lo, hi)):
+        return ""  # the incident's measured speed-up ("a perfect fusion gave 3.8×", "the ideal 4×") is no headroom
     room = f"the headroom is {headroom.how} = {number_shown(headroom.value)}×"
     inverse = 1 / (1 - 1 / headroom.value)  # 1 ÷ what is left: "30% left, so up to 3.3×" of 70%
     if math.isclose(claim.value, inverse, rel_tol=MATCH):
@@ -1745,6 +1752,8 @@ def _ratio_to_the_roof_said(claim: Claim, facts: Facts, text: str) -> str:
     return f"peak ÷ achieved is {headroom.how} = {number_shown(headroom.value)}×, not {claim.shown()}×"
 
 
+# A roof said unused in so many words: "3.8× of bandwidth left unused" is no measured speed-up.
+_UNUSED_NEAR = re.compile(r"\b(?:left unused|unused|untapped|idle|spare|wasted|on the table|headroom)\b")
 _ROOM_LEFT = re.compile(r"\b(?:headroom|room|left|to gain|on the table|untapped|unused|spare|to spare|double|triple)\b")
 
 
@@ -2316,6 +2325,32 @@ def _gaps_removed_wrong(claim: Claim, text: str, facts: Facts) -> str:
             f" not {'at most ' if claim.bound == '<' else 'at least ' if claim.bound == '>' else ''}{claim.shown()}×")
 
 
+_TO_BEFORE = re.compile(r"\b(?:down\s+)?to\s+(?:~\s?|≈\s?|about\s+|roughly\s+)?$")
+
+
+def _time_with_the_gaps_gone(claim: Claim, facts: Facts, text: str) -> str:
+    """A time said to be left once the gaps are gone that is the gaps' total, not the kernels', or "".
+
+    "Removing the 8 µs gaps takes a request from 400 ms down to 320 ms": 320 ms is the gaps; 80 ms of kernels is left.
+    """
+    if claim.dim is not Dim.SECOND or not _TO_BEFORE.search(text, max(0, claim.start - 20), claim.start):
+        return ""
+    lo = _clause_bounds(text, claim.start, claim.end)[0]
+    if not _GAPS_REMOVED.search(text, max(0, lo - 60), claim.start):
+        return ""
+    totals = {d.span: d for d in facts.derived if d.role == dv.TOTAL and d.span in ("busy", "idle")}
+    kernels, gaps = totals.get("busy"), totals.get("idle")
+    if kernels is None or gaps is None or not math.isclose(claim.value, gaps.value, rel_tol=MATCH):
+        return ""
+    return (f"with the gaps gone the kernels' time is left, {kernels.how} = {show(kernels.value, Dim.SECOND)};"
+            f" {claim.shown()} is the gaps' own total ({gaps.how})")
+
+
+def time_with_the_gaps_gone_wrong(facts: Facts, reading: Reading, text: str) -> str:
+    """The first time a lever line says is left with the gaps gone that is the gaps' own total, or ""."""
+    return next((why for c in reading.claims if (why := _time_with_the_gaps_gone(c, facts, text))), "")
+
+
 _SCALINGS = ((re.compile(r"\bhalv\w*|\bhalf\b"), 0.5, "half"), (re.compile(r"\bdoubl\w*|\btwice\b"), 2.0, "twice"),
              (re.compile(r"\bquarter\w*"), 0.25, "a quarter of"))
 
@@ -2560,6 +2595,14 @@ def _sentence_bounds(text: str, claim: Claim) -> tuple[int, int]:
 # What a figure is not a slip of: an amount saved or cut ("only saves 40 ms" of 400), a share of the ridge ("10% of a
 # ~156 ridge"), a number with a dot for thousands ("1.360").
 _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:only\s+|just\s+|about\s+|~|≈)*$")
+# A figure a change is said to take something to: "shaving the kernel to 1 µs", "bring the step down to 5 ms".
+# ("cut the request from 400 ms to 40 ms" says an outcome, checked: a figure taken "from" one to another)
+_TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|reduc\w*|drop\w*|speed\w* up|tun\w*"
+                       r"|shrink\w*|get\w*)\b(?:(?!\bfrom\b)[^.;:]){0,40}?\b(?:down\s+)?to\s+(?:~\s?|≈\s?|about\s+)?$")
+# Two figures said as a proportion: "idle 4 µs for every 1 µs it works (8:2)".
+_HALVING_LEVERS = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})  # not quantisation: "int8 weights" is A8 as it is
+_FOR_EVERY_BEFORE = re.compile(r"[\d.]+\s*[a-zµ]+\s+(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\s+$")
+_FOR_EVERY_AFTER = re.compile(r"\s*(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\s+(?P<n>[\d.]+)\s*(?P<unit>[a-zµ]+)")
 # A size said in a format named right before it, as a hypothesis to explain a figure ("the 38 tok/s must include
 # quantisation: consistent with int8 (7 GB → ≤ 42.9 tok/s)"): that format's bytes. Said as the fact ("70B params at
 # fp16 = 140 GB", of an int8 model), it is the incident's size in the wrong format: a slip.
@@ -2567,10 +2610,11 @@ _FORMAT_NAMED = re.compile(r"\b(?:u?int[248]|fp(?:4|6|8|16|32)|bf16|nf4|[248]-?b
 # A size said in a format right beside it: "268 MB per pass in fp32", "fp32: 537 MB".
 _WIDTH_AFTER = re.compile(r"\s*(?:per (?:pass|read|write|tensor|copy)\s+)?(?:in|at|as|for|of)\s+(?P<format>fp32|fp16|bf16|fp8|int8)\b")
 _WIDTH_BEFORE = re.compile(r"\b(?P<format>fp32|fp16|bf16|fp8|int8)\b\s*(?::|=|→|->|is|gives|means)?\s*(?:about\s+|~|≈)?$")
+_ELEMENTS_AFTER = re.compile(r"\s*(?:-\s*)?(?:elements?|elems?|values?|numbers?|entries|floats?|halfs?|scalars?)\b")
 _TIMES_A_PASS = (1, 2, 3, 4, 6, 8, 16)  # reads and writes, passes: a size may count the tensor a few times
 
 
-def _width_said_off(claim: Claim, facts: Facts, line: Sequence[Claim], text: str) -> str:
+def _width_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
     """A size said in one format that is the element count times another's width, or "".
 
     "134M elements → 268 MB per pass in fp32": fp32 is 4 bytes a value, 537 MB; 268 MB is fp16's. A size that is the
@@ -2583,7 +2627,8 @@ def _width_said_off(claim: Claim, facts: Facts, line: Sequence[Claim], text: str
         return ""
     widths = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
     width = widths[named["format"]]
-    counts = {c.value for c in (*line, *facts.known) if c.dim is Dim.COUNT and c.value >= 1000 and not c.multiplier}
+    counts = {c.value for c in line if c.dim is Dim.COUNT and c.value >= 1000 and not c.multiplier
+              and _ELEMENTS_AFTER.match(text, c.end)}
     for count in sorted(counts):
         if any(math.isclose(claim.value, count * width * k, rel_tol=MATCH) for k in _TIMES_A_PASS):
             return ""
@@ -2658,6 +2703,27 @@ _HALVED = re.compile(r"\b(?:two|2)\s+(?:gpus?|cards?|devices?|h100s?|nodes?|rank
                      r"|\bdoubl\w*|\btwice\b|\b2\s?[×x](?!\s*10)|\bx\s?2\b")
 
 
+def _in_proportion(claim: Claim, facts: Facts, text: str) -> bool:
+    """Whether a figure is said "for every" another whose ratio is that of two of the incident's.
+
+    "4 µs idle for every 1 µs of work" of 8 µs and 2 µs: a proportion, not a slip of either.
+    """
+    if claim.dim is Dim.COUNT:
+        return False
+    after = _FOR_EVERY_AFTER.match(text, claim.end)
+    before = _FOR_EVERY_BEFORE.search(text, max(0, claim.start - 60), claim.start)
+    said_with = after.group() if after else before.group() if before else ""
+    other = next((c for c in read(said_with).claims if c.dim is claim.dim), None)
+    if other is None or other.value <= 0:
+        return False
+    said = claim.value / other.value
+    same = [f.value for f in facts.known if f.dim is claim.dim and f.value > 0]
+    if any(math.isclose(max(claim.value, f) / min(claim.value, f), prefix, rel_tol=0.08) for f in same
+           for prefix in (1e3, 1e6)):
+        return False  # "8 ms idle for every 2 ms of work": the proportion holds, the unit's prefix is slipped
+    return any(math.isclose(said, a / b, rel_tol=MATCH) for a in same for b in same if a != b)
+
+
 def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) -> str:
     """How ``claim`` is off one of the incident's figures by a slip people make, or "".
 
@@ -2678,7 +2744,12 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     if _THOUSANDS_WRITTEN.fullmatch(claim.written.split()[0].lstrip("~≈")) and any(
             f.dim is claim.dim and math.isclose(claim.value * 1000, f.value, rel_tol=MATCH) for f in facts.known):
         return ""  # "~1.360 FLOP/byte" with a dot for thousands: 1360, not a slip of 1000
-    halved = bool(_HALVED.search(text, sentence, _sentence_bounds(text, claim)[1]))
+    if _TAKEN_TO.search(text, max(sentence, claim.start - 60), claim.start) or _in_proportion(claim, facts, text):
+        return ""
+    # a lever that halves a time or doubles a rate, named before the figure in its sentence, makes a factor of 2 its
+    # what-if ("FP8 alone at the same 62% → ~90 ms", "2-way TP → 90 ms")
+    levered = any(m.lever in _HALVING_LEVERS for m in mentions(text[sentence:claim.start]))
+    halved = levered or bool(_HALVED.search(text, sentence, _sentence_bounds(text, claim)[1]))
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)) and not (
                 halved and why.startswith("a factor of 2")) and not (
@@ -3310,7 +3381,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _every_change_bounded_by_the_roof(claim, facts, text)
              or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text)
              or _share_of_said_off(claim, at.claims, text) or _side_against_the_ridge(claim, facts, at)
-             or _width_said_off(claim, facts, at.claims, text)
+             or _width_said_off(claim, at.claims, text) or _time_with_the_gaps_gone(claim, facts, text)
              or _ratio_to_the_roof_said(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
@@ -3794,7 +3865,8 @@ _COMPARED = re.compile(_COMPARED_JOIN + r"(?P<rel>below|less than|lower than|sma
 # "Over" is left out: "31.6 ms over the 80 ms target" is a difference, not a comparison. "Under" stays: a figure
 # under a smaller one is false both ways ("112 ms under the 80 ms target" is no difference either).
 # A target met or missed: "90 ms, which hits the 80 ms target".
-_MEETS = re.compile(_COMPARED_JOIN + r"(?P<rel>hits?|meets?|makes|beats?|clears?|misses|miss)\s+(?:the |our |its |that "
+_MEETS = re.compile(_COMPARED_JOIN + r"(?P<rel>hits?|meets?|makes|beats?|clears?|misses|miss|inside|within|fits (?:in|inside"
+                    r"|within|under))\s+(?:the |our |its |that "
                     r"|a |an |this )?~?\s*")
 _TARGET_AFTER = re.compile(r"\s*(?:target|goal|budget|sla|slo|deadline|requirement|ask|bar|mark|slot|window)\b")
 _A_CEILING = re.compile(r"\b(?:ceiling|upper bound|speed limit)\b")
@@ -4028,7 +4100,7 @@ def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> s
 def _less_said(rel: str, dim: Dim) -> bool:
     """Whether a relation says the first figure is the smaller ("below", "faster than" of a time, "hits" a time)."""
     if rel in ("faster than", "quicker than", "slower than") or rel.startswith(("hit", "meet", "make", "beat", "clear",
-                                                                                 "miss")):
+                                                                                 "miss", "inside", "within", "fits")):
         faster = not rel.startswith(("slower", "miss"))
         return faster if dim is Dim.SECOND else not faster  # a time is faster the shorter it is, a rate the larger
     return rel in _LESS_THAN

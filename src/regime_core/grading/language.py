@@ -496,6 +496,7 @@ _FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|del
                                r"|\b(?:raises?|raising|higher|increases?|boosts?)\s+(?:the\s+)?occupancy\b|\bmore warps\b"
                                r"|\b(?:raises?|increases?|boosts?)\s+(?:the\s+)?(?:arithmetic|math|compute|flop)\s+"
                                r"(?:throughput|rate|speed)\b|\bonto (?:the )?tensor cores\b"
+                               r"|\bon (?:the )?tensor[- ]cores (?:instead of|rather than)\b"
                                # fusion said to put the work on the tensor cores ("it lets the chain use the tensor cores")
                                r"|\b(?:fus|compil)\w*\b(?:(?!\b(?:already|which|that|not|never|no|nothing|whose)\b)(?:[^.;!?]|\.(?=\d))){0,80}?"
                                r"\b(?:lets?|letting|allows?|enabl\w*|so)\s+(?:it|them|the\s+[\w-]+)\s+(?:to\s+)?use\s+(?:the\s+)?"

@@ -175,6 +175,8 @@ def _unchanged(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation
         rf"{what}{_GAP}(?:{_VERB}|now\s+|became\s+|become\s+|went\s+|go\s+)(?:\w+\s+)?(?:{_MULTIPLE}|~?[\d.]+\s?ms\s+)?"
         rf"{worse}",
         rf"{what}{_GAP}(?:slowed|regressed|grew|doubled)\b", rf"\b(?:slower|heavier|regressed)\s+{what}",
+        # "matmul and attention time went from 8 to 14 ms": the step's change given to them
+        rf"{what}(?:\s+(?:time|times|kernels?))?\s+(?:went|rose|grew|jumped|increased|climbed)\s+(?:up\s+)?from\s+~?[\d.]+",
         # "the matmul and attention must be taking 6 ms longer"
         rf"{what}{_GAP}(?:taking|take|takes|took|spending|spend|spends|spent)\s+(?:(?:~\s?|about\s+)?[\d.]+\s?(?:ms|µs)\s+)?"
         rf"(?:longer|more)\b",
