@@ -181,6 +181,12 @@ PAIRS = [
      "the gaps' own total"),
     ("a6", "evidence", "2 µs on, 8 µs off: removing the gaps takes a request from 400 ms down to 80 ms",
      "2 µs on, 8 µs off: removing the gaps takes a request from 400 ms down to 320 ms", "the gaps' own total"),
+    # levers in more words: "faster ALU math", "faster matmuls", "tuning loads and stores", "stop reading … back"
+    ("a2", "wastes", "Faster ALU math.", "Fusing the chain.", "would actually help"),
+    ("a7", "wastes", "Faster matmuls.", "Taking the .item() out.", "would actually help"),
+    ("a3", "wastes", "Tuning loads and stores.", "Fewer launches.", "would actually help"),
+    ("a7", "helps", "Stop reading a tensor back to the host each token.",
+     "Stop reading a tensor back to the host each token, and call synchronize() every step.", "puts the problem in"),
     # an Eastern Caribbean "nutting in de kernels change" says the kernels did not change
     ("a7", "evidence", "ITL from 8 to 14 ms = 75% more. Nutting in de kernels change, so de 6 ms a token is CPU blocked"
      " on .item().", "ITL from 8 to 14 ms = 75% more. De kernels dem got slower by 6 ms a token.", "unchanged"),
@@ -457,3 +463,22 @@ def test_a_what_if_or_a_proportion_is_not_failed_and_a_slip_is(item: str, right:
     good, bad = _check(item, "evidence", right), _check(item, "evidence", wrong)
     assert good["passed"] is not False, good
     assert bad["passed"] is False, bad
+
+
+def test_part_b_figures_as_written_and_how_far_from_the_ridge_are_the_drill_s() -> None:
+    # "312/2.0 = 156" writes the card's figures in their units; "~470× below" is how far the add is from the ridge
+    said = ("Fusion pays where the bytes limit: the elementwise add at 1.68e7/5.03e7 ≈ 0.33 FLOP/byte is ~470× below the"
+            " 312/2.0 = 156 FLOP/byte ridge, and A2's 3.8× from torch.compile proves it. A1's matmul at 70% of peak is"
+            " compute-bound: fusing its relu cannot help.")
+    assert _part_c(said)["number"]["passed"] is True, _part_c(said)["number"]
+    off = said.replace("~470×", "~4,700×")
+    assert _part_c(off)["number"]["passed"] is not True, _part_c(off)["number"]
+
+
+def test_a_part_b_side_said_past_the_ridge_is_above_it() -> None:
+    def side(said: str, intensity: str = "1356") -> Any:
+        kernels = {"matmul": {"intensity": intensity, "side": said, "optimisation": "compute: tensor cores"}}
+        return grade({"part_b": {"ridge": "156", "kernels": kernels}})["items"]["part_b"]["checks"]["matmul"]["passed"]
+
+    assert side("well past the ridge") is True
+    assert side("well past the ridge", intensity="0.33") is False

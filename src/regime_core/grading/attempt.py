@@ -252,7 +252,7 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
 #: Sides as people write them: "under", "left of the ridge", "below (by ~470×)", "<".
 _SIDE_WORDS = {"below": re.compile(r"^(?:below|under|beneath|left|lower|less|<|≪|<<|(?:the )?(?:memory|bandwidth|bytes?)"
                                    r"[- ]side|memory[- ]bound|unterhalb|darunter|por debajo|debajo|en dessous|sous)\b|^[<≪]"),
-               "above": re.compile(r"^(?:above|over|beyond|right|higher|more|greater|>|≫|>>|(?:the )?(?:compute|math|flops?)"
+               "above": re.compile(r"^(?:above|over|beyond|past|right|higher|more|greater|>|≫|>>|(?:the )?(?:compute|math|flops?)"
                                    r"[- ]side|compute[- ]bound|oberhalb|darüber|über|por encima|encima|au-dessus|au dessus)"
                                    r"(?![\w-])|^[>≫]")}
 # Working before the side ("1356 > 156 → compute side"): the side is what the arrow leads to.

@@ -571,11 +571,15 @@ def _part_b_figures() -> list[tuple[float, Dim]]:
     for row in drill.part_b():
         card = row.placement
         found += [(card.peak_flops, Dim.FLOP_RATE), (card.bandwidth, Dim.BYTE_RATE), (card.peak_flops, Dim.COUNT),
-                  (card.bandwidth, Dim.COUNT)]
+                  (card.bandwidth, Dim.COUNT),
+                  # ... and as written in their units ("312/2.0 = 156": TFLOP/s over TB/s)
+                  (_as_shown(card.peak_flops, Dim.FLOP_RATE), Dim.COUNT), (_as_shown(card.bandwidth, Dim.BYTE_RATE), Dim.COUNT)]
         found += [(row.drill_flops, Dim.COUNT), (row.drill_bytes, Dim.COUNT), (row.drill_flops, Dim.FLOP),
                   (row.drill_bytes, Dim.BYTE), (row.drill_intensity, Dim.INTENSITY),
                   (row.placement.intensity, Dim.INTENSITY), (row.placement.ridge, Dim.INTENSITY),
-                  (row.placement.factor, Dim.COUNT)]
+                  (row.placement.factor, Dim.COUNT),
+                  # how far the drill's own intensity is from the ridge ("~470× below"), either way
+                  (row.placement.ridge / row.drill_intensity, Dim.COUNT), (row.drill_intensity / row.placement.ridge, Dim.COUNT)]
     return found
 
 
