@@ -268,6 +268,13 @@ PART_C_PAIRS = [
      "Fusion is right for A2: compile is 3.8× faster because the fused kernel runs the multiply, add and relu on tensor"
      " cores instead of CUDA cores. It is wrong for A1, where the matmul is already at 70% of peak and compute-bound.",
      "fusion", "leaves the FLOPs"),
+    # --- from the twenty-seventh set (spent): bytes saved "for a kernel whose time is all math" are saved in vain
+    ("Fusion pays where bytes set the time: A2 got 3.8× from compile. It is career-limiting when the kernel is"
+     " compute-bound: A1 is at 70% of peak already; fusing the relu next to it saves a few MB of traffic for a kernel"
+     " whose time is all math.",
+     "Fusion pays where bytes set the time: A2 got 3.8× from compile. It is career-limiting when the kernel is"
+     " compute-bound, but A1 is at 70% of peak already; fusing the relu next to it saves the traffic that holds it back.",
+     "fusion", "fusion cannot help A1"),
     # "ain't worth the week" refuses fusion
     ("A2 got 3.8× from compile: bytes set its time. In A1 the matmul already at 70% of peak, so fusing the relu ain't"
      " worth the week.",
@@ -482,3 +489,10 @@ def test_a_part_b_side_said_past_the_ridge_is_above_it() -> None:
 
     assert side("well past the ridge") is True
     assert side("well past the ridge", intensity="0.33") is False
+
+
+def test_bytes_saved_for_a_kernel_whose_time_is_all_math_are_the_other_side() -> None:
+    checks = _part_c("Fusion pays where bytes set the time: A2 got 3.8× from compile. It is career-limiting when the kernel"
+                     " is compute-bound: A1 is at 70% of peak already; fusing the relu next to it saves a few MB of"
+                     " traffic for a kernel whose time is all math.")
+    assert checks["both_sides"]["passed"] is True, checks["both_sides"]

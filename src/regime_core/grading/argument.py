@@ -54,7 +54,10 @@ _LOW_MATH = re.compile(r"\b(?:little|low|few|trivial|tiny|hardly any|almost no|n
 _MOOT = re.compile(r"\b(?:that|which) (?:are|is|were|was)(?:n'?t| not| never) (?:the |a )?(?:limit|bottleneck|problem)\b"
                    r"|\b(?:were|was|are|is) never (?:the |a )?(?:limit|bottleneck|problem|issue)\b"
                    r"|\b(?:that|which) (?:\w+ ){0,3}(?:were|was) never (?:waiting|the)\b"
-                   r"|\b(?:was|were|is|are)(?:n'?t| not| never) (?:\w+ )?waiting (?:on|for)\b")
+                   r"|\b(?:was|were|is|are)(?:n'?t| not| never) (?:\w+ )?waiting (?:on|for)\b"
+                   # "saves a few MB of traffic for a kernel whose time is all math": saved where it does not count
+                   r"|\bwhose (?:time|cost|runtime|bill) is (?:all|mostly|nearly all|almost all|pure) (?:math|maths|compute"
+                   r"|arithmetic|flops)\b")
 # "Worth a week" is the week well spent: not the wasted week that "week" alone says.
 _WORTH = re.compile(r"\bworth (?:a|the|your|spending a) week\b")
 _LIMITED = re.compile(r"\b(?:only|little|barely|slightly|at most|unless|except)\b")
@@ -147,6 +150,8 @@ def stances(lowered: str) -> list[Stance]:
             pays = _polarity(before)
             if pays is None:
                 pays = _polarity(unit[found.end():ends])
+            if pays and _MOOT.search(unit, previous, ends):  # "… for a kernel whose time is all math": in vain
+                pays = False
             out.append(Stance(pays, side, unit[previous:ends].strip(), bool(_LIMITED.search(before))))
             previous = found.end()
     # A condition whose own words say no polarity takes the next one's on its side ("where the hours go into
@@ -264,7 +269,6 @@ _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|
                      r"|(?:spent|spend\w*|lose|lost|losing|burn\w*|sink\w*|sunk) (?:a|the|your|our|their) (?:whole )?week"
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
                      r"|contraindicat\w*|counter-?productive|bad (?:idea|call|move|bet)"
-                     r"|(?:shouldn'?t|should not|should never)\s+(?:\w+\s+)?(?:fuse|be fused|bother)"
                      r"|as slow|(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|can'?t|cannot|didn'?t)\s+"
                      r"(?:shift|change|move|help|buy|speed|do|budge)\w*)\b")
 _NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|shouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t|ain'?t"
