@@ -12,6 +12,7 @@ import math
 import re
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Protocol
 
 from regime_core.catalogue.levers import (
@@ -283,6 +284,7 @@ _ITS_RESULT = re.compile(r"['’]s\s+(?:[a-z-]+\s+){0,2}?(?:~\s?|≈\s?)?\d[\d.]
 _JOINED_TO_DENIED = re.compile(r"\s*,?\s*(?:or|nor)\s+(?:[\w-]+\s+)?")
 
 
+@lru_cache(maxsize=64)  # a line's levers are read by several checks of one grading: read it once
 def read_levers(text: str) -> LeverLine:
     """Levers named in a learner's line, split into those offered and those denied ("not KV paging")."""
     lowered = normalise(text)
