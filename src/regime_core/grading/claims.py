@@ -26,6 +26,7 @@ from regime_core.catalogue.levers import mentions
 from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantity_spans
 from regime_core.grading import derived as dv
 from regime_core.grading.language import NEGATION, negated
+from regime_core.model.work import weight_format_bytes
 
 #: How close a learner's number must be to a fact's to be that fact (a pencil rounds).
 MATCH = 0.10
@@ -2442,6 +2443,11 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
 _OPERAND = re.compile(r"\s*[/÷×*]")
 
 
+def _as_a_pencil_writes(value: float) -> str:
+    """A figure as a pencil writes it: whole with thousands marked from 10 up ("1,360", "1,248"), else to its digits."""
+    return f"{value:,.0f}" if value >= 10 else number_shown(value)
+
+
 def _ridge_of_the_line(facts: Facts, line: tuple[Claim, ...], text: str) -> float | None:
     """The ridge a line sets its figures against: the incident's card's, else one the line names ("the ridge of 156")."""
     if facts.ridge:
@@ -2465,8 +2471,7 @@ def _how_far_from_the_ridge(claim: Claim, facts: Facts, at: _Line, shown: str) -
     intensity = intensities[-1].value
     distance = max(intensity, ridge) / min(intensity, ridge)
     side = "above" if intensity > ridge else "below"
-    def plain(x: float) -> str:
-        return f"{x:,.0f}" if x >= 10 else number_shown(x)  # "1,248", as a pencil writes it
+    plain = _as_a_pencil_writes
     how = f"{plain(max(intensity, ridge))} ÷ {plain(min(intensity, ridge))} ≈ {plain(distance)}×"
     if side != claim.side:
         return Mark(shown, False, f"{plain(intensity)} FLOP/byte is {side} the ridge of {plain(ridge)}, not"
@@ -2565,12 +2570,12 @@ def placed_wrong(lowered: str, ridge: float, intensities: Iterable[float]) -> st
         factor = by_factor["factor"] if by_factor else None
         if said == expected and factor and _decimal(factor) and not math.isclose(
                 float(factor), distance, rel_tol=HOW_FAR_MATCH):  # "1,360 FLOP/byte, 87× above the ridge"
-            shown = f"{claim.value:,.0f}" if claim.value >= 10 else number_shown(claim.value)
+            shown = _as_a_pencil_writes(claim.value)
             return (f"{shown} FLOP/byte is {number_shown(distance)}× {expected} the ridge of {number_shown(ridge)}"
                     f" FLOP/byte, not {factor}×")
         if said is not None and said != expected:
             regime = "compute" if expected == "above" else "memory"
-            shown = f"{claim.value:,.0f}" if claim.value >= 10 else number_shown(claim.value)  # "1,360", as written
+            shown = _as_a_pencil_writes(claim.value)
             return (f"{shown} FLOP/byte is {expected} the ridge of {number_shown(ridge)} FLOP/byte ({regime} side),"
                     f" not {said}")
     return ""
@@ -2599,17 +2604,21 @@ _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:o
 # ("cut the request from 400 ms to 40 ms" says an outcome, checked: a figure taken "from" one to another)
 _TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|reduc\w*|drop\w*|speed\w* up|tun\w*"
                        r"|shrink\w*|get\w*)\b(?:(?!\bfrom\b)[^.;:]){0,40}?\b(?:down\s+)?to\s+(?:~\s?|≈\s?|about\s+)?$")
+# Levers that halve a time or double a rate; not quantisation: "int8 weights" is A8 as it is, not a change.
+_HALVING_LEVERS = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})
 # Two figures said as a proportion: "idle 4 µs for every 1 µs it works (8:2)".
-_HALVING_LEVERS = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})  # not quantisation: "int8 weights" is A8 as it is
 _FOR_EVERY_BEFORE = re.compile(r"[\d.]+\s*[a-zµ]+\s+(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\s+$")
-_FOR_EVERY_AFTER = re.compile(r"\s*(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\s+(?P<n>[\d.]+)\s*(?P<unit>[a-zµ]+)")
+_FOR_EVERY_AFTER = re.compile(r"\s*(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\s+[\d.]+\s*[a-zµ]+")
 # A size said in a format named right before it, as a hypothesis to explain a figure ("the 38 tok/s must include
 # quantisation: consistent with int8 (7 GB → ≤ 42.9 tok/s)"): that format's bytes. Said as the fact ("70B params at
 # fp16 = 140 GB", of an int8 model), it is the incident's size in the wrong format: a slip.
 _FORMAT_NAMED = re.compile(r"\b(?:u?int[248]|fp(?:4|6|8|16|32)|bf16|nf4|[248]-?bits?|q[2-8](?:_\w+)?)\b")
 # A size said in a format right beside it: "268 MB per pass in fp32", "fp32: 537 MB".
-_WIDTH_AFTER = re.compile(r"\s*(?:per (?:pass|read|write|tensor|copy)\s+)?(?:in|at|as|for|of)\s+(?P<format>fp32|fp16|bf16|fp8|int8)\b")
-_WIDTH_BEFORE = re.compile(r"\b(?P<format>fp32|fp16|bf16|fp8|int8)\b\s*(?::|=|→|->|is|gives|means)?\s*(?:about\s+|~|≈)?$")
+_WIDTH_NAMED = ("fp32", "fp16", "bf16", "fp8", "int8")  # formats of whole bytes; widths from data/weight_formats.json
+_WIDTH_AFTER = re.compile(r"\s*(?:per (?:pass|read|write|tensor|copy)\s+)?(?:in|at|as|for|of)\s+(?P<format>"
+                          + "|".join(_WIDTH_NAMED) + r")\b")
+_WIDTH_BEFORE = re.compile(r"\b(?P<format>" + "|".join(_WIDTH_NAMED) + r")\b\s*(?::|=|→|->|is|gives|means)?\s*"
+                           r"(?:about\s+|~|≈)?$")
 _ELEMENTS_AFTER = re.compile(r"\s*(?:-\s*)?(?:elements?|elems?|values?|numbers?|entries|floats?|halfs?|scalars?)\b")
 _TIMES_A_PASS = (1, 2, 3, 4, 6, 8, 16)  # reads and writes, passes: a size may count the tensor a few times
 
@@ -2625,7 +2634,7 @@ def _width_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
     named = _WIDTH_AFTER.match(text, claim.end) or _WIDTH_BEFORE.search(text, max(0, claim.start - 16), claim.start)
     if not named:
         return ""
-    widths = {"fp32": 4.0, "fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
+    widths = {name: weight_format_bytes()[name] for name in _WIDTH_NAMED}
     width = widths[named["format"]]
     counts = {c.value for c in line if c.dim is Dim.COUNT and c.value >= 1000 and not c.multiplier
               and _ELEMENTS_AFTER.match(text, c.end)}
