@@ -190,6 +190,16 @@ PAIRS = [
     # an Eastern Caribbean "nutting in de kernels change" says the kernels did not change
     ("a7", "evidence", "ITL from 8 to 14 ms = 75% more. Nutting in de kernels change, so de 6 ms a token is CPU blocked"
      " on .item().", "ITL from 8 to 14 ms = 75% more. De kernels dem got slower by 6 ms a token.", "unchanged"),
+    # --- from the twenty-seventh set (spent), its right lines marked wrong ---
+    # what is left said "is the only slack" after its number is left, not reached
+    ("a1", "evidence", "Running at 70% of peak TFLOP/s. So 30% of peak is the only slack: at most 1.43×.",
+     "Running at 70% of peak TFLOP/s. So 70% of peak is the only slack.", "what is left is 30%"),
+    # a count of values given as a size carries a width; a width named beside it is held to
+    ("a2", "evidence", "85% of peak bandwidth. If it's fp32, each pass over 8×4096×4096 is ~537 MB.",
+     "85% of peak bandwidth. Each pass over 8×4096×4096 is ~268 MB in fp32.", "537 MB"),
+    # "impossible" said of the share a target would need, with its working in brackets after it
+    ("a5", "evidence", "62% of peak; 180 ÷ 80 = 2.25× would mean 139.5% of peak on one GPU (0.62 × 2.25) — impossible."
+     " Best case ≈ 112 ms.", "62% of peak; that 62% reading is impossible, a measurement error.", "beyond its card's"),
 ]
 
 
@@ -496,3 +506,22 @@ def test_bytes_saved_for_a_kernel_whose_time_is_all_math_are_the_other_side() ->
                      " is compute-bound: A1 is at 70% of peak already; fusing the relu next to it saves a few MB of"
                      " traffic for a kernel whose time is all math.")
     assert checks["both_sides"]["passed"] is True, checks["both_sides"]
+
+
+def test_a_part_b_intensity_in_its_unit_is_kept_against_times_worked_beside_it() -> None:
+    # "≈ 1356 FLOP/B", then the math's and the bytes' times: the intensity is the figure given in FLOP/byte
+    def matmul(intensity: str) -> Any:
+        kernels = {"matmul": {"intensity": intensity, "side": "above", "optimisation": "compute: tensor cores"}}
+        return grade({"part_b": {"ridge": "156", "kernels": kernels}})["items"]["part_b"]["checks"]["matmul"]
+
+    worked = "1.37e11/1.01e8 ≈ {} FLOP/B. Math ≈ 1.37e11/312e12 ≈ 439 µs vs bytes ≈ 1.01e8/2e12 ≈ 50 µs"
+    assert matmul(worked.format("1356"))["passed"] is True, matmul(worked.format("1356"))
+    assert matmul(worked.format("135.6"))["passed"] is False, matmul(worked.format("135.6"))
+
+
+def test_working_in_brackets_after_a_result_checks_it_and_other_working_is_left_alone() -> None:
+    # "~112 ms (180 × 0.62)": the working gives the figure before it, so the figure is checked
+    assert _check("a5", "evidence", "62% of peak; best case ~112 ms (180 × 0.62).")["passed"] is True
+    # working that does not give it is not taken for its working: the figure stays not checked
+    off = _check("a5", "evidence", "62% of peak; best case ~100 ms (180 × 0.62).")
+    assert off["passed"] is None and "100 ms" in off["why"], off

@@ -552,9 +552,11 @@ _MEASURE_DENIED = re.compile(r"\b(?:impossible(?!\s+(?:without|unless|if|for|to)
 
 
 # A target said to need more than the roof, just before "impossible": it is the target that is impossible ("2.25 ×
-# 62% = 139.5% of peak: impossible"), not the measurement.
-_A_TARGET_PAST_THE_ROOF = re.compile(r"(?:1[0-9]{2}|[2-9][0-9]{2})(?:\.\d+)?\s?%\s*(?:of\s+(?:the\s+)?(?:peak|roof)\w*)?[^.;]{0,20}$"
-                                     r"|\b(?:target|goal|would need|needs?|to (?:hit|reach|get to))\b[^.;]{0,50}$")
+# 62% = 139.5% of peak: impossible"; "would mean 139.5% of peak on one GPU (0.62 × 2.25) — impossible"), not the
+# measurement.
+_A_TARGET_PAST_THE_ROOF = re.compile(r"(?:1[0-9]{2}|[2-9][0-9]{2})(?:\.\d+)?\s?%\s*(?:of\s+(?:the\s+)?(?:peak|roof)\w*)?"
+                                     r"(?:[^.;]|\.(?=\d)){0,40}$"
+                                     r"|\b(?:target|goal|would (?:need|mean|take|require)|needs?|to (?:hit|reach|get to))\b[^.;]{0,50}$")
 # What a token rate past its weights' floor was measured with ("impossible at bf16: the weights must be int8").
 _MEASURED_OF_MORE = re.compile(r"\b(?:batch\w*|quanti[sz]\w*|int[48]|fp8|fp4|nf4|gptq|awq|speculative|draft model|moe"
                                r"|mixture|sparsity|experts?)\b")

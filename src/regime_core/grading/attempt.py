@@ -176,10 +176,10 @@ def _stated(text: str) -> float | None:
     """
     plain = plain_numbers(re.sub(r"[*`]", "", text))
     parts = _RESULT.split(plain)
-    # A field that opens with an intensity in its unit keeps it against working beside it that is not one
-    # ("0.33 FLOP/B (memory time ≈ 5.03e7 / 2e12 ≈ 25 µs)": a time worked out beside it)
-    first = next((p for p in parts if p.strip()), "")
-    typed = [dim for _, dim in quantities_in(first)[:1]] == [Dim.INTENSITY]
+    # A field that gives an intensity in its unit keeps it against working beside it that is not one
+    # ("0.33 FLOP/B (memory time ≈ 5.03e7 / 2e12 ≈ 25 µs)", "1.37e11/1.01e8 ≈ 1356 FLOP/B. Math ≈ 1.37e11/312e12 ≈
+    # 439 µs vs bytes ≈ 1.01e8/2e12 ≈ 50 µs": times worked out beside it)
+    typed = any([dim for _, dim in quantities_in(p)[:1]] == [Dim.INTENSITY] for p in parts)
     for part in reversed(parts[1:]):
         if typed and [dim for _, dim in quantities_in(part)[:1]] != [Dim.INTENSITY]:
             continue

@@ -89,9 +89,11 @@ _BELOW = ("below", "under", "beneath", "lower than", "less than", "smaller than"
 _GAP_TO_ROOF = re.compile(r"\s*gap\s+(?:to|from|below|under)\s+(?:the\s+|its\s+)?(?:peak|roof\w*|frontier|ceiling|limit"
                          r"|max\w*|top|theoretical|datasheet)\b")
 _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
-# "30% left", "30% of peak unused", "the remaining 30%": what is left, said right beside its number
+# "30% left", "30% of peak unused", "30% of peak is the only slack": what is left, said right beside its number
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
-                          r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable)\b")
+                          r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable)\b"
+                          r"|\s*(?:of (?:the |its )?peak\s+)?(?:is|are)\s+(?:(?:the|all the)\s+)?(?:only\s+)?(?:slack|headroom"
+                          r"|spare capacity)\b")
 # "the remaining 30%", "remaining room is only the 30%", "maximum recoverable: 30%": what is left, said before it
 _REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other|missing)\s*(?:~|≈|about)?\s*$"
                                r"|\b(?:(?:win|wins|won|claw|claws|get|gets|bring|brings)\s+back|recover\w*)\s+(?:most of\s+)?"
@@ -925,6 +927,33 @@ def _bracketed(text: str, claims: list[Claim]) -> list[Sum]:
     return out
 
 
+# A result with its working after it in brackets: "139.5% of peak on one GPU (0.62 × 2.25)", "~112 ms (180 × 0.62)".
+_WORKED_IN_BRACKETS = re.compile(r"[^\d();.!?]{0,30}?\(\s*(?P<expr>[\d.,\s+\-×*/÷·]{3,60}?)\s*\)")
+
+
+def _worked_after(text: str, claims: list[Claim]) -> list[Sum]:
+    """Each result whose working is in brackets after it, where the working gives it: a sum checked right.
+
+    Working that does not give the figure before it may be the working of something else ("12 µs (8 × 32 × 32
+    elements)"): it is left to the other readings.
+    """
+    by_start = {c.start: c for c in claims}
+    out = []
+    for claim in claims:
+        found = _WORKED_IN_BRACKETS.match(text, claim.end)
+        value = _evaluate(f"({found['expr']})") if found else None
+        if found is None or value is None or claim.value <= 0:
+            continue
+        if claim.dim is Dim.FRACTION and not math.isclose(value, claim.value, rel_tol=ARITHMETIC):
+            value /= 100  # "75% ((14 − 8) / 8 × 100)"
+        if not math.isclose(value, claim.value, rel_tol=arithmetic_tolerance(claim.written)):
+            continue
+        starts = tuple(c.start for c in claims if found.start("expr") <= c.start < found.end("expr") and c.start in by_start)
+        if starts:
+            out.append(Sum(found["expr"].strip(), value, claim, claim.dim, True, operands=starts))
+    return out
+
+
 # "2/(2+8) = 1/5", "busy is 4/5": a small fraction given as a result is one number, not two counts.
 _FRACTION_GIVEN = re.compile(r"(?:=|≈|~|\bis|\bare|\bmakes|\bgives)\s?(?:about\s|roughly\s|~\s?)?$")
 _FRACTION_BAR = re.compile(r"\s?/\s?")
@@ -962,6 +991,7 @@ def read(lowered: str) -> Reading:
         sides.append(_flip(side, ("above", "below")) if negated(text, found.start(), found.end()) else side)
     claims = _fractions_given(text, claims)
     sums = _sums(text, claims) + _bracketed(text, claims) + _parts_of_wholes(text, claims)
+    sums += [s for s in _worked_after(text, claims) if all(s.given.start != t.given.start for t in sums)]
     # A result written as a power ("= 2²⁷") is the power's value, in the claims as in its sum
     raised = {s.given.start: s.given for s in sums if s.given.end != next(
         (c.end for c in claims if c.start == s.given.start), s.given.end)}
@@ -1204,6 +1234,12 @@ def _sum_wrong(s: Sum) -> str:
         return ""
     if given <= 0:  # "2 × 4 = 0": a result of zero (or less) is off by no slip, just wrong
         return f"{s.written} is {show(s.computed, s.dim if s.dim is not Dim.COUNT else s.given.dim)}, not {s.given.shown()}"
+    # A count of values given as a size carries its format's width: "if it's fp32, each pass over 8×4096×4096 is ~537
+    # MB" (a width said beside the size, and not the one that gives it, is _width_said_off's to judge)
+    if s.unitless and s.given.dim is Dim.BYTE and s.computed >= 1000 and any(
+            math.isclose(given, s.computed * width, rel_tol=arithmetic_tolerance(s.given.written))
+            for width in _WHOLE_BYTE_WIDTHS):
+        return ""
     # A result written with its own power of ten ("1.34e10") states its magnitude: no prefix was left off it.
     explicit = bool(re.search(r"\de[+-]?\d|×\s?10|10\^|\d\s?[kmgt]\b|thousand|million|billion", s.given.written.lower()))
     for computed in (s.computed, s.complement):
@@ -2615,6 +2651,7 @@ _FOR_EVERY_AFTER = re.compile(r"\s*(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\
 _FORMAT_NAMED = re.compile(r"\b(?:u?int[248]|fp(?:4|6|8|16|32)|bf16|nf4|[248]-?bits?|q[2-8](?:_\w+)?)\b")
 # A size said in a format right beside it: "268 MB per pass in fp32", "fp32: 537 MB".
 _WIDTH_NAMED = ("fp32", "fp16", "bf16", "fp8", "int8")  # formats of whole bytes; widths from data/weight_formats.json
+_WHOLE_BYTE_WIDTHS = (2, 4)  # bytes a value in the formats of _WIDTH_NAMED but 1, which is the count itself
 _WIDTH_AFTER = re.compile(r"\s*(?:per (?:pass|read|write|tensor|copy)\s+)?(?:in|at|as|for|of)\s+(?P<format>"
                           + "|".join(_WIDTH_NAMED) + r")\b")
 _WIDTH_BEFORE = re.compile(r"\b(?P<format>" + "|".join(_WIDTH_NAMED) + r")\b\s*(?::|=|→|->|is|gives|means)?\s*"
@@ -2623,11 +2660,12 @@ _ELEMENTS_AFTER = re.compile(r"\s*(?:-\s*)?(?:elements?|elems?|values?|numbers?|
 _TIMES_A_PASS = (1, 2, 3, 4, 6, 8, 16)  # reads and writes, passes: a size may count the tensor a few times
 
 
-def _width_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
+def _width_said_off(claim: Claim, at: _Line, text: str) -> str:
     """A size said in one format that is the element count times another's width, or "".
 
-    "134M elements → 268 MB per pass in fp32": fp32 is 4 bytes a value, 537 MB; 268 MB is fp16's. A size that is the
-    count times the named width times a few (reads and writes, passes) is that format's.
+    "134M elements → 268 MB per pass in fp32", "8 × 4096 × 4096 = 268 MB in fp32": fp32 is 4 bytes a value, 537 MB;
+    268 MB is fp16's. A size that is the count times the named width times a few (reads and writes, passes) is that
+    format's.
     """
     if claim.dim is not Dim.BYTE or claim.bound:
         return ""
@@ -2636,8 +2674,9 @@ def _width_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
         return ""
     widths = {name: weight_format_bytes()[name] for name in _WIDTH_NAMED}
     width = widths[named["format"]]
-    counts = {c.value for c in line if c.dim is Dim.COUNT and c.value >= 1000 and not c.multiplier
+    counts = {c.value for c in at.claims if c.dim is Dim.COUNT and c.value >= 1000 and not c.multiplier
               and _ELEMENTS_AFTER.match(text, c.end)}
+    counts |= {s.computed for s in at.sums if s.given.start == claim.start and s.unitless and s.computed >= 1000}
     for count in sorted(counts):
         if any(math.isclose(claim.value, count * width * k, rel_tol=MATCH) for k in _TIMES_A_PASS):
             return ""
@@ -2941,6 +2980,7 @@ class _Line:
     summed: frozenset[int]  # where each operand of a right sum starts
     results: frozenset[int]  # where each right sum's result starts
     exact: frozenset[int] = frozenset()  # those of them the arithmetic gives as written (no prefix left off)
+    sums: tuple[Sum, ...] = ()
 
 
 _GAIN_AFTER = re.compile(r"[^.;:!?]{0,30}?\b(?:doubl\w*|twice|faster|speed\w*|more (?:tokens|throughput|bytes|bandwidth)"
@@ -3390,7 +3430,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _every_change_bounded_by_the_roof(claim, facts, text)
              or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text)
              or _share_of_said_off(claim, at.claims, text) or _side_against_the_ridge(claim, facts, at)
-             or _width_said_off(claim, at.claims, text) or _time_with_the_gaps_gone(claim, facts, text)
+             or _width_said_off(claim, at, text) or _time_with_the_gaps_gone(claim, facts, text)
              or _ratio_to_the_roof_said(claim, facts, text))
     if not wrong and not _derived_for(claim, facts):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
@@ -3816,7 +3856,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
     cites = False
     unplaced = []
     unconfirmed: list[Claim] = []
-    at = _Line(text, reading.claims, frozenset(summed), frozenset(results), frozenset(exact))
+    at = _Line(text, reading.claims, frozenset(summed), frozenset(results), frozenset(exact), reading.sums)
     moved = _moved(reading, facts, text)
     for said in reading.claims:
         claim = _roof_of_the_peak(said, text, facts)
