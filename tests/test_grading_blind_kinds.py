@@ -200,6 +200,12 @@ PAIRS = [
     # "impossible" said of the share a target would need, with its working in brackets after it
     ("a5", "evidence", "62% of peak; 180 ÷ 80 = 2.25× would mean 139.5% of peak on one GPU (0.62 × 2.25) — impossible."
      " Best case ≈ 112 ms.", "62% of peak; that 62% reading is impossible, a measurement error.", "beyond its card's"),
+    # promises: "exactly 2× faster" where the incident measured no speed-up; a kernel said to end up at its roof
+    ("a4", "helps", "int8 weights halve the bytes: exactly 2× fewer bytes, so up to ~2× faster.",
+     "int8 weights halve the bytes, so it will go exactly 2× faster.", "a promise"),
+    ("a1", "helps", "Autotune the tile sizes; at best 1.43× even if it reached 100% of peak.",
+     "Autotune the tile sizes — that gives the full 1.43× back, so the matmul ends up at 100% of peak.",
+     "no kernel reaches 100%"),
 ]
 
 

@@ -3769,16 +3769,39 @@ _TOKENS_AFTER = re.compile(r"\s*(?:-\s?)?(?:input\s+|prompt\s+)?tok(?:en)?s?\b")
 _BECOMES = re.compile(r"[^.;!?]{0,60}?(?:→|->|\bto\b|\bbecomes?\b|\bgives?\b|=|≈|\bat\b)\s*(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
 
 
+# A speed-up said as one: "exactly 2× faster", "2× the speed".
+_FASTER_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up|more tok)")
+# A kernel said to end up at its roof: "so the matmul ends up at 100% of peak", "it will hit peak".
+_ENDS_AT_THE_ROOF = re.compile(r"\b(?:ends? up|lands?|gets?|will (?:be|run|sit|get|hit|reach)|hits?|reaches|brings? it|"
+                               r"takes? it)\s+(?:(?:right|all the way)\s+)?(?:at|to)?\s*(?:100\s?%|full)\s*(?:of\s+)?"
+                               r"(?:the\s+|its\s+)?(?:peak|roof|tensor|tflop|bandwidth|speed|rate)\b")
+
+
 def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
-    """Why a lever line promises exactly a speed-up the incident did not measure ("land exactly 4× faster"), or ""."""
+    """Why a lever line promises exactly a speed-up the incident did not measure ("land exactly 4× faster"), or "".
+
+    Where the incident measured none, "exactly 2× faster" is a promise no measurement supports; and a kernel said to
+    end up at 100% of its roof is promised what no kernel reaches (1 ÷ the share is a ceiling, not a result).
+    """
     speeds = [f for f in facts.known if f.speed and f.value > 1]
     for claim in reading.claims:
-        if not claim.multiplier or not speeds or not _EXACTLY.search(text, max(0, claim.start - 25), claim.start):
+        if not claim.multiplier or not _EXACTLY.search(text, max(0, claim.start - 25), claim.start):
             continue
-        if not any(math.isclose(claim.value, f.value, rel_tol=0.02) for f in speeds):
+        if speeds and not any(math.isclose(claim.value, f.value, rel_tol=0.02) for f in speeds):
             return (f"the incident measured {speeds[0].shown()}×; exactly {claim.shown()}× is a promise no lever keeps:"
                     " say what the measurement supports")
+        if not speeds and claim.value > 1 and _FASTER_AFTER.match(text, claim.end):
+            return (f"exactly {claim.shown()}× faster is a promise no measurement here supports: say what the"
+                    " incident's figures bound it by")
+    roof = _ENDS_AT_THE_ROOF.search(text)
+    if roof and not negated(text, roof.start(), roof.end()) and not _IF_BEFORE_A_PROMISE.search(
+            text, max(0, roof.start() - 40), roof.start()):
+        return (f"“{roof.group()}”: no kernel reaches 100% of its roof; 1 ÷ the share reached is the ceiling on a"
+                " kernel fix, not what tuning delivers")
     return ""
+
+
+_IF_BEFORE_A_PROMISE = re.compile(r"\b(?:if|even|unless|only if|would|could|at best|in theory|never|won'?t|can'?t)\b[^.;]*$")
 
 
 def prompt_cut_wrong(facts: Facts, reading: Reading, text: str) -> str:
