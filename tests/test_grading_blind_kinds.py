@@ -206,6 +206,17 @@ PAIRS = [
     ("a1", "helps", "Autotune the tile sizes; at best 1.43× even if it reached 100% of peak.",
      "Autotune the tile sizes — that gives the full 1.43× back, so the matmul ends up at 100% of peak.",
      "no kernel reaches 100%"),
+    ("a4", "helps", "int8 weights halve the bytes, so up to ~2× on the floor.",
+     "int8 weights — halves the bytes, so it'll go to exactly 76 tok/s.", "a promise"),
+    ("a8", "helps", "int4 quant halves the weight bytes: up to ~2× tokens/s on the same HBM.",
+     "int4 quant halves the bytes so tokens/s doubles exactly.", "a promise"),
+    ("a5", "helps", "FP8 and more GPUs; tuning the GEMMs alone tops out near 112 ms.",
+     "Tune the GEMM and attention kernels up to 100 % of peak, that gives the 80 ms.", "112 ms"),
+    # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
+    ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
+     "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),
+    ("a1", "helps", "Lower precision or more GPUs; otherwise leave it, what remains is 30% of peak at most.",
+     "Lower precision or more GPUs; otherwise leave it, what remains is 70% of peak.", "what is left is 30%"),
 ]
 
 
@@ -531,3 +542,10 @@ def test_working_in_brackets_after_a_result_checks_it_and_other_working_is_left_
     # working that does not give it is not taken for its working: the figure stays not checked
     off = _check("a5", "evidence", "62% of peak; best case ~100 ms (180 × 0.62).")
     assert off["passed"] is None and "100 ms" in off["why"], off
+
+
+def test_a_rate_left_under_the_roof_is_checked_only_where_it_is_said_to_be_left() -> None:
+    # 2.0 − 1.7 TB/s is what is left: said so, it is checked; said as what the chain reaches, it is not that
+    assert _check("a2", "evidence", "85% of peak bandwidth; 0.3 TB/s of headroom.")["passed"] is True
+    assert _check("a2", "evidence", "85% of peak bandwidth; 0.5 TB/s of headroom.")["passed"] is None
+    assert _check("a2", "evidence", "85% of peak; eager reaches only 0.3 TB/s.")["passed"] is not True

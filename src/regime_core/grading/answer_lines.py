@@ -905,8 +905,9 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
         return said, ""
     small_win = _small_win_said_big(facts, text, lowered) if offered else ""
     reading = claims.read(lowered)
-    if not reading.claims:
-        return small_win, ""
+    if not reading.claims:  # a promise in words ("tokens/s doubles exactly") is still one
+        promised = claims.exact_win_wrong(facts, reading, lowered)
+        return small_win or (cap(promised) + "." if promised else ""), ""
     # A time said to be reached by tuning on the same card is held to that card's roof, what-if or not.
     wrong = (claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
              or claims.beyond_the_roof_wrong(lowered, reading.claims, facts)

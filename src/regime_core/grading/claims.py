@@ -100,7 +100,10 @@ _REMAINING_BEFORE = re.compile(r"\b(?:the\s+)?(?:remaining|last|final|other|miss
                                r"(?:the\s+)?(?:~|≈|about)?\s*$|\b(?:(?:remaining|spare|leftover"
                                r"|free|unused)\s+(?:room|headroom|capacity|slack)|headroom)\s+(?:is|of|=|:)\s*"
                                r"(?:(?:only|just|about|roughly|at most)\s+|[~≈]\s?)*(?:the\s+)?$"
-                               r"|\b(?:max(?:imum)?\s+)?recoverable\s*(?:is\s+|=\s*|:\s*)?(?:only\s+|just\s+|about\s+|~\s?)?$")
+                               r"|\b(?:max(?:imum)?\s+)?recoverable\s*(?:is\s+|=\s*|:\s*)?(?:only\s+|just\s+|about\s+|~\s?)?$"
+                               # "bandwidth left on the table is only 0.3 TB/s", "what remains is 30%"
+                               r"|\b(?:left(?: on the table| over)?|unused|what remains|what'?s left)\s+(?:is|=|:)\s*"
+                               r"(?:(?:only|just|about|roughly|at most)\s+|[~≈]\s?)*$")
 _SHORTFALL_OF = re.compile(r"\b(?:shortfall|headroom) of\s*(?:~|≈|about)?\s*$")
 _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the table|unexploited|to spare|free"
                     r"|recoverable)\b")
@@ -328,6 +331,9 @@ def _side_said(text: str, lo: int, start: int, end: int, dim: Dim, *, multiplier
     return _flip(side, ("above", "below")) if denied else side
 
 
+_BRACKET_AFTER_A_FIGURE = re.compile(r"\d\s?[a-zA-Zµ/]{0,8}\s?\(\s*(?:~|≈|about\s)?$")
+
+
 def _spare_said(text: str, at: tuple[int, int, int], before: str, after: str, *, roof: bool) -> bool:
     """Whether a share is said of what is left under a roof (``at``: its clause's start, its own start and end).
 
@@ -338,7 +344,10 @@ def _spare_said(text: str, at: tuple[int, int, int], before: str, after: str, *,
     said_left = _SPARE.search(before + " " + after)
     if said_left and said_left.end() <= len(before) and re.match(r"\s*from\b", before[said_left.end():]):
         said_left = _SPARE.search(after)
-    return ((roof and bool(said_left)) or bool(_SHORTFALL.match(text, end) or _SHORTFALL_OF.search(text, lo, start))
+    # the same left-over said again in brackets after its figure ("left on the table is only 0.3 TB/s (15%)")
+    restated = bool(_BRACKET_AFTER_A_FIGURE.search(text, max(0, start - 20), start)) and bool(
+        _SPARE.search(text, max(0, start - 60), start))
+    return ((roof and bool(said_left)) or restated or bool(_SHORTFALL.match(text, end) or _SHORTFALL_OF.search(text, lo, start))
             or bool(_GAP_TO_ROOF.match(text, end))
             or bool(_LEFT_BESIDE.match(text, end) or _REMAINING_BEFORE.search(text, lo, start)))
 
@@ -465,6 +474,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     speed = multiplier and bool(_SPEED.search(text, max(0, start - _REACH // 2), hi)) and not _SIZE_WORDS.search(before)
     spare = dim is Dim.FRACTION and _spare_said(text, (lo, start, end), before, _own_words(text, lo, start, end, hi)[1],
                                                 roof=roof is not None)
+    # a rate said to be left under its roof, right beside it ("0.3 TB/s left on the table", "0.3 TB/s of headroom")
+    spare = spare or (dim in (Dim.BYTE_RATE, Dim.FLOP_RATE) and _spare_said(text, (lo, start, end), "", "", roof=False))
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
@@ -1631,6 +1642,8 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
             continue  # a card's memory size is not the bytes a kernel moves ("140 GB of weights" is no H200)
         if d.role == dv.SPARE and not (claim.spare or claim.share or claim.roof):
             continue  # 1 − any share is near almost any percent: a complement is one only where it is said to be
+        if d.role == dv.SPARE and d.dim is not Dim.FRACTION and not claim.spare:
+            continue  # a rate left under the roof is that only where it is said to be left ("reaches 0.3 TB/s" is not)
         if claim.dim is Dim.FRACTION:
             if (claim.change and d.role != dv.CHANGE) or (d.role == dv.CHANGE and not claim.change):
                 continue  # a percent is a change exactly where the change is said of it
@@ -3793,6 +3806,17 @@ def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
         if not speeds and claim.value > 1 and _FASTER_AFTER.match(text, claim.end):
             return (f"exactly {claim.shown()}× faster is a promise no measurement here supports: say what the"
                     " incident's figures bound it by")
+    if not speeds:
+        promised = next((c for c in reading.claims if c.dim in (Dim.TOKEN_RATE, Dim.SECOND) and not c.bound
+                         and _EXACT_WORD.search(text, max(0, c.start - 25), c.start)
+                         and not _A_BOUND_NAMED.search(text, max(0, c.start - 40), c.start)
+                         and not any(same(c, f) for f in facts.known)), None)
+        if promised is not None:
+            return (f"exactly {promised.shown()} is a promise no measurement here supports: say what the incident's"
+                    " figures bound it by")
+        if doubled := _DOUBLED_EXACTLY.search(text):
+            return (f"“{doubled.group()}” is a promise no measurement here supports: say what the incident's figures"
+                    " bound it by")
     roof = _ENDS_AT_THE_ROOF.search(text)
     if roof and not negated(text, roof.start(), roof.end()) and not _IF_BEFORE_A_PROMISE.search(
             text, max(0, roof.start() - 40), roof.start()):
@@ -3801,6 +3825,12 @@ def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
     return ""
 
 
+# A bound worked out exactly is no promise: "the floor halves to exactly 23.5 ms".
+_A_BOUND_NAMED = re.compile(r"\b(?:floor|ceiling|bound|limit|roof|best case|at best|at most|up to)\b")
+_EXACT_WORD = re.compile(r"\b(?:exactly|precisely|guaranteed)\s+(?:to\s+|at\s+)?(?:~\s?|≈\s?)?$")
+_RATE_OR_TIME = r"(?:tok\w*(?:\s?/\s?s\w*|\s+(?:per|a)\s+s\w*)?|throughput|speed|rate|ttft|latency|the time|step time|itl)"
+_DOUBLED_EXACTLY = re.compile(rf"\b{_RATE_OR_TIME}\s+(?:\w+\s+)?(?:doubles?|halves?|triples?)\s+exactly\b"
+                              rf"|\bexactly\s+(?:doubles?|halves?|triples?)\s+(?:the\s+)?{_RATE_OR_TIME}")
 _IF_BEFORE_A_PROMISE = re.compile(r"\b(?:if|even|unless|only if|would|could|at best|in theory|never|won'?t|can'?t)\b[^.;]*$")
 
 
@@ -4077,7 +4107,7 @@ def _times_below_peak_wrong(text: str, claims: Sequence[Claim], facts: Facts) ->
 _REACHED = re.compile(r"(?:\b(?:we|you|they|it|i|kernels?)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily"
                       r" |finally |now )?(?:reach|hit|(?:get|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieve|make|land at)"
                       r"|\b(?:reaches|hits|clears|beats|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves"
-                      r"|lands at))"
+                      r"|lands at|(?:gives|delivers|yields)(?: us| you)?))"
                       r"\s+(?:the |~|≈|about |around )?$")
 _NOTHING_REACHES = re.compile(r"\b(?:no amount of|nothing|no (?:kernel|tuning|tweak|trim)\w*|none of|neither|nor|no way"
                               r"|not even|never)\b(?:\s+[\w-]+){0,6}\s*$")

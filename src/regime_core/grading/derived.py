@@ -144,6 +144,9 @@ def _pair(a: Figure, b: Figure, sa: str, sb: str, *, changes: bool = True) -> li
             out.append(Derived(a.value + b.value, Dim.SECOND, TOTAL, f"{sa} + {sb}", both))
     if (a.dim, b.dim) in _FLOORS:
         out.append(Derived(a.value / b.value, Dim.SECOND, FLOOR, f"{sa} ÷ {sb}", both))
+    if a.dim is b.dim and a.dim in (Dim.BYTE_RATE, Dim.FLOP_RATE) and a.value > b.value:
+        # a roof less the rate reached: what is left under it ("0.3 TB/s left on the table" of 1.7 of 2.0 TB/s)
+        out.append(Derived(a.value - b.value, a.dim, SPARE, f"{sa} − {sb}", both))
     if a.dim is Dim.SECOND and b.dim is Dim.FRACTION and b.roof and b.value < 1:
         out.append(Derived(a.value * b.value, Dim.SECOND, AT_PEAK, f"{sa} × {sb}", both))
     if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2:
