@@ -215,6 +215,9 @@ PAIRS = [
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),
+    # a side said with a Caribbean determiner before the ridge's figure ("above da 156 ridge")
+    ("a8", "evidence", "HBM saturated; about 16 FLOP/byte, which is below da 156 ridge.",
+     "HBM saturated; about 16 FLOP/byte, which is above da 156 ridge.", "below the ridge"),
     ("a1", "helps", "Lower precision or more GPUs; otherwise leave it, what remains is 30% of peak at most.",
      "Lower precision or more GPUs; otherwise leave it, what remains is 70% of peak.", "what is left is 30%"),
 ]
@@ -549,3 +552,18 @@ def test_a_rate_left_under_the_roof_is_checked_only_where_it_is_said_to_be_left(
     assert _check("a2", "evidence", "85% of peak bandwidth; 0.3 TB/s of headroom.")["passed"] is True
     assert _check("a2", "evidence", "85% of peak bandwidth; 0.5 TB/s of headroom.")["passed"] is None
     assert _check("a2", "evidence", "85% of peak; eager reaches only 0.3 TB/s.")["passed"] is not True
+
+
+def test_the_drill_s_ridge_set_against_an_intensity_is_read_as_a_ridge() -> None:
+    # A8 names no card: "16 ≪ 156" and "a ridge like Part B's 156" set its intensity against the drill's own ridge
+    for said in ("HBM saturated; 70 GB a step, intensity ≈ 16 FLOP/byte. 16 ≪ 156.",
+                 "HBM saturated. Batch 8 gives at most ~16 FLOP/B, far below a ridge like Part B's 156."):
+        assert _check("a8", "evidence", said)["passed"] is True, _check("a8", "evidence", said)
+    # a figure set against it that is no ridge of the drill's is not taken for one
+    off = _check("a8", "evidence", "HBM saturated. 70 GB; ~16 FLOP/B max, way under ~40.")
+    assert off["passed"] is None and "40" in off["why"], off
+    # A4's card (an L4) has its own ridge: Part B's, named, is that card's; the L4's called 156 is still wrong
+    assert _check("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms a token; ~1 FLOP/byte, two orders below Part B's 156"
+                                    " ridge.")["passed"] is True
+    assert _check("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms a token; this card's ridge is 40 FLOP/byte.")[
+        "passed"] is False

@@ -70,7 +70,8 @@ _METRIC_WORDS = {
 }
 _SIDE = re.compile(r"\b(?P<word>above|over|beyond|past|higher than|more than|greater than|right of|below|under|beneath"
                    r"|lower than|less than|smaller than|left of)"
-                   r"\s+(?:the |its |a |our |any |every |this |that |all )?(?:[\w-]+'?s |[a-z]{0,3}\d{1,4}[a-z]?'?s? "
+                   # a determiner in any English ("above da 156 ridge", "below di ridge")
+                   r"\s+(?:the |its |a |our |any |every |this |that |all |d[aei] )?(?:[\w-]+'?s |[a-z]{0,3}\d{1,4}[a-z]?'?s? "
                    r"|\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
 _SIDE_NEXT = re.compile(r"\s*(?:" + _SIDE.pattern + ")")
 # A side denied by the words right before it ("not above the ridge", "isn't far below it"); a "cannot" later in the
@@ -1103,12 +1104,15 @@ class Facts:
     #: How many times the tensor of each incident this one is set beside holds this one's (A2's (8, 4096, 4096) is
     #: 16,384× A3's (8, 32, 32)), with how: a size said "N× smaller than A2" is held to it.
     scales: tuple[tuple[float, str], ...] = ()
+    #: The drill's own ridges (Part B's card), which any line may set an intensity against: "16 ≪ 156".
+    drill_ridges: tuple[float, ...] = ()
 
     @classmethod
     def read(cls, deciding_lines: list[str], other_lines: list[str], side: str | None = None,
              ridge: float | None = None, *, datasheet: tuple[dv.Derived, ...] = (),
              context_lines: list[str] | None = None, anomalous: bool = False,
-             scales: tuple[tuple[float, str], ...] = (), measured_real: bool = False) -> Facts:
+             scales: tuple[tuple[float, str], ...] = (), measured_real: bool = False,
+             drill_ridges: tuple[float, ...] = ()) -> Facts:
         """Facts from the classifier's evidence lines and the incident's own text (normalised)."""
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
@@ -1129,7 +1133,7 @@ class Facts:
         context = tuple(c for line in context_lines or [] for c in read(line).claims)
         moved = [(a.value, b.value) for a, b in transitions]
         return cls(deciding, known, transitions, side, ridge, dv.derive(figures, moved), datasheet, context,
-                   anomalous, measured_real, scales)
+                   anomalous, measured_real, scales, drill_ridges)
 
 
 @dataclass(frozen=True)
@@ -2455,7 +2459,8 @@ _RIDGE_IN_BRACKETS = re.compile(r"\s*\((?:the\s+)?(?:[\w']+\s+){0,2}ridge\b")  #
 # "the ridge: 156"; not "intensity against the ridge: 0.33 FLOP/byte (the add)", which sets a figure against it.
 _RIDGE_NAMED_ALREADY = re.compile(r"\d[\d,.]*\s*(?:flop/b\w*|flops? per byte)?\s*ridge\s*(?:at|of|is|=|:)\s*(?:about\s+|~|≈)?$")
 _RIDGE_BEFORE = re.compile(r"(?<!against the )(?<!vs\. the )(?<!vs the )(?<!versus the )(?<!with the )(?<!to the )"
-                           r"\bridge\s*(?:of|at|is|=|≈|~|:|like|near|around|about|close to)?\s*(?:about\s+|~|≈)?$")
+                           r"\bridge\s*(?:of|at|is|=|≈|~|:|like|near|around|about|close to)?\s*"
+                           r"(?:(?:the\s+)?part b(?:'?s| card'?s)?\s+)?(?:about\s+|~|≈)?$")
 
 
 @cache
@@ -2470,18 +2475,30 @@ def _catalogue_ridges() -> tuple[float, ...]:
 
 def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | None:
     """The mark of an intensity said to be a ridge: the incident's card's, or, with no card named, any card's."""
-    before = bool(_RIDGE_BEFORE.search(text, max(0, claim.start - 16), claim.start))
+    before = bool(_RIDGE_BEFORE.search(text, max(0, claim.start - 30), claim.start))  # "a ridge like Part B's 156"
     if _OPERAND.match(text, claim.end):  # "a ridge of 312/2 = 156": the working's first operand, not the ridge
         return None
     if before and _RIDGE_NAMED_ALREADY.search(text, max(0, claim.start - 40), claim.start):
         return None  # "above the 156 FLOP/byte ridge at ~1,360": the ridge has its figure; this is the kernel's
+    # "16 ≪ 156", "~16 FLOP/byte, way under ~156": a ridge's figure set against the line's intensity, no ridge named
+    against = claim.dim in (Dim.INTENSITY, Dim.COUNT) and not claim.multiplier and bool(
+        _SET_AGAINST.search(text, max(0, claim.start - 40), claim.start))
     if not ((claim.dim is Dim.INTENSITY and (before or _RIDGE_AFTER.match(text, claim.end)))
-            or (claim.dim is Dim.COUNT and before) or _RIDGE_IN_BRACKETS.match(text, claim.end)):
+            or (claim.dim is Dim.COUNT and (before or (_RIDGE_AFTER.match(text, claim.end) and not claim.multiplier)))
+            or _RIDGE_IN_BRACKETS.match(text, claim.end) or against):
         return None
+    if against and not before and not any(math.isclose(claim.value, r, rel_tol=MATCH)
+                                          for r in (*facts.drill_ridges, *([facts.ridge] if facts.ridge else []))):
+        return None  # a figure set against the intensity, no ridge named: the drill's own ridge only
     some_card = any(math.isclose(claim.value, r, rel_tol=MATCH) for r in _catalogue_ridges())
     if facts.ridge:
         if math.isclose(claim.value, facts.ridge, rel_tol=MATCH):
             return Mark(shown, True, "the card's ridge")
+        if any(math.isclose(claim.value, r, rel_tol=MATCH) for r in facts.drill_ridges):
+            # the drill's Part B card, set beside this one ("two orders below Part B's 156 ridge"): named, it is that
+            # card's; unnamed, it may be taken for this card's, which is not checked here
+            named = _PART_B_NAMED.search(text, max(0, claim.start - 40), min(len(text), claim.end + 30))
+            return Mark(shown, True, "Part B's card's ridge") if named else None
         # Another card's ridge may be said on purpose ("on an H100 it is 295"): not checked, never wrong, where the
         # card is named ("a ridge of 312" is the drill card's peak, near no card's ridge but an H100's by chance).
         return None if some_card and hardware.named_in(text) else Mark(
@@ -2490,6 +2507,10 @@ def _ridge_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
 
 
 _OPERAND = re.compile(r"\s*[/÷×*]")
+_PART_B_NAMED = re.compile(r"\bpart b\b")
+# An intensity, then a figure set against it: "16 FLOP/B ≪ 156", "≤ 16 FLOP/byte, far under ~156".
+_SET_AGAINST = re.compile(r"\d\s*(?:flop/b\w*|flops? per (?:weight )?byte)?[^\d.;]{0,24}?(?:≪|<<|<(?![=-])|\b(?:far |way |well |much )?"
+                          r"(?:under|below|beneath|short of)\b)\s*(?:a |an |the |any )?(?:~\s?|≈\s?|about\s+)?$")
 
 
 def _as_a_pencil_writes(value: float) -> str:

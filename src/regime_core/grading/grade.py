@@ -167,7 +167,8 @@ def facts(incident_id: str) -> Facts:
     context += [f"{n} elements" for other in others_named if (n := _elements(other))]
     return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,
                       datasheet=datasheet(cards), context_lines=context, anomalous=bool(item.verdict().anomalies),
-                      scales=_scales(incident_id, others_named), measured_real=tokens_beyond_floor(item.symptoms))
+                      scales=_scales(incident_id, others_named), measured_real=tokens_beyond_floor(item.symptoms),
+                      drill_ridges=tuple(k.placement.ridge for k in drill.part_b()[:1]))
 
 
 def _elements(incident_id: str) -> int | None:
