@@ -212,6 +212,18 @@ PAIRS = [
      "int4 quant halves the bytes so tokens/s doubles exactly.", "a promise"),
     ("a5", "helps", "FP8 and more GPUs; tuning the GEMMs alone tops out near 112 ms.",
      "Tune the GEMM and attention kernels up to 100 % of peak, that gives the 80 ms.", "112 ms"),
+    # --- from training sets 2026-12-06d and e: promises past a roof or a format's width, misread right lines ---
+    ("a2", "helps", "Fuse with torch.compile: the same bytes can't go past 2.0 TB/s, but fewer bytes is 3.8× less time.",
+     "Fuse with torch.compile; that pushes the achieved bandwidth from 1.7 up to about 6.5 TB/s (3.8 × 1.7).",
+     "past this card's roof"),
+    ("a8", "helps", "int4 quantisation — halves the bytes, so up to 2× faster.",
+     "int4 quantisation — halves the bytes, so tokens come 4× faster.", "at most 2× faster"),
+    ("a5", "helps", "FP8 and more GPUs: tuning the kernels to 100% of peak would still land TTFT near 112 ms.",
+     "Tune the attention and GEMM kernels up to 100% of peak — that lands TTFT at about 80 ms.", "112 ms"),
+    ("a5", "evidence", "62 % of peak → ceiling ×1.61 (1/0.62). Target needs ×2.25 (180/80): impossible with kernel work"
+     " alone; at 100 % we would still be at ~112 ms.", "62% of peak; the 62% reading is impossible.", "beyond its card's"),
+    ("a1", "helps", "Tensor core efficiency: check the cuBLAS algo, maybe fp8. Nò fusion.",
+     "Tensor core efficiency: fuse the relu into the matmul.", "cannot move this kernel"),
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),
@@ -567,3 +579,23 @@ def test_the_drill_s_ridge_set_against_an_intensity_is_read_as_a_ridge() -> None
                                     " ridge.")["passed"] is True
     assert _check("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms a token; this card's ridge is 40 FLOP/byte.")[
         "passed"] is False
+
+
+def test_a_rate_and_its_time_side_by_side_may_be_compared_as_either() -> None:
+    # "38 tok/s ≈ 26.3 ms/tok is above that floor": above the 21.4 tok/s floor, said of the rate
+    said = ("14 GB ÷ 0.3 TB/s = 46.7 ms/tok, i.e. ≈21.4 tok/s. The measured 38 tok/s ≈ 26.3 ms/tok is above that floor,"
+            " so batching or quant is already in it.")
+    assert _check("a4", "evidence", said)["passed"] is not False, _check("a4", "evidence", said)
+    # a time alone set above the floor it is under is still wrong
+    alone = "14 GB ÷ 0.3 TB/s = 46.7 ms/tok. The measured 26.3 ms/tok is above that floor."
+    assert _check("a4", "evidence", alone)["passed"] is False, _check("a4", "evidence", alone)
+
+
+def test_capital_si_prefixes_standing_alone_are_powers_of_ten() -> None:
+    kernels = {"matmul": {"intensity": "137 G / 101 M ≈ 1.36 k", "side": "right of the ridge",
+                          "optimisation": "faster compute (tensor cores)"}}
+    check = grade({"part_b": {"ridge": "156 FLOP/B (312 T / 2 T)", "kernels": kernels}})["items"]["part_b"]["checks"]
+    assert check["matmul"]["passed"] is True and check["ridge"]["passed"] is True, check
+    kernels["matmul"]["intensity"] = "137 G / 101 M ≈ 13.6 k"
+    check = grade({"part_b": {"ridge": "156", "kernels": kernels}})["items"]["part_b"]["checks"]
+    assert check["matmul"]["passed"] is False, check

@@ -546,7 +546,7 @@ _UNDECIDABLE = re.compile(r"\b(?:(?:we|you|one|i)\s+(?:cannot|can'?t|could not|c
                           r"|profil\w*)(?:\s+[\w']+){0,3}?\s+(?:before|to)\s+(?:call|tell|say|know|decid)\w*)"
                           r"\b(?![^.;!?]{0,30}\b(?:which kernel|why|whether))")
 # The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
-_MEASURE_DENIED = re.compile(r"\b(?:impossible(?!\s+(?:without|unless|if|for|to)\b)|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
+_MEASURE_DENIED = re.compile(r"\b(?:impossible(?!\s+(?:without|unless|if|for|to|with|by|on)\b)|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
                              r"|measurement (?:error|mistake|artefact|artifact)|instrumentation (?:loss|error)|bogus"
                              r"|should be (?:discarded|ignored)|a typo)\b")
 
@@ -911,6 +911,8 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     # A time said to be reached by tuning on the same card is held to that card's roof, what-if or not.
     wrong = (claims.arithmetic_wrong(facts, reading) or claims.role_wrong(facts, reading, lowered)
              or claims.beyond_the_roof_wrong(lowered, reading.claims, facts)
+             or claims.rate_past_its_roof(lowered, reading.claims, facts)  # "pushes it up to about 6.5 TB/s"
+             or _format_speed_past_its_width(facts, reading, lowered)  # "int4 … so tokens come 4× faster"
              or claims.comparison_wrong(lowered, reading.claims, facts)  # "90 ms, which hits the 80 ms target"
              or claims.prompt_cut_wrong(facts, reading, lowered)  # "trim it to 3,500 tokens: TTFT ~80 ms"
              or claims.exact_win_wrong(facts, reading, lowered)  # "expect it to land exactly 4× faster"
@@ -946,6 +948,40 @@ _NOMINAL = {"int4": 0.5, "nf4": 0.5, "w4": 0.5, "4bit": 0.5, "4-bit": 0.5, "4 bi
 _HALVES = re.compile(r"\b(?:halv\w*|half|doubl\w*|twice|2 gpus|two gpus)\b")
 
 
+def _bytes_per_value(facts: claims.Facts) -> set[float]:
+    """The incident's bytes per weight: said ("2 B a parameter"), or its weights over its parameters (14 GB / 7e9)."""
+    sizes = [f.value for f in facts.known if f.dim is Dim.BYTE]
+    counts = [f.value for f in facts.known if f.dim is Dim.COUNT and f.value >= 1e6]
+    # a count that is also a size or a FLOP count ("~1.4e10" of A4's 14 GB) is the parameter count only where no
+    # other is (A8's 70B int8 model is 70 GB)
+    counts = [n for n in counts if not any(math.isclose(n, g.value, rel_tol=0.01) for g in facts.known
+                                           if g.dim in (Dim.BYTE, Dim.FLOP))] or counts
+    return {w for w in (0.5, 1.0, 2.0, 4.0) if w in sizes or any(
+        math.isclose(b / n, w, rel_tol=0.05) for b in sizes for n in counts)}
+
+
+def _format_speed_past_its_width(facts: claims.Facts, reading: claims.Reading, lowered: str) -> str:
+    """Why a narrower weight format is said to make a weight-streaming step faster than its bytes shrink, or "".
+
+    "int4 quantisation halves the bytes, so tokens come 4× faster" of A8's int8 weights: half the bytes a value is at
+    most 2× on the memory roof.
+    """
+    named = [(d, _NOMINAL.get(d, weight_format_bytes().get(d, 0.0))) for d in _DTYPE.findall(lowered)]
+    ratios = [(old / new, old, new, d) for old in _bytes_per_value(facts) for d, new in named if 0 < new < old]
+    if not ratios:
+        return ""
+    most, old, new, dtype = max(ratios)
+    for claim in reading.claims:
+        if (claim.multiplier and claim.bound != "<" and claim.value > most * (1 + claims.MATCH)
+                and _SPEED_AFTER.match(lowered, claim.end)):
+            return (f"{dtype} is {new:g} B a weight against the incident's {old:g} B: on the memory roof that is at"
+                    f" most {most:g}× faster, not {claim.shown()}×")
+    return ""
+
+
+_SPEED_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up|more tok)")
+
+
 def _lever_what_if(claim: claims.Claim, facts: claims.Facts, lowered: str) -> bool:
     """Whether a lever line's number is what its lever does to one of the incident's figures.
 
@@ -957,15 +993,7 @@ def _lever_what_if(claim: claims.Claim, facts: claims.Facts, lowered: str) -> bo
         return True
     widths = weight_format_bytes()
     factors = [0.5, 2.0] if _HALVES.search(lowered) else []
-    # The incident's bytes per value: said ("2 B a parameter"), or its weights over its parameters (14 GB / 7e9).
-    sizes = [f.value for f in facts.known if f.dim is Dim.BYTE]
-    counts = [f.value for f in facts.known if f.dim is Dim.COUNT and f.value >= 1e6]
-    # a count that is also a size or a FLOP count ("~1.4e10" of A4's 14 GB) is the parameter count only where no
-    # other is (A8's 70B int8 model is 70 GB)
-    counts = [n for n in counts if not any(math.isclose(n, g.value, rel_tol=0.01) for g in facts.known
-                                           if g.dim in (Dim.BYTE, Dim.FLOP))] or counts
-    per_value = {w for w in (0.5, 1.0, 2.0, 4.0) if w in sizes or any(
-        math.isclose(b / n, w, rel_tol=0.05) for b in sizes for n in counts)}
+    per_value = _bytes_per_value(facts)
     for dtype in _DTYPE.findall(lowered):
         nominal = _NOMINAL.get(dtype, widths.get(dtype, 1.0))
         factors += [nominal / old for old in per_value]

@@ -1837,7 +1837,7 @@ def _headroom_past_roof(claim: Claim, facts: Facts, text: str) -> str:
 
 _ROOF_MOVED = re.compile(r"\b(?:int[48]|fp[48]|quanti[sz]\w*|halv\w*|compress\w*|fewer bytes|smaller (?:weights|model)"
                          r"|batch\w*|speculat\w*)")
-_NO_ROOM = re.compile(r"\b(?:no|nothing|none|not|zero|without|isn'?t|aren'?t)\b")
+_NO_ROOM = re.compile(r"\b(?:no|nothing|none|not|zero|without|isn'?t|aren'?t|can'?t|cannot|won'?t)\b")
 _SPEED_UP_SAID = re.compile(r"\b(?:speed-?ups?|headroom|faster|room)\b(?:(?![;!?\n]|\.(?!\d)).){0,30}$")
 
 
@@ -2455,7 +2455,8 @@ _WHAT_IF = re.compile(r"\b(?:would|could|might|if|once|should|instead|target|goa
 # "a 156 FLOP/B ridge"; not "1356 FLOP/B vs ridge 156", where the figure is set against the ridge.
 _RIDGE_AFTER = re.compile(r"\s*(?:(?!(?:vs|versus|against|than|and|or|over|under|below|above|past|beyond)\b)[a-z/]+\s+)?"
                           r"ridge\b")
-_RIDGE_IN_BRACKETS = re.compile(r"\s*\((?:the\s+)?(?:[\w']+\s+){0,2}ridge\b")  # "≪ 156 (Part B ridge)"
+# "≪ 156 (Part B ridge)"; not "~1356 FLOP/byte (ridge 156)", whose bracket gives the ridge its own figure
+_RIDGE_IN_BRACKETS = re.compile(r"\s*\((?:the\s+)?(?:[\w']+\s+){0,2}ridge\b(?!\s*(?:of\s+|at\s+|=\s*|:\s*|is\s+)?[~≈]?\s*\d)")
 # "the ridge: 156"; not "intensity against the ridge: 0.33 FLOP/byte (the add)", which sets a figure against it.
 _RIDGE_NAMED_ALREADY = re.compile(r"\d[\d,.]*\s*(?:flop/b\w*|flops? per byte)?\s*ridge\s*(?:at|of|is|=|:)\s*(?:about\s+|~|≈)?$")
 _RIDGE_BEFORE = re.compile(r"(?<!against the )(?<!vs\. the )(?<!vs the )(?<!versus the )(?<!with the )(?<!to the )"
@@ -2765,7 +2766,9 @@ def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> b
 
 
 _ACROSS_THE_BATCH = re.compile(r"\b(?:across|over|among|shared (?:by|across)|split (?:across|over))\s+(?:the\s+|a\s+|its\s+)?"
-                               r"(?:whole\s+)?batch\b")
+                               r"(?:whole\s+)?batch\b"
+                               # "~8.75 GB per generated token at batch 8"
+                               r"|\bat\s+(?:a\s+)?batch(?:\s+size)?\s+(?:of\s+)?\d")
 _SPED_UP = re.compile(r"(\d+(?:\.\d+)?)×\s*(?:faster|quicker|shorter|as fast)")
 
 
@@ -4128,7 +4131,7 @@ def _times_below_peak_wrong(text: str, claims: Sequence[Claim], facts: Facts) ->
 _REACHED = re.compile(r"(?:\b(?:we|you|they|it|i|kernels?)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily"
                       r" |finally |now )?(?:reach|hit|(?:get|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieve|make|land at)"
                       r"|\b(?:reaches|hits|clears|beats|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves"
-                      r"|lands at|(?:gives|delivers|yields)(?: us| you)?))"
+                      r"|lands (?:\w+ )?at|(?:gives|delivers|yields)(?: us| you)?))"
                       r"\s+(?:the |~|≈|about |around )?$")
 _NOTHING_REACHES = re.compile(r"\b(?:no amount of|nothing|no (?:kernel|tuning|tweak|trim)\w*|none of|neither|nor|no way"
                               r"|not even|never)\b(?:\s+[\w-]+){0,6}\s*$")
@@ -4196,6 +4199,33 @@ def _near_roof_said_far(text: str, claims: Sequence[Claim], facts: Facts) -> str
     return ""
 
 
+def rate_past_its_roof(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """Why a lever is said to take this kernel to a rate past its card's roof, or "".
+
+    "Compile pushes the achieved bandwidth from 1.7 up to about 6.5 TB/s (3.8 × 1.7)" of A2's 2.0 TB/s card: no
+    kernel moves bytes faster than the roof; compile's 3.8× came from moving fewer of them. Another card's figure (a
+    datasheet's, or with a card named), a bound under it, and a rate said as an effective one are not this kernel's.
+    """
+    if hardware.named_in(text) or _EFFECTIVE.search(text):
+        return ""
+    for claim in claims:
+        if claim.dim not in (Dim.BYTE_RATE, Dim.FLOP_RATE) or claim.spare or (
+                claim.bound == "<" and not _UP_TO.search(text, max(0, claim.start - 16), claim.start)):
+            continue
+        roofs = [f.value for f in facts.known if f.dim is claim.dim]
+        if not roofs or claim.value <= max(roofs) * (1 + MATCH) or any(
+                math.isclose(claim.value, d.value, rel_tol=MATCH) for d in facts.datasheet if d.dim is claim.dim):
+            continue
+        return (f"{claim.shown()} is past this card's roof of {show(max(roofs), claim.dim)}: no kernel goes faster"
+                " than its roof")
+    return ""
+
+
+_EFFECTIVE = re.compile(r"\b(?:effective\w*|equivalent|as if|behaves like|past (?:the |its )?roof|above (?:the |its )?roof"
+                        r"|beyond (?:the |its )?roof)\b")
+_UP_TO = re.compile(r"\bup to\s*(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
+
+
 def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> str:
     """Why a time said to be reached on the same card is faster than the roof allows, or "".
 
@@ -4260,6 +4290,26 @@ def _compared_with_the_last(text: str, a: Claim, before: Sequence[Claim]) -> tup
     return (found["rel"], last) if found and last is not None else None
 
 
+_RESTATED_AS = re.compile(r"\s*(?:≈|=|~|,|\(|i\.e\.|or)\s*(?:about\s+|~\s?)?$")
+
+
+def _said_of_its_pair(text: str, claims: Sequence[Claim], at: int, rel: str, against: Claim | float) -> bool:
+    """Whether a comparison after a time holds of the rate said just before it as the same figure, or the reverse.
+
+    "The measured 38 tok/s ≈ 26.3 ms/tok is above that floor": 26.3 ms is 1 ÷ 38 tok/s, and the floor is the rate's.
+    """
+    a = claims[at]
+    pair = claims[at - 1] if at else None
+    pairs = {Dim.SECOND: Dim.TOKEN_RATE, Dim.TOKEN_RATE: Dim.SECOND}
+    if (pair is None or pairs.get(a.dim) is not pair.dim or pair.value <= 0 or a.value <= 0
+            or not math.isclose(pair.value * a.value, 1, rel_tol=0.05)
+            or not _RESTATED_AS.search(text, max(0, a.start - 16), a.start)):
+        return False
+    value = 1 / against if isinstance(against, float) else (
+        against.value if against.dim is pair.dim else 1 / against.value if against.value > 0 else 0.0)
+    return value > 0 and _less_said(rel, pair.dim) == (pair.value < value)
+
+
 def comparison_wrong(text: str, claims: Sequence[Claim], facts: Facts | None = None) -> str:
     """Why a comparison of two of the line's figures in one unit, or of one with its floor, is false, or "".
 
@@ -4282,6 +4332,8 @@ def comparison_wrong(text: str, claims: Sequence[Claim], facts: Facts | None = N
         if math.isclose(a.value, value, rel_tol=MATCH):
             continue
         less = _less_said(rel, a.dim)
+        if less != (a.value < value) and _said_of_its_pair(text, claims, at, rel, against):
+            continue  # "38 tok/s ≈ 26.3 ms/tok is above that floor": said of the rate, restated as a time beside it
         if less != (a.value < value):
             if rel in _LESS_THAN or rel in ("above", "more than", "greater than", "higher than", "bigger than",
                                              "larger than", "<", ">", "≤", "≥", "under"):

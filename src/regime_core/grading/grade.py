@@ -195,9 +195,10 @@ def _scales(incident_id: str, others: list[str]) -> tuple[tuple[float, str], ...
 
 
 def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
-    """An elementwise kernel's tensor, or a matmul's output matrix, in bytes at 2 and 4 bytes an element.
+    """An elementwise kernel's tensor, or a matmul's output matrix: its elements, and its bytes at 2 and 4 an element.
 
-    "8×32×32 fp16 is 16 KiB"; "a relu over the 4096×4096 fp16 output reads ~34 MB and writes ~34 MB".
+    "8×32×32 fp16 is 16 KiB"; "a relu over the 4096×4096 fp16 output reads ~34 MB and writes ~34 MB"; "the relu is
+    16.8M ops next to 1.37e11".
     """
     if (spec or {}).get("kernel") == "matmul" and all(isinstance((spec or {}).get(d), int) for d in ("m", "n")):
         spec = {"shape": [spec["m"], spec["n"]]}  # type: ignore[index]
@@ -207,7 +208,7 @@ def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
     elements = 1
     for n in shape:
         elements *= n
-    return [f"{elements * width} bytes" for width in (2, 4)]
+    return [f"{elements} elements", *(f"{elements * width} bytes" for width in (2, 4))]
 
 
 @cache

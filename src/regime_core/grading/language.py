@@ -98,7 +98,9 @@ _MICROSECONDS = re.compile(r"(?<=\d)\s?us\b")
 _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
                      r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near"
                      # Scots: "naebody's FLOP-limited", "it isnae the maths"
-                     r"|nobody|naebody|nae|isnae|disnae|cannae|dinnae|wisnae)\b")
+                     r"|nobody|naebody|nae|isnae|disnae|cannae|dinnae|wisnae"
+                     # Papiamento: "Nò fusion"
+                     r"|nò)\b")
 _AFTER = re.compile(r"\b(?:won't|wont|will not|would not|wouldn't|wouldnt|does not|doesn't|doesnt|do not|don't|"
                     r"cannot|can't|cant|can not|could not|couldn't|couldnt|is not|isn't|isnt|are not|aren't|arent"
                     r"|is gone|gone|useless|pointless|irrelevant|ruled out|excluded|eliminated|dismissed|"
@@ -436,8 +438,17 @@ def _speed_in_words(text: str) -> str:
     return _MODAL_MULTIPLIED.sub(lambda m: f"{m['modal']} make it {_MULTIPLIED[m['verb']]}× faster", text)
 
 
+# A capital SI prefix standing alone after a number, before an operator or what it counts ("137 G / 101 M ≈ 1.36 k",
+# "312 T / 2 T"): a power of ten, which lower-casing would turn into grams and metres.
+_BARE_PREFIX = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([KMGT])(?=\s*(?:[/÷×*≈=~,;)]|$)|\s+(?:flops?|bytes?|elements?"
+                          r"|params?|parameters|values|ops)\b)")
+_PREFIX_POWER = {"K": 3, "M": 6, "G": 9, "T": 12}
+
+
 def with_units(text: str) -> str:
     """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
+    if _BARE_PREFIX.search(text):
+        text = _BARE_PREFIX.sub(lambda m: f"{m[1]}e{_PREFIX_POWER[m[2]]}", text)
     text = _BINARY_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}i{m[3].replace('b', 'B', 1)}",
                             _PER_STEP.sub(r" per \1", _speed_in_words(normalise(text))))
     return _PREFIXED_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}{m[3].replace('b', 'B', 1) if m[3][0] == 'b' else m[3]}",
@@ -488,7 +499,10 @@ def added(text: str, start: int) -> bool:
 
 # What fusion does not do: cut FLOPs, or make the math itself faster ("fusing a relu into a GEMM cuts the GEMM's
 # FLOPs", "the compiled kernel maps the multiply-add onto tensor cores and so raises arithmetic throughput").
-_FUSION_DOES_MATH = re.compile(r"\b(?:cuts?|reduces?|removes?|lowers?|saves?|deletes?)\b"
+_FUSION_DOES_MATH = re.compile(r"\b(?:cut(?:s|ting)?|reduc(?:es?|ing)|remov(?:es?|ing)|lower(?:s|ing)?|sav(?:es?|ing)"
+                               r"|delet(?:es?|ing))\b"
+                               # the figure of what it cuts may stand between ("remove 4096^2 = 1.68e7 of the FLOPs")
+                               r"(?:\s+(?:\d[\d.,^e+]*|[=≈~]))*"
                                r"(?:\s+(?!no\b|not\b|zero\b|none\b|nothing\b)[\w'’-]+){0,3}?\s+"
                                r"(?:flops\b|flop count|(?:operation|op) count|number of flops|arithmetic\b)"
                                r"|\b(?:fewer|less)\s+(?:[\w-]+\s+)?(?:calculations?|math|operations|flops|arithmetic"
