@@ -224,6 +224,10 @@ PAIRS = [
      " alone; at 100 % we would still be at ~112 ms.", "62% of peak; the 62% reading is impossible.", "beyond its card's"),
     ("a1", "helps", "Tensor core efficiency: check the cuBLAS algo, maybe fp8. Nò fusion.",
      "Tensor core efficiency: fuse the relu into the matmul.", "cannot move this kernel"),
+    ("a3", "helps", "Fewer launches: CUDA graphs, or batch many requests into one call.",
+     "Pull the tensor to the host with .cpu(), run the chain in numpy and copy it back.", "host"),
+    ("a1", "wastes", "Buying a card with more HBM bandwidth: bytes are not what limits this one.",
+     "Buying more tensor-core throughput: the math is not what limits this one.", "would actually help"),
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),
@@ -599,3 +603,18 @@ def test_capital_si_prefixes_standing_alone_are_powers_of_ten() -> None:
     kernels["matmul"]["intensity"] = "137 G / 101 M ≈ 13.6 k"
     check = grade({"part_b": {"ridge": "156", "kernels": kernels}})["items"]["part_b"]["checks"]
     assert check["matmul"]["passed"] is False, check
+
+
+def test_cnt_kinds_of_set_d_and_e_are_read() -> None:
+    # the speed the roof would give, said as a what-if ("even a perfect kernel only gets ~43% faster"), not as a cut
+    assert _check("a1", "evidence", "70% of peak. 1/0.7 ≈ 1.43, so even a perfect kernel only gets ~43% faster.")[
+        "passed"] is True
+    assert _check("a1", "evidence", "70% of peak; at 100% of peak the time would be cut by 43%.")["passed"] is not True
+    # the Part B card's peak shortened ("312 TF"), and halving the kernels' own total ("saves only 40 ms of 400")
+    assert _check("a1", "evidence", "70% of peak TFLOP/s; ~1365 FLOP/byte, far above the 156 ridge of a 312 TF / 2 TB/s"
+                                    " card.")["passed"] is True
+    assert _check("a6", "wastes", "Micro-optimising the 2 µs kernels; halving them saves only 40 ms of 400.")[
+        "passed"] is True
+    # the relu's one op an element over A1's 4096² output
+    assert _check("a1", "wastes", "Fusing the relu into it: the relu is ~1.7e7 ops next to 1.37e11.")["passed"] is True
+    assert _check("a1", "wastes", "Fusing the relu into it: the relu is ~1.7e9 ops next to 1.37e11.")["passed"] is not True

@@ -91,7 +91,8 @@ _GAP_TO_ROOF = re.compile(r"\s*gap\s+(?:to|from|below|under)\s+(?:the\s+|its\s+)
                          r"|max\w*|top|theoretical|datasheet)\b")
 _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploited|left on the table)\b")
 # "30% left", "30% of peak unused", "30% of peak is the only slack": what is left, said right beside its number
-_LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|[\w-]+ (?:rate|bandwidth|capacity))\s+)?(?:(?:is|are)\s+)?"
+_LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|b/w|bw|hbm|bandwidth|[\w-]+ (?:rate|bandwidth|capacity))\s+)?"
+                          r"(?:(?:is|are)\s+)?"
                           r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable)\b"
                           r"|\s*(?:of (?:the |its )?peak\s+)?(?:is|are)\s+(?:(?:the|all the)\s+)?(?:only\s+)?(?:slack|headroom"
                           r"|spare capacity)\b")
@@ -1628,7 +1629,16 @@ def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
             f" {show(value, Dim.SECOND)}, not {claim.shown()}")
 
 
-def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
+# What says a figure is what the roof would give: "even a perfect kernel only gets ~43% faster", "at best 30% less".
+_AT_THE_ROOF_SAID = re.compile(r"\b(?:perfect|ideal|flawless|best|most|would|could|if|at 100\s?%|at (?:the )?(?:roof|peak)"
+                               r"|max\w*|ceiling|upper bound|up to|no more than)\b")
+
+
+_MORE_SPEED_AFTER = re.compile(r"\s*(?:faster|quicker|more (?:speed|throughput)|(?:higher|more) (?:speed|throughput)"
+                               r"|speed-?up|(?:of )?(?:extra )?(?:speed|throughput))\b")
+
+
+def _derived_for(claim: Claim, facts: Facts, text: str = "") -> list[dv.Derived]:
     """The derived figures a claim may be, by its unit and by the role its words give it."""
     pool = [*facts.derived, *facts.datasheet]
     out = []
@@ -1646,6 +1656,9 @@ def _derived_for(claim: Claim, facts: Facts) -> list[dv.Derived]:
             continue  # a card's memory size is not the bytes a kernel moves ("140 GB of weights" is no H200)
         if d.role == dv.SPARE and not (claim.spare or claim.share or claim.roof):
             continue  # 1 − any share is near almost any percent: a complement is one only where it is said to be
+        if d.how.endswith("more speed") and not (_MORE_SPEED_AFTER.match(text, claim.end) and (
+                claim.bound or _AT_THE_ROOF_SAID.search(text, max(0, claim.start - 60), claim.start))):
+            continue  # what the roof would give in speed, said as a what-if or a bound: 43% more speed is no 43% cut
         if d.role == dv.SPARE and d.dim is not Dim.FRACTION and not claim.spare:
             continue  # a rate left under the roof is that only where it is said to be left ("reaches 0.3 TB/s" is not)
         if claim.dim is Dim.FRACTION:
@@ -1912,7 +1925,7 @@ def _tuned_past_the_roof(claim: Claim, facts: Facts, text: str) -> str:
     may go past it.
     """
     if not claim.multiplier or claim.bound or not _FASTER_AFTER.match(text, claim.end) or _NEEDED.search(
-            text, _sentence_bounds(text, claim)[0], claim.start) or any(d.role == dv.RATIO for d in _derived_for(claim, facts)):
+            text, _sentence_bounds(text, claim)[0], claim.start) or any(d.role == dv.RATIO for d in _derived_for(claim, facts, text)):
         return ""  # the speed-up the target needs (180 → 80 ms: 2.25×) is no claim that tuning reaches it
     headroom = _headroom(facts)
     if headroom is None or claim.value <= headroom.value * (1 + MATCH) or any(
@@ -2674,7 +2687,10 @@ _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:o
 # A figure a change is said to take something to: "shaving the kernel to 1 µs", "bring the step down to 5 ms".
 # ("cut the request from 400 ms to 40 ms" says an outcome, checked: a figure taken "from" one to another)
 _TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|reduc\w*|drop\w*|speed\w* up|tun\w*"
-                       r"|shrink\w*|get\w*)\b(?:(?!\bfrom\b)[^.;:]){0,40}?\b(?:down\s+)?to\s+(?:~\s?|≈\s?|about\s+)?$")
+                       r"|shrink\w*|get\w*)\b(?:(?!\bfrom\b)[^.;:]){0,40}?\b(?:down\s+)?to\s+(?:~\s?|≈\s?|about\s+)?$"
+                       # "even if it becomes 1 µs"
+                       r"|\b(?:if|once|when)\s+(?:it|the kernel|each kernel|they|the kernels)\s+(?:becomes?|gets?|is|were|are)"
+                       r"\s+(?:~\s?|≈\s?|about\s+)?$")
 # Levers that halve a time or double a rate; not quantisation: "int8 weights" is A8 as it is, not a change.
 _HALVING_LEVERS = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})
 # Two figures said as a proportion: "idle 4 µs for every 1 µs it works (8:2)".
@@ -3294,7 +3310,7 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
     if not here and (said_of_another or any(
             c.speed and any(math.isclose(c.value, f.value, rel_tol=SPEED_MATCH) for f in speeds) for c in line)):
         return None
-    if any(math.isclose(d.value, claim.value, rel_tol=_SPEED_DERIVED) for d in _derived_for(claim, facts)):
+    if any(math.isclose(d.value, claim.value, rel_tol=_SPEED_DERIVED) for d in _derived_for(claim, facts, text)):
         return None
     return Mark(shown, False, f"{claim.shown()}× is not this incident's figure: it says {speeds[0].shown()}×")
 
@@ -3338,7 +3354,7 @@ def _at_peak_mark(claim: Claim, facts: Facts, text: str, summed: frozenset[int],
             text, claim.end):
         return None
     d = _time_at_the_roof(facts)
-    if d is None or _derived_for(claim, facts):
+    if d is None or _derived_for(claim, facts, text):
         return None
     return Mark(shown, False, f"at 100% of the roof it would take {d.how} = {show(d.value, Dim.SECOND)}, not"
                               f" {claim.shown()}")
@@ -3469,7 +3485,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _share_of_said_off(claim, at.claims, text) or _side_against_the_ridge(claim, facts, at)
              or _width_said_off(claim, at, text) or _time_with_the_gaps_gone(claim, facts, text)
              or _ratio_to_the_roof_said(claim, facts, text))
-    if not wrong and not _derived_for(claim, facts):
+    if not wrong and not _derived_for(claim, facts, text):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
                  or _fraction_misread(claim, facts)
                  or _headroom_wrong(claim, text, facts) or _complement_as_share(claim, facts, text))
@@ -3493,7 +3509,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     if matches and not claim.change and not claim.spare:
         cites = any(same(claim, f) for f in facts.deciding)
         return Mark(shown, True, "decides the regime" if cites else "the incident's own figure"), cites
-    found = _derived_for(claim, facts)
+    found = _derived_for(claim, facts, text)
     misread = (_total_of_the_other_part(claim, found, facts, text, shown) or _spare_as_time(claim, found, facts, shown, text)
                or _spare_said_to_be(claim, found, text, shown)
                or _time_share_as_roof(claim, found, facts, shown) or _headroom_said_wrong(claim, found, text, shown)
@@ -3580,7 +3596,8 @@ def _change_unmarked(claim: Claim, facts: Facts, text: str) -> str:
     if not _CHANGED.search(text, start, end):
         return ""
     d = next((d for d in facts.derived if d.role == dv.CHANGE and d.dim is Dim.FRACTION
-              and abs(abs(d.value) - claim.value) <= SHARE_POINTS / 3), None)
+              and abs(abs(d.value) - claim.value) <= SHARE_POINTS / 3
+              and not d.how.endswith("more speed")), None)  # what the roof would give in speed: _derived_for's
     return f"{d.how}: a change of {show(abs(d.value), Dim.FRACTION)}" if d else ""
 
 
@@ -3901,7 +3918,7 @@ def role_wrong(facts: Facts, reading: Reading, text: str = "") -> str:
                 or _kernel_fix_past_its_part(claim, facts, text) or _ceiling_said_exact(claim, facts, text)
                 or _speed_up_of_the_change_off(claim, reading.claims, text))):
             return why
-        headroom = _headroom_said_wrong(claim, _derived_for(claim, facts), text, claim.shown()) if text else None
+        headroom = _headroom_said_wrong(claim, _derived_for(claim, facts, text), text, claim.shown()) if text else None
         if headroom is not None:  # "retune the tiles: a guaranteed win of exactly 1/0.7 ≈ 1.43×"
             return headroom.why
     return ""

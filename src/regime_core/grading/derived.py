@@ -94,6 +94,9 @@ def derive(figures: Iterable[Figure], transitions: Iterable[tuple[float, float]]
                 # at the roof the time falls to the share: "70% of peak: at most 30% less time"
                 out.append(Derived(-(1 - f.value), Dim.FRACTION, CHANGE, f"at 100% of the roof, {shown} of the time",
                                    f.deciding))
+                # and the speed rises by 1 ÷ the share − 1: "even a perfect kernel only gets ~43% faster"
+                out.append(Derived(1 / f.value - 1, Dim.FRACTION, CHANGE, f"at 100% of the roof, 1 ÷ {shown} − 1 more"
+                                   " speed", f.deciding))
         if f.speed and f.value > 1:  # 3.8× faster: the time falls by 1 − 1/3.8 (−74%), the speed rises by 2.8 (+280%)
             out.append(Derived(-(1 - 1 / f.value), Dim.FRACTION, CHANGE, f"{shown}× faster, in time", f.deciding))
             out.append(Derived(f.value - 1, Dim.FRACTION, CHANGE, f"{shown}× faster, in speed", f.deciding))

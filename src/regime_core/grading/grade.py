@@ -200,7 +200,8 @@ def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
     "8×32×32 fp16 is 16 KiB"; "a relu over the 4096×4096 fp16 output reads ~34 MB and writes ~34 MB"; "the relu is
     16.8M ops next to 1.37e11".
     """
-    if (spec or {}).get("kernel") == "matmul" and all(isinstance((spec or {}).get(d), int) for d in ("m", "n")):
+    matmul = (spec or {}).get("kernel") == "matmul"
+    if matmul and all(isinstance((spec or {}).get(d), int) for d in ("m", "n")):
         spec = {"shape": [spec["m"], spec["n"]]}  # type: ignore[index]
     shape = (spec or {}).get("shape")
     if not isinstance(shape, list) or not all(isinstance(n, int) for n in shape):
@@ -208,7 +209,9 @@ def _tensor_sizes(spec: dict[str, Any] | None) -> list[str]:
     elements = 1
     for n in shape:
         elements *= n
-    return [f"{elements} elements", *(f"{elements * width} bytes" for width in (2, 4))]
+    # an elementwise op on a matmul's output (A1's relu) does one FLOP an element: "16.8M ops next to 1.37e11"
+    flops = [f"{elements} FLOP"] if matmul else []
+    return [f"{elements} elements", *flops, *(f"{elements * width} bytes" for width in (2, 4))]
 
 
 @cache
@@ -561,6 +564,8 @@ def drill_numbers() -> list[tuple[float, Dim]]:
     found = [q for item in drill.incidents() for q in quantities_in(item.text)]
     for item in drill.incidents():
         found += deciding_numbers(item.verdict())
+    # each tensor's elements (A3's 8 × 32 × 32 = 8,192)
+    found += [(float(n), Dim.COUNT) for item in drill.incidents() if (n := _elements(item.id))]
     return found + _part_b_figures()
 
 
@@ -990,7 +995,9 @@ def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
         # A bare number is held to the drill's own (a derived share or change would match almost any count).
         # A figure with a unit is held to the drill's figures in that unit: a bare count of the drill's (A3's 32, A4's
         # context of 512) is no intensity of 33 or 500 FLOP/byte.
-        pool = _drill_numbers() if dim is Dim.COUNT else [k for k in known if k[1] is dim]
+        # (a bare multiplier one step of arithmetic gives, written to its decimals: "1/0.7 = 1.43")
+        pool = [*_drill_numbers(), *((r, Dim.COUNT) for r in _part_c_ratios() if not float(r).is_integer())] \
+            if dim is Dim.COUNT else [k for k in known if k[1] is dim]
         # (a share within a few points of the drill's: 95% is no 98.9%, though within 5% of it)
         if any(same_quantity((value, dim), k, _PART_C_MATCH) and (
                 dim is not Dim.FRACTION or abs(value - k[0]) <= claim_reader.SHARE_POINTS) for k in pool):

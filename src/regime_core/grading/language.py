@@ -443,10 +443,14 @@ def _speed_in_words(text: str) -> str:
 _BARE_PREFIX = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([KMGT])(?=\s*(?:[/÷×*≈=~,;)]|$)|\s+(?:flops?|bytes?|elements?"
                           r"|params?|parameters|values|ops)\b)")
 _PREFIX_POWER = {"K": 3, "M": 6, "G": 9, "T": 12}
+# A FLOP rate shortened to its prefix and an F after a number ("312 TF / 2 TB/s card", "989 TF"), lower-cased later.
+_SHORT_FLOP_RATE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([GTP])F(?![\w/])")
 
 
 def with_units(text: str) -> str:
     """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
+    if _SHORT_FLOP_RATE.search(text):
+        text = _SHORT_FLOP_RATE.sub(lambda m: f"{m[1]} {m[2]}FLOP/s", text)
     if _BARE_PREFIX.search(text):
         text = _BARE_PREFIX.sub(lambda m: f"{m[1]}e{_PREFIX_POWER[m[2]]}", text)
     text = _BINARY_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}i{m[3].replace('b', 'B', 1)}",
