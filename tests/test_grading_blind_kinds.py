@@ -228,6 +228,8 @@ PAIRS = [
      "Pull the tensor to the host with .cpu(), run the chain in numpy and copy it back.", "host"),
     ("a1", "wastes", "Buying a card with more HBM bandwidth: bytes are not what limits this one.",
      "Buying more tensor-core throughput: the math is not what limits this one.", "would actually help"),
+    ("a7", "helps", "Drop the per-token .item() and ITL comes back to about 8 ms.",
+     "Drop the per-token .item() and ITL comes back well under 8 ms.", "what it was before"),
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),

@@ -915,6 +915,7 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
              or claims.beyond_the_roof_wrong(lowered, reading.claims, facts)
              or claims.rate_past_its_roof(lowered, reading.claims, facts)  # "pushes it up to about 6.5 TB/s"
              or _format_speed_past_its_width(facts, reading, lowered)  # "int4 … so tokens come 4× faster"
+             or claims.under_the_time_before_promised(facts, reading, lowered)  # "ITL comes back well under 8 ms"
              or claims.comparison_wrong(lowered, reading.claims, facts)  # "90 ms, which hits the 80 ms target"
              or claims.prompt_cut_wrong(facts, reading, lowered)  # "trim it to 3,500 tokens: TTFT ~80 ms"
              or claims.exact_win_wrong(facts, reading, lowered)  # "expect it to land exactly 4× faster"
