@@ -230,6 +230,12 @@ PAIRS = [
      "Buying more tensor-core throughput: the math is not what limits this one.", "would actually help"),
     ("a7", "helps", "Drop the per-token .item() and ITL comes back to about 8 ms.",
      "Drop the per-token .item() and ITL comes back well under 8 ms.", "what it was before"),
+    # a time taken by the incident's own speed-up, held to it; a total named as the other part's
+    ("a3", "evidence", "8,192 elements, ~12 µs. Compiled is 1.08× faster, so 12 → about 11.1 µs, small thing.",
+     "8,192 elements, ~12 µs. Compiled is 1.08× faster, so 12 → about 11.9 µs, small thing.", "not 11.9"),
+    ("a6", "evidence", "2 µs on, 8 µs off; per request 400 ms: the idle line is 320 ms and the kernel line is 80 ms.",
+     "2 µs on, 8 µs off; per request 400 ms: the idle line is 80 ms and the kernel line is 320 ms.",
+     "the kernels' (busy) total"),
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),
@@ -620,3 +626,11 @@ def test_cnt_kinds_of_set_d_and_e_are_read() -> None:
     # the relu's one op an element over A1's 4096² output
     assert _check("a1", "wastes", "Fusing the relu into it: the relu is ~1.7e7 ops next to 1.37e11.")["passed"] is True
     assert _check("a1", "wastes", "Fusing the relu into it: the relu is ~1.7e9 ops next to 1.37e11.")["passed"] is not True
+
+
+def test_a_share_of_two_times_is_derived_only_of_a_timeline_s_parts() -> None:
+    # 26.3 ms ÷ (26.3 + 46.7 ms) is no share of anything in A4: "38% of the card's 300 GB/s" is not checked by it
+    said = "38 tok/s means we're using 38% of the card's 300 GB/s, so there's 62% of the table still to clear."
+    assert _check("a4", "evidence", said)["passed"] is not True, _check("a4", "evidence", said)
+    # A6's on and off times are parts of one cycle: busy 2/(2+8) = 20%
+    assert _check("a6", "evidence", "2 µs on, 8 µs off: busy 2/(2+8) = 20%.")["passed"] is True

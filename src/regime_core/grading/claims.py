@@ -375,10 +375,15 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     before = text[lo:start]
     if (joined := list(_JOINED_BEFORE.finditer(before))):
         before = before[joined[-1].end():]
+    # a part named as the subject the time is said of: "the idle line is 80 ms", "kernel is 8 of every 10 µs"
+    if (named := _PART_IS.search(before)) and (span := _nearest(_SPAN_WORDS, "", named["part"])):
+        return span
     return _nearest(_SPAN_WORDS, _words(before, 2, last=True),
                     "" if _THEN.match(text, end) else " ".join(following))
 
 
+_PART_IS = re.compile(r"\b(?P<part>[a-z]+)\s+(?:line|time|total|part|portion|share|side|bit|lane|row)?\s*(?:is|are|was|=|:)\s*"
+                      r"(?:~\s?|≈\s?|about\s+|only\s+|just\s+)?$")
 _OF_EVERY_CYCLE = re.compile(r"\s*(?:of|out of|in)\s+(?:every|each|a|the)?\s*[\d.]+\s*[µnm]?s\b")
 _NEXT_TERM = re.compile(r"\s[+=→×*/]\s|\s-\s")
 _JOINED_BEFORE = re.compile(r"\b(?:then|followed by|and then|after that)\b")
@@ -3462,6 +3467,29 @@ def _range_end(claim: Claim, line: Sequence[Claim], facts: Facts, text: str) -> 
     return f"the far end of a range from {near.shown()}, the incident's own figure"
 
 
+def _total_named_of_the_other_part(claim: Claim, facts: Facts, text: str) -> str:
+    """A total given as the subject's of one part of the timeline that is the other part's, or "".
+
+    "The idle line is 80 ms and the kernel line is 320 ms" of A6: 80 ms is the kernels' total. Only a part named as
+    what the time is ("the idle line is") is held here; "removing the gaps → 80 ms" is what is left without them.
+    """
+    if claim.dim is not Dim.SECOND:
+        return ""
+    lo = _clause_bounds(text, claim.start, claim.end)[0]
+    named = _PART_IS.search(text, lo, claim.start)
+    span = _nearest(_SPAN_WORDS, "", named["part"]) if named else None
+    if span is None:
+        return ""
+    totals = [d for d in facts.derived if d.role == dv.TOTAL and d.span in ("busy", "idle")]
+    if any(d.span == span and math.isclose(claim.value, d.value, rel_tol=MATCH) for d in totals):
+        return ""
+    other = next((d for d in totals if d.span != span and math.isclose(claim.value, d.value, rel_tol=MATCH)), None)
+    if other is None:
+        return ""
+    names = {"busy": "the kernels' (busy)", "idle": "the gaps' (idle)"}
+    return f"{claim.shown()} is {names[other.span or '']} total, {other.how}, not {names[span]}"
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
@@ -3484,7 +3512,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
              or _share_of_the_other_step(claim, facts, text) or _floor_said_off(claim, at.claims, text)
              or _share_of_said_off(claim, at.claims, text) or _side_against_the_ridge(claim, facts, at)
              or _width_said_off(claim, at, text) or _time_with_the_gaps_gone(claim, facts, text)
-             or _ratio_to_the_roof_said(claim, facts, text))
+             or _ratio_to_the_roof_said(claim, facts, text) or _total_named_of_the_other_part(claim, facts, text))
     if not wrong and not _derived_for(claim, facts, text):
         wrong = (_change_turned(claim, facts, text) or _time_cut_said_as_speed(claim, facts, text)
                  or _fraction_misread(claim, facts)
@@ -3984,6 +4012,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
                                  or _of_share_wrong(text, reading.claims) or _of_cycle_wrong(text, reading.claims, facts)
                                  or _times_below_peak_wrong(text, reading.claims, facts)
                                  or beyond_the_roof_wrong(text, reading.claims, facts)
+                                 or _transition_off_its_speed(text, reading, facts)
                                  or _near_roof_said_far(text, reading.claims, facts)
                                  or _near_the_ridge_wrong(text, reading.claims, facts))
     if compared:
@@ -4235,6 +4264,33 @@ def rate_past_its_roof(text: str, claims: Sequence[Claim], facts: Facts) -> str:
             continue
         return (f"{claim.shown()} is past this card's roof of {show(max(roofs), claim.dim)}: no kernel goes faster"
                 " than its roof")
+    return ""
+
+
+def _transition_off_its_speed(text: str, reading: Reading, facts: Facts) -> str:
+    """A time taken "from → to" by the incident's speed-up said just before it that the speed-up does not give, or "".
+
+    "Compiled is 1.08× faster, so 12 → about 11.9 µs": 12 µs ÷ 1.08 is 11.1 µs. A what-if's speed-up ("make unloading
+    twice as fast and you go 400 → 360 ms") may be of a part: not held here.
+    """
+    claims = reading.claims
+    for a, b in reading.transitions:
+        if b.dim is not Dim.SECOND or b.value <= 0:
+            continue
+        lo = _sentence_bounds(text, a)[0]
+        before = [c for c in claims if lo <= c.start < a.start]
+        speed = before[-1] if before else None
+        if speed is None or not (speed.multiplier and speed.speed) or speed.value <= 1 or speed.bound or not any(
+                f.speed and math.isclose(f.value, speed.value, rel_tol=0.02) for f in facts.known):
+            continue
+        start, end = _as_written_number(a), _as_written_number(b)
+        if end <= 0 or start <= end:
+            continue
+        # held to the digits the result is written to ("about 11.9" is not 11.1; "about 11" is)
+        if not math.isclose(end, start / speed.value, rel_tol=max(0.03, arithmetic_tolerance(b.written))):
+            return (f"{number_shown(start)} ÷ {speed.shown()} is {number_shown(start / speed.value)}, not"
+                    f" {number_shown(end)}: a {speed.shown()}× speed-up takes {number_shown(start)} to"
+                    f" {number_shown(start / speed.value)}")
     return ""
 
 

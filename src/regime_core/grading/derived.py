@@ -142,7 +142,7 @@ def _pair(a: Figure, b: Figure, sa: str, sb: str, *, changes: bool = True) -> li
         out.append(Derived(a.value / b.value, Dim.COUNT, RATIO, f"{sa} ÷ {sb}", both, of=a.dim))
         if changes:
             out.append(Derived((b.value - a.value) / a.value, Dim.FRACTION, CHANGE, f"{sa} → {sb}", both))
-        if a.dim is Dim.SECOND:
+        if a.dim is Dim.SECOND and (a.span or b.span):  # a part of a timeline over the whole (2 µs on, 8 µs off)
             out.append(Derived(a.value / (a.value + b.value), Dim.FRACTION, RATIO, f"{sa} ÷ ({sa} + {sb})", both))
             out.append(Derived(a.value + b.value, Dim.SECOND, TOTAL, f"{sa} + {sb}", both))
     if (a.dim, b.dim) in _FLOORS:
