@@ -443,6 +443,16 @@ _EVIDENCE_CLAUSE = re.compile(r"[;:!?()\[\]—–→⇒]|->|=>|\.(?=\s|$)|,\s|\b
 # a regime is said of that one, set beside this.
 _NAMED_SUBJECT = re.compile(r"\W*(?:the\s+)?(?:[\w-]+\s+){0,3}?(?:(?:in|of|for|on)\s+)?a[1-8]\b")
 _NAMED_BEFORE = re.compile(r"\ba[1-8]\W*$")
+# Another incident named by what it was: "the same chain at (8, 4096, 4096) was bandwidth-limited", "the same chain on
+# a tensor 16,384× bigger was memory-bound".
+_THE_OTHER_ONE = re.compile(r"\W*(?:the\s+)?same\s+(?:chain|kernel|ops?|code|graph|computation)\s+(?:at|on|with|over|for)\b"
+                            r"|\b(?:bigger|larger)\s+(?:tensor|shape|input)\b|\btensor\s+[\d.,]+\s?×\s+(?:bigger|larger)\b")
+
+
+def _sentence_up_to(text: str, at: int) -> str:
+    """The sentence ``at`` ends in, from its start up to ``at``."""
+    start = max(text.rfind(". ", 0, at), text.rfind("; ", 0, at), text.rfind("\n", 0, at))
+    return text[start + 1:at]
 
 
 def _regime_said_against(text: str, regime: str | None) -> str:
@@ -471,7 +481,8 @@ def _regime_said_against(text: str, regime: str | None) -> str:
         other = regime_named(clause)
         # an incident named as the clause's subject, or just before it ("(A2) was memory-bound"), is what it is of
         if other is not None and other != regime and not (_NAMED_SUBJECT.match(clause) or _NAMED_BEFORE.search(
-                lowered, max(0, start - 12), start)) and not _named_in_contrast(clause, other):
+                lowered, max(0, start - 12), start) or _THE_OTHER_ONE.search(_sentence_up_to(lowered, at))) and not \
+                _named_in_contrast(clause, other):
             quoted = _as_written(text, clause.strip())
             return f"Your evidence describes {a_kernel(other)} (“{quoted}”), but this one is {advice(regime).name}."
     return ""
@@ -916,6 +927,7 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
              or claims.rate_past_its_roof(lowered, reading.claims, facts)  # "pushes it up to about 6.5 TB/s"
              or _format_speed_past_its_width(facts, reading, lowered)  # "int4 … so tokens come 4× faster"
              or claims.under_the_time_before_promised(facts, reading, lowered)  # "ITL comes back well under 8 ms"
+             or (offered and _doubled_past_its_factor(facts, reading, text, lowered))  # "fp8 … TTFT drops to 80 ms"
              or claims.comparison_wrong(lowered, reading.claims, facts)  # "90 ms, which hits the 80 ms target"
              or claims.prompt_cut_wrong(facts, reading, lowered)  # "trim it to 3,500 tokens: TTFT ~80 ms"
              or claims.exact_win_wrong(facts, reading, lowered)  # "expect it to land exactly 4× faster"
@@ -936,6 +948,38 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     if small_win:
         return small_win, ""
     return "", ", ".join(c.shown() for c in open_claims[:3])
+
+
+# Levers that double a peak or split the work in two, and the words that say so ("doubles the peak", "two H100s").
+_DOUBLING = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})
+_TWICE = re.compile(r"\b(?:doubl\w*|twice|2\s?×|2x|two\s+(?:h100s?|gpus?|cards?)|2\s+(?:h100s?|gpus?|cards?)|halv\w*)")
+_PRECISION_NAMED = re.compile(r"\b(?:fp[48]|int[48]|lower[- ]precision|quanti[sz]\w*)\b")
+_GPUS_NAMED = re.compile(r"\b(?:gpus|h100s|cards|devices|nodes|tensor[- ]parallel\w*|tp)\b")
+_TAKES_IT_TO = re.compile(r"(?:\b(?:drops?|falls?|gets?|comes? down|goes?|lands?|becomes?|brings? (?:it|ttft)|takes? (?:it|ttft))"
+                          r"(?:\s+down)?\s+(?:to|at)|→|->|=|≈)\s*(?:about\s+|~\s?|≈\s?|roughly\s+)?$")
+
+
+def _doubled_past_its_factor(facts: claims.Facts, reading: claims.Reading, text: str, lowered: str) -> str:
+    """Why one lever that doubles the peak or halves the work is said to take the time below half of it, or "".
+
+    "Switch to fp8 — doubles the peak, so TTFT drops to 80 ms on its own" of A5's 180 ms: at the same share of the
+    new roof it is 90 ms; more than 2× needs more than the one lever.
+    """
+    offered = read_levers(text).offered
+    if len(offered) != 1 or offered[0] not in _DOUBLING or not _TWICE.search(lowered) or (
+            _PRECISION_NAMED.search(lowered) and _GPUS_NAMED.search(lowered)):
+        return ""  # one lever only: "FP8 plus two GPUs" doubles twice
+    times = [f.value for f in facts.known if f.dim is Dim.SECOND and not f.hypothetical]
+    if not times:
+        return ""
+    measured = max(times)
+    for claim in reading.claims:
+        if (claim.dim is Dim.SECOND and not claim.bound and claim.value < measured / 2 * (1 - claims.MATCH)
+                and _TAKES_IT_TO.search(lowered, max(0, claim.start - 30), claim.start)):
+            return (f"one lever that doubles the rate takes {claims.show(measured, Dim.SECOND)} to"
+                    f" {claims.show(measured / 2, Dim.SECOND)} at the same share of the roof, not"
+                    f" {claim.shown()}: more needs more than it")
+    return ""
 
 
 def _only_on_its_roof(text: str) -> bool:

@@ -308,6 +308,9 @@ _NOT_BY_FUSION = re.compile(r"\b(?:not|never|rather than|instead of)\s+(?:by|wit
                             r"(?:fus\w*|compil\w*|torch\.compile)")
 
 
+_THE_UNFUSED = re.compile(r"\b(?:single|individual|separate|eager|unfused|each of the)\s+(?:\w+\s+)?(?:kernels?|ops?)\b")
+
+
 def _paid(text: str) -> bool | None:
     """Whether the words say the fix paid (True), did not (False), or neither or both (None).
 
@@ -325,6 +328,8 @@ def _paid(text: str) -> bool | None:
             continue  # "A1 already reaches 70% of peak": where it stands, not what a fix paid
         if before[-1:] in (["only"], ["barely"], ["merely"]):
             continue  # "compile only gives 1.08×": a small win, said as one, is no pay
+        if _THE_UNFUSED.search(text, max(0, found.start() - 40), found.start()):
+            continue  # "the single kernels could not go faster": said of the kernels as they are, not of fusion
         if any(_NEGATOR.fullmatch(w.strip(",;:()")) for w in before) or _NOTHING_AFTER.match(text, found.end()):
             unpaid = True  # "can't help", "saves zero frames", "gains nothing"
         else:

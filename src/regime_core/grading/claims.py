@@ -111,7 +111,7 @@ _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the 
                     r"|recoverable)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|higher|lower|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
-                     r"|gains?|grew|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top)\b")
+                     r"|gains?|grew|grows?|growing|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top)\b")
 _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
@@ -119,9 +119,9 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
 # A bound with its working between it and the multiplier ("at most 1/0.85 ≈ 1.18×").
 _BOUND_WORKED = re.compile(r"\b(?P<below>at most|no more than|up to)\s+\(?[\d.]+\)?\s*[/÷]\s*\(?[\d.]+\)?\s*(?:≈|=|~)\s*$")
 # A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
-_DIRECTION_BEFORE = re.compile(r"up|down|rose|risen|fell|fallen|dropped|grew|grown|shrank|shrunk|increased|decreased"
+_DIRECTION_BEFORE = re.compile(r"up|down|rose|risen|fell|fallen|dropped|grew|grown|grows?|shrank|shrunk|increased|decreased"
                                r"|rises|falls|drops|climbed|sank|sunk|slid|jumped")
-_RISE_BEFORE = re.compile(r"up|rose|risen|grew|grown|increased|rises|climbed|jumped")
+_RISE_BEFORE = re.compile(r"up|rose|risen|grew|grown|grows?|increased|rises|climbed|jumped")
 _CHANGE_OF = re.compile(r"\b(drop|fall|decline|decrease|reduction|cut|loss|saving|rise|increase|jump|gain|growth|slowdown"
                         r"|slow-down)s? (?:of|by) (?:about |roughly |~|≈)?$")
 _DIRECTION_WORKED = re.compile(r"\b(up|down|rose|fell|dropped|grew|shrank|increased|decreased|rises|falls|drops)\s+"
@@ -402,6 +402,9 @@ _OF_A_TIME_IS = re.compile(r"\s*of\s+(?:the\s+|its\s+)?(?:~\s?)?[\d.,]+\s*(?:ms|
 _COPULA = re.compile(r"\s*(?:(?:is|are|was|means|represents|stands for|measures)\b|[=≈])")
 
 
+_WHAT_CHANGED = re.compile(r"throughput|speed|latency|itl|ttft|time|runtime|rate|bandwidth")
+
+
 def _change_named_before(text: str, lo: int, start: int) -> str:
     """"up" or "down" where a change is named just before a percent ("a drop of 43%", "an increase of 75%"), or ""."""
     named = _CHANGE_OF.search(text, max(lo, start - 24), start)
@@ -486,6 +489,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     # A percent is a change only where the change is said of it: "+75%", "75% slower", "a 44% speed-up", "cut by 56%"
     # ("85% of peak; compile made it 3.8× faster" says no change of 85%).
     sign, word = text[max(0, start - 2):start].strip()[-1:], _words(text[end:hi], 1, last=False)  # "(+75%)" too
+    if _WHAT_CHANGED.fullmatch(word):  # "a 75% throughput drop": the change word after what changed
+        word = (_words(text[end:hi], 2, last=False).split()[1:] or [word])[0]
     if _SPACED_DASH.search(text, max(0, start - 5), start):  # "liming 8 µs - 20% busy": a dash between clauses
         sign = ""
     # "ITL rose 6/14 = 43%": the direction word before the working is the result's
@@ -682,8 +687,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         numerator, denominator, starts = chain.numerator, chain.denominator, chain.starts
         j = index[chain.last] if chain.last >= 0 else i
         result = _result_after(text, claim, at, by_start, alone=not operators and not led, product=denominator is None)
-        conversion = _conversion(claim, result) if result is not None and not operators and not led and not (
-            _TOKENS_IN.search(text, max(0, claim.start - 30), claim.start)) else None
+        conversion = _conversion_said(text, claim, result) if not operators and not led else None
         if conversion is not None and result is not None:
             out.append(conversion)
             previous, previous_end = (result.value, result.dim, text[result.start:result.end]), result.end
@@ -789,6 +793,22 @@ def _rate_said_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim
     if rate is None or rate.dim is not Dim.TOKEN_RATE or not _CLAUSE_CLOSES.match(text, rate.end):
         return None
     return rate
+
+
+_ARROW_BEFORE = re.compile(r"(?:→|->)\s?(?:about\s|~|≈)?$")
+
+
+def _conversion_said(text: str, claim: Claim, result: Claim | None) -> Sum | None:
+    """A rate said to be a time per token or the reverse, right after it ("38 tok/s is 26 ms a token"), or None.
+
+    Not two changes side by side ("ITL 8 ms → 14 ms is 125 tok/s → ~71 tok/s": start with start, end with end), nor a
+    count of tokens ("512 tokens is …").
+    """
+    if result is None or _TOKENS_IN.search(text, max(0, claim.start - 30), claim.start):
+        return None
+    if _ARROW_BEFORE.search(text, max(0, claim.start - 4), claim.start) and _ARROW.match(text, result.end):
+        return None
+    return _conversion(claim, result)
 
 
 def _conversion(claim: Claim, result: Claim) -> Sum | None:
@@ -2883,6 +2903,9 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
     pool.sort(key=off_a_power_of_ten)
     for d in pool:
         if why := slip(claim.value, abs(d.value), claim.dim):
+            if why.startswith("a factor of 2") and d.role == dv.FLOOR and claim.value > abs(d.value) and _BOTH_WAYS.search(
+                    text, max(0, claim.start - 60), claim.end + 30):
+                continue  # "read + write at 2 TB/s takes about 32 ns": the bytes counted both ways
             source = "the card's datasheet" if d.role == dv.DATASHEET else d.how
             return f"{claim.shown()} is off {source}, {show(d.value, d.dim)}, by {why}"
     return ""
@@ -3397,8 +3420,10 @@ def _floor_said_off(claim: Claim, line: Sequence[Claim], text: str) -> str:
         first, last = sorted((size, rate), key=lambda c: c.start)
         if any(c.start > first.start and c not in (size, rate) for c in before):
             continue  # a divisor or another figure on the way ("70 GB over 80 layers at 2 TB/s")
+        # "70 GB takes 35 ms", "32 KB … at 2 TB/s takes about 12 µs" (a FLOP count's time after its rate is judged
+        # against the derived floor, which names the slip)
         linked = _FLOOR_LINK.fullmatch(text, last.end, claim.start) or (
-            last is size and _WORK_TAKES.fullmatch(text, last.end, claim.start))
+            (last is size or work_dim is Dim.BYTE) and _WORK_TAKES.fullmatch(text, last.end, claim.start))
         if linked:  # off 3× or more: only a slip of a prefix is a claim off
             return f"{size.shown()} ÷ {rate.shown()} is {show(size.value / rate.value, Dim.SECOND)}, not {claim.shown()}"
     return ""
@@ -3442,7 +3467,9 @@ def _facts_matched(claim: Claim, facts: Facts, text: str) -> list[Claim]:
     """The incident's own figures a claim is, as written or inside arithmetic."""
     if claim.dim is Dim.COUNT and _PER_SECOND_AFTER.match(text, claim.end):
         return []  # "8.3k calls/s" is a rate, not A3's 8,192 elements
-    matches = [f for f in facts.known if same(claim, f)]
+    matches = [f for f in facts.known if same(claim, f)
+               # a change said "ITL grew by 43%" is not A7's share "42.9% of" the step
+               and not (claim.dim is Dim.FRACTION and claim.change and claim.direction and not f.change and not f.roof)]
     if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
     return matches
@@ -3867,6 +3894,12 @@ def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
     """
     speeds = [f for f in facts.known if f.speed and f.value > 1]
     for claim in reading.claims:
+        again = claim.multiplier and (_AGAIN_BEFORE.search(text, max(0, claim.start - 30), claim.start)
+                                      or _AGAIN_AFTER.match(text, claim.end))
+        measured = next((f for f in speeds if math.isclose(claim.value, f.value, rel_tol=0.02)), None)
+        if again and measured is not None:  # "a hand-written fused kernel will give roughly another 3.8× on top"
+            return (f"the {measured.shown()}× is what the change the incident measured already bought; the same"
+                    " change made again deletes nothing more")
         if not claim.multiplier or not _EXACTLY.search(text, max(0, claim.start - 25), claim.start):
             continue
         if speeds and not any(math.isclose(claim.value, f.value, rel_tol=0.02) for f in speeds):
@@ -3877,12 +3910,14 @@ def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
                     " incident's figures bound it by")
     if not speeds:
         promised = next((c for c in reading.claims if c.dim in (Dim.TOKEN_RATE, Dim.SECOND) and not c.bound
-                         and _EXACT_WORD.search(text, max(0, c.start - 25), c.start)
+                         and (_EXACT_WORD.search(text, max(0, c.start - 25), c.start) or _EXACT_AFTER.match(text, c.end))
                          and not _A_BOUND_NAMED.search(text, max(0, c.start - 40), c.start)
                          and not any(same(c, f) for f in facts.known)), None)
         if promised is not None:
-            return (f"exactly {promised.shown()} is a promise no measurement here supports: say what the incident's"
-                    " figures bound it by")
+            word = _EXACT_WORD.search(text, max(0, promised.start - 25), promised.start)
+            after = _EXACT_AFTER.match(text, promised.end)
+            said = text[word.start():promised.end] if word else text[promised.start:after.end() if after else promised.end]
+            return f"“{said}” is a promise no measurement here supports: say what the incident's figures bound it by"
         if doubled := _DOUBLED_EXACTLY.search(text):
             return (f"“{doubled.group()}” is a promise no measurement here supports: say what the incident's figures"
                     " bound it by")
@@ -3894,12 +3929,16 @@ def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
     return ""
 
 
+# "76 tok/s for sure", "80 ms guaranteed"
+_EXACT_AFTER = re.compile(r"\s*(?:,\s*)?(?:for sure|guaranteed|for certain|exactly|on the dot|no question)\b")
 # A bound worked out exactly is no promise: "the floor halves to exactly 23.5 ms".
 _A_BOUND_NAMED = re.compile(r"\b(?:floor|ceiling|bound|limit|roof|best case|at best|at most|up to)\b")
 _EXACT_WORD = re.compile(r"\b(?:exactly|precisely|guaranteed)\s+(?:to\s+|at\s+)?(?:~\s?|≈\s?)?$")
 _RATE_OR_TIME = r"(?:tok\w*(?:\s?/\s?s\w*|\s+(?:per|a)\s+s\w*)?|throughput|speed|rate|ttft|latency|the time|step time|itl)"
 _DOUBLED_EXACTLY = re.compile(rf"\b{_RATE_OR_TIME}\s+(?:\w+\s+)?(?:doubles?|halves?|triples?)\s+exactly\b"
                               rf"|\bexactly\s+(?:doubles?|halves?|triples?)\s+(?:the\s+)?{_RATE_OR_TIME}")
+_AGAIN_BEFORE = re.compile(r"\b(?:another|a further|a second|again|an extra|additional)\s+(?:~\s?|≈\s?|roughly\s+|about\s+)?$")
+_AGAIN_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster\s+)?(?:on top|again|more on top|over (?:that|the compiled))")
 _IF_BEFORE_A_PROMISE = re.compile(r"\b(?:if|even|unless|only if|would|could|at best|in theory|never|won'?t|can'?t)\b[^.;]*$")
 
 
@@ -4037,7 +4076,7 @@ _COMPARED = re.compile(_COMPARED_JOIN + r"(?P<rel>below|less than|lower than|sma
 # "Over" is left out: "31.6 ms over the 80 ms target" is a difference, not a comparison. "Under" stays: a figure
 # under a smaller one is false both ways ("112 ms under the 80 ms target" is no difference either).
 # A target met or missed: "90 ms, which hits the 80 ms target".
-_MEETS = re.compile(_COMPARED_JOIN + r"(?P<rel>hits?|meets?|makes|beats?|clears?|misses|miss|inside|within|fits (?:in|inside"
+_MEETS = re.compile(_COMPARED_JOIN + r"(?P<rel>hits?|meets?|reach(?:es)?|makes|beats?|clears?|misses|miss|inside|within|fits (?:in|inside"
                     r"|within|under))\s+(?:the |our |its |that "
                     r"|a |an |this )?~?\s*")
 _TARGET_AFTER = re.compile(r"\s*(?:target|goal|budget|sla|slo|deadline|requirement|ask|bar|mark|slot|window)\b")
@@ -4327,24 +4366,36 @@ def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> s
     floor = _time_at_the_roof(facts)
     if floor is None or not _SAME_ROOF.search(text) or _OTHER_ROOF.search(text):
         return ""
-    for claim in claims:
-        if claim.dim is not Dim.SECOND or not _REACHED.search(text, max(0, claim.start - 30), claim.start):
+    for at, claim in enumerate(claims):
+        value = claim.value if claim.dim is Dim.SECOND else _in_the_unit_before(claim, claims[:at], text)
+        if value is None or not _REACHED.search(text, max(0, claim.start - 30), claim.start):
             continue
         if _sentence_of(text, claim.start).rstrip().endswith("?"):  # asked, not said
             continue
         reached = _REACHED.search(text, max(0, claim.start - 30), claim.start)
         if reached and _NOTHING_REACHES.search(text, max(0, reached.start() - 60), reached.start()):
             continue  # "no amount of trimming reaches 80 ms": denied
-        if claim.value >= floor.value * (1 - MATCH):
+        if value >= floor.value * (1 - MATCH):
             continue
-        return (f"at 100% of the roof it takes {floor.how} = {show(floor.value, Dim.SECOND)}: {claim.shown()} is"
-                " faster than this card's peak allows")
+        return (f"at 100% of the roof it takes {floor.how} = {show(floor.value, Dim.SECOND)}:"
+                f" {show(value, Dim.SECOND)} is faster than this card's peak allows")
     return ""
+
+
+def _in_the_unit_before(claim: Claim, before: Sequence[Claim], text: str) -> float | None:
+    """A bare number in the unit of the time said just before it in its sentence ("… ≈ 112 ms … down to 80"), or None."""
+    if claim.dim is not Dim.COUNT or claim.multiplier or claim.value <= 0:
+        return None
+    lo = _sentence_bounds(text, claim)[0]
+    time = next((c for c in reversed(before) if c.dim is Dim.SECOND and c.start >= lo), None)
+    if time is None or _as_written_number(time) <= 0:
+        return None
+    return claim.value * time.value / _as_written_number(time)
 
 
 def _less_said(rel: str, dim: Dim) -> bool:
     """Whether a relation says the first figure is the smaller ("below", "faster than" of a time, "hits" a time)."""
-    if rel in ("faster than", "quicker than", "slower than") or rel.startswith(("hit", "meet", "make", "beat", "clear",
+    if rel in ("faster than", "quicker than", "slower than") or rel.startswith(("hit", "meet", "reach", "make", "beat", "clear",
                                                                                  "miss", "inside", "within", "fits")):
         faster = not rel.startswith(("slower", "miss"))
         return faster if dim is Dim.SECOND else not faster  # a time is faster the shorter it is, a rate the larger

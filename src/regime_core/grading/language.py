@@ -181,11 +181,14 @@ def decimal_commas(text: str) -> str:
     Without a decimal comma, a dot is a thousands separator only where it cannot be a decimal point ("40.000
     launches").
     """
+    decimal = bool(_DECIMAL_COMMA.search(text))
+    if decimal:  # the line's dots are thousands, before any comma is made a point ("0,334 … 1,68·10⁷")
+        text = _THOUSANDS_DOT.sub(r"\1\2", text)
     if "0," in text:  # "0,047 s": a comma after a lone zero is a decimal one, whatever follows (no number is 0,047)
         text = _ZERO_COMMA.sub(r"\1.\2", text)
-    if not _DECIMAL_COMMA.search(text):
+    if not decimal:
         return _THOUSANDS_PLAIN.sub(r"\1\2", text) if "." in text else text
-    return _DECIMAL_COMMA.sub(r"\1.\2", _THOUSANDS_DOT.sub(r"\1\2", text))
+    return _DECIMAL_COMMA.sub(r"\1.\2", text)
 
 
 def numbers_in_words(text: str) -> str:

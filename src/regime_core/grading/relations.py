@@ -195,6 +195,9 @@ def _limit(entities: dict[str, list[str]], spec: dict[str, Any]) -> Relation:
         rf"{what}(?:{_ADVERB}(?:is|are|was|were|stays?|remains?|looks?|seems?)|'s)\s+(?:\w+\s+)?{fine}",
         rf"\b(?:not|never|isn't|aren't|wasn't|n't)\s+(?:\w+\s+)?(?:limited|held|bound|bottlenecked|capped|throttled)"
         rf"\s+(?:back\s+)?by\s+(?:the\s+)?(?:\w+\s+)?{what}",
+        # "memory cannot be the limit", "bandwidth isn't what limits it"
+        rf"{what}\s+(?:cannot|can'?t|could\s?n'?t|could not|can not|isn'?t|is not|ain'?t)\s+(?:possibly\s+)?(?:be\s+)?"
+        rf"(?:the\s+)?(?:{_LIMIT_NOUN}|what (?:limits|holds|sets|decides))\b",
         # Another thing named the limit, this one set aside: "that's the bottleneck, not HBM", "the limit is X, not Y".
         rf"\b{_LIMIT_NOUN}\b(?:\s+(?:here|now|then))?(?:\s+(?:is|was|=|:)\s+[\w\s.'-]{{1,40}}?)?\s*,?\s+(?:and\s+|but\s+)?"
         rf"not\s+(?:the\s+)?{what}(?!\s+(?:alone|only|just))",
