@@ -259,6 +259,10 @@ PAIRS = [
      " 16,384× fewer elements.", "~12 µs. This chain is bandwidth-limited.", "overhead"),
     ("a7", "evidence", "ITL 8 ms → 14 ms is 125 tok/s → ~71 tok/s. kernels unchanged.",
      "ITL 8 ms → 14 ms is 125 tok/s → ~60 tok/s. kernels unchanged.", "not 60 tok/s"),
+    # the most tokens a second the weights allow said as the least (set 27's spent lines)
+    ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms per token, so at most ~21 tok/s; 38 tok/s is past it, so batching or"
+     " quant is in it.", "14 GB of weights / 300 GB/s ≈ 47 ms per token, so the card should manage at least ~21 tok/s;"
+     " 38 tok/s is comfortably above that minimum.", "the most the bytes allow"),
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),

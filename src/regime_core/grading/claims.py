@@ -1777,6 +1777,28 @@ def _bytes_floor(facts: Facts) -> dv.Derived | None:
     return next((d for d in facts.derived if d.role == dv.FLOOR and d.dim is Dim.SECOND and d.deciding), None)
 
 
+def _ceiling_said_as_a_minimum(text: str, claims: Sequence[Claim], facts: Facts) -> str:
+    """The most tokens a second its weights' floor allows, said as the least ("should manage at least ~21 tok/s").
+
+    A4's 14 GB ÷ 300 GB/s ≈ 47 ms is the least time a token takes, so 21 tok/s is the most the bytes allow.
+    """
+    floor = _bytes_floor(facts)
+    if floor is None or floor.value <= 0:
+        return ""
+    ceiling = 1 / floor.value
+    for claim in claims:
+        if claim.dim is not Dim.TOKEN_RATE or not math.isclose(claim.value, ceiling, rel_tol=MATCH):
+            continue
+        said = claim.bound == ">" or _A_MINIMUM_AFTER.match(text, claim.end)
+        if said and not _NOT_BEFORE.search(text, max(0, claim.start - 30), claim.start):
+            return (f"{floor.how} ≈ {show(floor.value, Dim.SECOND)} is the least time a token can take, so"
+                    f" {show(ceiling, Dim.TOKEN_RATE)} is the most the bytes allow, not the least")
+    return ""
+
+
+_A_MINIMUM_AFTER = re.compile(r"[^.;]{0,20}?\b(?:minimum|at the least|or more|or better|floor rate|at a minimum)\b")
+
+
 def _time_at_the_roof(facts: Facts) -> dv.Derived | None:
     """The incident's own measured time at 100% of its roof (180 ms × 62% = 112 ms), where it gives one.
 
@@ -3879,7 +3901,8 @@ _BECOMES = re.compile(r"[^.;!?]{0,60}?(?:→|->|\bto\b|\bbecomes?\b|\bgives?\b|=
 
 
 # A speed-up said as one: "exactly 2× faster", "2× the speed".
-_FASTER_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up|more tok)")
+_SPEED_UP_PROMISED = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up"
+                                r"|more tok)")
 # A kernel said to end up at its roof: "so the matmul ends up at 100% of peak", "it will hit peak".
 _ENDS_AT_THE_ROOF = re.compile(r"\b(?:ends? up|lands?|gets?|will (?:be|run|sit|get|hit|reach)|hits?|reaches|brings? it|"
                                r"takes? it)\s+(?:(?:right|all the way)\s+)?(?:at|to)?\s*(?:100\s?%|full)\s*(?:of\s+)?"
@@ -3905,7 +3928,7 @@ def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
         if speeds and not any(math.isclose(claim.value, f.value, rel_tol=0.02) for f in speeds):
             return (f"the incident measured {speeds[0].shown()}×; exactly {claim.shown()}× is a promise no lever keeps:"
                     " say what the measurement supports")
-        if not speeds and claim.value > 1 and _FASTER_AFTER.match(text, claim.end):
+        if not speeds and claim.value > 1 and _SPEED_UP_PROMISED.match(text, claim.end):
             return (f"exactly {claim.shown()}× faster is a promise no measurement here supports: say what the"
                     " incident's figures bound it by")
     if not speeds:
@@ -4052,6 +4075,7 @@ def judge(facts: Facts, reading: Reading, text: str = "") -> Judgement:
                                  or _times_below_peak_wrong(text, reading.claims, facts)
                                  or beyond_the_roof_wrong(text, reading.claims, facts)
                                  or _transition_off_its_speed(text, reading, facts)
+                                 or _ceiling_said_as_a_minimum(text, reading.claims, facts)
                                  or _near_roof_said_far(text, reading.claims, facts)
                                  or _near_the_ridge_wrong(text, reading.claims, facts))
     if compared:
