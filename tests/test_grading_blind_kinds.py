@@ -263,6 +263,18 @@ PAIRS = [
     ("a4", "evidence", "14 GB / 300 GB/s ≈ 47 ms per token, so at most ~21 tok/s; 38 tok/s is past it, so batching or"
      " quant is in it.", "14 GB of weights / 300 GB/s ≈ 47 ms per token, so the card should manage at least ~21 tok/s;"
      " 38 tok/s is comfortably above that minimum.", "the most the bytes allow"),
+    # --- from training sets 2026-12-06h and i ---
+    ("a2", "evidence", "1.7 of 2.0 TB/s = 85%. Nothing much left to gain by pushing that number (1/0.85 ≈ 1.18x tops);"
+     " compile's 3.8x comes from moving fewer bytes.", "85% of peak, so nothing can give more than ~1.18x here.",
+     "not the most any change can give"),
+    ("a5", "evidence", "62 % of peak. If kernels reach 100 % peak, time becomes 180 × 0.62 ≈ 112 ms, so tuning alone"
+     " misses 80 ms.", "62 % of peak. If kernels reach 100 % peak, time becomes 180 × 0.38 ≈ 68 ms, so 80 ms is"
+     " reachable by tuning.", "112 ms, not 68 ms"),
+    ("a5", "evidence", "62% of peak; at 100% it would take 180 × 0.62 ≈ 112 ms, so kernel tuning alone could never meet"
+     " the 80 ms.", "62% of peak; at 100% it would take 180 × 0.62 ≈ 112 ms, so kernel tuning alone could just about"
+     " meet the 80 ms.", "faster than this card's peak allows"),
+    ("a3", "evidence", "8×32×32 = 8,192 elements, 16,384x fewer than the (8,4096,4096) in A2, yet ~12 µs both ways.",
+     "8×32×32 = 8,192 elements, 4096x fewer than the (8,4096,4096) in A2, yet ~12 µs both ways.", "not 4096×"),
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),
@@ -683,3 +695,13 @@ def test_the_unfused_kernels_said_at_their_roof_is_not_fusion_refused() -> None:
 def test_bytes_counted_both_ways_are_no_slip_of_a_factor_of_two() -> None:
     said = "8192 elements, in fp32 that is 32 KB; read + write at 2 TB/s takes about 32 ns, so 12 µs is launches."
     assert _check("a3", "evidence", said)["passed"] is not False, _check("a3", "evidence", said)
+
+
+def test_code_and_analogy_figures_are_not_the_line_s_arithmetic() -> None:
+    # "x*2+1" is the chain's code, not 2 + 1 said to be 1 FLOP/byte
+    code = "85% of HBM bandwidth; the intensity of x*2+1 etc is about 1 flop per byte or less, far under any ridge."
+    assert _check("a2", "evidence", code)["passed"] is True, _check("a2", "evidence", code)
+    # an analogy's own seconds are not A6's microseconds slipped
+    analogy = ("2 µs kernel, 8 µs gap: idle 80% of the time, like guiding a group where each step takes 2 s and each"
+               " headcount takes 8.")
+    assert _check("a6", "evidence", analogy)["passed"] is not False, _check("a6", "evidence", analogy)

@@ -164,7 +164,9 @@ _COMPLETE = re.compile(r"\b(?:would|could|at)\b")
 # TTFT would be …"), the condition closing where the time's clause opens.
 _MOVED_TO_THE_ROOF = re.compile(_MOVED_TO + r"(?:\s+of\s+(?:the\s+|its\s+)?peak)?\s*,?\s*(?:and|then)?\s*$")
 _IF_AT_THE_ROOF = re.compile(r"\b(?:if|once|when|suppose)\b[^.;:]{0,60}?\b(?:to|at|hit\w*|reach\w*)\s+" + _ROOF_REACHED
-                             + r"(?:\s+of\s+(?:the\s+|its\s+)?(?:peak|roof))?\s*,?\s*(?:then\s+)?$")
+                             + r"(?:\s+(?:of\s+)?(?:the\s+|its\s+)?(?:peak|roof))?\s*,?\s*(?:then\s+)?$")
+# What a clause after such a condition says the time comes to: "if kernels reach 100% peak, time becomes 68 ms".
+_COMES_TO = re.compile(r"\b(?:would|could|at|becomes?|takes?|will be|drops? to|falls? to|comes? down to|goes? (?:down )?to)\b")
 # A clause about what would or could be, not what is ("int8 would halve it to 23 ms").
 _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|goal|needs? to|should|halv\w*|doubl\w*"
                            r"|instead|best case|ideal\w*|theoretical\w*|int8|int4|fp8|quantis\w*|quantiz\w*)\b")
@@ -523,7 +525,7 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     at_peak = dim is Dim.SECOND and not _AT_A_SHARE.match(text, end) and not _CHANGES_TO.match(text, end) and (
         (hypothetical and roof_named and bool(_COMPLETE.search(clause))) or bool(_AT_THE_ROOF.search(others))
         # "if we got the kernels to 100% of peak, TTFT would come down to about 80 ms": the roof in the condition
-        or (bool(_COMPLETE.search(clause)) and bool(_IF_AT_THE_ROOF.search(text, max(0, lo - 80), lo)))
+        or (bool(_COMES_TO.search(clause)) and bool(_IF_AT_THE_ROOF.search(text, max(0, lo - 80), lo)))
         # "get kernels to 100% and TTFT is 180 × 0.38 ≈ 68 ms": the roof reached by a move, then what it gives
         or bool(_MOVED_TO_THE_ROOF.search(text, max(0, lo - 80), lo)))
     direction = None
@@ -678,7 +680,8 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
         # a product after "+" is one term of a sum ("40,000 × 2 µs + 40,000 × 8 µs = 400 ms"), not the whole
         chain.mixed = chain.mixed or bool(chain.operators and _PLUS_BEFORE.search(text, max(0, claim.start - 3),
                                                                                     claim.start))
-        if chain.mixed or any(_VARIABLE.match(text, by_start[n].end) for n in chain.starts if n in by_start):
+        if chain.mixed or any(_VARIABLE.match(text, by_start[n].end) for n in chain.starts if n in by_start) or (
+                _VARIABLE_BEFORE.search(text, max(0, claim.start - 3), claim.start)):  # "x*2+1": code, not arithmetic
             i += 1  # algebra on a variable ("2n^3/(3·2n^2) = n/3"): its numbers are coefficients, not operands
             previous = None
             continue
@@ -723,6 +726,7 @@ def _sums(text: str, claims: list[Claim]) -> list[Sum]:
 
 
 _VARIABLE = re.compile(r"[nkmxy](?![a-z])")
+_VARIABLE_BEFORE = re.compile(r"(?<![a-z0-9])[a-z]\s?[*×/+-]\s?$")
 # "A, B, C at 4096^2 × 2 bytes each ≈ 100.7 MB": a product said of each of the items named just before it.
 _EACH = re.compile(r"\s*each\b")
 _ITEMS_NAMED = re.compile(r"\b([a-z])(?:\s*,\s*|\s+and\s+)([a-z])(?:(?:\s*,\s*|\s+and\s+)([a-z]))?(?:(?:\s*,\s*|\s+and\s+)"
@@ -843,7 +847,8 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
 _SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?"
                           r"(?:(?<=to )(?:about|around|roughly|approximately|nearly)\s)?")
 # An analogy's own figures ("like a lineout taking twelve seconds to set"): not the incident's.
-_ANALOGY = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of)\s+(?:a|an|the|my|your|our|some|someone|you)\b")
+_ANALOGY = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of)\s+(?:a|an|the|my|your|our|some|someone|you"
+                     r"|[a-z]+ing)\b")  # "like guiding a group where each step takes 2 s"
 _BOTH_WAYS = re.compile(r"\bread\s*(?:\+|and|&|/)\s*writ\w*|\bin and out\b|\bboth ways\b|\beach way\b|\bround[- ]trip\b"
                         r"|\bload(?:s|ed)?\s*(?:\+|and|&|/)\s*stor\w*")
 _SPACED_DASH = re.compile(r"(?<=[\w)%/])\s+[-–]\s+$|^\s+[-–]\s+$")
@@ -2320,7 +2325,9 @@ def _ceiling_said_exact(claim: Claim, facts: Facts, text: str) -> str:
 # A bound said of every fix at once ("the best any fix can do is 1.25×"), not of tuning the kernels alone.
 _ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi[sz]ation|solution)|(?:any|every|no)"
                       r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
-_KERNEL_FIX = re.compile(r"\b(?:kernels?|tun\w*|rewrit\w*|micro|faster math|optimi[sz]\w* (?:the )?kernel)")
+# (and what only moves the same work faster: "nothing much left to gain by pushing that number")
+_KERNEL_FIX = re.compile(r"\b(?:kernels?|tun\w*|rewrit\w*|micro|faster math|optimi[sz]\w* (?:the )?kernel"
+                         r"|push\w* (?:that|the|this|its) (?:number|rate|bandwidth|figure|throughput)|the same (?:bytes|work))")
 
 
 def _any_fix_bounded_by_kernels(claim: Claim, facts: Facts, text: str) -> str:
@@ -3176,8 +3183,9 @@ def _roof_what_if(claim: Claim, facts: Facts, text: str) -> bool:
         _A_TIME.search(text[max(0, claim.start - 30):claim.end + 60]))
 
 
-_SMALLER = re.compile(r"\b(?:smaller|larger|bigger|tinier|less data|fewer elements|more elements|shr[aiu]nk\w*|grew|grown"
+_SMALLER = re.compile(r"\b(?:smaller|larger|bigger|tinier|less data|fewer elements|fewer values|more elements|shr[aiu]nk\w*|grew|grown"
                       r"|(?:the )?size)\b")
+_FEWER_THAN_AFTER = re.compile(r"\s*(?:×|x\b)?\s*fewer\s+than\b")
 _COMPARED_WITH = re.compile(r"\b(?:than|from|vs\.?|versus|compared (?:with|to)|a\d)\b")
 
 
@@ -3189,7 +3197,8 @@ def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     if not facts.scales or not claim.multiplier:
         return None
     lo, hi = _clause_bounds(text, claim.start, claim.end)
-    if not _SMALLER.search(text, max(lo, claim.start - 40), min(hi, claim.end + 40)) or not _COMPARED_WITH.search(
+    fewer = _FEWER_THAN_AFTER.match(text, claim.end)  # "4096x fewer than the (8, 4096, 4096) in A2"
+    if not (fewer or _SMALLER.search(text, max(lo, claim.start - 40), min(hi, claim.end + 40))) or not _COMPARED_WITH.search(
             text, max(0, claim.start - 40), claim.end + 40):  # "shrank 4096× (from 8·4096·4096 to …)"
         return None
     for scale, how in facts.scales:
@@ -4240,7 +4249,10 @@ def _times_below_peak_wrong(text: str, claims: Sequence[Claim], facts: Facts) ->
 _REACHED = re.compile(r"(?:\b(?:we|you|they|it|i|kernels?)(?:'d|'ll)?\s+(?:will |would |can |could |should |then |easily"
                       r" |finally |now )?(?:reach|hit|(?:get|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieve|make|land at)"
                       r"|\b(?:reaches|hits|clears|beats|(?:gets|brings|bring) (?:\w+ )?(?:down )?(?:to|under|below)|achieves"
-                      r"|lands (?:\w+ )?at|(?:gives|delivers|yields)(?: us| you)?))"
+                      r"|lands (?:\w+ )?at|(?:gives|delivers|yields)(?: us| you)?)"
+                      # "kernel tuning alone could just about meet the 80 ms"
+                      r"|\b(?:could|would|can|will|might)\s+(?:just\s+|about\s+|easily\s+|almost\s+|even\s+)*"
+                      r"(?:meet|reach|hit|make|achieve))"
                       r"\s+(?:the |~|≈|about |around )?$")
 _NOTHING_REACHES = re.compile(r"\b(?:no amount of|nothing|no (?:kernel|tuning|tweak|trim)\w*|none of|neither|nor|no way"
                               r"|not even|never)\b(?:\s+[\w-]+){0,6}\s*$")
