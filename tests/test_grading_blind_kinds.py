@@ -275,6 +275,9 @@ PAIRS = [
      " meet the 80 ms.", "faster than this card's peak allows"),
     ("a3", "evidence", "8×32×32 = 8,192 elements, 16,384x fewer than the (8,4096,4096) in A2, yet ~12 µs both ways.",
      "8×32×32 = 8,192 elements, 4096x fewer than the (8,4096,4096) in A2, yet ~12 µs both ways.", "not 4096×"),
+    ("a1", "evidence", "70% pk TFLOP/s. int = 2n³/6n² = n/3 ≈ 1365 F/B. ridge (P-B card) 156. int above ridge → cmp.",
+     "70% pk TFLOP/s. int = 2n³/6n² = n/3 ≈ 1365 F/B. ridge (P-B card) 156. int below ridge → cmp.",
+     "above the ridge, not below"),
     # --- from training set 2026-12-06c: what is left under the roof, as a rate and restated in brackets ---
     ("a2", "evidence", "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (15%).",
      "85% of peak bandwidth; what is left on the table is only 0.3 TB/s (85%).", "what is left is 15%"),
@@ -705,3 +708,22 @@ def test_code_and_analogy_figures_are_not_the_line_s_arithmetic() -> None:
     analogy = ("2 µs kernel, 8 µs gap: idle 80% of the time, like guiding a group where each step takes 2 s and each"
                " headcount takes 8.")
     assert _check("a6", "evidence", analogy)["passed"] is not False, _check("a6", "evidence", analogy)
+
+
+def test_shorthand_and_plain_words_for_what_holds_the_time_are_read() -> None:
+    assert _check("a1", "regime", "cmp-bd.")["passed"] is True
+    assert _check("a6", "regime", "ovhd-bd.")["passed"] is True
+    said = "Runs at 70% of peak FLOP/s, so the tensor cores are doing the work. Headroom 1/0.7 = 1.43x at most."
+    assert _check("a1", "evidence", said)["passed"] is True, _check("a1", "evidence", said)
+    # the time the roof would give, said as a shrink ("the time can shrink by 30% at the very most")
+    said = "At 70% of peak TFLOP/s: headroom is 1/0.70 ≈ 1.43×, i.e. the time can shrink by 30% at the very most."
+    assert _check("a1", "evidence", said)["passed"] is True, _check("a1", "evidence", said)
+    # "2× faster kernels" halve the kernels' own 80 ms
+    said = "Micro-optimising the 2 µs kernels. Even 2× faster kernels save only 40 ms of the 400."
+    assert _check("a6", "wastes", said)["passed"] is True, _check("a6", "wastes", said)
+
+
+def test_a_side_said_before_a_list_holds_for_each_figure_in_it() -> None:
+    said = ("Fusion is career-limiting on this card. The ridge is 156 FLOP/byte and every kernel in Part B sits above"
+            " it: the add at 0.33, the matmul at 1,356, decode at 1. Above the ridge fusion buys nothing.")
+    assert _part_c(said)["number"]["passed"] is False, _part_c(said)["number"]

@@ -992,7 +992,7 @@ def _only_on_its_roof(text: str) -> bool:
 _DTYPE = re.compile(r"\b(fp32|fp16|bf16|fp8|int8|int4|nf4|w8|w4|[48][- ]?bit)\b")
 _NOMINAL = {"int4": 0.5, "nf4": 0.5, "w4": 0.5, "4bit": 0.5, "4-bit": 0.5, "4 bit": 0.5, "w8": 1.0, "8bit": 1.0,
             "8-bit": 1.0, "8 bit": 1.0}  # widths as learners count them: 4 bits is half a byte
-_HALVES = re.compile(r"\b(?:halv\w*|half|doubl\w*|twice|2 gpus|two gpus)\b")
+_HALVES = re.compile(r"\b(?:halv\w*|half|doubl\w*|twice|2 gpus|two gpus)\b|\b2\s?[×x]\s*faster\b")
 
 
 def _bytes_per_value(facts: claims.Facts) -> set[float]:

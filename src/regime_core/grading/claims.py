@@ -111,7 +111,8 @@ _SPARE = re.compile(r"\b(?:unused|left|spare|headroom|remaining|untapped|on the 
                     r"|recoverable)\b")
 _CHANGE = re.compile(r"\b(?:increase[sd]?|more|higher|lower|longer|slower|faster|speed-?ups?|less|shorter|drops?|cut|saving|savings"
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
-                     r"|gains?|grew|grows?|growing|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top)\b")
+                     r"|gains?|grew|grows?|growing|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top"
+                     r"|down|shrinks?|shrank)\b")
 _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
@@ -119,7 +120,7 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
 # A bound with its working between it and the multiplier ("at most 1/0.85 ≈ 1.18×").
 _BOUND_WORKED = re.compile(r"\b(?P<below>at most|no more than|up to)\s+\(?[\d.]+\)?\s*[/÷]\s*\(?[\d.]+\)?\s*(?:≈|=|~)\s*$")
 # A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
-_DIRECTION_BEFORE = re.compile(r"up|down|rose|risen|fell|fallen|dropped|grew|grown|grows?|shrank|shrunk|increased|decreased"
+_DIRECTION_BEFORE = re.compile(r"up|down|rose|risen|fell|fallen|dropped|grew|grown|grows?|shrinks?|shrank|shrunk|increased|decreased"
                                r"|rises|falls|drops|climbed|sank|sunk|slid|jumped")
 _RISE_BEFORE = re.compile(r"up|rose|risen|grew|grown|grows?|increased|rises|climbed|jumped")
 _CHANGE_OF = re.compile(r"\b(drop|fall|decline|decrease|reduction|cut|loss|saving|rise|increase|jump|gain|growth|slowdown"
@@ -326,15 +327,23 @@ def _side_said(text: str, lo: int, start: int, end: int, dim: Dim, *, multiplier
         return None
     if dim not in (Dim.INTENSITY, Dim.COUNT):
         return None
+    # a side said before a colon of each figure listed after it: "every kernel sits above it: the add at 0.33, …"
+    listed = _SIDE_BEFORE_A_LIST.search(text, max(0, start - 80), start)
+    if listed and not _SIDE_DENIED.search(text, max(0, listed.start() - 16), listed.start() + 4):
+        return "below" if listed["word"] in _BELOW else "above"
     found = _SIDE.search(text, end, end + _REACH // 2)
     between = text[end:found.start()] if found else ""
     if not found or re.search(r"\d", re.sub(r"\d+(?:\.\d+)?\s?×", "", between)) or "ridge of" in text[lo:start][-12:]:
         return None
+    if re.search(r"[.;!?](?:\s|$)", between):
+        return None  # "ridge 156. int below ridge": the next sentence's side is its own subject's
     side = "below" if found["word"] in _BELOW else "above"
     denied = _SIDE_DENIED.search(text, max(0, found.start() - 16), found.start() + 4)
     return _flip(side, ("above", "below")) if denied else side
 
 
+_SIDE_BEFORE_A_LIST = re.compile(r"\b(?P<word>above|over|below|under|beneath)\s+(?:it|the ridge|that|this)\s*:\s*[^.;:]*?"
+                                 r"(?:\bat\s+|\bis\s+|=\s*)(?:~|≈|about\s+)?$")
 _BRACKET_AFTER_A_FIGURE = re.compile(r"\d\s?[a-zA-Zµ/]{0,8}\s?\(\s*(?:~|≈|about\s)?$")
 
 

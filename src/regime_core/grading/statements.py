@@ -50,7 +50,9 @@ _HOLDS = (r"(?:saturat\w*|bound|limit\w*|bottleneck\w*|binding|flat[- ]out|maxed
           r"(?:limit|peak|roof|ceiling|max\w*)|close to (?:its |the )?(?:limit|peak|roof|ceiling)|dominat\w*|hold\w*|sets?"
           r" the (?:pace|time)|decides?|(?:takes?|eats?) most of (?:the|each|every) (?:time|step|token|request)|the (?:main |real |whole )?(?:limit\w*|bottleneck|problem|constraint|cost|story)"
           r"|the wall|what (?:limits|holds|sets|decides)|capped|throttled|starv\w* (?:the|it)|eat\w* the time"
-          r"|(?:most|all|the bulk) of the (?:time|step|cost))")
+          r"|(?:most|all|the bulk) of the (?:time|step|cost)"
+          # "the tensor cores are doing the work", "tensor cores are well fed", "the tensor cores are working"
+          r"|doing (?:the|all the|most of the) work|well[- ]fed|working(?!\s+(?:on|around|out)))")
 _HELD_BY = r"(?:limited|held(?: back)?|bound|bottlenecked|capped|throttled|set|decided|dominated|gated|paced)\s+by"
 # What does not hold the time, said of a resource.
 _SPARE = (r"(?:idle|idling|wait\w*|sitting|starv\w*|stall\w*|empty|unused|underused|under-used|bored|fine|ok|okay"
