@@ -546,6 +546,8 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
         by = re.search(r"\b(\w+) by\s*$", text[max(lo, start - 30):start])  # "throughput fell by 75%"
         if direction is None and by and _DIRECTION_BEFORE.fullmatch(by[1]):
             direction = "+" if _RISE_BEFORE.fullmatch(by[1]) else "-"
+            if by[1] == "down" and re.search(r"\bslow\w*\s+down\s+by\s*$", text[max(lo, start - 30):start]):
+                direction = "+"  # "the kernels slowing down by 75%": slower, the time up
     # "62% of the time" is a share of the time, said with a busy or idle word or not
     of_time = dim is Dim.FRACTION and bool(re.match(r"\s*of (?:the |its |all )?(?:time|timeline|wall)\b", text[end:hi]))
     # Only the words right beside a time name its span ("2 µs of kernel", "8 µs gaps", "gaps of 8 µs").
