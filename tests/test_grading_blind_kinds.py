@@ -727,3 +727,32 @@ def test_a_side_said_before_a_list_holds_for_each_figure_in_it() -> None:
     said = ("Fusion is career-limiting on this card. The ridge is 156 FLOP/byte and every kernel in Part B sits above"
             " it: the add at 0.33, the matmul at 1,356, decode at 1. Above the ridge fusion buys nothing.")
     assert _part_c(said)["number"]["passed"] is False, _part_c(said)["number"]
+
+
+def test_mutation_guards_for_the_thirteenth_session_s_kinds() -> None:
+    # a target said to need more than the roof, in words, before "impossible"
+    said = "62% of peak; 180 ÷ 80 = 2.25× would mean the card beating its own roof — impossible. Best case ≈ 112 ms."
+    assert _check("a5", "evidence", said)["passed"] is not False, _check("a5", "evidence", said)
+    # a ridge given its own figure in brackets after an intensity is not that intensity called the ridge
+    para = ("Fusion pays where bytes set the time: A2 at 1.7 of 2.0 TB/s got 3.8× from compile. On A1, a matmul at 70% of"
+            " peak and ~1356 FLOP/byte (ridge 156), fusing the relu buys nothing: it is compute-bound.")
+    assert _part_c(para)["number"]["passed"] is True, _part_c(para)["number"]
+    # room under a roof denied with "can't": no headroom claimed
+    said = ("14 GB / 300 GB/s ≈ 47 ms per token ≈ 21 tok/s. The reported 38 tok/s is ~1.8× that floor, so batching or"
+            " quant is in it, and an MMA kernel can't double it.")
+    assert _check("a4", "evidence", said)["passed"] is not False, _check("a4", "evidence", said)
+    # a step's bytes shared over the batch, said "at batch 8"
+    said = "HBM saturated. 70B × 1 B = 70 GB of weights per step, ~8.75 GB per generated token at batch 8."
+    assert _check("a8", "evidence", said)["passed"] is not False, _check("a8", "evidence", said)
+    # a change said of throughput after its figure is the rate's ("a 75% throughput drop" of A7's time rise)
+    assert _check("a7", "evidence", "ITL 8 → 14 ms, a 43% throughput drop.")["passed"] is True
+    assert _check("a7", "evidence", "ITL 8 → 14 ms, a 75% throughput drop.")["passed"] is False
+    # work pulled to the host and reduced there is a sync put in
+    assert _check("a3", "helps", "Pull the tensor to the host with .cpu() and sum it there.")["passed"] is not True
+    # Part C: a bare multiplier one step of arithmetic gives, and an incident's elements, are the drill's
+    para = ("Fusion pays when bytes or launches set the time: A2 at 1.7 of 2.0 TB/s got 3.8× from compile. It does not pay"
+            " for A1's matmul at 70% of peak, where 1/0.7 = 1.43 is all any kernel can give; nor much for A3's"
+            " 8.19k-element chain, whose compile bought 1.08×.")
+    assert _part_c(para)["number"]["passed"] is True, _part_c(para)["number"]
+    # a promise in words on a line without a figure
+    assert _check("a8", "helps", "Quantise the weights so the tokens/s doubles exactly.")["passed"] is False

@@ -386,9 +386,6 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
     before = text[lo:start]
     if (joined := list(_JOINED_BEFORE.finditer(before))):
         before = before[joined[-1].end():]
-    # a part named as the subject the time is said of: "the idle line is 80 ms", "kernel is 8 of every 10 µs"
-    if (named := _PART_IS.search(before)) and (span := _nearest(_SPAN_WORDS, "", named["part"])):
-        return span
     return _nearest(_SPAN_WORDS, _words(before, 2, last=True),
                     "" if _THEN.match(text, end) else " ".join(following))
 
@@ -3509,9 +3506,7 @@ def _facts_matched(claim: Claim, facts: Facts, text: str) -> list[Claim]:
     """The incident's own figures a claim is, as written or inside arithmetic."""
     if claim.dim is Dim.COUNT and _PER_SECOND_AFTER.match(text, claim.end):
         return []  # "8.3k calls/s" is a rate, not A3's 8,192 elements
-    matches = [f for f in facts.known if same(claim, f)
-               # a change said "ITL grew by 43%" is not A7's share "42.9% of" the step
-               and not (claim.dim is Dim.FRACTION and claim.change and claim.direction and not f.change and not f.roof)]
+    matches = [f for f in facts.known if same(claim, f)]
     if not matches and _ARITHMETIC_NEAR.search(text, max(0, claim.start - 2), claim.end + 2):
         matches = [f for f in facts.known if is_fact_as_written(claim, f)]
     return matches
