@@ -978,7 +978,7 @@ def _doubled_past_its_factor(facts: claims.Facts, reading: claims.Reading, text:
                 and _TAKES_IT_TO.search(lowered, max(0, claim.start - 30), claim.start)):
             return (f"one lever that doubles the rate takes {claims.show(measured, Dim.SECOND)} to"
                     f" {claims.show(measured / 2, Dim.SECOND)} at the same share of the roof, not"
-                    f" {claim.shown()}: more needs more than it")
+                    f" {claim.shown()}: going further needs a second lever beside it")
     return ""
 
 
