@@ -756,3 +756,20 @@ def test_mutation_guards_for_the_thirteenth_session_s_kinds() -> None:
     assert _part_c(para)["number"]["passed"] is True, _part_c(para)["number"]
     # a promise in words on a line without a figure
     assert _check("a8", "helps", "Quantise the weights so the tokens/s doubles exactly.")["passed"] is False
+
+
+def test_set_28_s_right_lines_once_marked_wrong() -> None:
+    # read after the twenty-eighth set was spent (bench/grading/fresh-2026-12-06b.json): each right line passes, and a
+    # wrong line of its kind does not
+    assert _check("a2", "evidence", "1.7 TB/s out of 2.0 = 85%, the hoist is running flat out.")["passed"] is True
+    assert _check("a2", "evidence", "1.7 TB/s out of 2.0 = 85%, the host is running flat out.")["passed"] is False
+    said = "70% of peak TFLOP/s; intensity ≈ 1.36–1.37 thousand FLOP/byte, well above any ridge near 156."
+    assert _check("a1", "evidence", said)["passed"] is True, _check("a1", "evidence", said)
+    said = "Went from a (8,4096,4096) to a (8,32,32) tensor, 16,384× smaller, and the time is flat at ~12 µs."
+    assert _check("a3", "evidence", said)["passed"] is True, _check("a3", "evidence", said)
+    said = "Went from a (8,4096,4096) to a (8,32,32) tensor, 4,096× smaller, and the time is flat at ~12 µs."
+    assert _check("a3", "evidence", said)["passed"] is False, _check("a3", "evidence", said)
+    said = "HBM saturated. 55 % occupancy is already enough to saturate HBM, so occupancy is not the problem."
+    assert _check("a8", "evidence", said)["passed"] is True, _check("a8", "evidence", said)
+    said = "HBM saturated; 55% occupancy means the bandwidth is only half used."
+    assert _check("a8", "evidence", said)["passed"] is False, _check("a8", "evidence", said)

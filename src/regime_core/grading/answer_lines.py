@@ -102,13 +102,19 @@ def verdict_of(checks: list[Check]) -> bool | None:
 REGIME_CHOICES = ", ".join(advice(r).name for r in REGIMES[:-1]) + f" or {advice(REGIMES[-1]).name}"
 
 
+@lru_cache(maxsize=8)
+def _regime_name_pattern(regime: str) -> re.Pattern[str]:
+    """The names learners give ``regime``, as one pattern (built once: a regime line is read many times a grading)."""
+    words = "|".join(re.escape(n) for n in regime_names(regime))
+    return re.compile(rf"(?<![\w-])(?:{words})(?![\w])")
+
+
 def regime_named(text: str) -> str | None:
     """The one regime a learner's text names (negated names aside), or None when it names none or several."""
     lowered = normalise(text)
     named = []
     for regime in REGIMES:
-        words = "|".join(re.escape(n) for n in regime_names(regime))
-        for match in re.finditer(rf"(?<![\w-])(?:{words})(?![\w])", lowered):
+        for match in _regime_name_pattern(regime).finditer(lowered):
             if not negated(lowered, match.start(), match.end()) and regime not in named:
                 named.append(regime)
     if not named:  # described rather than named: "limited by how fast the tensor cores can multiply"
@@ -586,7 +592,8 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
         return said
     occupancy = _OCCUPANCY_AS_ROOF.search(lowered)
     if occupancy and not negated(lowered, occupancy.start(), occupancy.end()) and not re.search(
-            r"\b(?:not|no|never|isn'?t|nothing)\b", occupancy.group()):
+            r"\b(?:not|no|never|isn'?t|nothing|enough|sufficient|suffices?)\b", occupancy.group()):
+        # ("55 % occupancy is already enough to saturate HBM": occupancy said not to limit, not called a roof)
         return (f"“{_as_written(text, occupancy.group())}”: occupancy counts the warps resident on an SM; it measures no"
                 " share of bandwidth or of peak FLOP/s, and decides no regime (Rule 4).")
     # The regime said to be undecidable where the incident's symptoms decide it ("without a profiler we cannot say").

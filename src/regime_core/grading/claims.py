@@ -3206,8 +3206,9 @@ def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
         return None
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     fewer = _FEWER_THAN_AFTER.match(text, claim.end)  # "4096x fewer than the (8, 4096, 4096) in A2"
+    # "shrank 4096× (from 8·4096·4096 to …)"; "went from a (8,4096,4096) to a (8,32,32) tensor, 16,384× smaller"
     if not (fewer or _SMALLER.search(text, max(lo, claim.start - 40), min(hi, claim.end + 40))) or not _COMPARED_WITH.search(
-            text, max(0, claim.start - 40), claim.end + 40):  # "shrank 4096× (from 8·4096·4096 to …)"
+            text, max(0, claim.start - 60), claim.end + 40):
         return None
     for scale, how in facts.scales:
         if math.isclose(claim.value, scale, rel_tol=MATCH):

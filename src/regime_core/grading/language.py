@@ -34,7 +34,14 @@ _TYPOS = {
 _REAL_WORDS = frozenset({"waiting", "copied", "spending", "tensorrt", "sided", "large", "compiler", "sending",
                          "wanting", "writing", "casting", "costing", "posting", "fasting", "listing", "testing",
                          "sharing", "shared", "shares", "sharding", "turning", "turned", "fussing", "fussed",
-                         "fusses", "fussy"})
+                         "fusses", "fussy",
+                         # English words the corrector took for the vocabulary's, read in the kept sets ("the hoist is
+                         # the limit" is no host; "deciding" no decoding; "the width" no "with")
+                         "deciding", "refuse", "width", "match", "landing", "leading", "ready", "returned", "seeing",
+                         "hoist", "hoists", "shard", "patch", "chore", "shaping", "widen", "manager", "managed",
+                         "black", "resting", "sharpens", "concert", "coaching", "coached", "redoing", "regrading",
+                         "carting", "swamping", "shading", "bracketing", "slide", "combing", "tailed", "shoving",
+                         "stoop", "tenor", "prompter", "catching", "moire"})
 # Whole-phrase shorthand, matched on word boundaries after lower-casing; each with the strings one of which it
 # needs, so text without them is not scanned for it (Python's regex engine reads some 10-20 MB/s per pattern).
 _SHORTHAND = tuple((re.compile(pattern), replacement, needles) for pattern, replacement, needles in (
@@ -450,6 +457,13 @@ _PREFIX_POWER = {"K": 3, "M": 6, "G": 9, "T": 12}
 _SHORT_FLOP_RATE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([GTP])F(?![\w/])")
 
 
+# A range with its scale said once, after its far end: "1.36–1.37 thousand FLOP/byte" is 1.36e3–1.37e3 FLOP/byte.
+_RANGE_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[–-]\s?(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b")
+
+
+_SCALE_POWER = {"thousand": 3, "million": 6, "billion": 9}
+
+
 def with_units(text: str) -> str:
     """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
     if _SHORT_FLOP_RATE.search(text):
@@ -458,6 +472,8 @@ def with_units(text: str) -> str:
         text = _BARE_PREFIX.sub(lambda m: f"{m[1]}e{_PREFIX_POWER[m[2]]}", text)
     text = _BINARY_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}i{m[3].replace('b', 'B', 1)}",
                             _PER_STEP.sub(r" per \1", _speed_in_words(normalise(text))))
+    if any(w in text for w in ("thousand", "million", "billion")):
+        text = _RANGE_SCALED.sub(lambda m: f"{m[1]}e{_SCALE_POWER[m[3]]}–{m[2]}e{_SCALE_POWER[m[3]]}", text)
     return _PREFIXED_UNIT.sub(lambda m: f"{m[1]} {m[2].upper()}{m[3].replace('b', 'B', 1) if m[3][0] == 'b' else m[3]}",
                               text)
 
