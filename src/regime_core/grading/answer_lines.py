@@ -957,8 +957,7 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
     return "", ", ".join(c.shown() for c in open_claims[:3])
 
 
-# Levers that double a peak or split the work in two, and the words that say so ("doubles the peak", "two H100s").
-_DOUBLING = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})
+# The words that say a lever doubles a peak or splits the work in two ("doubles the peak", "two H100s").
 _TWICE = re.compile(r"\b(?:doubl\w*|twice|2\s?×|2x|two\s+(?:h100s?|gpus?|cards?)|2\s+(?:h100s?|gpus?|cards?)|halv\w*)")
 _PRECISION_NAMED = re.compile(r"\b(?:fp[48]|int[48]|lower[- ]precision|quanti[sz]\w*)\b")
 _GPUS_NAMED = re.compile(r"\b(?:gpus|h100s|cards|devices|nodes|tensor[- ]parallel\w*|tp)\b")
@@ -973,7 +972,7 @@ def _doubled_past_its_factor(facts: claims.Facts, reading: claims.Reading, text:
     new roof it is 90 ms; more than 2× needs more than the one lever.
     """
     offered = read_levers(text).offered
-    if len(offered) != 1 or offered[0] not in _DOUBLING or not _TWICE.search(lowered) or (
+    if len(offered) != 1 or offered[0] not in claims.HALVING_LEVERS or not _TWICE.search(lowered) or (
             _PRECISION_NAMED.search(lowered) and _GPUS_NAMED.search(lowered)):
         return ""  # one lever only: "FP8 plus two GPUs" doubles twice
     times = [f.value for f in facts.known if f.dim is Dim.SECOND and not f.hypothetical]
@@ -1027,13 +1026,10 @@ def _format_speed_past_its_width(facts: claims.Facts, reading: claims.Reading, l
     most, old, new, dtype = max(ratios)
     for claim in reading.claims:
         if (claim.multiplier and claim.bound != "<" and claim.value > most * (1 + claims.MATCH)
-                and _SPEED_AFTER.match(lowered, claim.end)):
+                and claims.SPEED_UP_AFTER.match(lowered, claim.end)):
             return (f"{dtype} is {new:g} B a weight against the incident's {old:g} B: on the memory roof that is at"
                     f" most {most:g}× faster, not {claim.shown()}×")
     return ""
-
-
-_SPEED_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up|more tok)")
 
 
 def _lever_what_if(claim: claims.Claim, facts: claims.Facts, lowered: str) -> bool:

@@ -1292,7 +1292,7 @@ def _sum_wrong(s: Sum) -> str:
     # MB" (a width said beside the size, and not the one that gives it, is _width_said_off's to judge)
     if s.unitless and s.given.dim is Dim.BYTE and s.computed >= 1000 and any(
             math.isclose(given, s.computed * width, rel_tol=arithmetic_tolerance(s.given.written))
-            for width in _WHOLE_BYTE_WIDTHS):
+            for width in _whole_byte_widths()):
         return ""
     # A result written with its own power of ten ("1.34e10") states its magnitude: no prefix was left off it.
     explicit = bool(re.search(r"\de[+-]?\d|×\s?10|10\^|\d\s?[kmgt]\b|thousand|million|billion", s.given.written.lower()))
@@ -1672,8 +1672,6 @@ _AT_THE_ROOF_SAID = re.compile(r"\b(?:perfect|ideal|flawless|best|most|would|cou
                                r"|max\w*|ceiling|upper bound|up to|no more than)\b")
 
 
-_MORE_SPEED_AFTER = re.compile(r"\s*(?:faster|quicker|more (?:speed|throughput)|(?:higher|more) (?:speed|throughput)"
-                               r"|speed-?up|(?:of )?(?:extra )?(?:speed|throughput))\b")
 
 
 def _derived_for(claim: Claim, facts: Facts, text: str = "") -> list[dv.Derived]:
@@ -1694,7 +1692,7 @@ def _derived_for(claim: Claim, facts: Facts, text: str = "") -> list[dv.Derived]
             continue  # a card's memory size is not the bytes a kernel moves ("140 GB of weights" is no H200)
         if d.role == dv.SPARE and not (claim.spare or claim.share or claim.roof):
             continue  # 1 − any share is near almost any percent: a complement is one only where it is said to be
-        if d.how.endswith("more speed") and not (_MORE_SPEED_AFTER.match(text, claim.end) and (
+        if d.how.endswith("more speed") and not (_FASTER_AFTER.match(text, claim.end) and (
                 claim.bound or _AT_THE_ROOF_SAID.search(text, max(0, claim.start - 60), claim.start))):
             continue  # what the roof would give in speed, said as a what-if or a bound: 43% more speed is no 43% cut
         if d.role == dv.SPARE and d.dim is not Dim.FRACTION and not claim.spare:
@@ -2754,7 +2752,7 @@ _TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|re
                        r"|\b(?:if|once|when)\s+(?:it|the kernel|each kernel|they|the kernels)\s+(?:becomes?|gets?|is|were|are)"
                        r"\s+(?:~\s?|≈\s?|about\s+)?$")
 # Levers that halve a time or double a rate; not quantisation: "int8 weights" is A8 as it is, not a change.
-_HALVING_LEVERS = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})
+HALVING_LEVERS = frozenset({"fp8_matmul", "lower_precision", "more_gpus"})
 # Two figures said as a proportion: "idle 4 µs for every 1 µs it works (8:2)".
 _FOR_EVERY_BEFORE = re.compile(r"[\d.]+\s*[a-zµ]+\s+(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\s+$")
 _FOR_EVERY_AFTER = re.compile(r"\s*(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\s+[\d.]+\s*[a-zµ]+")
@@ -2764,13 +2762,18 @@ _FOR_EVERY_AFTER = re.compile(r"\s*(?:[a-z]+\s+){0,3}?(?:for|in|out of)\s+every\
 _FORMAT_NAMED = re.compile(r"\b(?:u?int[248]|fp(?:4|6|8|16|32)|bf16|nf4|[248]-?bits?|q[2-8](?:_\w+)?)\b")
 # A size said in a format right beside it: "268 MB per pass in fp32", "fp32: 537 MB".
 _WIDTH_NAMED = ("fp32", "fp16", "bf16", "fp8", "int8")  # formats of whole bytes; widths from data/weight_formats.json
-_WHOLE_BYTE_WIDTHS = (2, 4)  # bytes a value in the formats of _WIDTH_NAMED but 1, which is the count itself
 _WIDTH_AFTER = re.compile(r"\s*(?:per (?:pass|read|write|tensor|copy)\s+)?(?:in|at|as|for|of)\s+(?P<format>"
                           + "|".join(_WIDTH_NAMED) + r")\b")
 _WIDTH_BEFORE = re.compile(r"\b(?P<format>" + "|".join(_WIDTH_NAMED) + r")\b\s*(?::|=|→|->|is|gives|means)?\s*"
                            r"(?:about\s+|~|≈)?$")
 _ELEMENTS_AFTER = re.compile(r"\s*(?:-\s*)?(?:elements?|elems?|values?|numbers?|entries|floats?|halfs?|scalars?)\b")
 _TIMES_A_PASS = (1, 2, 3, 4, 6, 8, 16)  # reads and writes, passes: a size may count the tensor a few times
+
+
+@cache
+def _whole_byte_widths() -> tuple[float, ...]:
+    """The widths a count of values may be given in as a size: those of _WIDTH_NAMED but 1 (the count itself)."""
+    return tuple(sorted({w for name in _WIDTH_NAMED if (w := weight_format_bytes()[name]) > 1}))
 
 
 def _width_said_off(claim: Claim, at: _Line, text: str) -> str:
@@ -2911,7 +2914,7 @@ def _slipped(claim: Claim, facts: Facts, text: str, own_result: bool = False) ->
         return ""
     # a lever that halves a time or doubles a rate, named before the figure in its sentence, makes a factor of 2 its
     # what-if ("FP8 alone at the same 62% → ~90 ms", "2-way TP → 90 ms")
-    levered = any(m.lever in _HALVING_LEVERS for m in mentions(text[sentence:claim.start]))
+    levered = any(m.lever in HALVING_LEVERS for m in mentions(text[sentence:claim.start]))
     halved = levered or bool(_HALVED.search(text, sentence, _sentence_bounds(text, claim)[1]))
     for fact in facts.known:
         if fact.dim is claim.dim and (why := slip(claim.value, fact.value, claim.dim)) and not (
@@ -3917,8 +3920,8 @@ _BECOMES = re.compile(r"[^.;!?]{0,60}?(?:→|->|\bto\b|\bbecomes?\b|\bgives?\b|=
 
 
 # A speed-up said as one: "exactly 2× faster", "2× the speed".
-_SPEED_UP_PROMISED = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up"
-                                r"|more tok)")
+SPEED_UP_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up"
+                            r"|more tok)")
 # A kernel said to end up at its roof: "so the matmul ends up at 100% of peak", "it will hit peak".
 _ENDS_AT_THE_ROOF = re.compile(r"\b(?:ends? up|lands?|gets?|will (?:be|run|sit|get|hit|reach)|hits?|reaches|brings? it|"
                                r"takes? it)\s+(?:(?:right|all the way)\s+)?(?:at|to)?\s*(?:100\s?%|full)\s*(?:of\s+)?"
@@ -3944,7 +3947,7 @@ def exact_win_wrong(facts: Facts, reading: Reading, text: str) -> str:
         if speeds and not any(math.isclose(claim.value, f.value, rel_tol=0.02) for f in speeds):
             return (f"the incident measured {speeds[0].shown()}×; exactly {claim.shown()}× is a promise no lever keeps:"
                     " say what the measurement supports")
-        if not speeds and claim.value > 1 and _SPEED_UP_PROMISED.match(text, claim.end):
+        if not speeds and claim.value > 1 and SPEED_UP_AFTER.match(text, claim.end):
             return (f"exactly {claim.shown()}× faster is a promise no measurement here supports: say what the"
                     " incident's figures bound it by")
     if not speeds:

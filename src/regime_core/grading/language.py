@@ -455,12 +455,8 @@ _BARE_PREFIX = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([KMGT])(?=\s*(?:[/÷×*
 _PREFIX_POWER = {"K": 3, "M": 6, "G": 9, "T": 12}
 # A FLOP rate shortened to its prefix and an F after a number ("312 TF / 2 TB/s card", "989 TF"), lower-cased later.
 _SHORT_FLOP_RATE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?([GTP])F(?![\w/])")
-
-
 # A range with its scale said once, after its far end: "1.36–1.37 thousand FLOP/byte" is 1.36e3–1.37e3 FLOP/byte.
 _RANGE_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[–-]\s?(\d+(?:\.\d+)?)\s+(thousand|million|billion)\b")
-
-
 _SCALE_POWER = {"thousand": 3, "million": 6, "billion": 9}
 
 
