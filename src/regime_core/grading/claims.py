@@ -25,7 +25,7 @@ from regime_core.catalogue import hardware
 from regime_core.catalogue.levers import mentions
 from regime_core.catalogue.quantity import Dim, format_quantity, plain_numbers, quantity_spans
 from regime_core.grading import derived as dv
-from regime_core.grading.language import NEGATION, negated
+from regime_core.grading.language import NEGATION, cached_line, negated
 from regime_core.model.work import weight_format_bytes
 
 #: How close a learner's number must be to a fact's to be that fact (a pencil rounds).
@@ -1032,6 +1032,7 @@ def _fractions_given(text: str, claims: list[Claim]) -> list[Claim]:
     return out
 
 
+@cached_line
 def read(lowered: str) -> Reading:
     """A normalised line (``language.with_units``) read as claims, sums, transitions and side phrases."""
     text = plain_numbers(lowered)

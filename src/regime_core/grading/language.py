@@ -9,11 +9,35 @@ describes the kernel ("a kernel already on tensor cores").
 from __future__ import annotations
 
 import difflib
+import functools
 import re
+from collections.abc import Callable
 from functools import cache, lru_cache
+from typing import TypeVar
 
 from regime_core.catalogue.levers import unsnake
 from regime_core.catalogue.levers import vocabulary as levers_vocabulary
+
+_Read = TypeVar("_Read")
+
+#: The longest line kept in a reading cache: a longer one (rare, and hostile when it is 100,000 characters) is read
+#: afresh each time, so that the caches stay small in the browser.
+CACHED_LENGTH = 4000
+
+
+def cached_line(read: Callable[[str], _Read]) -> Callable[[str], _Read]:
+    """``read`` with its results kept for lines up to ``CACHED_LENGTH``.
+
+    A grading reads the same line several times (an incident's facts, then the learner's evidence beside them; a
+    class's write-ups of one incident). Only for functions of the text alone that return something immutable.
+    """
+    kept = lru_cache(maxsize=4096)(read)
+
+    @functools.wraps(read)
+    def reading(text: str) -> _Read:
+        return kept(text) if len(text) <= CACHED_LENGTH else read(text)
+    return reading
+
 
 # Misspellings too far from the word for the fuzzy match below (or too short for it).
 _TYPOS = {
@@ -364,7 +388,7 @@ _KRIOL_THEN = re.compile(r"(?<=\s)den(?=\s)")
 _SCOTS_OF = re.compile(r"(?<=\s)o(?=\s+(?:peak|the|it|them|that|this|its|~?\d))")
 
 
-@lru_cache(maxsize=256)
+@cached_line
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = delatex(unrepl(text)).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
@@ -460,6 +484,7 @@ _RANGE_SCALED = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s?[–-]\s?(\d+(?:\.\d+)?
 _SCALE_POWER = {"thousand": 3, "million": 6, "billion": 9}
 
 
+@cached_line
 def with_units(text: str) -> str:
     """Normalised text with SI prefixes upper-cased ("1.7tb/s" → "1.7 TB/s") and "/token" read as "per token"."""
     if _SHORT_FLOP_RATE.search(text):
