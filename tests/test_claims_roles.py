@@ -277,7 +277,7 @@ def test_a_waste_said_in_other_words_is_read(item: str, wastes: str) -> None:
 
 @pytest.mark.parametrize(("item", "wastes"), [
     ("a1", "Faster arithmetic"),  # compute-bound: faster math is the lever, not the waste
-    ("a2", "bandwidth optimisation"),  # memory-bound: moving bytes better is the lever
+    ("a2", "moving fewer bytes"),  # memory-bound: moving fewer bytes is the lever
 ])
 def test_the_same_words_refusing_the_lever_that_fits_fail(item: str, wastes: str) -> None:
     assert _check(item, "wastes", wastes)["passed"] is False
@@ -867,7 +867,8 @@ def test_a_kind_passes_right_and_fails_wrong(item: str, field: str, right: str, 
     ("a1", "helps", "Use the compiled version.", False),  # ... which does not help a compute-bound matmul
     ("a3", "wastes", "Tuning memory access patterns.", True), ("a3", "wastes", "BW-opt kernel; no traffic to save", True),
     ("a3", "wastes", "Optimizar el acceso a memoria: casi no hay bytes.", True),
-    ("a2", "wastes", "Tuning memory access patterns.", False),  # memory-bound: access patterns are a lever
+    # memory-bound, but at 85% of peak bandwidth: access patterns can give 1.18× at most (test_grading_near_the_roof.py)
+    ("a2", "wastes", "Tuning memory access patterns.", True),
     ("a6", "wastes", "kernel micro-opts; they're fine already", True),
     ("a2", "wastes", "compute opt / TCs", True), ("a1", "wastes", "compute opt / TCs", False),
 ])
@@ -1022,11 +1023,15 @@ def test_a_number_that_numbers_the_line_is_a_label() -> None:
 
 
 def test_a_waste_refused_for_the_small_bound_it_works_out_is_could_not_tell() -> None:
-    """"Per-kernel bandwidth tuning, bounded by ≤ 1.18×" fits A2, but the line says how little it gives."""
+    """"Moving fewer bytes, bounded by ≤ 1.18×" fits A2, but the line says how little it gives: not checked.
+
+    (A2's bandwidth tuning, bounded by 1.18×, is now right: A2 is at 85% of its roof, test_grading_near_the_roof.py.)
+    """
     bounded = _check("a2", "wastes", "Per-kernel bandwidth tuning, bounded by ≤ 2.0/1.7 ≈ 1.18.")
-    assert bounded["passed"] is None
-    assert "1.18" in bounded["why"]
-    assert _check("a2", "wastes", "Per-kernel bandwidth tuning.")["passed"] is False
+    assert bounded["passed"] is True, bounded
+    assert "1.18" in bounded["why"], bounded
+    assert _check("a2", "wastes", "Moving fewer bytes, bounded by ≤ 2.0/1.7 ≈ 1.18.")["passed"] is None
+    assert _check("a2", "wastes", "Moving fewer bytes.")["passed"] is False
 
 
 def test_a_decimal_comma_after_a_lone_zero_is_a_decimal_comma() -> None:
@@ -1091,7 +1096,7 @@ def test_kinds_read_after_the_twelfth_set_both_ways(item: str, right: str, wrong
     ("a3", "Un kernel custom pour la bande passante.", True),
     ("a6", "Re-working the 2 µs kernels; the recipe is fine, the waiting is the problem.", True),
     ("a7", "Strengthening the matmul/attention kernels; they didn't change, the stall is on the host.", True),
-    ("a2", "Tuning each eager kernel's bandwidth: at most 2.0/1.7 ≈ 1.18×.", None),  # fits, bounded by the line
+    ("a2", "Tuning each eager kernel's bandwidth: at most 2.0/1.7 ≈ 1.18×.", True),  # A2 is near its roof
     # a right refusal beside a fitting lever the line bounds is right; without the bound it is could-not-tell
     ("a2", "Math tweaks; tuning each eager step for bandwidth caps out at 2.0/1.7 ≈ 1.18×.", True),
     ("a2", "Math tweaks, and tuning each eager step for bandwidth.", None),

@@ -115,7 +115,7 @@ PAIRS = [
     # a help that only brings the kernel nearer its roof promises no more than the roof allows
     ("a2", "helps", "Fuse the chain with torch.compile, as the 3.8× shows; vectorising the loads alone gives at most"
      " 1.18×", "Make each eager kernel faster on its own: vectorise the loads and the chain will catch up with"
-     " compile's 3.8×", "at most 1 ÷ 85% = 1.18×"),
+     " compile's 3.8×", "1.18× at most"),
     # --- from the training set of 2026-12-06 (bench/grading/train-2026-12-06.json) ---
     # a time said at a bandwidth is a floor (bytes ÷ bandwidth), not the eager chain's measured time
     ("a3", "evidence", "~262 KB for all eight eager passes, which is ~0.13 µs at 2 TB/s — about 1% of the 12 µs",
@@ -740,6 +740,53 @@ LINES: list[tuple[str, str, str, bool | str]] = [
     ("a8", "evidence", "HBM saturated. 55 % occupancy is already enough to saturate HBM, so occupancy is not the"
      " problem.", True),
     ("a8", "evidence", "HBM saturated; 55% occupancy means the bandwidth is only half used.", False),
+    # --- the fourteenth session's training sets (train-2026-12-06j … m) ---
+    # a roof's headroom said to bound a lever that deletes bytes; the bound said of the kernels as they are is right
+    ("a2", "evidence", "eager hits 1.7 of 2.0 TB/s = 85%, so the headroom is 1/0.85 ≈ 1.18x and that's the most compile"
+     " or anything else can ever buy here", False),
+    ("a2", "evidence", "85% of peak (1.7/2.0): without fusion the ceiling is 2.0/1.7 = 1.18x; compile deletes round trips"
+     " and got 3.8x.", True),
+    ("a2", "evidence", "85% of peak bandwidth, so the 3.8x compile figure has to be a bad measurement.", False),
+    # Rule 3 read backwards, and read the right way
+    ("a3", "evidence", "shrink the tensor 4x and the time drops 4x, which is rule 3's sign of launch overhead.", False),
+    ("a2", "evidence", "shrink it 4x and the time barely moves, so it is memory-bound at 85% of peak.", False),
+    ("a3", "evidence", "12 µs both ways, compile only 1.08x: shrink the tensor 4x and the time barely moves, which is"
+     " rule 3's sign of launch overhead.", True),
+    # a time "at full peak" is the time at the roof
+    ("a5", "evidence", "62% of peak: 180 × 0.38 ≈ 68 ms at full peak, under the 80 ms target.", False),
+    ("a5", "evidence", "62% of peak: 180 × 0.62 ≈ 112 ms at full peak, so 80 ms is out of reach.", True),
+    # the weights' bytes under a narrower format shrink by its width, in GB or in French octets
+    ("a8", "helps", "int4 weights: 70 GB → 17.5 GB per step, plus GQA.", False),
+    ("a8", "helps", "int4 weights: 70 GB → 35 GB per step, plus GQA.", True),
+    ("a8", "helps", "Couper le trafic : int4 (70 Go → 35 Go par pas), GQA.", True),
+    ("a8", "helps", "Couper le trafic : int4 (70 Go → 17,5 Go par pas), GQA.", False),
+    # a host sync said to add arithmetic; occupancy called the limiter, or said not to be
+    ("a7", "evidence", "ITL up 6 ms (8 → 14) because .item() adds arithmetic on the GPU every step.", False),
+    ("a7", "evidence", "ITL up 6 ms (8 → 14) because .item() makes the CPU wait on the GPU every step.", True),
+    ("a8", "evidence", "HBM saturated, but 55% occupancy → only 55% of the seats are pulling, that's the limiter.", False),
+    ("a8", "evidence", "HBM saturated: occupancy doesn't matter when the bandwidth is the limit.", True),
+    # a sum in a new sentence does not go on from the last result; "full" of a size is no limit
+    ("a6", "evidence", "2 µs on, 8 µs off: busy = 2 / 10 = 20 %. × 40 000 = 0,4 s per request.", True),
+    ("a3", "evidence", "12 µs is launch-scale. The tensor holds 8,192 elements, so the 3.8x traffic saving seen at full"
+     " size has nothing to act upon.", True),
+    # refusing a lever that only nears the roof, for a kernel near it (see test_grading_near_the_roof.py)
+    ("a2", "wastes", "Tuning memory coalescing, the bandwidth is already at 85%.", True),
+]
+
+PART_C_LINES = [
+    # a decimal comma, and "the same fusion" said with its small win
+    ("A2 at 1,7 of 2,0 TB/s gets 3,8× because fusion deletes round trips; A1 at 70 % of peak is compute-bound, so fusing its relu is a wasted"
+     " week; on the tiny tensor of A3 the same fusion gives only 1,08×.", "fusion", True),
+    ("A2 at 1.7 of 2.0 TB/s gets 3.8× from fusion; A1 at 70% of peak is compute-bound, a wasted week. Even at small"
+     " sizes it still pays big: in A3 the compiled version is 1.08× faster.", "fusion", False),
+    ("Fusion pays most where tensors are small: A3's chain got 1.08x from compile; A1 at 70% of peak is compute-bound"
+     " and fusing its relu does nothing.", "fusion", False),
+    ("Fusion pays on A2 (1.7 of 2.0 TB/s, 3.8x). For decode, fusing attention removes its weight reads. On A1 at 70% of"
+     " peak it is a wasted week.", "fusion", False),
+    ("Fusion's the move for basically everything on the list: A2's chain goes 3.8x faster fused, and A1's matmul drops"
+     " the relu round trip.", "both_sides", False),
+    ("Fusion is the fix for everything that is slow because of extra traffic: A2 at 1.7 of 2.0 TB/s gets 3.8×. A1 at"
+     " 70% of peak is compute-bound: fusing its relu is a wasted week.", "both_sides", True),
 ]
 
 
@@ -770,3 +817,9 @@ def test_a_side_said_before_a_list_holds_for_each_figure_in_it() -> None:
 ])
 def test_part_c_numbers_read_this_session_are_the_drill_s(paragraph: str) -> None:
     assert _part_c(paragraph)["number"]["passed"] is True, _part_c(paragraph)["number"]
+
+
+@pytest.mark.parametrize(("paragraph", "aspect", "expected"), PART_C_LINES, ids=[p[:40] for p, _, _ in PART_C_LINES])
+def test_a_part_c_paragraph_of_the_fourteenth_session_s_kinds_is_checked_as_it_should_be(paragraph: str, aspect: str,
+                                                                                        expected: bool) -> None:
+    assert _part_c(paragraph)[aspect]["passed"] is expected, _part_c(paragraph)[aspect]

@@ -176,7 +176,7 @@ def test_what_compile_is_said_to_do_is_held_to_the_incident(item: str, field: st
     ("a2", "Accelerating the arithmetic.", True), ("a5", "Accelerating the arithmetic.", False),
     ("a8", "Rewriting the GEMMs.", True), ("a5", "Rewriting the GEMMs.", False),
     ("a3", "Optimising the memory throughput of the chain.", True),
-    ("a2", "Optimising the memory throughput of the chain.", False),
+    ("a2", "Optimising the memory throughput of the chain.", True),  # at 85% of its roof: 1.18× at most
     ("a3", "Bandwidth polish.", True), ("a6", "kernel micro-tuning", True),
 ])
 def test_refused_levers_in_more_words_are_read_on_their_side(item: str, text: str, passed: bool) -> None:

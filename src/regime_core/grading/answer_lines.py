@@ -46,6 +46,7 @@ from regime_core.grading.language import (
 )
 from regime_core.grading.statements import Statements
 from regime_core.judgment.classify import Verdict
+from regime_core.judgment.symptoms import Symptoms, achieved
 from regime_core.model.work import weight_format_bytes
 
 UNSURE = "Could not tell"
@@ -150,7 +151,8 @@ _DENIED_BEFORE = re.compile(r"\b(?:not|no|never|nothing to do with|isn'?t|aren'?
 _DENIED_AFTER = re.compile(r"\s*(?:[\w%.]+\s+){0,3}?(?:is|are|was)\s*(?:n'?t|not|never)\b|\s*(?:\w+\s+){0,2}?(?:doesn'?t|does not"
                            r"|don'?t|do not)\s+(?:matter|decide|limit|set)")
 # A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
-_LIMITS = re.compile(r"\b(?:saturat\w*|full|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
+# ("full" of a size is no limit: "the saving seen at full size", "a full-precision run")
+_LIMITS = re.compile(r"\b(?:saturat\w*|full(?![- ](?:size|sized|scale|tensor|shape|model|batch|precision|run|request))|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
                      r"|starv\w*|dominat\w*|sets? the (?:time|pace)|(?:decid|determin|govern|dictat)\w* (?:the )?(?:time|pace))\b")
 
 
@@ -553,6 +555,12 @@ def _blamed(lowered: str, regime: str) -> tuple[str, str] | None:
 _OCCUPANCY_AS_ROOF = re.compile(r"\boccupancy\b[^.;:!?]{0,40}?(?:\b(?:measures?|means?|shows?|is|tells?|confirms?|so"
                                 r"|proves?)\b|=|⇒|=>|->|→)[^.;!?]{0,40}?\b(?:bandwidth|hbm|dram|memory traffic|flop/?s"
                                 r"|compute (?:use|usage)|(?:memory|compute|bandwidth)[- ]bound)\b")
+# Occupancy called what holds the time ("only 55% of the seats are pulling, that's the limiter"): Rule 4.
+_OCCUPANCY_AS_THE_LIMIT = re.compile(r"\boccupancy\b(?:(?!\b(?:not|no|doesn'?t|don'?t|isn'?t|when|while|whereas|but|because"
+                                     r"|if)\b)[^.;!?]){0,60}?\b(?:that'?s|which is|is|are)\s+(?:the|what'?s|what is)\s+"
+                                     r"(?:limit(?:er|ing)?|bottleneck|problem|holding it back)\b"
+                                     r"|\boccupancy\b[^.;!?]{0,20}?\b(?:limits|caps|throttles|bottlenecks|holds back)\s+(?:the\s+)?"
+                                     r"(?:kernel|step|decode|throughput|bandwidth|it)\b")
 # The regime said to be beyond telling from what is given.
 _UNDECIDABLE = re.compile(r"\b(?:(?:we|you|one|i)\s+(?:cannot|can'?t|could not|couldn'?t)\s+(?:yet\s+)?(?:say|tell|know)"
                           r"|(?:impossible|no way) to (?:say|tell|know)|(?:it'?s|it is|this is|remains?|still)\s+undecid(?:ed|able)"
@@ -566,6 +574,7 @@ _UNDECIDABLE = re.compile(r"\b(?:(?:we|you|one|i)\s+(?:cannot|can'?t|could not|c
                           r"\b(?![^.;!?]{0,30}\b(?:which kernel|why|whether))")
 # The incident's own measurement called unreal ("the 38 tok/s figure is impossible", "must be a measurement error").
 _MEASURE_DENIED = re.compile(r"\b(?:impossible(?!\s+(?:without|unless|if|for|to|with|by|on)\b)|(?:can'?t|cannot|could not|couldn'?t) be (?:real|right|true)|not real"
+                             r"|(?:bad|bogus|broken|faulty|wrong) (?:measurement|timing|benchmark)|measuring (?:error|mistake)"
                              r"|measurement (?:error|mistake|artefact|artifact)|instrumentation (?:loss|error)|bogus"
                              r"|should be (?:discarded|ignored)|a typo)\b")
 
@@ -581,6 +590,74 @@ _MEASURED_OF_MORE = re.compile(r"\b(?:batch\w*|quanti[sz]\w*|int[48]|fp8|fp4|nf4
                                r"|mixture|sparsity|experts?)\b")
 
 
+# A headroom bound (1 ÷ the roof share) said of a lever that changes the work or the bytes ("1.18× is the most compile
+# or anything else can ever buy", "no fused version can beat eager by more than 1.18×").
+_BOUND_WORDS = re.compile(r"\b(?:most|at best|more than|beyond|cap\w*|ceiling|max(?:imum)?|ever|can'?t|cannot|no more)\b")
+_ANY_LEVER = re.compile(r"\b(?:compil\w*|fus\w*|anything(?: else)?|any (?:version|kernel|fix|lever|rewrite|change)"
+                        r"|no (?:\w+ )?(?:version|kernel|rewrite|fix)|every (?:version|kernel|fix))\b")
+# The bound said of the kernels as they are ("without fusion, ceiling 1.18×"): right.
+_SAME_BYTES = re.compile(r"\b(?:without|before|short of|unfused|eager (?:alone|as it is)|same (?:kernels|bytes|traffic|code)"
+                         r"|as (?:it|they) (?:is|are|stand))\b")
+_SENTENCE = re.compile(r"[^.;!?]*(?:[.;!?](?=\d)[^.;!?]*)*")
+
+
+def _headroom_bounds_another_lever(text: str, lowered: str, facts: claims.Facts) -> str:
+    """A roof's headroom said to bound every lever, where one that changes the bytes was measured past it, or ""."""
+    share = next((f for f in facts.deciding if f.dim is Dim.FRACTION and f.roof and not f.hypothetical
+                  and 0 < f.value < 1), None)
+    if share is None:
+        return ""
+    bound = 1 / share.value
+    measured = [c.value for c in facts.known if c.multiplier and c.speed and c.value > bound * 1.5]
+    if not measured:
+        return ""
+    for sentence in _SENTENCE.finditer(lowered):
+        said = sentence.group()
+        headroom = [c for c in claims.read(said).claims if abs(c.value - bound) <= 0.02 * bound]
+        if (headroom and _ANY_LEVER.search(said) and _BOUND_WORDS.search(said) and not _SAME_BYTES.search(said)
+                and not any(abs(c.value - m) <= 0.05 * m for c in claims.read(said).claims for m in measured)):
+            return (f"“{_as_written(text, said.strip())}”: 1 ÷ {share.shown()} = {bound:.2f}× bounds a kernel that moves"
+                    f" the same bytes; fusion and compile delete bytes, and this one was measured"
+                    f" {claims.show(measured[0], Dim.COUNT)}× faster.")
+    return ""
+
+
+# Rule 3, the shrink test: time that falls with the tensor is work on a roof; time that barely moves is not yet.
+_SHRUNK = re.compile(r"\b(?:shr[iu]nk\w*|smaller|quarter(?:ed|ing)? the (?:tensor|size|input))\b")
+_FALLS_WITH_IT = re.compile(r"\b(?:drops?|dropp\w+|falls?|fell|goes down|went down|comes? down|shrinks?|shrank|is cut|gets cut)"
+                            r"\s+(?:by\s+)?(?:~\s?|about\s+|roughly\s+|around\s+|nearly\s+)?4\s?(?:×|x\b|times\b|-?fold)"
+                            r"|\b(?:scales?|drops?|falls?) (?:with it|with the size|in proportion|proportionally|linearly)\b"
+                            r"|\bto (?:a|one) quarter\b")
+_BARELY_MOVES = re.compile(r"\b(?:barely|hardly|scarcely) (?:changes?|moves?|budges?|drops?|falls?)\b|\b(?:doesn'?t|does not|won'?t)"
+                           r" (?:change|move|budge|drop)\b|\b(?:stays?|remains?) (?:the same|flat|put|about the same)\b")
+
+
+def _shrink_test_backwards(text: str, lowered: str) -> str:
+    """Rule 3 read the other way round ("shrink it 4× and the time drops 4×: launch overhead"), or ""."""
+    for sentence in _SENTENCE.finditer(lowered):
+        said = sentence.group()
+        shrunk = _SHRUNK.search(said)
+        if shrunk is None or _WHAT_IF_NOT.search(said):
+            continue
+        after = said[shrunk.end():]
+        falls, barely = _FALLS_WITH_IT.search(after), _BARELY_MOVES.search(after)
+        change = falls or barely
+        if change is None or negated(after, change.start(), change.end()):
+            continue
+        concluded = regime_named(after[change.end():])
+        if falls and not barely and concluded == "overhead":
+            return (f"“{_as_written(text, said.strip())}”: Rule 3 reads the other way: a time that falls with the tensor"
+                    " is work on a roof (memory or compute); a time that barely moves is overhead.")
+        if barely and not falls and concluded in ("memory", "compute"):
+            return (f"“{_as_written(text, said.strip())}”: Rule 3 reads the other way: a time that barely moves when the"
+                    " tensor shrinks is not yet memory- or compute-bound; it is overhead.")
+    return ""
+
+
+# ("if it were memory-bound, shrinking 4× would cut the time 4×": the rule stated, not applied)
+_WHAT_IF_NOT = re.compile(r"\b(?:if|were|had|would|wouldn'?t|should|expect\w*)\b")
+
+
 def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, regime: str | None = None) -> str:
     """What a line says that the incident itself contradicts, beyond its numbers, or ""."""
     # Fusion or compile named in an evidence line: what it is said to do there is checked as Part C checks it.
@@ -590,7 +667,11 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
                 f" launches; they leave {fusion_leaves(misread)}.")
     if said := compile_said_wrong(facts, text, lowered):  # "compiled 11 µs, so compile made it 8% slower"
         return said
-    occupancy = _OCCUPANCY_AS_ROOF.search(lowered)
+    if bound := _headroom_bounds_another_lever(text, lowered, facts):
+        return bound
+    if backwards := _shrink_test_backwards(text, lowered):
+        return backwards
+    occupancy = _OCCUPANCY_AS_ROOF.search(lowered) or _OCCUPANCY_AS_THE_LIMIT.search(lowered)
     if occupancy and not negated(lowered, occupancy.start(), occupancy.end()) and not re.search(
             r"\b(?:not|no|never|isn'?t|nothing|enough|sufficient|suffices?)\b", occupancy.group()):
         # ("55 % occupancy is already enough to saturate HBM": occupancy said not to limit, not called a roof)
@@ -727,7 +808,7 @@ _RETIME_SYNC = re.compile(r"synchroni|cuda events?|cuda\.event|elapsed_time")
 _RETIME = re.compile(r"\b(?:re-?tim\w*|time (?:it|the \w+ )?again|timing|timer|measure\w*|benchmark\w*|profil\w*)")
 
 
-def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str]) -> Check:
+def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str], reached: float | None = None) -> Check:
     if not text.strip():
         return Check(False, "Name a lever that helps.")
     line = read_levers(text)
@@ -764,6 +845,13 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
         if sure:
             return unsure(f"{phrases(sure)} fits this kernel; {phrases(doubtful)} may not: {why}")
         return unsure(f"{phrases(doubtful)} fits {a_kernel(verdict.regime or kind)} in general, but {why}")
+    if helpful and len(helpful) == len(line.offered) and all(by_id(i).on_its_roof for i in helpful) and (
+            reached is not None and NEAR_ITS_ROOF <= reached <= 1):
+        # better loads for a chain already at 85% of peak bandwidth: 1.18× at most, where the drill's lever is
+        # the one that changes the work or the bytes (A2: fusion, 3.8×)
+        return Check(False, f"{cap(phrases(helpful))} {'move' if len(helpful) > 1 else 'moves'} little here: the"
+                            f" kernel already runs at {_share_of_its_roof(reached, verdict)}, so"
+                            f" {'they' if len(helpful) > 1 else 'it'} can give {1 / reached:.2f}× at most.")
     if helpful and len(helpful) == len(line.offered):
         return Check(True, f"{cap(phrases(helpful))}: fits this kernel.")
     if helpful:
@@ -782,7 +870,23 @@ def _helps(verdict: Verdict, kind: str, text: str, refused_fix: Collection[str])
 _FUSION_LEVERS = ("fusion", "compile")
 
 
-def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | None = None) -> Check:
+#: A kernel at this share of the roof that sets its time, or nearer, has little left for a lever that only brings it
+#: nearer that roof (at 85% of peak bandwidth, better loads can give 1.18× at most): refusing such a lever is right.
+NEAR_ITS_ROOF = 0.8
+
+
+def _share_of_its_roof(share: float, verdict: Verdict) -> str:
+    return f"{share:.0%} of {'peak bandwidth' if verdict.regime == 'memory' else 'peak FLOP/s'}"
+
+
+def roof_share(symptoms: Symptoms, regime: str | None) -> float | None:
+    """The share of the roof that sets the time (peak FLOP/s for compute, bandwidth for memory) the kernel reaches."""
+    reached = achieved(symptoms)
+    return {"compute": reached.flops_fraction, "memory": reached.bandwidth_fraction}.get(regime or "")
+
+
+def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | None = None,
+            roof_share: float | None = None) -> Check:
     if not text.strip():
         return Check(False, "Name the lever that wastes the week.")
     line = read_levers(text)
@@ -796,6 +900,13 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
         return Check(True, f"{cap(phrases(measured))}: rightly refused, since it was measured and bought only"
                            f" {measured_fusion:g}×.")
     helping = [i for i in named if helps_here(i, kind) and i not in measured]
+    if helping and len(helping) == len(named) and all(by_id(i).on_its_roof for i in helping) and (
+            roof_share is not None and NEAR_ITS_ROOF <= roof_share <= 1):
+        # "tuning memory coalescing: the bandwidth is already at 85%": a lever that only brings the kernel nearer
+        # the roof it is already near has little left to give (the drill's A2: "achieved GB/s near peak")
+        return Check(True, f"{cap(phrases(helping))}: rightly refused: the kernel already runs at"
+                           f" {_share_of_its_roof(roof_share, verdict)}, so {'they' if len(helping) > 1 else 'it'}"
+                           f" can give {1 / roof_share:.2f}× at most.")
     doubtful = [i for i in helping if by_id(i).doubt(verdict.kind)]
     if doubtful:
         return unsure(f"{phrases(doubtful)} would help {a_kernel(verdict.regime or kind)} in general, but"
@@ -933,6 +1044,7 @@ def lever_numbers(facts: claims.Facts, text: str, *, offered: bool) -> tuple[str
              or claims.beyond_the_roof_wrong(lowered, reading.claims, facts)
              or claims.rate_past_its_roof(lowered, reading.claims, facts)  # "pushes it up to about 6.5 TB/s"
              or _format_speed_past_its_width(facts, reading, lowered)  # "int4 … so tokens come 4× faster"
+             or _format_bytes_past_its_width(facts, reading, lowered)  # "int4: 70 GB → 17.5 GB" of int8 weights
              or claims.under_the_time_before_promised(facts, reading, lowered)  # "ITL comes back well under 8 ms"
              or (offered and _doubled_past_its_factor(facts, reading, text, lowered))  # "fp8 … TTFT drops to 80 ms"
              or claims.comparison_wrong(lowered, reading.claims, facts)  # "90 ms, which hits the 80 ms target"
@@ -1029,6 +1141,27 @@ def _format_speed_past_its_width(facts: claims.Facts, reading: claims.Reading, l
                 and claims.SPEED_UP_AFTER.match(lowered, claim.end)):
             return (f"{dtype} is {new:g} B a weight against the incident's {old:g} B: on the memory roof that is at"
                     f" most {most:g}× faster, not {claim.shown()}×")
+    return ""
+
+
+def _format_bytes_past_its_width(facts: claims.Facts, reading: claims.Reading, lowered: str) -> str:
+    """Why the incident's bytes are said to shrink under a narrower weight format by more than its width, or "".
+
+    "int4: 70 GB → 17.5 GB" of A8's int8 weights: half the bytes a value is half the bytes, 35 GB.
+    """
+    named = [(d, _NOMINAL.get(d, weight_format_bytes().get(d, 0.0))) for d in _DTYPE.findall(lowered)]
+    ratios = [(new / old, old, new, d) for old in _bytes_per_value(facts) for d, new in named if 0 < new < old]
+    if not ratios:
+        return ""
+    for before, after in reading.transitions:
+        if before.dim is not Dim.BYTE or after.dim is not Dim.BYTE or after.value >= before.value or not any(
+                claims.same(before, k) for k in facts.known):
+            continue
+        if any(math.isclose(after.value, before.value * factor, rel_tol=claims.MATCH) for factor, *_ in ratios):
+            continue
+        factor, old, new, dtype = ratios[0]
+        return (f"{dtype} is {new:g} B a weight against the incident's {old:g} B: {before.shown()} →"
+                f" {claims.show(before.value * factor, Dim.BYTE)}, not {after.shown()}")
     return ""
 
 
@@ -1155,11 +1288,14 @@ def _mechanism_misstated(text: str, lowered: str) -> str:
 
 
 def lever_checks(verdict: Verdict, kind: str, helps: str, wastes: str,  # noqa: PLR0917
-                 refused_fix: Collection[str] = (), measured_fusion: float | None = None) -> dict[str, Check]:
+                 refused_fix: Collection[str] = (), measured_fusion: float | None = None,
+                 reached: float | None = None) -> dict[str, Check]:
     """The two lever lines of an answer judged against ``kind`` (a regime, or ``host``).
 
     ``refused_fix`` holds the lever ids of a fix the drill's acceptance refuses for this incident (none
     for a generated one): offered as the help, it fails. ``measured_fusion`` is the speed-up fusion or compile
-    was measured to buy: near 1, refusing it is right whatever the regime.
+    was measured to buy: near 1, refusing it is right whatever the regime. ``reached`` is the share of its roof
+    the kernel reaches (``roof_share``): near 1, refusing a lever that only brings it nearer the roof is right.
     """
-    return {"helps": _helps(verdict, kind, helps, refused_fix), "wastes": _wastes(verdict, kind, wastes, measured_fusion)}
+    return {"helps": _helps(verdict, kind, helps, refused_fix, reached),
+            "wastes": _wastes(verdict, kind, wastes, measured_fusion, reached)}

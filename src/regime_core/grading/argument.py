@@ -207,7 +207,10 @@ def read_argument(lowered: str) -> Argument:
 # fused kernel", "there is no regime where fusion hurts". One side by its own words, whatever examples follow.
 _UNIVERSAL = re.compile(r"(?<!\bnot )(?<!n't )(?<!n’t )\b(?:always|never|almost never|hardly ever|every time|every single"
                         r" time|in (?:every|all) cases?|under no circumstances?|no (?:regime|case|kernel|situation) where"
-                        r"|(?:the )?only (?:career[- ]limiting )?(?:move|mistake) is not)\b")
+                        r"|(?:the )?only (?:career[- ]limiting )?(?:move|mistake) is not"
+                        # "fusion's the move for basically everything (on the list)"
+                        r"|(?:for|on|in) (?:basically |just about |pretty much |nearly |almost )?(?:everything|every kernel"
+                        r"|all (?:of them|kernels|cases)|anything)(?!\s+(?:that|which|where|whose|with|in which)\b))\b")
 _STANCE_WORDS = re.compile(r"\b(?:worth\w*|right|wrong|pays?|helps?|hurts?|wast\w*|career\w*|answer|fix|call|good|bad|wins?"
                            r"|faster|write|fuse|fusing|fused|use|sentence|call|move|choice|lever|option|way to go)\b")
 # ... or just before it ("fusing is the move every time", "fusion wins every single time").
@@ -278,13 +281,19 @@ _COMPARED = re.compile(r"\b(?:as|than)\s*$")
 _SMALL_WIN = re.compile(r"\b(?:only|little|slight\w*|barely|marginal\w*|a bit|modest\w*|small|tiny|almost nothing"
                         r"|hardly)\b")
 _BIG_WIN = re.compile(r"\b(?:best|big|bigger|biggest|huge|major|massive|large|largest|greatest|dramatic\w*|same|most strongly)\b")
-_TIMES = re.compile(r"(\d+(?:\.\d+)?)\s?(?:×|x\b|times\b)")
+# (a decimal comma, "1,08×", is a decimal point; "1,000×" is a thousand)
+_TIMES = re.compile(r"(\d+(?:\.\d+|,\d{1,2}(?!\d))?)\s?(?:×|x\b|times\b)")
 
 
 # A small word said of something other than the win: a roof share ("only 70% of peak"), a tensor ("the small
 # tensor").
 _SMALL_OF_ANOTHER = re.compile(r"\s+(?:~|about\s+)?\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?(?:peak|roof|bandwidth|tflop)"
-                               r"|\s+(?:[\w-]+\s+)?(?:tensors?|inputs?|shapes?|arrays?|batch(?:es)?|chains?|kernels?|ops?)\b")
+                               r"|\s+(?:[\w-]+\s+)?(?:tensors?|inputs?|shapes?|sizes?|arrays?|batch(?:es)?|chains?|kernels?|ops?)\b")
+
+
+def _times(clause: str) -> tuple[float, ...]:
+    """The multipliers a clause says ("3.8×", "1,08×")."""
+    return tuple(float(m[1].replace(",", ".")) for m in _TIMES.finditer(clause))
 
 
 def _small(clause: str) -> bool:
@@ -396,7 +405,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                     said_unit = f"{unit_before}{joined}{unit}" if set_aside else unit
                     out.append(FusionSaid(last, pays, said_unit.strip(), _small(unit),
                                           bool(_BIG_WIN.search(unit)),
-                                          tuple(float(m[1]) for m in _TIMES.finditer(unit))))
+                                          _times(unit)))
                 lead = unit if not last else lead  # only before the sentence names an incident
                 continue
             last = f"a{named[-1][1]}"
@@ -424,7 +433,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
                 pays = _paid(said)
                 if pays is None:
                     continue
-                times = tuple(float(m[1]) for m in _TIMES.finditer(said))
+                times = _times(said)
                 out.append(FusionSaid(f"a{found[1]}", pays, said.strip(), _small(said),
                                       bool(_BIG_WIN.search(said)), times))
         carried = last if sentence.rstrip().endswith(";") else ""

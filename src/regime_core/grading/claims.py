@@ -154,11 +154,11 @@ _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*
 _SHARE_OF_PEAK = re.compile(r"\b(?!100\s?%)\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?peak")
 _AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
 # The roof a time is said at: 100% of it, its peak, full speed.
-_ROOF_REACHED = r"(?:100\s?%|(?:the |its )?peak\b|the roof|full speed)"
+_ROOF_REACHED = r"(?:100\s?%|(?:the |its |full )?peak\b|the roof|full speed)"
 # "get the kernels to 100%", "push it to peak": the roof reached by a move.
 _MOVED_TO = (r"\b(?:get|gets|got|getting|bring\w*|tak(?:e|es|ing)|push\w*|driv\w*)\s+(?:[\w-]+\s+){0,3}?to\s+"
              + _ROOF_REACHED)
-_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its )?peak|the roof|full speed|full (?:rating|rate|power|throughput))|"
+_AT_THE_ROOF = re.compile(r"\bat (?:100\s?%|(?:the |its |full )?peak|the roof|full speed|full (?:rating|rate|power|throughput))|"
                           + _MOVED_TO)
 _COMPLETE = re.compile(r"\b(?:would|could|at)\b")
 # The same roof in the clause just before a time's ("get kernels to 100% and TTFT is …"; "if it ran at 100% of peak,
@@ -664,7 +664,12 @@ def _opens_on(text: str, claim: Claim, claims: list[Claim], previous_end: int) -
     before = text[lead.start() - 1:lead.start()]
     if before.isdigit() or before == ")" or _NAMED_OPERAND.search(text, max(0, lead.start("op") - 3), lead.start("op")):
         return None
+    if _SENTENCE_END.search(text, previous_end, lead.start()):
+        return None  # "busy = 2/10 = 20 %. × 40 000 = 0.4 s": a new sentence may go on from any figure before it
     return None if any(previous_end <= c.start < claim.start for c in claims) else lead
+
+
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)")
 
 
 def _sums(text: str, claims: list[Claim]) -> list[Sum]:

@@ -41,6 +41,7 @@ from regime_core.grading.answer_lines import (
     read_levers,
     reason_against,
     regime_named,
+    roof_share,
     unsure,
     verdict_of,
     with_lever_numbers,
@@ -276,7 +277,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
     checks["evidence"] = _evidence(incident_id, verdict, entry.get("evidence", ""))
     levers = lever_checks(verdict, kind, entry.get("helps", ""), entry.get("wastes", ""),
                           _REFUSED_FIX.get(incident_id, ((), ""))[0],
-                          drill.incident(incident_id).symptoms.observed.fused_speedup)
+                          drill.incident(incident_id).symptoms.observed.fused_speedup,
+                          roof_share(drill.incident(incident_id).symptoms, regime))
     # A lever line's numbers are claims too: checked, or named as not checked.
     checks.update(with_lever_numbers(levers, facts(incident_id), entry.get("helps", ""), entry.get("wastes", "")))
     if checks["helps"].ok is not False and (minor := _only_minor(incident_id, entry.get("helps", ""))):
@@ -667,7 +669,8 @@ def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:
         return (f"fusion cannot speed {name} up much: each token reads every weight once, fused or not, and the"
                 " weights are nearly all its bytes")
     if said.pays and measured is not None and measured < _FUSION_BARELY and (
-            said.big or any(t > _FUSION_WIN_OFF for t in said.times)):
+            (said.big and not said.small) or any(t > _FUSION_WIN_OFF for t in said.times)):
+        # ("the same fusion gives only 1.08×": the same lever, and a small win said as one)
         return (f"compiling {name} bought only {format_quantity(measured, Dim.COUNT)}×: the traffic fusion deletes was"
                 " never its time")
     if not said.pays and helps_here("fusion", kind) and (
@@ -682,6 +685,15 @@ def _fusion_wrong_of(said: FusionSaid, *, of_the_win: bool = False) -> str:
 _ANY_SIZE = re.compile(r"\b(?:at|for|of|on|across) (?:any|every|all) (?:tensor |input |problem )?sizes?\b|\bregardless of (?:the )?"
                        r"(?:tensor |input |problem )?size\b|\bwhatever the size\b|\bno matter (?:the size|how (?:big|small|large)"
                        r"|what size)\b|\bsize[- ]independent\b")
+
+
+# Fusion said to pay most on small tensors ("fusion pays most where tensors are small", "small kernels are where
+# fusion really shines").
+_SMALL_PAYS_MOST = re.compile(
+    r"\b(?:pays?|helps?|wins?|shines?|works?|matters?)\s+(?:the\s+)?(?:most|best|biggest)\s+(?:where|when|on|for|with)\s+"
+    r"(?:the\s+)?(?:tensors?\s+(?:are\s+)?(?:small|tiny)|(?:small|tiny)\s+(?:tensors?|kernels?|inputs?|shapes?|sizes?))"
+    r"|\b(?:small|tiny)\s+(?:tensors?|kernels?|inputs?|shapes?)\s+(?:are|is)\s+where\s+(?:fusion|fusing|it)\s+(?:really\s+)?"
+    r"(?:pays?|helps?|wins?|shines?|works?)\b")
 
 
 # A sentence that is about one kernel: an incident or a kernel of the drill named, or pointed at.
@@ -712,6 +724,10 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[F
             return Check(False, f"“{_as_written(paragraph, size.group())}”: fusion's win does not hold at every size. A3"
                                 " is A2's chain on a small tensor, and compiling it bought only 1.08×: with few bytes"
                                 " there is little traffic to delete.")
+    small = _SMALL_PAYS_MOST.search(lowered)
+    if small and not negated(lowered, small.start(), small.end()):
+        return Check(False, f"“{_as_written(paragraph, small.group())}”: a small tensor has the least traffic to delete."
+                            " A3 is A2's chain on a small tensor, and compiling it bought only 1.08×.")
     # Named and not misstated: what it is said to do is quoted where it is read; the argument is the next check. What
     # is denied of fusion in general ("fusion never reduces memory traffic") is its mechanism denied; denied of one
     # kernel ("fusing A1's relu removes no traffic that matters"), it is that kernel's reading.

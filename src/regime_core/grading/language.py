@@ -388,10 +388,14 @@ _KRIOL_THEN = re.compile(r"(?<=\s)den(?=\s)")
 _SCOTS_OF = re.compile(r"(?<=\s)o(?=\s+(?:peak|the|it|them|that|this|its|~?\d))")
 
 
+# French sizes in octets, with their capital prefix ("70 Go", "2 To/s"): bytes, read before the case is lowered.
+_OCTETS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?([KMGT])o(/s)?\b")
+
+
 @cached_line
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
-    lowered = delatex(unrepl(text)).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    lowered = _OCTETS.sub(r"\1 \2B\3", delatex(unrepl(text))).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
     if " -- " in lowered:  # a typed dash ("2.0 TB/s card -- 85%"), not a minus or an arrow
         lowered = lowered.replace(" -- ", " — ")
     if _has(lowered, _MARKDOWN_MARKS):
@@ -623,8 +627,11 @@ _FUSION_FILLS_BANDWIDTH = re.compile(
 # read once a token, fused or not; fusion deletes the intermediates' round trips.
 _FUSION_CUTS_WEIGHTS = re.compile(
     r"\b(?:fus\w*|compil\w*)\b(?:(?!\b(?:not|never|no|cannot|can'?t|won'?t|doesn'?t)\b)[^.;!?]){0,60}?"
-    r"(?:\b(?:cut|reduc|halv|lower|shrink|sav|trim|remov|delet|eliminat|avoid|kill)\w*\s+(?:the\s+)?(?:model'?s?\s+)?"
-    r"weights?'?\s*(?:traffic|bytes|reads?|streaming|loads?)\b"
+    r"(?:\b(?:cut|reduc|halv|lower|shrink|sav|trim|remov|delet|eliminat|avoid|kill)\w*\s+(?:the\s+|its\s+|their\s+)?"
+    r"(?:model'?s?\s+)?weights?'?\s*(?:traffic|bytes|reads?|streaming|loads?)\b"
+    # "decode would stop re-reading weights", "keeps the weights on-chip between layers"
+    r"|\bstop\w*\s+(?:re-?)?read\w*\s+(?:the\s+|its\s+)?weights\b"
+    r"|\bkeep\w*\s+(?:the\s+|its\s+|all\s+(?:the\s+)?)?weights\s+(?:on[- ]chip|in\s+(?:sram|smem|shared memory|registers|l2|cache))\b"
     # "takes the weight traffic out", "gets the weight reads out of the way"
     r"|\b(?:tak|get|pull)\w*\s+(?:the\s+)?(?:model'?s?\s+)?weights?'?\s*(?:traffic|bytes|reads?|loads?)\s+out\b)")
 

@@ -244,8 +244,10 @@ def grade_lines(incident: PracticeIncident, verdict: Verdict, lines: Mapping[str
         checks["helps"] = _next_measurement(lines["helps"])
         checks["wastes"] = _premature(lines["wastes"])
     else:  # "loader" too: levers.json's feed_loader is the one lever that fits it
-        measured = parse_symptoms(incident.symptoms).observed.fused_speedup
-        levers = answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"], (), measured)
+        symptoms = parse_symptoms(incident.symptoms)
+        levers = answer_lines.lever_checks(verdict, kind, lines["helps"], lines["wastes"], (),
+                                           symptoms.observed.fused_speedup,
+                                           answer_lines.roof_share(symptoms, verdict.regime))
         checks.update(answer_lines.with_lever_numbers(levers, facts, lines["helps"], lines["wastes"]))
         for field in ("helps", "wastes"):  # a lever's reason that calls the kernel another regime's, as in the drill
             if checks[field].ok is not False and (
