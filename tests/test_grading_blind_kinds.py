@@ -771,9 +771,16 @@ LINES: list[tuple[str, str, str, bool | str]] = [
      " size has nothing to act upon.", True),
     # refusing a lever that only nears the roof, for a kernel near it (see test_grading_near_the_roof.py)
     ("a2", "wastes", "Tuning memory coalescing, the bandwidth is already at 85%.", True),
+    # an analogy's figures, its "like" earlier in the sentence; the same slip outside an analogy is still wrong
+    ("a6", "evidence", "Like a machine that sews 2 seconds and then I spend 8 seconds re-threading: busy 2/10 = 20%.",
+     "not False"),
+    ("a6", "evidence", "2 µs kernel and then 8 seconds of gap: busy 20%.", False),
 ]
 
 PART_C_LINES = [
+    # what fusion removes, said to be what nothing waited on, is fusion argued against
+    ("Fusion cuts round trips: A2 at 1.7 of 2.0 TB/s runs 3.8× faster compiled. A1's matmul is at 70% of peak, so fusing"
+     " a relu into it saves a few trips nobody was waiting on.", "fusion", True),
     # a decimal comma, and "the same fusion" said with its small win
     ("A2 at 1,7 of 2,0 TB/s gets 3,8× because fusion deletes round trips; A1 at 70 % of peak is compute-bound, so fusing its relu is a wasted"
      " week; on the tiny tensor of A3 the same fusion gives only 1,08×.", "fusion", True),

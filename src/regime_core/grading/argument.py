@@ -55,6 +55,8 @@ _MOOT = re.compile(r"\b(?:that|which) (?:are|is|were|was)(?:n'?t| not| never) (?
                    r"|\b(?:were|was|are|is) never (?:the |a )?(?:limit|bottleneck|problem|issue)\b"
                    r"|\b(?:that|which) (?:\w+ ){0,3}(?:were|was) never (?:waiting|the)\b"
                    r"|\b(?:was|were|is|are)(?:n'?t| not| never) (?:\w+ )?waiting (?:on|for)\b"
+                   # "saves a few trips nobody was waiting on"
+                   r"|\b(?:nobody|no one|no-one)\s+(?:was|were|is|'s)\s+(?:ever\s+)?(?:waiting|asking)\b"
                    # "saves a few MB of traffic for a kernel whose time is all math": saved where it does not count
                    r"|\bwhose (?:time|cost|runtime|bill) is (?:all|mostly|nearly all|almost all|pure) (?:math|maths|compute"
                    r"|arithmetic|flops)\b")

@@ -3649,8 +3649,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     # carry the slip ("7e9 × 1 byte = 7 GB, / 300 GB/s = 23 ms" for a bf16 model).
     slipped = (_time_as_rate(claim, facts, line) or _rate_off_by_a_power(claim, facts, text) or _share_off(claim, facts)
                or _slipped(claim, facts, text, own_result=claim.start in at.exact))
-    if slipped and _ANALOGY.search(text, max(_clause_bounds(text, claim.start, claim.end)[0], claim.start - 60),
-                                   claim.start):
+    # (an analogy said earlier in the sentence: "like a machine that sews 2 seconds and then I spend 8 seconds …")
+    if slipped and _ANALOGY.search(text, max(_sentence_bounds(text, claim)[0], claim.start - 100), claim.start):
         return Mark(shown, None, f"{claim.shown()} is said of your analogy, not of the incident: not checked"), False
     if slipped:
         return Mark(shown, False, slipped), False
