@@ -747,14 +747,18 @@ LINES: list[tuple[str, str, str, bool | str]] = [
     ("a2", "evidence", "85% of peak (1.7/2.0): without fusion the ceiling is 2.0/1.7 = 1.18x; compile deletes round trips"
      " and got 3.8x.", True),
     ("a2", "evidence", "85% of peak bandwidth, so the 3.8x compile figure has to be a bad measurement.", False),
+    ("a1", "evidence", "70% of peak TFLOP/s; the ceiling on any kernel rewrite is 1/0.7 ≈ 1.43×.", True),
     # Rule 3 read backwards, and read the right way
     ("a3", "evidence", "shrink the tensor 4x and the time drops 4x, which is rule 3's sign of launch overhead.", False),
     ("a2", "evidence", "shrink it 4x and the time barely moves, so it is memory-bound at 85% of peak.", False),
+    ("a3", "evidence", "12 µs, compile only 1.08x. If it were on a roof, shrinking the tensor 4x would make the time drop"
+     " 4x, unlike launch overhead, which this is.", "not False"),
     ("a3", "evidence", "12 µs both ways, compile only 1.08x: shrink the tensor 4x and the time barely moves, which is"
      " rule 3's sign of launch overhead.", True),
     # a time "at full peak" is the time at the roof
     ("a5", "evidence", "62% of peak: 180 × 0.38 ≈ 68 ms at full peak, under the 80 ms target.", False),
     ("a5", "evidence", "62% of peak: 180 × 0.62 ≈ 112 ms at full peak, so 80 ms is out of reach.", True),
+    ("a5", "evidence", "62% of peak; if the kernels ran at full peak, TTFT would come to 68 ms.", False),
     # the weights' bytes under a narrower format shrink by its width, in GB or in French octets
     ("a8", "helps", "int4 weights: 70 GB → 17.5 GB per step, plus GQA.", False),
     ("a8", "helps", "int4 weights: 70 GB → 35 GB per step, plus GQA.", True),
@@ -790,6 +794,8 @@ PART_C_LINES = [
      " and fusing its relu does nothing.", "fusion", False),
     ("Fusion pays on A2 (1.7 of 2.0 TB/s, 3.8x). For decode, fusing attention removes its weight reads. On A1 at 70% of"
      " peak it is a wasted week.", "fusion", False),
+    ("Fusion pays on A2 (1.7 of 2.0 TB/s, 3.8x). Fusing decode's layers would stop re-reading the weights. On A1 at"
+     " 70% of peak it is a wasted week.", "fusion", False),
     ("Fusion's the move for basically everything on the list: A2's chain goes 3.8x faster fused, and A1's matmul drops"
      " the relu round trip.", "both_sides", False),
     ("Fusion is the fix for everything that is slow because of extra traffic: A2 at 1.7 of 2.0 TB/s gets 3.8×. A1 at"

@@ -283,8 +283,7 @@ _COMPARED = re.compile(r"\b(?:as|than)\s*$")
 _SMALL_WIN = re.compile(r"\b(?:only|little|slight\w*|barely|marginal\w*|a bit|modest\w*|small|tiny|almost nothing"
                         r"|hardly)\b")
 _BIG_WIN = re.compile(r"\b(?:best|big|bigger|biggest|huge|major|massive|large|largest|greatest|dramatic\w*|same|most strongly)\b")
-# (a decimal comma, "1,08×", is a decimal point; "1,000×" is a thousand)
-_TIMES = re.compile(r"(\d+(?:\.\d+|,\d{1,2}(?!\d))?)\s?(?:×|x\b|times\b)")
+_TIMES = re.compile(r"(\d+(?:\.\d+)?)\s?(?:×|x\b|times\b)")
 
 
 # A small word said of something other than the win: a roof share ("only 70% of peak"), a tensor ("the small
@@ -294,8 +293,8 @@ _SMALL_OF_ANOTHER = re.compile(r"\s+(?:~|about\s+)?\d+(?:\.\d+)?\s?%\s+of\s+(?:t
 
 
 def _times(clause: str) -> tuple[float, ...]:
-    """The multipliers a clause says ("3.8×", "1,08×")."""
-    return tuple(float(m[1].replace(",", ".")) for m in _TIMES.finditer(clause))
+    """The multipliers a clause says ("3.8×")."""
+    return tuple(float(m[1]) for m in _TIMES.finditer(clause))
 
 
 def _small(clause: str) -> bool:
