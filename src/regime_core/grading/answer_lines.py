@@ -8,6 +8,7 @@ check says so and points at the worked answer instead of marking it wrong).
 
 from __future__ import annotations
 
+import difflib
 import math
 import re
 from collections.abc import Collection
@@ -413,9 +414,27 @@ def _as_written(text: str, lowered: str) -> str:
     squeezed = "".join(c for _, c in kept).lower()
     wanted = "".join(lowered.split()).lower()
     at = squeezed.find(wanted) if wanted else -1
-    if at < 0:
+    if at >= 0:
+        return text[kept[at][0]:kept[at + len(wanted) - 1][0] + 1]
+    # Normalising also rewrites a little ("4x" reads "4×", "rule 3's" "rule 3s"): a clause is quoted from the stretch
+    # that matches nearly all of it, both ends included (a figure, a few characters, is too short to align safely).
+    if len(wanted) < _ALIGNED_SHORTEST or len(squeezed) > _ALIGNED_LENGTH:
         return lowered
-    return text[kept[at][0]:kept[at + len(wanted) - 1][0] + 1]
+    blocks = [b for b in difflib.SequenceMatcher(None, squeezed, wanted, autojunk=False).get_matching_blocks() if b.size]
+    if not blocks or sum(b.size for b in blocks) < 0.9 * len(wanted) or blocks[0].b > 2 or blocks[0].size < 4 or (
+            len(wanted) - blocks[-1].b - blocks[-1].size > 2 or blocks[-1].size < 4):
+        return lowered
+    start, end = blocks[0].a - blocks[0].b, blocks[-1].a + len(wanted) - blocks[-1].b
+    if not 0.8 * len(wanted) <= end - start <= 1.25 * len(wanted):
+        return lowered
+    start, end = max(0, start), min(len(kept), end)
+    return text[kept[start][0]:kept[end - 1][0] + 1]
+
+
+#: The longest line aligned with its normalised stretch for a quote (a longer one, pasted or hostile, is quoted as
+#: normalised): the alignment's cost grows with the line.
+_ALIGNED_LENGTH = 5000
+_ALIGNED_SHORTEST = 24
 
 
 def claims_said(marks: Collection[claims.Mark], text: str) -> str:
