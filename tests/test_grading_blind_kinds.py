@@ -779,9 +779,31 @@ LINES: list[tuple[str, str, str, bool | str]] = [
     ("a6", "evidence", "Like a machine that sews 2 seconds and then I spend 8 seconds re-threading: busy 2/10 = 20%.",
      "not False"),
     ("a6", "evidence", "2 µs kernel and then 8 seconds of gap: busy 20%.", False),
+    # --- the second round of training sets (train-2026-12-06n … q) ---
+    # a share's label right before its working
+    ("a6", "evidence", "2 µs kernel, 8 µs gap; the GPU's busy 8/(2+8) = 80 % of the time.", False),
+    ("a6", "evidence", "2 µs kernel, 8 µs gap; the GPU's busy 2/(2+8) = 20 % of the time.", True),
+    # a time on the same card said reached by levers that only near the roof
+    ("a5", "helps", "Kernel tuning alone (tile sizes, pipelining) until the GEMMs reach 80 ms.", False),
+    ("a5", "helps", "Better tiling: TTFT drops to 80 ms.", False),
+    ("a5", "helps", "Better tiling: TTFT drops to about 120 ms, short of 80.", "not False"),
+    # what the gaps wait on, named before the launches; the kernels said to have picked up the 6 ms
+    ("a6", "evidence", "The 8 µs gaps are the kernels waiting on memory between launches.", False),
+    ("a6", "evidence", "The 8 µs gaps are the GPU waiting on the host between launches.", True),
+    ("a7", "evidence", "ITL 8 → 14 ms: the matmul and attention kernels picked up 6 ms a token after the .item() went in.",
+     False),
+    # another incident's speed-up named beside a size said in words is no size; said as the size it is
+    ("a3", "evidence", "Shrinking 16384× from A2 made the 3.8× vanish; 12 µs is launch scale.", True),
+    ("a3", "evidence", "A3's tensor is 3.8× smaller than A2's, and the time is flat at 12 µs.", False),
+    # a perfect kernel (in an analogy) still leaves the gaps: its bound is the kernels'
+    ("a6", "evidence", "2 µs of cutting, 8 µs walking to the fridge: 20% busy. A perfect knife still leaves 320 ms of"
+     " walking in 400 — at best 1.25×.", True),
 ]
 
 PART_C_LINES = [
+    # what fusion leaves as it was argues it away
+    ("Fusion deletes round trips: A2 at 1.7 of 2.0 TB/s gets 3.8x. For A1 it is a wasted week: fusing the relu in front"
+     " saves one cheap elementwise pass and leaves the matmul's FLOPs exactly where they were.", "fusion", True),
     # what fusion removes, said to be what nothing waited on, is fusion argued against
     ("Fusion cuts round trips: A2 at 1.7 of 2.0 TB/s runs 3.8× faster compiled. A1's matmul is at 70% of peak, so fusing"
      " a relu into it saves a few trips nobody was waiting on.", "fusion", True),

@@ -154,6 +154,7 @@ _RUNS_OUT = (r"(?:can'?t|cannot|can not|couldn'?t|could not)\s+keep up\b|never g
              r"|\b(?:decides?|determines?|governs?|dictates?) (?:the )?(?:time|pace)\b"
              r"|\beats? (?:up )?(?:the|all the|most of the) time\b"
              r"|(?:can'?t|cannot|can not|couldn'?t|could not)\s+(?:feed|keep (?:the gpu |it |them )?(?:fed|busy))\b")
+_A_RESOURCE = r"(?:memory|hbm|dram|bandwidth|launch\w*|host|cpu)\b"
 _LIMITED_BY = (r"\b(?:bottlenecked|limited|bound|capped|throttled|gated|held back|starved|starving|choked|stalled|stuck"
                r"|waiting|waits|waited|blocked|constrained|dominated)\s+(?:on|by|for|of)\b"
                r"|\bthe (?:real |main |actual )?(?:bottleneck|limit|limiter|culprit|constraint) (?:is|was|being|=|:)")
@@ -171,7 +172,9 @@ def regime_limited(regime: str) -> re.Pattern[str] | None:
         return None
     resource = "(?:" + "|".join(found) + r")(?![\w-])"
     return re.compile(rf"(?<![\w-]){resource}(?P<gap>(?:\s+[\w'’,-]+){{0,4}}?)\s+(?:{_LIMIT_NOUN}|{_RUNS_OUT})"
-                      rf"|(?:{_LIMITED_BY})\s+(?P<gap2>(?:[\w'’-]+\s+){{0,3}}?){resource}"
+                      # (the words between name no resource of their own: "waiting on memory between launches" waits
+                      # on memory, not on the launches)
+                      rf"|(?:{_LIMITED_BY})\s+(?P<gap2>(?:(?!{_A_RESOURCE})[\w'’-]+\s+){{0,3}}?){resource}"
                       # said as a cleft: "so is the kernels' maths that slow, not the memory"
                       rf"|\b(?:it'?s|is|it is|was)\s+(?:the\s+)?(?:[\w'’-]+\s+){{0,2}}?{resource}\s+(?:that(?:'s| is)?\s+)"
                       r"(?:slow|too slow|limits?|limiting|holds? (?:it|things) back)\b")

@@ -255,6 +255,8 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|climbing|reach(?:es)?|saves?|saved|gives?|gave|gains?|gained|delivers?|delivered|best|boost\w*"
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
                    r"|gets? (?:(?:you|us|it) )?(?:the rest of the way|there|to (?:the )?peak|to 100%)"
+                   # "would still get it to about 95%": a share of the roof reached
+                   r"|get(?:s|ting)? (?:it|them|the \w+) (?:up )?to (?:about |around |roughly |~\s?)?\d+(?:\.\d+)?\s?%"
                    r"|gets? (?:you|us|it) from \S+(?: of peak)? (?:up )?(?:to|toward|towards)\b"
                    # "is how you get TTFT from 180 ms down to the 80 ms": a time or a rate taken to a target
                    r"|get(?:s|ting)? (?:the |its )?(?:ttft|itl|latency|time|step|decode|throughput|tok/s)\s+from \S+(?:\s?[a-zµ/]+)?"
@@ -274,6 +276,9 @@ _UNPAID = re.compile(r"(?<!\bof )\b(?:nothing|no (?:gain|win|help|change|effect|
                      r"|(?:spent|spend\w*|lose|lost|losing|burn\w*|sink\w*|sunk) (?:a|the|your|our|their) (?:whole )?week"
                      r"|pointless|useless|career\w*|untouched|in vain|for nothing|never|zero|futile|irrelevant|wrong"
                      r"|contraindicat\w*|counter-?productive|bad (?:idea|call|move|bet)"
+                     # "leaves the matmul's FLOPs exactly where they were"
+                     r"|leaves? (?:the |its )?(?:[\w'’]+ ){0,2}(?:flops|math|maths|arithmetic|time|runtime)\s+(?:exactly |just )?"
+                     r"(?:where|as) (?:they|it) (?:were|was|is|are)"
                      r"|as slow|(?:won'?t|will not|wouldn'?t|would not|doesn'?t|does not|can'?t|cannot|didn'?t)\s+"
                      r"(?:shift|change|move|help|buy|speed|do|budge)\w*)\b")
 _NEGATOR = re.compile(r"\b(?:not|no|never|can'?t|cannot|won'?t|wouldn'?t|shouldn'?t|doesn'?t|don'?t|didn'?t|isn'?t|wasn'?t|ain'?t"

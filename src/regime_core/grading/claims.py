@@ -461,7 +461,9 @@ def _share_said(text: str, at: tuple[int, int, int, int], dim: Dim, metric: str 
     share = _nearest(_SHARE_WORDS, *_own_words(text, lo, start, end, hi)) if (
         dim is Dim.FRACTION and metric != "occupancy") else None
     if share is None and dim is Dim.FRACTION and metric != "occupancy":  # "busy share = 2/8 = 25%": the label's
-        written = re.search(r"([a-z][a-z ]{0,30}?)\s*[=:]\s*(?:[\d.\s/+×*()-]*=\s*)?$", text[max(0, start - 80):start])
+        # ... or the label right before the working ("the GPU's busy 8/(2+8) = 80%")
+        written = re.search(r"([a-z][a-z ]{0,30}?)\s*(?:[=:]\s*(?:[\d.\s/+×*()-]*=\s*)?|[\d.\s/+×*()-]*\d[\d.\s/+×*()-]*=\s*)$",
+                            text[max(0, start - 80):start])
         share = _nearest(_SHARE_WORDS, written[1], "") if written else None
     if share is None and dim is Dim.FRACTION and (of_a_time := _OF_A_TIME_IS.match(text, end)):
         share = "busy" if of_a_time["word"] in ("busy", "working", "computing") else "idle"  # "62% of the 180 ms is idle"
@@ -2339,7 +2341,9 @@ _ANY_FIX = re.compile(r"\b(?:best (?:any|every|a|the) (?:fix|change|lever|optimi
                       r" (?:fix|change|lever|optimi[sz]ation|solution)|at best|best case|in the best case)\b")
 # (and what only moves the same work faster: "nothing much left to gain by pushing that number")
 _KERNEL_FIX = re.compile(r"\b(?:kernels?|tun\w*|rewrit\w*|micro|faster math|optimi[sz]\w* (?:the )?kernel"
-                         r"|push\w* (?:that|the|this|its) (?:number|rate|bandwidth|figure|throughput)|the same (?:bytes|work))")
+                         r"|push\w* (?:that|the|this|its) (?:number|rate|bandwidth|figure|throughput)|the same (?:bytes|work)"
+                         # "a perfect knife still leaves 320 ms of walking": the gaps left, so the kernels bounded
+                         r"|perfect|still leaves?)")
 
 
 def _any_fix_bounded_by_kernels(claim: Claim, facts: Facts, text: str) -> str:
@@ -3213,6 +3217,10 @@ def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     """
     if not facts.scales or not claim.multiplier:
         return None
+    if any(c.multiplier and same(claim, c, 0.02) for c in (*facts.known, *facts.context)) and not (
+            _SMALLER.match(text, claim.end + 1) or _SMALLER.match(text, claim.end + 2) or _FEWER_THAN_AFTER.match(
+                text, claim.end)):
+        return None  # "shrinking 16,384× from A2 made the 3.8× vanish": A2's speed-up, named, is no size
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     fewer = _FEWER_THAN_AFTER.match(text, claim.end)  # "4096x fewer than the (8, 4096, 4096) in A2"
     # "shrank 4096× (from 8·4096·4096 to …)"; "went from a (8,4096,4096) to a (8,32,32) tensor, 16,384× smaller"
@@ -4268,13 +4276,17 @@ _REACHED = re.compile(r"(?:\b(?:we|you|they|it|i|kernels?)(?:'d|'ll)?\s+(?:will 
                       r"|lands (?:\w+ )?at|(?:gives|delivers|yields)(?: us| you)?)"
                       # "kernel tuning alone could just about meet the 80 ms"
                       r"|\b(?:could|would|can|will|might)\s+(?:just\s+|about\s+|easily\s+|almost\s+|even\s+)*"
-                      r"(?:meet|reach|hit|make|achieve))"
+                      r"(?:meet|reach|hit|make|achieve)"
+                      # "TTFT drops to 80 ms", "until the GEMMs reach 80 ms"
+                      r"|\b(?:drops?|falls?|comes? down|goes? down) to|\buntil (?:[\w-]+ ){0,3}(?:reach|hit)\w*)"
                       r"\s+(?:the |~|≈|about |around )?$")
 _NOTHING_REACHES = re.compile(r"\b(?:no amount of|nothing|no (?:kernel|tuning|tweak|trim)\w*|none of|neither|nor|no way"
                               r"|not even|never)\b(?:\s+[\w-]+){0,6}\s*$")
 _SAME_ROOF = re.compile(r"\b(?:(?:this|one|a single|the same|1) (?:h100|a100|gpu|card|device)"
                         r"|(?:better|perfect|ideal|optimal|flawless|faster) (?:\w+ )?kernels?"
-                        r"|tun(?:e|es|ed|ing)\b|optimi[sz]\w* (?:the )?kernels?)")
+                        r"|tun(?:e|es|ed|ing)\b|optimi[sz]\w* (?:the )?kernels?"
+                        # the levers that only bring a kernel nearer its roof
+                        r"|til(?:ing|e sizes?)\b|coalesc\w*|vectori[sz]\w* loads|wider loads|pipelin\w*)")
 _OTHER_ROOF = re.compile(r"\b(?:more gpus|\d+ gpus|fp8|fp4|int8|lower precision|quanti[sz]\w*|shorter prompts?"
                          r"|chunk\w*|tensor parallel\w*)\b")
 
