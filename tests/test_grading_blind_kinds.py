@@ -795,12 +795,25 @@ LINES: list[tuple[str, str, str, bool | str]] = [
     # another incident's speed-up named beside a size said in words is no size; said as the size it is
     ("a3", "evidence", "Shrinking 16384× from A2 made the 3.8× vanish; 12 µs is launch scale.", True),
     ("a3", "evidence", "A3's tensor is 3.8× smaller than A2's, and the time is flat at 12 µs.", False),
+    # an achieved rate called the card's peak; a target past the roof said reached, or said out of reach
+    ("a2", "evidence", "The chain sits at the ceiling: 1,7 TB/s is the peak of the card, so it cannot move data faster.",
+     False),
+    ("a2", "evidence", "1.7 of 2.0 TB/s: 85% of peak, where 2.0 TB/s is the peak of the card.", True),
+    ("a2", "evidence", "85% of peak (1.7 of 2.0 TB/s); an older card's peak is 1.5 TB/s.", "not False"),
+    ("a5", "evidence", "62% of peak TFLOP/s; headroom 1/0.62 ≈ 1.61×, so tuning the kernels to 100% of peak just reaches"
+     " the target.", False),
+    ("a5", "evidence", "62% of peak TFLOP/s; at 100% of peak it would be 180 × 0.62 ≈ 112 ms, so kernel tuning alone"
+     " cannot reach the target.", True),
     # a perfect kernel (in an analogy) still leaves the gaps: its bound is the kernels'
     ("a6", "evidence", "2 µs of cutting, 8 µs walking to the fridge: 20% busy. A perfect knife still leaves 320 ms of"
      " walking in 400 — at best 1.25×.", True),
 ]
 
 PART_C_LINES = [
+    ("Fusion saves bytes and launches: for A2 (1.7 TB/s on a 2.0 TB/s card) it is the lever. But for A1 the matmul is at"
+     " 70% of peak and fusing the relu leaves its FLOPs where they were.", "both_sides", True),
+    ("Fusion deletes round trips: A2 at 1.7 of 2.0 TB/s gets 3.8x. In A1, fusing the relu into the matmul would get it"
+     " to about 95% of peak.", "fusion", False),
     # what fusion leaves as it was argues it away
     ("Fusion deletes round trips: A2 at 1.7 of 2.0 TB/s gets 3.8x. For A1 it is a wasted week: fusing the relu in front"
      " saves one cheap elementwise pass and leaves the matmul's FLOPs exactly where they were.", "fusion", True),

@@ -641,6 +641,29 @@ def _headroom_bounds_another_lever(text: str, lowered: str, facts: claims.Facts)
     return ""
 
 
+# A rate called the card's peak ("1.7 TB/s is the peak of the card"; "the peak is 1.7 TB/s").
+_PEAK_AFTER = re.compile(r"\s*(?:is|=|was|being)\s+(?:the\s+|its\s+|our\s+)?(?:card'?s\s+|gpu'?s\s+)?(?:peak|rated|max\w*|roof)\b")
+_PEAK_BEFORE = re.compile(r"\b(?:peak|rated|max(?:imum)?)(?:\s+[\w']+){0,3}?\s+(?:is|=|of)\s*(?:~\s?|about\s+)?$")
+_RATES = (Dim.BYTE_RATE, Dim.FLOP_RATE)
+
+
+def _achieved_called_the_peak(lowered: str, facts: claims.Facts) -> str:
+    """An achieved rate of the incident's called its card's peak, where the incident gives a higher one, or "".
+
+    ``lowered`` is the line as ``with_units`` reads it (its rates' units read).
+    """
+    for claim in claims.read(lowered).claims:
+        if claim.dim not in _RATES or not (_PEAK_AFTER.match(lowered, claim.end) or _PEAK_BEFORE.search(
+                lowered, max(0, claim.start - 40), claim.start)):
+            continue
+        said = [k for k in facts.known if k.dim is claim.dim and claims.same(claim, k)]
+        higher = [k for k in facts.known if k.dim is claim.dim and k.value > claim.value * (1 + claims.MATCH)]
+        if said and higher:
+            return (f"{claim.shown()} is what the incident measures; the card's peak is"
+                    f" {max(higher, key=lambda k: k.value).shown()}.")
+    return ""
+
+
 # Rule 3, the shrink test: time that falls with the tensor is work on a roof; time that barely moves is not yet.
 _SHRUNK = re.compile(r"\b(?:shr[iu]nk\w*|smaller|quarter(?:ed|ing)? the (?:tensor|size|input))\b")
 _FALLS_WITH_IT = re.compile(r"\b(?:drops?|dropp\w+|falls?|fell|goes down|went down|comes? down|shrinks?|shrank|is cut|gets cut)"
@@ -690,6 +713,10 @@ def _said_against_the_incident(text: str, lowered: str, facts: claims.Facts, reg
         return bound
     if backwards := _shrink_test_backwards(text, lowered):
         return backwards
+    if peak := _achieved_called_the_peak(with_units(text), facts):
+        return peak
+    if target := claims.target_past_the_roof_said_reached(facts, lowered):
+        return cap(target) + "."
     occupancy = _OCCUPANCY_AS_ROOF.search(lowered) or _OCCUPANCY_AS_THE_LIMIT.search(lowered)
     if occupancy and not negated(lowered, occupancy.start(), occupancy.end()) and not re.search(
             r"\b(?:not|no|never|isn'?t|nothing|enough|sufficient|suffices?)\b", occupancy.group()):

@@ -256,7 +256,7 @@ _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|
                    r"|improv\w*|rescues?|cures?|recoups?|benefits?|lifts?|lifting|raises?|raising"
                    r"|gets? (?:(?:you|us|it) )?(?:the rest of the way|there|to (?:the )?peak|to 100%)"
                    # "would still get it to about 95%": a share of the roof reached
-                   r"|get(?:s|ting)? (?:it|them|the \w+) (?:up )?to (?:about |around |roughly |~\s?)?\d+(?:\.\d+)?\s?%"
+                   r"|get(?:s|ting)? (?:it|them|the \w+) (?:up )?to (?:about |around |roughly |~\s?)?\d+(?:\.\d+)?(?=\s?%)"
                    r"|gets? (?:you|us|it) from \S+(?: of peak)? (?:up )?(?:to|toward|towards)\b"
                    # "is how you get TTFT from 180 ms down to the 80 ms": a time or a rate taken to a target
                    r"|get(?:s|ting)? (?:the |its )?(?:ttft|itl|latency|time|step|decode|throughput|tok/s)\s+from \S+(?:\s?[a-zµ/]+)?"

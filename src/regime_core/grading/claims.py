@@ -4446,6 +4446,29 @@ def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> s
     return ""
 
 
+_CANNOT = re.compile(NEGATION.pattern + r"|\b(?:cannot|can'?t|won'?t|wouldn'?t|couldn'?t|unable|short of|fails? to)\b")
+# A target said reached ("just reaches the target", "meets the goal"), by a change on the same card.
+_TARGET_REACHED = re.compile(r"\b(?:reach\w*|meets?|meeting|hits?|hitting|makes?|making|gets? (?:us |you |it )?to)\s+"
+                             r"(?:the\s+|our\s+|its\s+)?(?:target|goal)\b")
+
+
+def target_past_the_roof_said_reached(facts: Facts, text: str) -> str:
+    """Why a target faster than the roof allows is said reached on the same card, or "".
+
+    "Tuning to 100% just reaches the target" of A5's 80 ms, where 100% of peak is 112 ms.
+    """
+    floor = _time_at_the_roof(facts)
+    if floor is None or not (_SAME_ROOF.search(text) or _AT_PEAK.search(text)) or _OTHER_ROOF.search(text):
+        return ""
+    targets = [k for k in facts.known if k.dim is Dim.SECOND and k.value < floor.value * (1 - MATCH)]
+    reached = _TARGET_REACHED.search(text)
+    if not targets or reached is None or _CANNOT.search(text, max(0, reached.start() - 30), reached.start()) or (
+            _NOTHING_REACHES.search(text, max(0, reached.start() - 60), reached.start())):
+        return ""
+    return (f"at 100% of the roof it takes {floor.how} = {show(floor.value, Dim.SECOND)}: the"
+            f" {show(min(t.value for t in targets), Dim.SECOND)} target is faster than this card's peak allows")
+
+
 def _in_the_unit_before(claim: Claim, before: Sequence[Claim], text: str) -> float | None:
     """A bare number in the unit of the time said just before it in its sentence ("… ≈ 112 ms … down to 80"), or None."""
     if claim.dim is not Dim.COUNT or claim.multiplier or claim.value <= 0:
