@@ -804,6 +804,15 @@ LINES: list[tuple[str, str, str, bool | str]] = [
      " the target.", False),
     ("a5", "evidence", "62% of peak TFLOP/s; at 100% of peak it would be 180 × 0.62 ≈ 112 ms, so kernel tuning alone"
      " cannot reach the target.", True),
+    # levers refused in plain words: the math made faster, bandwidth squeezed, traffic hunted, a kernel of 2 µs worked on
+    ("a2", "wastes", "Trying to make the multiply/add math faster, or squeezing more bandwidth out of the eager ops"
+     " (1/0.85 ≈ 1.18x max).", True),
+    ("a3", "wastes", "Shaving memory traffic: there was never much traffic.", True),
+    ("a2", "wastes", "Cutting memory traffic.", False),
+    ("a6", "wastes", "Sharpening the knife on a two-microsecond kernel that's already well made.", True),
+    ("a2", "wastes", "a compute rewrite", True),
+    ("a8", "wastes", "Buying a card with more TFLOP/s.", True),
+    ("a8", "helps", "Buying a card with more TFLOP/s.", False),
     # a perfect kernel (in an analogy) still leaves the gaps: its bound is the kernels'
     ("a6", "evidence", "2 µs of cutting, 8 µs walking to the fridge: 20% busy. A perfect knife still leaves 320 ms of"
      " walking in 400 — at best 1.25×.", True),

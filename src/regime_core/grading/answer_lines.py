@@ -945,13 +945,14 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     if measured and len(measured) == len(named):
         return Check(True, f"{cap(phrases(measured))}: rightly refused, since it was measured and bought only"
                            f" {measured_fusion:g}×.")
-    helping = [i for i in named if helps_here(i, kind) and i not in measured]
-    if helping and len(helping) == len(named) and all(by_id(i).on_its_roof for i in helping) and (
-            roof_share is not None and NEAR_ITS_ROOF <= roof_share <= 1):
-        # "tuning memory coalescing: the bandwidth is already at 85%": a lever that only brings the kernel nearer
-        # the roof it is already near has little left to give (the drill's A2: "achieved GB/s near peak")
-        return Check(True, f"{cap(phrases(helping))}: rightly refused: the kernel already runs at"
-                           f" {_share_of_its_roof(roof_share, verdict)}, so {'they' if len(helping) > 1 else 'it'}"
+    # "tuning memory coalescing: the bandwidth is already at 85%": a lever that only brings the kernel nearer the roof
+    # it is already near has little left to give (the drill's A2: "achieved GB/s near peak"), so refusing it is right
+    near = roof_share is not None and NEAR_ITS_ROOF <= roof_share <= 1
+    nearing = [i for i in named if near and helps_here(i, kind) and by_id(i).on_its_roof and i not in measured]
+    helping = [i for i in named if helps_here(i, kind) and i not in measured and i not in nearing]
+    if nearing and not helping and roof_share is not None:
+        return Check(True, f"{cap(phrases(named))}: rightly refused: the kernel already runs at"
+                           f" {_share_of_its_roof(roof_share, verdict)}, so {phrases(nearing)}"
                            f" can give {1 / roof_share:.2f}× at most.")
     doubtful = [i for i in helping if by_id(i).doubt(verdict.kind)]
     if doubtful:
