@@ -880,3 +880,17 @@ def test_part_c_numbers_read_this_session_are_the_drill_s(paragraph: str) -> Non
 def test_a_part_c_paragraph_of_the_fourteenth_session_s_kinds_is_checked_as_it_should_be(paragraph: str, aspect: str,
                                                                                         expected: bool) -> None:
     assert _part_c(paragraph)[aspect]["passed"] is expected, _part_c(paragraph)[aspect]
+
+
+@pytest.mark.parametrize(("row", "intensity", "passed"), [
+    ("matmul", "1.37e11 over 1.01e8, about 1,360", True),  # a bare quotient, then what it comes to
+    ("decode", "1.4e10 over 1.4e10, about one", True),
+    ("add", "Point three three (1.68e7 over 5.03e7)", True),  # the number in words, its working after it
+    ("matmul", "1.37e11 / 1.01e8, about 136", None),  # the working and its result disagree: not read
+])
+def test_a_part_b_intensity_written_as_working_then_its_result_is_read(row: str, intensity: str,
+                                                                       passed: bool | None) -> None:
+    side, optimisation = ("above", "compute") if row == "matmul" else ("below", "memory")
+    kernel = {"intensity": intensity, "side": side, "optimisation": optimisation}
+    check = grade({"part_b": {"kernels": {row: kernel}}})["items"]["part_b"]["checks"][row]
+    assert check["passed"] is passed, check

@@ -137,13 +137,14 @@ _THOUSANDS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)k\b", re.I)
 def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
+    # "point three three" is 0.33, read first so that working after it is seen as working ("Point three three (…)")
+    text = _POINT_WORDS.sub(lambda m: "0." + "".join(_DIGIT_WORDS[w.lower()] for w in m[1].split()), text)
     text = _CHECKED.split(text, maxsplit=1)[0]  # "= 0.334 — check: 0.334 × 5.03e7 ≈ 1.68e7": the check is not the result
     text = _HOW_FAR_REMARK.sub("", text)  # "1/3 FLOP/byte (about 470× below the ridge)": how far is checked on its own
     text = _WORKING_AFTER.sub("", text)  # "0.334 (1.68e7 ÷ 5.03e7)": the working after the result, in brackets
     before_comment = _COMMENT.sub("", text) if not text.lstrip().startswith("#") else text.lstrip()[1:]
     text = _KEY.sub("", _HEDGE_AFTER.sub("", before_comment.split("  #")[0].split(" # ")[0]))
-    # "point three three" is 0.33; "1.36k" is 1360
-    text = _POINT_WORDS.sub(lambda m: "0." + "".join(_DIGIT_WORDS[w.lower()] for w in m[1].split()), text)
+    # "1.36k" is 1360
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _UNIT_FRACTION.sub(lambda m: f"{int(m[1]) / int(m[2]):.3g} " if int(m[2]) else m.group(), text)
@@ -219,6 +220,21 @@ def _quotient(text: str) -> float | None:
     return None
 
 
+_BARE_QUOTIENT_THEN_RESULT = re.compile(
+    r"^\s*(?P<a>\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*(?:/|÷|over)\s*(?P<b>\d+(?:\.\d+)?(?:e[+-]?\d+)?)\s*[,;:]?\s*"
+    r"(?:about|around|roughly|approx\w*\.?|≈|~|so|i\.e\.|that'?s|which is|=)\s*~?\s*(?P<result>\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?|one)\s*$",
+    re.I)
+
+
+def _bare_quotient_then_result(text: str) -> float | None:
+    """The result of "a over b, about r" where a ÷ b comes to r (within 10%), else None."""
+    found = _BARE_QUOTIENT_THEN_RESULT.match(text)
+    if found is None or not float(found["b"]):
+        return None
+    result = 1.0 if found["result"].lower() == "one" else float(found["result"].replace(",", ""))
+    return result if math.isclose(float(found["a"]) / float(found["b"]), result, rel_tol=0.1) else None
+
+
 def _number(value: object, where: str, *, strict: bool = True) -> float | None:
     """A Part B number; text that states none raises (``strict``) or gives ``math.nan`` (could not be read)."""
     if value is None or (isinstance(value, str) and not value.strip()):
@@ -239,6 +255,8 @@ def _number(value: object, where: str, *, strict: bool = True) -> float | None:
             named = [v for v, d, start, _ in quantity_spans(plain) if d is Dim.INTENSITY
                      and not _RUN_BEFORE.search(plain[:start])]
             stated = named[-1] if named else None
+        if stated is None:  # "1.37e11 over 1.01e8, about 1,360": a bare quotient, then the result it comes to
+            stated = _bare_quotient_then_result(plain_numbers(text))
         if stated is None:
             try:
                 stated = parse(text, where, Dim.INTENSITY, allow_zero=True)
