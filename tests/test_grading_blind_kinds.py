@@ -813,6 +813,19 @@ LINES: list[tuple[str, str, str, bool | str]] = [
     ("a2", "wastes", "a compute rewrite", True),
     ("a8", "wastes", "Buying a card with more TFLOP/s.", True),
     ("a8", "helps", "Buying a card with more TFLOP/s.", False),
+    # --- set 29 after its report (bench/grading/fresh-2026-12-06c.json, spent), read as training data ---
+    ("a6", "evidence", "2 µs kernel, 8 µs gap = 20% duty cycle, 40 000 × 10 µs = 400 ms.", True),
+    ("a6", "evidence", "2 µs kernel, 8 µs gap = 80% duty cycle.", False),
+    ("a6", "evidence", "2 µs kernel and 8 µs gap: 20% busy. Polish the wheel to 1 µs and the period becomes 9 µs.",
+     "not False"),
+    ("a7", "regime", "Host / sync — the .item() slows the matmul and attention kernels down by 6 ms.", False),
+    ("a5", "evidence", "62% of peak. Pushing the kernels to 100% gives 1/0.62 ≈ 1.61×, so 180 → 80 ms is reachable just"
+     " by tuning.", False),
+    ("a5", "evidence", "62% of peak; perfect kernels would give 180 × 0.62 ≈ 112 ms, so 80 ms is not reachable by tuning"
+     " alone.", True),
+    ("a5", "evidence", "62% of peak; perfect kernels would give 180 × 0.38 ≈ 68 ms, under the 80 ms target.", False),
+    ("a1", "wastes", "Rewriting the matmul in raw CUDA from zero — the library already is at 70%.", True),
+    ("a1", "wastes", "Rewriting the matmul by hand in CUDA to beat cuBLAS.", True),
     # a perfect kernel (in an analogy) still leaves the gaps: its bound is the kernels'
     ("a6", "evidence", "2 µs of cutting, 8 µs walking to the fridge: 20% busy. A perfect knife still leaves 320 ms of"
      " walking in 400 — at best 1.25×.", True),

@@ -997,7 +997,9 @@ _LITTLE_TO_ACT_ON = re.compile(r"\bnothing (?:to|worth) (?:page|paging|fuse|fusi
 # A kernel said to be on the tensor cores already ("cuBLAS is already on the tensor cores").
 _ALREADY_ON_TENSOR_CORES = re.compile(r"\balready\s+(?:on|uses?|using|runs?\s+on|running\s+on|in)\s+(?:the\s+)?tensor[- ]?cores?"
                                       r"|\bcublas(?:lt)?\s+(?:is\s+)?already(?:\s+(?:on|uses?|using)\s+(?:the\s+)?tensor[- ]?cores?)?\b"
-                                      r"|\balready\s+(?:a\s+)?cublas\b")
+                                      r"|\balready\s+(?:a\s+)?cublas\b"
+                                      # "the library already is at 70%", "to beat cuBLAS": the library's kernel
+                                      r"|\b(?:the\s+)?library\s+(?:\w+\s+)?already\b|\bbeat(?:s|ing)?\s+cublas\b")
 # A bound on what a lever can give, small enough to refuse it for ("caps out at 2.0/1.7 ≈ 1.18×", "≤ 1.18").
 _SMALL_BOUND = re.compile(r"(?:\b(?:at most|at best|best case|bounded by|capped at|caps? (?:out )?at|tops? out at"
                           r"|no more than|only)|≤|<=)\s*(?:[^.;]|\.(?=\d)){0,24}?"

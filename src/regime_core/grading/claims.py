@@ -45,7 +45,7 @@ _ROOF_WORDS = {
     "bandwidth": re.compile(r"\b(?:bandwidth|bw|hbm|dram|memory|mbu|[kmgtp]?i?b/s|bytes?/s|(?:memory|the|hbm|dram)\s+pipe)(?![\w/])"),
 }
 _SHARE_WORDS = {
-    "busy": re.compile(r"\b(?:busy|active|utili[sz]\w*|working|works|running|computing|computes|doing work|occupied|occupying"
+    "busy": re.compile(r"\b(?:busy|duty(?: cycle)?|active|utili[sz]\w*|working|works|running|computing|computes|doing work|occupied|occupying"
                        r"|occup(?:y|ies)|take up|takes up|taking up"
                        r"|ocupad[ao]|toils?|toiling|turning|spinning|crunching"
                        r"|kernels? (?:are|is|take|takes|make up|makes up|account for|accounts for)"
@@ -152,7 +152,7 @@ _NUMBERED_END = re.compile(r"\s*(?:[:.)\]]|\]:)")
 _SHRINK = re.compile(r"\bshr[iu]nk")
 _HEDGE = re.compile(r"\b(?:nearly|almost|about|roughly|around|close to|~|≈)\s*$|~\s*$")
 _SHARE_OF_PEAK = re.compile(r"\b(?!100\s?%)\d+(?:\.\d+)?\s?%\s+of\s+(?:the\s+|its\s+)?peak")
-_AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical)")
+_AT_PEAK = re.compile(r"\b(?:100\s?%|peak|full speed|the roof|roofline speed|theoretical|perfect (?:kernels?|tuning))")
 # The roof a time is said at: 100% of it, its peak, full speed.
 _ROOF_REACHED = r"(?:100\s?%|(?:the |its |full )?peak\b|the roof|full speed)"
 # "get the kernels to 100%", "push it to peak": the roof reached by a move.
@@ -2756,7 +2756,8 @@ def _sentence_bounds(text: str, claim: Claim) -> tuple[int, int]:
 _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:only\s+|just\s+|about\s+|~|≈)*$")
 # A figure a change is said to take something to: "shaving the kernel to 1 µs", "bring the step down to 5 ms".
 # ("cut the request from 400 ms to 40 ms" says an outcome, checked: a figure taken "from" one to another)
-_TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|reduc\w*|drop\w*|speed\w* up|tun\w*"
+_TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|reduc\w*|drop\w*|speed\w* up|tun\w*|polish\w*"
+                       r"|sharpen\w*|optimi[sz]\w*"
                        r"|shrink\w*|get\w*)\b(?:(?!\bfrom\b)[^.;:]){0,40}?\b(?:down\s+)?to\s+(?:~\s?|≈\s?|about\s+)?$"
                        # "even if it becomes 1 µs"
                        r"|\b(?:if|once|when)\s+(?:it|the kernel|each kernel|they|the kernels)\s+(?:becomes?|gets?|is|were|are)"
@@ -4449,7 +4450,10 @@ def beyond_the_roof_wrong(text: str, claims: Sequence[Claim], facts: Facts) -> s
 _CANNOT = re.compile(NEGATION.pattern + r"|\b(?:cannot|can'?t|won'?t|wouldn'?t|couldn'?t|unable|short of|fails? to)\b")
 # A target said reached ("just reaches the target", "meets the goal"), by a change on the same card.
 _TARGET_REACHED = re.compile(r"\b(?:reach\w*|meets?|meeting|hits?|hitting|makes?|making|gets? (?:us |you |it )?to)\s+"
-                             r"(?:the\s+|our\s+|its\s+)?(?:target|goal)\b")
+                             r"(?:the\s+|our\s+|its\s+)?(?:target|goal)\b"
+                             # "180 → 80 ms is reachable just by tuning"
+                             r"|\b(?:is|are|looks?|seems?)\s+(?:(?!(?:not|never|hardly|barely|un)\b)\w+\s+)?(?:reachable|achievable|attainable"
+                             r"|doable|within reach)\b")
 
 
 def target_past_the_roof_said_reached(facts: Facts, text: str) -> str:
