@@ -34,6 +34,7 @@ from regime_core.catalogue.levers import (
 from regime_core.catalogue.quantity import Dim, counted, plain_numbers, quantities_in
 from regime_core.grading import claims
 from regime_core.grading import derived as dv
+from regime_core.grading.argument import SENTENCE
 from regime_core.grading.language import (
     NEGATION,
     added,
@@ -617,7 +618,6 @@ _ANY_LEVER = re.compile(r"\b(?:compil\w*|fus\w*|anything(?: else)?|any (?:versio
 # The bound said of the kernels as they are ("without fusion, ceiling 1.18×"): right.
 _SAME_BYTES = re.compile(r"\b(?:without|before|short of|unfused|eager (?:alone|as it is)|same (?:kernels|bytes|traffic|code)"
                          r"|as (?:it|they) (?:is|are|stand))\b")
-_SENTENCE = re.compile(r"[^.;!?]*(?:[.;!?](?=\d)[^.;!?]*)*")
 
 
 def _headroom_bounds_another_lever(text: str, lowered: str, facts: claims.Facts) -> str:
@@ -630,12 +630,12 @@ def _headroom_bounds_another_lever(text: str, lowered: str, facts: claims.Facts)
     measured = [c.value for c in facts.known if c.multiplier and c.speed and c.value > bound * 1.5]
     if not measured:
         return ""
-    for sentence in _SENTENCE.finditer(lowered):
-        said = sentence.group()
-        headroom = [c for c in claims.read(said).claims if abs(c.value - bound) <= 0.02 * bound]
+    for said in SENTENCE.split(lowered):
+        figures = claims.read(said).claims
+        headroom = [c for c in figures if abs(c.value - bound) <= 0.02 * bound]
         if (headroom and _ANY_LEVER.search(said) and _BOUND_WORDS.search(said) and not _SAME_BYTES.search(said)
-                and not any(abs(c.value - m) <= 0.05 * m for c in claims.read(said).claims for m in measured)):
-            return (f"“{_as_written(text, said.strip())}”: 1 ÷ {share.shown()} = {bound:.2f}× bounds a kernel that moves"
+                and not any(abs(c.value - m) <= 0.05 * m for c in figures for m in measured)):
+            return (f"“{_as_written(text, said.strip(' .;!?'))}”: 1 ÷ {share.shown()} = {bound:.2f}× bounds a kernel that moves"
                     f" the same bytes; fusion and compile delete bytes, and this one was measured"
                     f" {claims.show(measured[0], Dim.COUNT)}× faster.")
     return ""
@@ -676,8 +676,7 @@ _BARELY_MOVES = re.compile(r"\b(?:barely|hardly|scarcely) (?:changes?|moves?|bud
 
 def _shrink_test_backwards(text: str, lowered: str) -> str:
     """Rule 3 read the other way round ("shrink it 4× and the time drops 4×: launch overhead"), or ""."""
-    for sentence in _SENTENCE.finditer(lowered):
-        said = sentence.group()
+    for said in SENTENCE.split(lowered):
         shrunk = _SHRUNK.search(said)
         if shrunk is None or _WHAT_IF_NOT.search(said):
             continue
@@ -688,10 +687,10 @@ def _shrink_test_backwards(text: str, lowered: str) -> str:
             continue
         concluded = regime_named(after[change.end():])
         if falls and not barely and concluded == "overhead":
-            return (f"“{_as_written(text, said.strip())}”: Rule 3 reads the other way: a time that falls with the tensor"
+            return (f"“{_as_written(text, said.strip(' .;!?'))}”: Rule 3 reads the other way: a time that falls with the tensor"
                     " is work on a roof (memory or compute); a time that barely moves is overhead.")
         if barely and not falls and concluded in ("memory", "compute"):
-            return (f"“{_as_written(text, said.strip())}”: Rule 3 reads the other way: a time that barely moves when the"
+            return (f"“{_as_written(text, said.strip(' .;!?'))}”: Rule 3 reads the other way: a time that barely moves when the"
                     " tensor shrinks is not yet memory- or compute-bound; it is overhead.")
     return ""
 
@@ -932,7 +931,7 @@ def roof_share(symptoms: Symptoms, regime: str | None) -> float | None:
 
 
 def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | None = None,
-            roof_share: float | None = None) -> Check:
+            reached: float | None = None) -> Check:
     if not text.strip():
         return Check(False, "Name the lever that wastes the week.")
     line = read_levers(text)
@@ -947,13 +946,13 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
                            f" {measured_fusion:g}×.")
     # "tuning memory coalescing: the bandwidth is already at 85%": a lever that only brings the kernel nearer the roof
     # it is already near has little left to give (the drill's A2: "achieved GB/s near peak"), so refusing it is right
-    near = roof_share is not None and NEAR_ITS_ROOF <= roof_share <= 1
+    near = reached is not None and NEAR_ITS_ROOF <= reached <= 1
     nearing = [i for i in named if near and helps_here(i, kind) and by_id(i).on_its_roof and i not in measured]
     helping = [i for i in named if helps_here(i, kind) and i not in measured and i not in nearing]
-    if nearing and not helping and roof_share is not None:
+    if nearing and not helping and reached is not None:
         return Check(True, f"{cap(phrases(named))}: rightly refused: the kernel already runs at"
-                           f" {_share_of_its_roof(roof_share, verdict)}, so {phrases(nearing)}"
-                           f" can give {1 / roof_share:.2f}× at most.")
+                           f" {_share_of_its_roof(reached, verdict)}, so {phrases(nearing)}"
+                           f" can give {1 / reached:.2f}× at most.")
     doubtful = [i for i in helping if by_id(i).doubt(verdict.kind)]
     if doubtful:
         return unsure(f"{phrases(doubtful)} would help {a_kernel(verdict.regime or kind)} in general, but"
@@ -1180,11 +1179,11 @@ def _format_speed_past_its_width(facts: claims.Facts, reading: claims.Reading, l
     "int4 quantisation halves the bytes, so tokens come 4× faster" of A8's int8 weights: half the bytes a value is at
     most 2× on the memory roof.
     """
-    named = [(d, _NOMINAL.get(d, weight_format_bytes().get(d, 0.0))) for d in _DTYPE.findall(lowered)]
-    ratios = [(old / new, old, new, d) for old in _bytes_per_value(facts) for d, new in named if 0 < new < old]
-    if not ratios:
+    narrower = _narrower_formats(facts, lowered)
+    if not narrower:
         return ""
-    most, old, new, dtype = max(ratios)
+    old, new, dtype = min(narrower, key=lambda n: n[1] / n[0])
+    most = old / new
     for claim in reading.claims:
         if (claim.multiplier and claim.bound != "<" and claim.value > most * (1 + claims.MATCH)
                 and claims.SPEED_UP_AFTER.match(lowered, claim.end)):
@@ -1198,20 +1197,25 @@ def _format_bytes_past_its_width(facts: claims.Facts, reading: claims.Reading, l
 
     "int4: 70 GB → 17.5 GB" of A8's int8 weights: half the bytes a value is half the bytes, 35 GB.
     """
-    named = [(d, _NOMINAL.get(d, weight_format_bytes().get(d, 0.0))) for d in _DTYPE.findall(lowered)]
-    ratios = [(new / old, old, new, d) for old in _bytes_per_value(facts) for d, new in named if 0 < new < old]
-    if not ratios:
+    narrower = _narrower_formats(facts, lowered)
+    if not narrower:
         return ""
     for before, after in reading.transitions:
         if before.dim is not Dim.BYTE or after.dim is not Dim.BYTE or after.value >= before.value or not any(
                 claims.same(before, k) for k in facts.known):
             continue
-        if any(math.isclose(after.value, before.value * factor, rel_tol=claims.MATCH) for factor, *_ in ratios):
+        if any(math.isclose(after.value, before.value * new / old, rel_tol=claims.MATCH) for old, new, _ in narrower):
             continue
-        factor, old, new, dtype = ratios[0]
+        old, new, dtype = narrower[0]
         return (f"{dtype} is {new:g} B a weight against the incident's {old:g} B: {before.shown()} →"
-                f" {claims.show(before.value * factor, Dim.BYTE)}, not {after.shown()}")
+                f" {claims.show(before.value * new / old, Dim.BYTE)}, not {after.shown()}")
     return ""
+
+
+def _narrower_formats(facts: claims.Facts, lowered: str) -> list[tuple[float, float, str]]:
+    """Each weight format the line names that is narrower than the incident's: (its bytes a value, the format's, name)."""
+    named = [(d, _NOMINAL.get(d, weight_format_bytes().get(d, 0.0))) for d in _DTYPE.findall(lowered)]
+    return [(old, new, d) for old in _bytes_per_value(facts) for d, new in named if 0 < new < old]
 
 
 def _lever_what_if(claim: claims.Claim, facts: claims.Facts, lowered: str) -> bool:

@@ -3208,6 +3208,7 @@ def _roof_what_if(claim: Claim, facts: Facts, text: str) -> bool:
 _SMALLER = re.compile(r"\b(?:smaller|larger|bigger|tinier|less data|fewer elements|fewer values|more elements|shr[aiu]nk\w*|grew|grown"
                       r"|(?:the )?size)\b")
 _FEWER_THAN_AFTER = re.compile(r"\s*(?:×|x\b)?\s*fewer\s+than\b")
+_SMALLER_AFTER = re.compile(r"\s*(?:×|x\b)?\s*" + _SMALLER.pattern)
 _COMPARED_WITH = re.compile(r"\b(?:than|from|vs\.?|versus|compared (?:with|to)|a\d)\b")
 
 
@@ -3219,8 +3220,7 @@ def _size_scale(claim: Claim, facts: Facts, text: str, shown: str) -> Mark | Non
     if not facts.scales or not claim.multiplier:
         return None
     if any(c.multiplier and same(claim, c, 0.02) for c in (*facts.known, *facts.context)) and not (
-            _SMALLER.match(text, claim.end + 1) or _SMALLER.match(text, claim.end + 2) or _FEWER_THAN_AFTER.match(
-                text, claim.end)):
+            _SMALLER_AFTER.match(text, claim.end) or _FEWER_THAN_AFTER.match(text, claim.end)):
         return None  # "shrinking 16,384× from A2 made the 3.8× vanish": A2's speed-up, named, is no size
     lo, hi = _clause_bounds(text, claim.start, claim.end)
     fewer = _FEWER_THAN_AFTER.match(text, claim.end)  # "4096x fewer than the (8, 4096, 4096) in A2"
