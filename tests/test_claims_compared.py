@@ -232,7 +232,7 @@ PAIRS = [
      "Hid's doin 1.7 TB/s oot o 2.0, that's 75% o peak. Fower passes eager, one fused.", "85%, not 75%"),
     # A4's KV cache is ~2% of its bytes: a help that only shrinks it moves little; beside int8 weights it is fine
     ("a4", "helps", "int8 weights and paged KV", "Page the KV cache (paged attention) to cut the bytes read.",
-     "moves little here"),
+     "little here"),
     # A7's time said to be the bytes the copy moves over PCIe
     ("a7", "evidence", "ITL 8 → 14 ms with the kernels unchanged: .item() makes the host wait for the GPU every token.",
      "tensor.item() copies the tensor to host memory every token, so the extra bytes over PCIe push ITL from 8 ms to 14"

@@ -286,6 +286,42 @@ PAIRS = [
      "HBM saturated; about 16 FLOP/byte, which is above da 156 ridge.", "below the ridge"),
     ("a1", "helps", "Lower precision or more GPUs; otherwise leave it, what remains is 30% of peak at most.",
      "Lower precision or more GPUs; otherwise leave it, what remains is 70% of peak.", "what is left is 30%"),
+    # --- fifteenth session ---
+    # a speed-up said as the most there is ("at best", "max", "ceiling") is the headroom 1 ÷ the share, even with
+    # working shown for another sum ("1 + 0.38")
+    ("a5", "evidence", "62% of peak → we could be 1.61× faster at best (1/0.62), so 180 → 112 ms.",
+     "62% of peak → we could be 1.38× faster at best (1 + 0.38), so 180 → 130 ms.", "1 ÷ 62% = 1.61×"),
+    ("a1", "evidence", "Running at 70% of peak TFLOP/s: at best 1.43x more in it.",
+     "Running at 70% of peak TFLOP/s: at best 1.3x more in it.", "not 1.3×"),
+    ("a1", "evidence", "70% of peak means a max speedup of 1.4x.", "70% of peak means a max speedup of 1.3x.",
+     "not 1.3×"),
+    ("a1", "evidence", "70% of peak: the ceiling is about 1.43× more.", "70% of peak: the ceiling is 3.3× more.",
+     "1 ÷ what is left"),
+    # a time a speed-up "removes" is what it saves, and a saving said as a bound holds of the measured time's
+    ("a3", "evidence", "Both ~12 µs; compile removes about 0.9 µs per call.",
+     "Both ~12 µs; compile removes 1.08 µs per call.", "889 ns"),
+    ("a3", "evidence", "Both ~12 µs; compiled 1.08× faster saves not even 1 µs.",
+     "Both ~12 µs; compiled 1.08× faster saves not even 0.5 µs.", "not under 0.5 µs"),
+    ("a3", "evidence", "Both ~12 µs; compile saves well under 1 µs.", "Both ~12 µs; compile saves over 2 µs.",
+     "not over 2 µs"),
+    # a thin or narrow space between a number and its unit is a space: "1.08 µs" is a time, not the 1.08×
+    ("a3", "evidence", "Both ~12\u2009µs; the compiled 1.08\u2009× saves about 0.9\u2009µs per call.",
+     "Both ~12\u2009µs; the compiled 1.08\u2009× means compile removes 1.08\u2009µs per call.", "889 ns"),
+    # A6's gaps are the host's launches, not the GPU's own work
+    ("a6", "evidence", "Busy 2 ÷ 10 = 20%; the 320 ms of gaps are the GPU waiting on the host's launches.",
+     "Busy 2 ÷ 10 = 20%; the 320 ms of gaps are the GPU's own scheduling between grids, not the host.",
+     "not the GPU's own work"),
+    ("a6", "evidence", "40,000 × 2 µs = 80 ms of kernel a request; in the 8 µs gaps the GPU waits for the CPU.",
+     "40,000 × 2 µs = 80 ms of kernel a request, and the 8 µs gaps are the GPU still crunching between kernels.",
+     "not the GPU's own work"),
+    # a time said as saved ("took 0.9 µs less") is what the speed-up saves
+    ("a3", "evidence", "Both about 12 µs; compiled took about 0.9 µs less.", "Both about 12 µs; compiled took 1.08 µs less.",
+     "889 ns"),
+    # a lever that fits, applied only to A4's small KV cache, moves little; applied to the weights it helps
+    ("a4", "helps", "Quantise the weights to int8 and page the KV cache.", "Shrink the KV cache (paging / fp8 KV).",
+     "applied to the KV cache"),
+    ("a4", "helps", "Reduce bytes per token: quantisation, batching, a leaner KV cache (GQA).",
+     "Page and compress the KV cache; that's where the bandwidth goes.", "applied to the KV cache"),
 ]
 
 

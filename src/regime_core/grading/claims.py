@@ -113,7 +113,8 @@ _CHANGE = re.compile(r"\b(?:increase[sd]?|more|higher|lower|longer|slower|faster
                      r"|reduction|reduces?|jumps?|jumped|rises?|rose|regression|slow-?downs?|worse|better|improvements?"
                      r"|gains?|grew|grows?|growing|added|adds|increment|fell|falls?|fallen|dropped|declined?|decreased?|up|on top"
                      r"|down|shrinks?|shrank)\b")
-_BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within)"
+_BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|fewer than|up to|within|not even|not quite"
+                    r"|shy of)"
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
                     r"(?:~|≈|about|roughly|around)?\s*$")
@@ -137,7 +138,10 @@ _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram
 _NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
                        r"|(?:from|by) (?:better|faster|perfect|tuned|ideal|flawless) kernels?|(?:from|by) (?:kernel )?tuning"
-                       r"|reach(?:es|ing)? (?:the )?(?:peak|roof)|perfect(?:ly tuned)?|flawless|ideal)\b")
+                       r"|reach(?:es|ing)? (?:the )?(?:peak|roof)|perfect(?:ly tuned)?|flawless|ideal"
+                       # a speed-up bounded: what is left to a roof, said as its most ("1.43× faster at best")
+                       r"|at (?:the )?(?:best|most|max|maximum)|max(?:imum)?|best[- ]case|upper bound|ceiling"
+                       r"|no more than|tops? out|most (?:we|you|one|it) (?:can|could))\b")
 _OPERAND_OF_PRODUCT = re.compile(r"\s?[×x*]\s*[\d(]")
 _FACTOR_AFTER = re.compile(r"[×x]\s*\d")  # "180× 0.62": a factor follows, so the × is a product's
 _ARITHMETIC_NEAR = re.compile(r"[*×·/÷()]")
@@ -1067,6 +1071,8 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
         return False
     if ((a.multiplier and b.dim in _WORK_DIMS) or (b.multiplier and a.dim in _WORK_DIMS)) and min(a.value, b.value) < 100:
         return False  # "the same 3.8×" is no "4 ops": a speed-up is no amount of work
+    if ((a.multiplier or a.speed) and b.dim is Dim.SECOND) or ((b.multiplier or b.speed) and a.dim is Dim.SECOND):
+        return False  # "removes 1.08 µs" is not the 1.08× speed-up: a speed-up is no time
     if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
         return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
     if a.dim is Dim.INTENSITY and b.dim is Dim.COUNT and b.value >= 2:
@@ -1656,23 +1662,33 @@ def kernel_what_if_wrong(facts: Facts, lowered: str) -> str:
 
 # The time named as what was saved, after it: "so about 4 µs saved", "0.9 µs shaved off", "4 µs of savings".
 _SAVED_AFTER = re.compile(r"\s*(?:(?:is |are |was |were )?(?:saved|shav\w*(?: off)?|gained back|of savings?|of time saved)\b"
-                          r"|(?:off|less) (?:per|a|each) (?:call|run|step|token)\b)")
+                          r"|(?:off|less) (?:per|a|each) (?:call|run|step|token)\b"
+                          r"|(?:less|shorter|faster|quicker|sooner)\b(?!\s+than))")  # "took 0.9 µs less"
 
 
 def _saved_wrong(claim: Claim, facts: Facts, text: str) -> str:
     """A time said to be saved that the incident's speed-up does not save ("1.08× saves ~8 µs" of 12 µs), or ""."""
-    if claim.dim is not Dim.SECOND or claim.bound or _what_if(text, claim) or not (
+    if claim.dim is not Dim.SECOND or _what_if(text, claim) or not (
             _NOT_A_SLIP.search(text, max(0, claim.start - 24), claim.start) or _SAVED_AFTER.match(text, claim.end)):
         return ""
     speeds = [f for f in facts.known if f.speed and f.value > 1]
     times = [f for f in facts.known if f.dim is Dim.SECOND]
     saved = [(t.value - t.value / s.value, t, s) for s in speeds for t in times]
-    if not saved or any(math.isclose(claim.value, v, rel_tol=MATCH) for v, _, _ in saved) or any(
-            math.isclose(claim.value, a.value - b.value, rel_tol=MATCH) for a in times for b in times):
+    if not saved or any(math.isclose(claim.value, a.value - b.value, rel_tol=MATCH) for a in times for b in times):
+        return ""
+    if claim.bound:  # "saves not even 0.5 µs": the bound must hold of what the speed-up saves of the measured time
+        # (the longest time: a floor under it is no time the speed-up was measured on)
+        longest = max(t.value for t in times)
+        measured = [x for x in saved if x[1].value == longest]
+        held = [v for v, _, _ in measured if (v < claim.value * (1 + MATCH) if claim.bound == "<" else v > claim.value * (1 - MATCH))]
+        if held:
+            return ""
+    elif any(math.isclose(claim.value, v, rel_tol=MATCH) for v, _, _ in saved):
         return ""
     value, time, speed = min(saved, key=lambda found: abs(math.log(found[0] / claim.value)))
+    said = f"{'under ' if claim.bound == '<' else 'over ' if claim.bound == '>' else ''}{claim.shown()}"
     return (f"a {speed.shown()}× speed-up saves {time.shown()} − {time.shown()}/{speed.shown()} ="
-            f" {show(value, Dim.SECOND)}, not {claim.shown()}")
+            f" {show(value, Dim.SECOND)}, not {said}")
 
 
 # What says a figure is what the roof would give: "even a perfect kernel only gets ~43% faster", "at best 30% less".
@@ -2753,7 +2769,9 @@ def _sentence_bounds(text: str, claim: Claim) -> tuple[int, int]:
 
 # What a figure is not a slip of: an amount saved or cut ("only saves 40 ms" of 400), a share of the ridge ("10% of a
 # ~156 ridge"), a number with a dot for thousands ("1.360").
-_NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?)\s+(?:only\s+|just\s+|about\s+|~|≈)*$")
+_NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?|removes?|removing|knocks? off|takes? off"
+                         r"|trims?)\s+(?:only\s+|just\s+|about\s+|~|≈|not even\s+|(?:well\s+)?(?:under|over)\s+"
+                         r"|(?:less|more) than\s+|at (?:most|least)\s+)*$")
 # A figure a change is said to take something to: "shaving the kernel to 1 µs", "bring the step down to 5 ms".
 # ("cut the request from 400 ms to 40 ms" says an outcome, checked: a figure taken "from" one to another)
 _TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|reduc\w*|drop\w*|speed\w* up|tun\w*|polish\w*"

@@ -152,7 +152,9 @@ def _pair(a: Figure, b: Figure, sa: str, sb: str, *, changes: bool = True) -> li
         out.append(Derived(a.value - b.value, a.dim, SPARE, f"{sa} − {sb}", both))
     if a.dim is Dim.SECOND and b.dim is Dim.FRACTION and b.roof and b.value < 1:
         out.append(Derived(a.value * b.value, Dim.SECOND, AT_PEAK, f"{sa} × {sb}", both))
-    if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2:
+    if a.dim is Dim.COUNT and b.dim is Dim.SECOND and a.value >= 2 and (b.span or a.value >= 100):
+        # a count of repetitions times a part of the timeline or a time: a tensor's small dimension times any time
+        # ("8 × 131 ns" of A3's (8, 32, 32)) means nothing and lands near figures by chance
         out.append(Derived(a.value * b.value, Dim.SECOND, TOTAL, f"{_shown(a.value, Dim.COUNT)} × {sb}", both,
                            span=b.span))
     return out

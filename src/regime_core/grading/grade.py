@@ -320,18 +320,32 @@ def _short_of_target(incident_id: str, wastes: str) -> str:
     return f"{cap(phrases(sorted(named)))} alone: rightly refused as the way to the target, since {spec['why']}."
 
 
+# Where one item of a list of levers ends: "quantisation, batching, a leaner KV cache".
+_LIST_ITEM = re.compile(r"[,;:]|\band\b|\bplus\b|\bor\b")
+
+
 def _only_minor(incident_id: str, helps: str) -> str:
     """Why a help line offers only levers that move this incident's time by a few per cent, or "".
 
-    The levers and why are the incident's ``grading.minor_levers`` in drill.json.
+    The levers and why are the incident's ``grading.minor_levers`` in drill.json. A lever that fits the regime is
+    minor too where the line applies it only to the spec's ``object`` and never to its ``not_object`` ("fp8 KV",
+    "compress the KV cache": quantisation of the cache, not of the weights).
     """
     spec = _grading(incident_id).get("minor_levers")
     if not spec or not helps.strip():
         return ""
     offered = set(read_levers(helps).offered)
-    minor = [i for i in offered if i in spec["levers"]]
-    if not minor or offered - set(spec["levers"]) - _PURPOSES:
+    lowered = normalise(helps)
+    only_the_object = bool(spec.get("object") and re.search(spec["object"], lowered)
+                           and not re.search(spec.get("not_object", r"(?!)"), lowered)) and all(
+        re.search(spec["object"], part) or set(read_levers(part).offered) <= set(spec["levers"]) | _PURPOSES
+        for part in _LIST_ITEM.split(lowered))  # each lever of a list applied to the object, or minor itself
+    minor = [i for i in offered if i in spec["levers"] or only_the_object]
+    if not minor or offered - set(minor) - _PURPOSES:
         return ""
+    if only_the_object and any(i not in spec["levers"] for i in minor):
+        named, moves = spec.get("object_named", "it"), "move" if len(minor) > 1 else "moves"
+        return f"{cap(phrases(sorted(minor)))}, applied to {named}, {moves} little here: {spec['why']}."
     return f"{cap(phrases(sorted(minor)))} {'move' if len(minor) > 1 else 'moves'} little here: {spec['why']}."
 
 

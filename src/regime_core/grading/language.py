@@ -392,10 +392,16 @@ _SCOTS_OF = re.compile(r"(?<=\s)o(?=\s+(?:peak|the|it|them|that|this|its|~?\d))"
 _OCTETS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?([KMGT])o(/s)?\b")
 
 
+_NARROW_SPACES = ("\u2009", "\u202f", "\u2007", "\u200a", "\u2002", "\u2003")
+_AS_SPACE = str.maketrans(dict.fromkeys(_NARROW_SPACES, " "))
+
+
 @cached_line
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = _OCTETS.sub(r"\1 \2B\3", delatex(unrepl(text))).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
+    if _has(lowered, _NARROW_SPACES):  # a thin or narrow space ("1.08\u2009µs", "40\u202f000") is a space
+        lowered = lowered.translate(_AS_SPACE)
     if " -- " in lowered:  # a typed dash ("2.0 TB/s card -- 85%"), not a minus or an arrow
         lowered = lowered.replace(" -- ", " — ")
     if _has(lowered, _MARKDOWN_MARKS):
