@@ -1159,13 +1159,15 @@ class Facts:
     scales: tuple[tuple[float, str], ...] = ()
     #: The drill's own ridges (Part B's card), which any line may set an intensity against: "16 ≪ 156".
     drill_ridges: tuple[float, ...] = ()
+    #: The names of the incidents ``context`` is from ("A2"), for feedback.
+    context_named: str = ""
 
     @classmethod
     def read(cls, deciding_lines: list[str], other_lines: list[str], side: str | None = None,
              ridge: float | None = None, *, datasheet: tuple[dv.Derived, ...] = (),
              context_lines: list[str] | None = None, anomalous: bool = False,
              scales: tuple[tuple[float, str], ...] = (), measured_real: bool = False,
-             drill_ridges: tuple[float, ...] = ()) -> Facts:
+             drill_ridges: tuple[float, ...] = (), context_named: str = "") -> Facts:
         """Facts from the classifier's evidence lines and the incident's own text (normalised)."""
         decided = [read(line) for line in deciding_lines]
         others = [read(line) for line in other_lines]
@@ -1186,7 +1188,7 @@ class Facts:
         context = tuple(c for line in context_lines or [] for c in read(line).claims)
         moved = [(a.value, b.value) for a, b in transitions]
         return cls(deciding, known, transitions, side, ridge, dv.derive(figures, moved), datasheet, context,
-                   anomalous, measured_real, scales, drill_ridges)
+                   anomalous, measured_real, scales, drill_ridges, context_named)
 
 
 @dataclass(frozen=True)
@@ -3393,6 +3395,33 @@ _ANOTHER_INCIDENT = re.compile(r"(?<!\bas in )(?<!\blike in )(?<!\blike )(?<!\ba
 _GONE = re.compile(r"\b(?:gone|gaan|vanish\w*|disappear\w*|no longer|evaporat\w*|absent|missing|not here|nowhere)\b")
 
 
+# What sets a figure of the other incident beside this one: its name, its size, a comparison, or its win gone.
+_SET_BESIDE = re.compile(r"\b(?:a[1-8](?:'?s)?|big\w*|larg\w*|full[- ]size\w*|at scale|huge|4096|16,?384|vs|versus|unlike|than"
+                         r"|compared?|instead of|nothing like|like|other|earlier|before|would|should|could|if|expect\w*)\b")
+# A figure of the other incident said to be this one's own: "compile still gets its 3.8× here".
+_OWN_WIN = re.compile(r"\b(?:also|still|too|as well|again|its|their)\b")
+
+
+def _context_mark(claim: Claim, beside: Claim, facts: Facts, text: str, shown: str) -> Mark:
+    """A figure of the incident this one is set beside (A3's A2): set beside it in the sentence, or claimed for this one.
+
+    A size or a rate of the other may be quoted anywhere (it never decides); its speed-up passes where the sentence names the other incident or sets it apart ("the 3.8× of A2", "on the big
+    tensor", "nothing like 3.8×", the win gone); claimed for this one ("compile still gets its 3.8×") it is wrong, and
+    with neither it is not checked.
+    """
+    lo, hi = _sentence_bounds(text, claim)
+    # (only its speed-up as written: "~4× less traffic" is no claim of A2's 3.8×)
+    said = claim.multiplier and beside.multiplier and math.isclose(claim.value, beside.value, rel_tol=0.01)
+    if not said or _SET_BESIDE.search(text, lo, hi) or _GONE.search(text, lo, hi):
+        return Mark(shown, True, "the figure of the incident this one is set beside")
+    figure = f"{claim.shown()}{'×' if claim.multiplier else ''}"
+    whose = f"{facts.context_named}'s" if facts.context_named else "another incident's"
+    if _OWN_WIN.search(text, max(lo, claim.start - 24), claim.start):
+        return Mark(shown, False, f"{figure} is {whose} figure, not this incident's")
+    return Mark(shown, None, f"{figure} is {whose} figure, said here without {facts.context_named or 'it'}: not"
+                             " checked")
+
+
 def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, text: str) -> Mark | None:
     """A speed-up said that is not the one the incident measured ("compiled, only 1.08× faster" of A2), else None.
 
@@ -3659,9 +3688,10 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         (f for f in facts.known if is_fact_as_written(claim, f)), None)
     if written is not None:
         return Mark(shown, True, f"the incident's {written.shown()}, its unit left off"), False
-    if any(same(claim, c) or (claim.multiplier and c.multiplier and math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH))
-           for c in facts.context):  # "the threefold win of A2" for its 3.8×: a speed-up said roughly
-        return Mark(shown, True, "the figure of the incident this one is set beside"), False
+    beside = next((c for c in facts.context if same(claim, c) or (
+        claim.multiplier and c.multiplier and math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH))), None)
+    if beside is not None:  # "the threefold win of A2" for its 3.8×: a speed-up said roughly
+        return _context_mark(claim, beside, facts, text, shown), False
     ridge = (_ridge_mark(claim, facts, text, shown) or _speed_share(claim, facts, at, shown)
              or _how_far_from_the_ridge(claim, facts, at, shown))
     if ridge is not None:

@@ -169,7 +169,8 @@ def facts(incident_id: str) -> Facts:
     return Facts.read(deciding_lines(item.verdict()), [with_units(line) for line in others], side, ridge,
                       datasheet=datasheet(cards), context_lines=context, anomalous=bool(item.verdict().anomalies),
                       scales=_scales(incident_id, others_named), measured_real=tokens_beyond_floor(item.symptoms),
-                      drill_ridges=tuple(k.placement.ridge for k in drill.part_b()[:1]))
+                      drill_ridges=tuple(k.placement.ridge for k in drill.part_b()[:1]),
+                      context_named=", ".join(other.upper() for other in others_named))
 
 
 def _elements(incident_id: str) -> int | None:
