@@ -326,6 +326,25 @@ PAIRS = [
     ("a3", "evidence", "8,192 elements, ~12 µs; the 3.8× of the big tensor is gone, compile gives only 1.08×.",
      "8,192 elements, ~12 µs. Compile still gets its 3.8× on the bandwidth, it just shows up as only 1.08× on the"
      " clock.", "A2's figure"),
+    # A8's occupancy complement given to the bandwidth, which the incident says is saturated
+    ("a8", "evidence", "HBM saturated; occupancy 55% means 45% of the warp slots are idle, but that is not a regime.",
+     "HBM is saturated, but 55 % occupancy leaves about 45 % of the bandwidth unused.", "no bandwidth is left unused"),
+    # an intensity on the wrong side of a ridge written "~156"
+    ("a1", "evidence", "70 % of peak. intensity ≈ 1.37e11 / 1.01e8 ≈ 1360 FLOP/B, roughly 9× past a ~156 ridge.",
+     "70 % of peak. intensity ≈ 1.37e11 / 1.01e8 ≈ 1360 FLOP/B, which is below the ~156 ridge, so the FLOPs are the"
+     " limit", "above the ridge"),
+    # a saving said roughly is still held to what the speed-up saves
+    ("a3", "evidence", "Both ~12 µs. 1.08× faster compiled means it saves roughly 0.9 µs per call, peanuts.",
+     "Both ~12 µs. 1.08× faster compiled means it saves roughly 1 ms per call, peanuts.", "889 ns"),
+    # removing A6's gaps saves the gaps' total, not the kernels'
+    ("a6", "evidence", "Busy 2/(2+8) = 20%. Removing every gap would save 320 ms per request.",
+     "Busy 2/(2+8) = 20%. Removing every gap would save 80 ms per request.", "the kernels' total"),
+    # A2's measured rate "N× slower than" the roof is peak ÷ achieved
+    ("a2", "evidence", "the eager chain reaches 1.7 TB/s, which is 1.18x slower than the card's 2.0 TB/s",
+     "the eager chain reaches 1.7 TB/s, which is 3.8x slower than the card's 2.0 TB/s", "1.18×, not 3.8×"),
+    # a step "N× shorter" from a narrower weight format is held to the format's width
+    ("a8", "helps", "int4 weights: 70 GB → 35 GB, so each step gets about 2× shorter",
+     "int4 weights: 70 GB → 35 GB, so each step gets about 4× shorter", "at most 2× faster"),
 ]
 
 
@@ -866,12 +885,29 @@ LINES: list[tuple[str, str, str, bool | str]] = [
     ("a5", "evidence", "62% of peak; perfect kernels would give 180 × 0.38 ≈ 68 ms, under the 80 ms target.", False),
     ("a1", "wastes", "Rewriting the matmul in raw CUDA from zero — the library already is at 70%.", True),
     ("a1", "wastes", "Rewriting the matmul by hand in CUDA to beat cuBLAS.", True),
+    # --- fifteenth session ---
+    ("a5", "evidence", "62 % of peak. Max margin 1/0,62 ≈ 1,61×. We need 180/80 = 2,25× → even at 100 % of peak we would"
+     " be at 180 × 0,62 ≈ 112 ms. Tuning alone cannot get there.", True),  # "cannot" is no promise
+    ("a1", "evidence", "70% of peak tflop/s. ~1.4 thousand flop/byte, way right of the ridge", True),  # "thousand"
+    ("a1", "evidence", "70% of peak; 1.36–1.37 thousand FLOP/byte, far above the ridge", True),
     # a perfect kernel (in an analogy) still leaves the gaps: its bound is the kernels'
     ("a6", "evidence", "2 µs of cutting, 8 µs walking to the fridge: 20% busy. A perfect knife still leaves 320 ms of"
      " walking in 400 — at best 1.25×.", True),
 ]
 
 PART_C_LINES = [
+    # a speed-up said to be what fusion gives in general: the drill measures cases, not an average
+    ("Fusion pays when the kernel is memory-bound: in A2 the eager chain is at 1,7 of 2,0 TB/s and compile wins 3,8×. It"
+     " does not pay for A1, a matmul at 70 % of peak that is compute-bound. The drill's Part B shows fusion gives about 5×"
+     " on average for elementwise kernels, so for the add (0,33 FLOP/B, below the 156 ridge) it is worth it.",
+     "number", False),
+    ("Fusion pays when the kernel is memory-bound: in A2 the eager chain is at 1,7 of 2,0 TB/s and compile wins 3,8×. It"
+     " does not pay for A1, a matmul at 70 % of peak that is compute-bound. Fusion does not give 5× on average: A3's"
+     " compile bought 1.08×.", "number", True),
+    # fusion turned round to the compute side, with "career-limiting for" the other work: two-sided, not one side
+    ("A fused kernel is like blending in the barrel. It's the right sentence for the compute-heavy stuff: fusing cuts the"
+     " number of FLOPs, so the 4096 matmul at ~1356 FLOP/byte is where it pays most. It's career-limiting for things"
+     " that are host-bound, like A7 where .item() pushed ITL from 8 ms to 14 ms.", "both_sides", None),
     # A2's speed-up given to A3 in Part C
     ("Fusion is the right call when the kernel is moving bytes, not doing math. A2 is at 1.7 TB/s on a 2.0 TB/s card and"
      " compile makes it 3.8x faster. But look at A3: the tiny (8, 32, 32) tensor also got 3.8x from compile, so even"
@@ -949,6 +985,7 @@ def test_a_part_c_paragraph_of_the_fourteenth_session_s_kinds_is_checked_as_it_s
     ("decode", "1.4e10 over 1.4e10, about one", True),
     ("add", "Point three three (1.68e7 over 5.03e7)", True),  # the number in words, its working after it
     ("matmul", "1.37e11 / 1.01e8, about 136", None),  # the working and its result disagree: not read
+    ("matmul", "1.37e11 / 1.01e8 ≈ 1'356 FLOP/B", True),  # a Swiss thousands mark
 ])
 def test_a_part_b_intensity_written_as_working_then_its_result_is_read(row: str, intensity: str,
                                                                        passed: bool | None) -> None:

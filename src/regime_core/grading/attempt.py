@@ -134,6 +134,9 @@ _POINT_WORDS = re.compile(r"\bpoint((?:\s+(?:zero|oh|one|two|three|four|five|six
 _THOUSANDS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)k\b", re.I)
 
 
+_APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)['’](?=\d{3}(?!\d))")
+
+
 def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
@@ -144,7 +147,8 @@ def _lenient(text: str) -> str:
     text = _WORKING_AFTER.sub("", text)  # "0.334 (1.68e7 ÷ 5.03e7)": the working after the result, in brackets
     before_comment = _COMMENT.sub("", text) if not text.lstrip().startswith("#") else text.lstrip()[1:]
     text = _KEY.sub("", _HEDGE_AFTER.sub("", before_comment.split("  #")[0].split(" # ")[0]))
-    # "1.36k" is 1360
+    # "1.36k" is 1360, and "1'356" (a Swiss thousands mark) 1356
+    text = _APOSTROPHE_THOUSANDS.sub("", text)
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _UNIT_FRACTION.sub(lambda m: f"{int(m[1]) / int(m[2]):.3g} " if int(m[2]) else m.group(), text)

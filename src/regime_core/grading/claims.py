@@ -72,7 +72,7 @@ _SIDE = re.compile(r"\b(?P<word>above|over|beyond|past|higher than|more than|gre
                    r"|lower than|less than|smaller than|left of)"
                    # a determiner in any English ("above da 156 ridge", "below di ridge")
                    r"\s+(?:the |its |a |our |any |every |this |that |all |d[aei] )?(?:[\w-]+'?s |[a-z]{0,3}\d{1,4}[a-z]?'?s? "
-                   r"|\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
+                   r"|(?:~|≈|about )?\s?\d[\d.,]*\s?(?:flop/b\w*\s)?)?ridge")
 _SIDE_NEXT = re.compile(r"\s*(?:" + _SIDE.pattern + ")")
 # A side denied by the words right before it ("not above the ridge", "isn't far below it"); a "cannot" later in the
 # clause denies something else.
@@ -1888,13 +1888,19 @@ _WORKING_AFTER = re.compile(r"\s*[/÷×*]\s*[\d(]")  # "1/0.7": an operand of th
 _TO_THE_ROOF_BEFORE = re.compile(_TO_THE_ROOF + r"[\w\s/-]{0,24}?\s*(?:is|=|of|:|comes to)\s*(?:about\s+|~|≈)?$")
 
 
+# A multiplier said of the measured rate against the roof: "1.7 TB/s, which is 3.8× slower than the card's 2.0 TB/s".
+_SHORT_OF_THE_ROOF_AFTER = re.compile(r"\s*(?:×|x\b|times\b)\s*(?:slower|less|lower|short of|off)\s+(?:than\s+)?"
+                                      r"(?:the\s+)?(?:card'?s\s+|gpu'?s\s+|peak\s+|rated\s+|datasheet\s+|roof\s+|its\s+)*"
+                                      r"(?:~\s?)?(?:\d[\d.,]*\s?[TtGg][Bb]/s|peak|roof|(?:hbm\s+)?bandwidth|rating)\b")
+
+
 def _ratio_to_the_roof_said(claim: Claim, facts: Facts, text: str) -> str:
     """A multiplier named as the roof over the measured rate that is not 1 ÷ the share reached.
 
     "3.8× is the ratio of peak to achieved bandwidth" of 1.7 of 2.0 TB/s: it is 1.18×.
     """
     if claim.dim is not Dim.COUNT or claim.bound or _WORKING_AFTER.match(text, claim.end) or not (
-            _TO_THE_ROOF_AFTER.match(text, claim.end)
+            _TO_THE_ROOF_AFTER.match(text, claim.end) or _SHORT_OF_THE_ROOF_AFTER.match(text, claim.end)
             or _TO_THE_ROOF_BEFORE.search(text, max(0, claim.start - 80), claim.start)):
         return ""
     headroom = _headroom(facts)
@@ -2654,6 +2660,9 @@ def _how_far_from_the_ridge(claim: Claim, facts: Facts, at: _Line, shown: str) -
                               f" {plain(ridge)} FLOP/byte, not {claim.shown()}×")
 
 
+_RANGE_TO_A_MULTIPLIER = re.compile(r"\s?[–-]\s?\d[\d.]*\s?(?:×|x\b)")
+
+
 def _side_against_the_ridge(claim: Claim, facts: Facts, at: _Line) -> str:
     """An intensity said on the side of the ridge its value is not ("≈ 0.0007, which is far above the ridge of 156").
 
@@ -2666,8 +2675,8 @@ def _side_against_the_ridge(claim: Claim, facts: Facts, at: _Line) -> str:
             or claim.start in at.summed):
         return ""
     said = text.find("ridge", claim.end)
-    if ")" in text[claim.end:said if said >= 0 else len(text)]:
-        return ""
+    if ")" in text[claim.end:said if said >= 0 else len(text)] or _RANGE_TO_A_MULTIPLIER.match(text, claim.end):
+        return ""  # (the low end of "8–9× past the ridge" is a multiplier too)
     ridge = _ridge_of_the_line(facts, at.claims, text)
     if ridge is None or math.isclose(claim.value, ridge, rel_tol=MATCH) or claim.value <= 0:
         return ""
@@ -2772,8 +2781,8 @@ def _sentence_bounds(text: str, claim: Claim) -> tuple[int, int]:
 # What a figure is not a slip of: an amount saved or cut ("only saves 40 ms" of 400), a share of the ridge ("10% of a
 # ~156 ridge"), a number with a dot for thousands ("1.360").
 _NOT_A_SLIP = re.compile(r"\b(?:saves?|saving|saved|shaves?|cuts?|gains?|removes?|removing|knocks? off|takes? off"
-                         r"|trims?)\s+(?:only\s+|just\s+|about\s+|~|≈|not even\s+|(?:well\s+)?(?:under|over)\s+"
-                         r"|(?:less|more) than\s+|at (?:most|least)\s+)*$")
+                         r"|trims?)\s+(?:only\s+|just\s+|about\s+|roughly\s+|around\s+|nearly\s+|almost\s+|~|≈"
+                         r"|not even\s+|(?:well\s+)?(?:under|over)\s+|(?:less|more) than\s+|at (?:most|least)\s+)*$")
 # A figure a change is said to take something to: "shaving the kernel to 1 µs", "bring the step down to 5 ms".
 # ("cut the request from 400 ms to 40 ms" says an outcome, checked: a figure taken "from" one to another)
 _TAKEN_TO = re.compile(r"\b(?:shav\w*|cut\w*|trim\w*|halv\w*|bring\w*|brought|reduc\w*|drop\w*|speed\w* up|tun\w*|polish\w*"
@@ -3138,14 +3147,16 @@ class _Line:
 _GAIN_AFTER = re.compile(r"[^.;:!?]{0,30}?\b(?:doubl\w*|twice|faster|speed\w*|more (?:tokens|throughput|bytes|bandwidth)"
                          r"|gain\w*|increas\w*|boost\w*|improv\w*|rais\w*|lift\w*|help\w*)")
 _IF_AFTER = re.compile(r"[^.;:!?]{0,25}?\b(?:would|wouldn'?t|could|couldn'?t|might|will not|won'?t)\b")
-_SLOTS_EMPTY = re.compile(r"[^.;:]{0,30}?\bslots?\b[^.;:]{0,20}?\b(?:empty|unused|idle|free)\b")
+_SLOTS = re.compile(r"\b(?:warp\s+)?slots?\b|\bwarps?\b")  # what occupancy counts: 45% of them empty is right
+_SLOTS_EMPTY = re.compile(r"[^.;:\d]{0,30}?\bslots?\b[^.;:\d]{0,20}?\b(?:empty|unused|idle|free)\b")
 
 
 def _metric_mark(claim: Claim, facts: Facts, text: str, shown: str) -> Mark:
     """The mark of a share said to be occupancy or GPU utilisation: decides no roof, unless it is misread as one."""
     what = "occupancy" if claim.metric == "occupancy" else "GPU utilisation"
     # "55% occupancy, so 45% of the SMs sit idle": occupancy counts resident warps, not idle SMs or idle time.
-    if claim.metric == "occupancy" and _SHARE_WORDS["idle"].search(_words(text[claim.end:claim.end + 60], 6, last=False)) \
+    after = _words(text[claim.end:claim.end + 60], 6, last=False)
+    if claim.metric == "occupancy" and _SHARE_WORDS["idle"].search(after) and not _SLOTS.search(after) \
             and any(f.metric == "occupancy" and math.isclose(claim.value, 1 - f.value, abs_tol=0.02) for f in facts.known):
         return Mark(shown, False, f"{claim.shown()} is 100% − the occupancy, and occupancy counts the warps resident"
                                   " on an SM, not idle SMs or idle time")
@@ -3620,6 +3631,29 @@ def _total_named_of_the_other_part(claim: Claim, facts: Facts, text: str) -> str
     return f"{claim.shown()} is {names[other.span or '']} total, {other.how}, not {names[span]}"
 
 
+_SAVES_BEFORE = re.compile(r"\b(?:saves?|saving|saved|wins?|gains?|buys?|cuts?|shaves?)\s+(?:us\s+|you\s+)?(?:only\s+|just\s+|about\s+"
+                           r"|roughly\s+|around\s+|~|≈)*$")
+
+
+def _gaps_removed_saving_wrong(claim: Claim, facts: Facts, text: str) -> str:
+    """A time said to be saved by removing the gaps that is the kernels' total ("removing every gap saves 80 ms")."""
+    if claim.dim is not Dim.SECOND or claim.bound:
+        return ""
+    lo = _clause_bounds(text, claim.start, claim.end)[0]
+    if not _GAPS_REMOVED.search(text, lo, claim.start) or not (
+            _SAVES_BEFORE.search(text, max(lo, claim.start - 30), claim.start) or _SAVED_AFTER.match(text, claim.end)):
+        return ""
+    totals = [d for d in facts.derived if d.role == dv.TOTAL and d.span in ("busy", "idle")]
+    if any(d.span == "idle" and math.isclose(claim.value, d.value, rel_tol=MATCH) for d in totals):
+        return ""
+    busy = next((d for d in totals if d.span == "busy" and math.isclose(claim.value, d.value, rel_tol=MATCH)), None)
+    idle = next((d for d in totals if d.span == "idle" and d.value > claim.value), None)
+    if busy is None or idle is None:
+        return ""
+    return (f"{claim.shown()} is the kernels' total ({busy.how}): removing the gaps saves theirs, {idle.how} ="
+            f" {show(idle.value, Dim.SECOND)}")
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
@@ -3628,7 +3662,8 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
         return Mark(shown, True, ranged), False
     matches = _facts_matched(claim, facts, text)
     wrong = (_attribute_wrong(claim, matches, facts) or _difference_wrong(claim, matches, facts, text)
-             or _gaps_removed_wrong(claim, text, facts) or _saved_wrong(claim, facts, text)
+             or _gaps_removed_wrong(claim, text, facts) or _gaps_removed_saving_wrong(claim, facts, text)
+             or _saved_wrong(claim, facts, text)
              or _bound_beaten(claim, facts, text) or _cost_as_end(claim, facts, text)
              or _bound_said_exact(claim, matches, facts, text) or _headroom_past_roof(claim, facts, text)
              or _minority_said_to_dominate(claim, facts, text) or _any_fix_bounded_by_kernels(claim, facts, text)
@@ -3984,7 +4019,7 @@ _BECOMES = re.compile(r"[^.;!?]{0,60}?(?:→|->|\bto\b|\bbecomes?\b|\bgives?\b|=
 
 # A speed-up said as one: "exactly 2× faster", "2× the speed".
 SPEED_UP_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:faster|quicker|the (?:speed|throughput|tokens?)|speed-?up"
-                            r"|more tok)")
+                            r"|more tok|shorter|less time|sooner)")
 # A kernel said to end up at its roof: "so the matmul ends up at 100% of peak", "it will hit peak".
 _ENDS_AT_THE_ROOF = re.compile(r"\b(?:ends? up|lands?|gets?|will (?:be|run|sit|get|hit|reach)|hits?|reaches|brings? it|"
                                r"takes? it)\s+(?:(?:right|all the way)\s+)?(?:at|to)?\s*(?:100\s?%|full)\s*(?:of\s+)?"

@@ -788,6 +788,10 @@ def _incident_sides(of_incidents: list[FusionSaid]) -> tuple[bool, bool, str]:
     return pays, wastes, turned
 
 
+# The drill's own words for the side fusion does not pay, said of some work: "career-limiting for host-bound things".
+_CAREER_LIMITING_FOR = re.compile(r"\bcareer[- ]limiting\s+(?:for|on|in|when|where|with)\b")
+
+
 def _both_sides(paragraph: str, lowered: str, talks: bool, of_incidents: list[FusionSaid]) -> Check:
     argument = read_argument(lowered)
     pays, wastes, turned = _incident_sides(of_incidents)
@@ -809,7 +813,7 @@ def _both_sides(paragraph: str, lowered: str, talks: bool, of_incidents: list[Fu
                " not FLOPs")
         # Turned round but two-sided (it also says where fusion does not pay): what it says fusion does is the
         # fusion check's to fail; one side turned round and nothing else is one side.
-        two_sided = both or wastes or any(s.pays is False for s in stances(lowered))
+        two_sided = both or wastes or any(s.pays is False for s in stances(lowered)) or bool(_CAREER_LIMITING_FOR.search(lowered))
         return unsure(f"{why}: check which way your argument runs") if two_sided else Check(False, f"{cap(why)}.")
     if both:
         return Check(True, "Argues both sides.")
@@ -1008,10 +1012,31 @@ _DRILL_SAYS = re.compile(r"\b(?:the drill(?:'?s)?|a[1-8](?:'?s)?)\s+(?:own\s+)?(
                          r"(?:shows?|says?|gives?|reports?|puts?)\b|\b(?:as )?the drill (?:shows?|says?|gives?|reports?|measured)\b")
 
 
+# A speed-up said to be what fusion gives in general: the drill measures single cases, never an average.
+_IN_GENERAL = re.compile(r"\b(?:on average|(?:the |an )?average|averages?|usually|typically|in general|generally|as a rule"
+                         r"|normally|on the whole|in most cases|most of the time)\b")
+
+
+def _averaged_speed_up(lowered: str) -> str:
+    """Why a multiplier said as fusion's general win ("the drill says fused kernels give 5× on average") is wrong, or ""."""
+    for found in _MULTIPLIER.finditer(lowered):
+        lo = max((m.end() for m in _CLAUSE_END.finditer(lowered, 0, found.start())), default=0)
+        end = _CLAUSE_END.search(lowered, found.end())
+        clause = lowered[lo:end.start() if end else len(lowered)]
+        if _IN_GENERAL.search(clause) and not NEGATION.search(clause):
+            return (f"{found[1]}× is said to be what fusion gives in general, but the drill measures cases, not an average"
+                    " (A2's compile 3.8×, A3's 1.08×)")
+    return ""
+
+
+_CLAUSE_END = re.compile(r"[.;!?]\s|,\s+(?:but|so|and|while|whereas)\s")
+
+
 def _drill_numbers_check(paragraph: str, lowered: str) -> Check:
     """Part C's numbers: at least one from the drill; none in another unit than the drill's; none from nowhere."""
     ridge = drill.part_b()[0].placement.ridge
-    wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or _row_figure_swapped(lowered, ridge)
+    wrong = (_said_of_an_incident_wrongly(paragraph, lowered) or _averaged_speed_up(lowered)
+             or _row_figure_swapped(lowered, ridge)
              or claim_reader.ridge_wrong(lowered, ridge)
              or claim_reader.placed_wrong(lowered, ridge, (k.drill_intensity for k in drill.part_b())))
     if wrong:

@@ -228,7 +228,23 @@ def numbers_in_words(text: str) -> str:
         text = _A_SCALE.sub(r"one \1", text)
     if "point o" in text:  # "one point oh eight" is 1.08
         text = re.sub(r"\bpoint (?:oh|o)\b", "point zero", text)
-    return _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), text) if _has(text, _RUN_NEEDLES) else text
+    text = _NUMBER_RUN.sub(lambda m: _number_words(m.group(0)), text) if _has(text, _RUN_NEEDLES) else text
+    if "thousand" in text:  # "1.4 thousand FLOP/byte" (millions and more are read as exponents in normalise)
+        text = _DIGITS_THOUSAND.sub(_thousands, text)
+    return text
+
+
+# Digits and "thousand": "1.4 thousand", a range "1.36–1.37 thousand" (both ends scaled).
+_DIGITS_THOUSAND = re.compile(r"(?<![\w.,])(?:(\d+(?:\.\d+)?)(\s*[–-]\s*|\s+to\s+))?(\d+(?:\.\d+)?)\s+thousand\b")
+
+
+def _thousands(found: re.Match[str]) -> str:
+    low = f"{_shown_scaled(float(found[1]) * 1000)}{found[2]}" if found[1] else ""
+    return low + _shown_scaled(float(found[3]) * 1000)
+
+
+def _shown_scaled(value: float) -> str:
+    return f"{value:.0f}" if value.is_integer() else f"{value:g}"
 
 
 def _number_words(run: str) -> str:
@@ -394,14 +410,21 @@ _OCTETS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?([KMGT])o(/s)?\b")
 
 _NARROW_SPACES = ("\u2009", "\u202f", "\u2007", "\u200a", "\u2002", "\u2003")
 _AS_SPACE = str.maketrans(dict.fromkeys(_NARROW_SPACES, " "))
+_APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)'(?=\d{3}(?!\d))")
+
+
+def _typeset_marks(lowered: str) -> str:
+    """A thin or narrow space ("1.08\u2009µs", "40\u202f000") as a space; a Swiss thousands mark ("1'356") dropped."""
+    if _has(lowered, _NARROW_SPACES):
+        lowered = lowered.translate(_AS_SPACE)
+    return _APOSTROPHE_THOUSANDS.sub("", lowered) if "'" in lowered else lowered
 
 
 @cached_line
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = _OCTETS.sub(r"\1 \2B\3", delatex(unrepl(text))).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
-    if _has(lowered, _NARROW_SPACES):  # a thin or narrow space ("1.08\u2009µs", "40\u202f000") is a space
-        lowered = lowered.translate(_AS_SPACE)
+    lowered = _typeset_marks(lowered)
     if " -- " in lowered:  # a typed dash ("2.0 TB/s card -- 85%"), not a minus or an arrow
         lowered = lowered.replace(" -- ", " — ")
     if _has(lowered, _MARKDOWN_MARKS):
