@@ -307,6 +307,9 @@ PAIRS = [
     # a thin or narrow space between a number and its unit is a space: "1.08 µs" is a time, not the 1.08×
     ("a3", "evidence", "Both ~12\u2009µs; the compiled 1.08\u2009× saves about 0.9\u2009µs per call.",
      "Both ~12\u2009µs; the compiled 1.08\u2009× means compile removes 1.08\u2009µs per call.", "889 ns"),
+    # A3's tensor dimension times its floor is no figure of the incident's ("8 × 131 ns")
+    ("a3", "evidence", "Both ~12 µs; moving the data takes about 131 ns.", "Both ~12 µs; moving the data takes about"
+     " 1.05 µs.", "factor of 8"),
     # A6's gaps are the host's launches, not the GPU's own work
     ("a6", "evidence", "Busy 2 ÷ 10 = 20%; the 320 ms of gaps are the GPU waiting on the host's launches.",
      "Busy 2 ÷ 10 = 20%; the 320 ms of gaps are the GPU's own scheduling between grids, not the host.",
@@ -890,6 +893,7 @@ LINES: list[tuple[str, str, str, bool | str]] = [
      " be at 180 × 0,62 ≈ 112 ms. Tuning alone cannot get there.", True),  # "cannot" is no promise
     ("a1", "evidence", "70% of peak tflop/s. ~1.4 thousand flop/byte, way right of the ridge", True),  # "thousand"
     ("a1", "evidence", "70% of peak; 1.36–1.37 thousand FLOP/byte, far above the ridge", True),
+    ("a1", "evidence", "70% of peak. 1360 FLOP/B, roughly 8–9× past a ~156 ridge", "not False"),  # a range of multipliers
     # a perfect kernel (in an analogy) still leaves the gaps: its bound is the kernels'
     ("a6", "evidence", "2 µs of cutting, 8 µs walking to the fridge: 20% busy. A perfect knife still leaves 320 ms of"
      " walking in 400 — at best 1.25×.", True),

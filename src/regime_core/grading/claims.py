@@ -1071,8 +1071,6 @@ def same(a: Claim, b: Claim, rel: float = MATCH) -> bool:
         return False
     if ((a.multiplier and b.dim in _WORK_DIMS) or (b.multiplier and a.dim in _WORK_DIMS)) and min(a.value, b.value) < 100:
         return False  # "the same 3.8×" is no "4 ops": a speed-up is no amount of work
-    if ((a.multiplier or a.speed) and b.dim is Dim.SECOND) or ((b.multiplier or b.speed) and a.dim is Dim.SECOND):
-        return False  # "removes 1.08 µs" is not the 1.08× speed-up: a speed-up is no time
     if a.dim is not Dim.COUNT and b.dim is Dim.COUNT and not b.multiplier and b.value >= 1e4:
         return False  # "7 GB" is not the "7e9 params" of the work's arithmetic: a large bare count has its own unit
     if a.dim is Dim.INTENSITY and b.dim is Dim.COUNT and b.value >= 2:
