@@ -1178,7 +1178,9 @@ def test_right_lines_read_after_the_fourteenth_set_pass(item: str, field: str, t
     # the drill's own waste for A1: a kernel written anew for a GEMM already on the tensor cores
     ("a1", "A new hand-rolled GEMM: cuBLAS is already on the tensor cores.", True),
     ("a1", "Writing our own tensor-core matmul; cuBLAS is already on the tensor cores.", True),
-    ("a1", "Writing our own tensor-core matmul.", False),  # no reason: a rewrite can move a compute-bound kernel
+    # no reason: a rewrite can move a compute-bound kernel, by at most 1 ÷ 70% = 1.43× (three writers of the training
+    # sets called such a line right, none wrong): could not tell, and the feedback asks for the reason
+    ("a1", "Writing our own tensor-core matmul.", None),
     ("a1", "FP8 tensor math: it is already on the tensor cores", False),  # not a kernel written anew
     ("a2", "A hand-rolled GEMM: cuBLAS is already on the tensor cores.", True),  # no GEMM here: refused either way
 ])

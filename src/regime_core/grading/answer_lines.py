@@ -483,6 +483,11 @@ def _sentence_up_to(text: str, at: int) -> str:
     return text[start + 1:at]
 
 
+# A regime denied in so many words: "it certainly isn't compute-limited", "not memory-bound".
+_REGIME_DENIED = re.compile(r"\b(?:not|isn'?t|aren'?t|wasn'?t|weren'?t|never|no longer|neither|nor)\s+(?:\w+\s+){0,2}?"
+                            r"(?:compute|math|memory|bandwidth|overhead|host|launch|cpu)[- ]?(?:bound|limited|heavy)\b")
+
+
 def _regime_said_against(text: str, regime: str | None) -> str:
     """Why an evidence line is wrong where a clause of it says another regime sets the pace, or "".
 
@@ -507,6 +512,8 @@ def _regime_said_against(text: str, regime: str | None) -> str:
         if not clause.strip() or not (limits or _CONCLUDES.search(clause)) or _WHAT_IF.search(clause):
             continue
         other = regime_named(clause)
+        if other is not None and _REGIME_DENIED.search(clause) and regime_named(_REGIME_DENIED.sub(" ", clause)) != other:
+            continue  # "it certainly isn't compute-limited": the regime named is denied
         # an incident named as the clause's subject, or just before it ("(A2) was memory-bound"), is what it is of
         if other is not None and other != regime and not (_NAMED_SUBJECT.match(clause) or _NAMED_BEFORE.search(
                 lowered, max(0, start - 12), start) or _THE_OTHER_ONE.search(_sentence_up_to(lowered, at))) and not \
@@ -967,9 +974,20 @@ def _wastes(verdict: Verdict, kind: str, text: str, measured_fusion: float | Non
     already = _ALREADY_ON_TENSOR_CORES.search(normalise(text)) if verdict.regime == "compute" else None
     if already and helping and set(helping) <= _WRITING_A_KERNEL and len(helping) == len(named):
         # the drill's own waste for a GEMM on the tensor cores: a kernel written anew for what is already there
-        return Check(True, f"{cap(phrases(helping))}: rightly refused: the kernel is already on the tensor cores"
-                           f" (“{_as_written(text, already.group())}”), and a kernel written anew leaves the math as it"
-                           " is.")
+        return Check(True, f"{cap(phrases(helping))}: rightly refused (“{_as_written(text, already.group())}”): the"
+                           " library's kernel is already on the tensor cores, and a kernel written anew leaves the math"
+                           " as it is.")
+    relu = _SEPARATE_RELU.search(normalise(text)) if verdict.regime == "compute" else None
+    if relu and helping and set(helping) <= _WRITING_A_KERNEL and len(helping) == len(named):
+        return Check(True, f"{cap(phrases(helping))}: rightly refused (“{_as_written(text, relu.group())}”): the relu is"
+                           " a sliver of the matmul's bytes and none of its math.")
+    anew = _WRITTEN_ANEW.search(normalise(text)) if verdict.regime == "compute" else None
+    if anew and helping and set(helping) <= _WRITING_A_KERNEL and len(helping) == len(named) and reached is not None:
+        # a week on a kernel written anew may be the waste; without a reason (the library's already on the tensor
+        # cores) it may also be the help that is left: at most 1 ÷ the share reached
+        return unsure(f"a kernel written anew (“{_as_written(text, anew.group())}”) can give this kernel at most"
+                      f" {1 / reached:.2f}× (it runs at {_share_of_its_roof(reached, verdict)}); say why that is not"
+                      " worth the week (the library's kernel is already on the tensor cores)")
     little = _LITTLE_TO_ACT_ON.search(normalise(text)) if helping else None
     if len(helping) == len(named) and little:
         # "KV paging. At batch 1 and context 512 there's nothing to page": refused for a size of this kernel's that
@@ -998,7 +1016,14 @@ _ALREADY_ON_TENSOR_CORES = re.compile(r"\balready\s+(?:on|uses?|using|runs?\s+on
                                       r"|\bcublas(?:lt)?\s+(?:is\s+)?already(?:\s+(?:on|uses?|using)\s+(?:the\s+)?tensor[- ]?cores?)?\b"
                                       r"|\balready\s+(?:a\s+)?cublas\b"
                                       # "the library already is at 70%", "to beat cuBLAS": the library's kernel
-                                      r"|\b(?:the\s+)?library\s+(?:\w+\s+)?already\b|\bbeat(?:s|ing)?\s+cublas\b")
+                                      r"|\b(?:the\s+)?library\s+(?:\w+\s+){0,2}already\b|\bbeat(?:s|ing)?\s+cublas\b")
+# A kernel of its own for the relu beside the matmul: a sliver of its bytes and none of its math.
+_SEPARATE_RELU = re.compile(r"\b(?:separate|standalone|stand-alone)\s+(?:[\w-]+\s+){0,3}?relu\s+kernel\b"
+                            r"|\brelu\s+kernel\s+(?:by itself|on its own|alone|separately)\b")
+# A kernel written anew, no reason given: "from scratch", "raw CUDA", "our own GEMM", "the matmul itself".
+_WRITTEN_ANEW = re.compile(r"\bfrom (?:scratch|zero)\b|\braw cuda\b|\bhand-?(?:rolled|written|writing|write)\b"
+                           r"|\b(?:our|your|my|their) own\s+(?:[\w-]+\s+)?(?:gemm|matmul|kernel)\b"
+                           r"|\b(?:the\s+)?(?:matmul|gemm)\s+itself\b")
 # A bound on what a lever can give, small enough to refuse it for ("caps out at 2.0/1.7 ≈ 1.18×", "≤ 1.18").
 _SMALL_BOUND = re.compile(r"(?:\b(?:at most|at best|best case|bounded by|capped at|caps? (?:out )?at|tops? out at"
                           r"|no more than|only)|≤|<=)\s*(?:[^.;]|\.(?=\d)){0,24}?"

@@ -781,7 +781,7 @@ _TOKEN_TIME_LINK = re.compile(r",?\s?(?:so|thus|hence|i\.e\.,?|or|which is|that'
                               r" token(?:'s|\s(?:is|takes))\s)?(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
 _COMMA_LINK = re.compile(r",\s?(?:about\s|roughly\s|around\s|~\s?|≈\s?)?")
 _PER_TOKEN = re.compile(r"\s?(?:/\s?|(?:a|per|each)\s)tok(?:en)?s?\b")
-_CLAUSE_CLOSES = re.compile(r"\s?(?:[.,;:)!?]|$|\s(?:ceiling|max\w*|tops|at (?:best|most)|or so|and\b))")
+_CLAUSE_CLOSES = re.compile(r"\s?(?:[.,;:)!?—–]|$|\s(?:ceiling|max\w*|tops|at (?:best|most)|or so|and\b))")
 
 
 def _result_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim], *, alone: bool,
@@ -811,7 +811,8 @@ def _rate_said_after(text: str, claim: Claim, at: int, by_start: dict[int, Claim
     link = _SO_LINK.match(text, at) if claim.dim is Dim.SECOND else None
     per_token = _PER_TOKEN.match(text, at) if link is None and claim.dim is Dim.SECOND else None
     if per_token:
-        link = _COMMA_LINK.match(text, per_token.end()) or _SO_LINK.match(text, per_token.end())  # "11.7 ms a token, about 85 tok/s"
+        # "11.7 ms a token, about 85 tok/s", "47 ms per token, which is 21 tok/s"
+        link = _SO_LINK.match(text, per_token.end()) or _COMMA_LINK.match(text, per_token.end())
     rate = by_start.get(link.end()) if link else None
     if rate is None or rate.dim is not Dim.TOKEN_RATE or not _CLAUSE_CLOSES.match(text, rate.end):
         return None
@@ -1299,6 +1300,10 @@ def _unit_said_before_wrong(s: Sum, line: Sequence[Claim]) -> str:
 def _sum_wrong(s: Sum) -> str:
     given = s.given.value
     if s.computed <= 0 or _sum_right(s):
+        return ""
+    # a ratio above 1 said as what it adds ("2.0/1.7 leaves ~18%", "= +18% speed"), not as a share of something unused
+    if s.given.dim is Dim.FRACTION and not s.given.spare and s.computed > 1 and math.isclose(
+            s.computed - 1, given, rel_tol=max(MATCH / 2, arithmetic_tolerance(s.given.written))):
         return ""
     if given <= 0:  # "2 × 4 = 0": a result of zero (or less) is off by no slip, just wrong
         return f"{s.written} is {show(s.computed, s.dim if s.dim is not Dim.COUNT else s.given.dim)}, not {s.given.shown()}"
@@ -2873,7 +2878,7 @@ def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> b
     "Batch 8, so each token costs 70/8 = 8.75 GB": the 8 is the batch, not bits for bytes; said of the step ("70 GB /
     8 = 8.75 GB read per step") it is the whole step's bytes divided, and stays a slip.
     """
-    if not _EACH_ITEM.search(text, max(0, at - 40), at + 40):  # "read per step" is the whole, not a share of it
+    if not _EACH_ITEM.search(text, max(0, at - 40), at + 60):  # "read per step" is the whole, not a share of it
         return False
     for count in (f for f in facts.known if f.dim is Dim.COUNT and not f.multiplier and f.value >= 2):
         written = re.escape(number_shown(count.value))
@@ -3290,8 +3295,13 @@ _EMPTY_AFTER = re.compile(r"(?:\s+[\w'-]+){1,4}?\s+(?:are\s+|is\s+|sit\s+|stay\s
 _OF_PEAK_AFTER = re.compile(r"\s*of (?:the |its |their )?(?:peak|roof|max\w*|rated)\b")
 
 
+_GAP_TO_THE_ROOF = re.compile(r"\s*(?:gap|shortfall|deficit)\b(?!\s+(?:between|in the timeline|on the timeline))")
+
+
 def _spare_as_time(claim: Claim, found: list[dv.Derived], facts: Facts, shown: str, text: str) -> Mark | None:
     """What is left under a roof said as a share of the time ("70% of peak, so 30% of the time waiting"), or None."""
+    if _GAP_TO_THE_ROOF.match(text, claim.end) and not claim.of_time:
+        return None  # "close most of that 30% gap": the gap to the roof, no time spent waiting
     if found and (claim.share or claim.of_time) and all(d.role == dv.SPARE for d in found) and any(
             f.roof and f.dim is Dim.FRACTION and _shares_close(1 - f.value, claim.value) for f in facts.known) and not (
                 claim.share and not claim.of_time and _OF_A_THING.match(text, claim.end) and _EMPTY_AFTER.match(
@@ -3652,6 +3662,26 @@ def _gaps_removed_saving_wrong(claim: Claim, facts: Facts, text: str) -> str:
             f" {show(idle.value, Dim.SECOND)}")
 
 
+def _written_mark(claim: Claim, written: Claim, text: str, shown: str) -> Mark:
+    """A bare figure that is one of the incident's as written, in the part of the timeline its words give it.
+
+    "Kernel is 8 of every 10 µs" of A6's 8 µs gap is the gap's time given to the kernels.
+    """
+    lo, hi = _clause_bounds(text, claim.start, claim.end)
+    said = _span_said(text, lo, claim.start, claim.end, hi) if written.span and not (
+        _RATIO_OR_OWN_UNIT.match(text, claim.end) or _RATIO_BEFORE.search(text, max(0, claim.start - 4), claim.start)
+    ) else None
+    if said is not None and said != written.span:
+        names = {"busy": "kernel time (busy)", "idle": "gap time (idle)"}
+        return Mark(shown, False, f"{written.shown()} is the {names[written.span or '']}, not the {names[said]}")
+    return Mark(shown, True, f"the incident's {written.shown()}, its unit left off")
+
+
+# A ratio's term ("kernel:gap = 2:8") or an analogy's own unit ("2-min jobs") is no bare figure of the timeline.
+_RATIO_OR_OWN_UNIT = re.compile(r"\s?:\s?\d|[-\s]?(?:min|mins|minutes?|hours?|hrs?|h|sec|secs|seconds?|s|days?)\b")
+_RATIO_BEFORE = re.compile(r"\d\s?:\s?$")
+
+
 def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     """One claim's mark, and whether it cites a deciding figure."""
     text, summed, results, line = at.text, at.summed, at.results, at.claims
@@ -3720,7 +3750,7 @@ def _account(claim: Claim, facts: Facts, at: _Line) -> tuple[Mark, bool]:
     written = None if _RATE_AFTER.match(text, claim.end) else next(
         (f for f in facts.known if is_fact_as_written(claim, f)), None)
     if written is not None:
-        return Mark(shown, True, f"the incident's {written.shown()}, its unit left off"), False
+        return _written_mark(claim, written, text, shown), False
     beside = next((c for c in facts.context if same(claim, c) or (
         claim.multiplier and c.multiplier and math.isclose(claim.value, c.value, rel_tol=SPEED_MATCH))), None)
     if beside is not None:  # "the threefold win of A2" for its 3.8×: a speed-up said roughly
