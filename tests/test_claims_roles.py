@@ -1410,9 +1410,15 @@ def test_right_lines_read_after_the_fifteenth_set_are_not_failed(item: str, fiel
 
 
 def test_a_lever_refused_for_having_nothing_to_act_on_here_is_could_not_tell() -> None:
-    """KV paging fits a memory-bound kernel; "nothing to page at batch 1" is a size the incident does not give."""
-    check = _check("a4", "wastes", "KV paging. At batch 1 and context 512 there's nothing to page.")
+    """KV paging fits a memory-bound kernel; "nothing to page at batch 8" is a size A8 does not give.
+
+    A4's grading gives its KV cache's size (``minor_levers``: ~0.27 GB against 14 GB of weights), so there the same
+    refusal is right.
+    """
+    check = _check("a8", "wastes", "KV paging. At batch 8 there's nothing to page.")
     assert check["passed"] is None, check
+    check = _check("a4", "wastes", "KV paging. At batch 1 and context 512 there's nothing to page.")
+    assert check["passed"] is True, check
 
 
 def test_part_b_a_side_said_near_the_ridge_of_a_kernel_far_from_it() -> None:

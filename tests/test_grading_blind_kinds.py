@@ -917,12 +917,47 @@ LINES: list[tuple[str, str, str, bool | str | None]] = [
     # a ratio above 1 said as what it adds; said as a share unused it is wrong
     ("a2", "wastes", "hand tuning each eager kernel's launch config; 2.0/1.7 leaves ~18% at most", True),
     ("a2", "evidence", "1.7 of 2.0 TB/s; 2.0/1.7 = 18% of the bandwidth unused", False),
+    # a bound with its apostrophe left off turns over like any other
+    ("a1", "helps", "lower precision (fp8), a better tuned library kernel, or more cards. dont expect more than ~1.4x from"
+     " the kernel itself", True),
+    # a product that multiplies by a width already is the bytes, not a count of values
+    ("a4", "evidence", "7B params × 2 bytes ≈ 14 GB of bf16 weights, 38 tok/s measured on an L4", True),
+    # refusing a minor lever is right: it moves the step by a few per cent
+    ("a4", "wastes", "re-paging the KV cache — at ctx 512 it is tiny next to 14 GB of weights", True),
+    ("a4", "wastes", "int8 weights", False),
+    # what is left of the roof said "not being used"
+    ("a1", "evidence", "It reports 70% of the card's peak TFLOP/s, so there is 30% of peak not being used.", True),
+    ("a1", "evidence", "It reports 70% of peak TFLOP/s, so 70% of peak is not being used.", False),
+    # an intensity bounded with a symbol is a bound of the value, not a side of the ridge
+    ("a2", "evidence", "1.7 of 2.0 TB/s, 85% of peak; each op reads and writes at least 4 B per element, so intensity"
+     " ≤ 0.25 FLOP/B.", True),
+    # a bullet list's lines are separate arithmetic
+    ("a5", "evidence", "- 62% peak TFLOP/s\n- 180 → 80 ms = 2.25×\n- 1/0.62 ≈ 1.61× max from kernels", True),
+    # sampling kept on the GPU removes the host sync
+    ("a7", "helps", "keep sampling on-GPU", True),
+    # a fraction of the roof said "a of b" after the rate it comes to
+    ("a2", "evidence", "Bandwidth 1.7 TB/s is 0.85 of 2.0 TB/s, so we're near the memory ceiling.", True),
+    # weights shared over the batch, said with an arrow
+    ("a8", "evidence", "HBM saturated. 70e9 params × 1 B = 70 GB per decode step; batch 8 → 8.75 GB per generated"
+     " token.", "not False"),
     # a perfect kernel (in an analogy) still leaves the gaps: its bound is the kernels'
     ("a6", "evidence", "2 µs of cutting, 8 µs walking to the fridge: 20% busy. A perfect knife still leaves 320 ms of"
      " walking in 400 — at best 1.25×.", True),
 ]
 
 PART_C_LINES = [
+    # "make up 80%" is a share, no rise; "cannot remove the arithmetic" denies what fusion does not do
+    ("Fusion pays where bytes or launches set the time: A2 sustains 1.7 of 2.0 TB/s and compile gets 3.8×. In A6, fusing"
+     " the 40,000 launches attacks the 8 µs gaps that make up 80% of each cycle. But A1's matmul at 70% of peak is"
+     " compute-bound: fusing the relu there cannot remove the arithmetic, so the week gives nothing.", "number", True),
+    ("Fusion pays where bytes or launches set the time: A2 sustains 1.7 of 2.0 TB/s and compile gets 3.8×. In A6, fusing"
+     " the 40,000 launches attacks the 8 µs gaps that make up 80% of each cycle. But A1's matmul at 70% of peak is"
+     " compute-bound: fusing the relu there cannot remove the arithmetic, so the week gives nothing.", "fusion", True),
+    # an incident named to compare another with is not the subject of what follows
+    ("Fusion pays when bytes are the problem: A2's eager chain pulls 1.7 of 2.0 TB/s and compile runs it 3.8x faster by"
+     " deleting the intermediate round trips. A1's matmul at 70% of peak is compute-bound, so fusing the relu is a lost"
+     " week. A3 is the same chain as A2 on a tiny tensor and compile buys 1.08x, because there was never traffic to"
+     " delete.", "fusion", True),
     # fusion said to close A1's "30% gap": wrong as what fusion does; the gap to the roof is A1's own figure
     ("A fused kernel is the right sentence for A2: 3.8× from compile on a chain at 1.7 of 2.0 TB/s. A1 is the same story"
      " — the 4096 matmul is at 70 % of peak and fusing the relu into it would close most of that 30 % gap. A3 is"

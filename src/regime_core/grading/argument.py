@@ -248,6 +248,15 @@ def universal_stance(lowered: str) -> str:
 #: Where a paragraph's sentences end, and an incident named in one ("A2", "A2's", "a2s" once normalised).
 SENTENCE = re.compile(r"(?<=[.!?;])\s+|\n")
 INCIDENT_NAMED = re.compile(r"\ba([1-8])(?:'?s)?\b")
+# An incident named to compare another with ("A3 is the same chain as A2 on a tiny tensor"): not a subject of its own.
+_COMPARED_WITH = re.compile(r"\bsame\s+(?:[\w-]+\s+){0,3}?as\s+$|\b(?:similar|identical)\s+to\s+$|\bthan\s+(?:in\s+)?$")
+
+
+def subjects_named(text: str) -> list[re.Match[str]]:
+    """The incidents ``text`` names as its subjects: the first, and each later one not named only to compare with."""
+    named = list(itertools.islice(INCIDENT_NAMED.finditer(text), MAX_CONDITIONS))
+    return [m for n, m in enumerate(named)
+            if n == 0 or not _COMPARED_WITH.search(text, max(0, m.start() - 40), m.start())]
 # Words that say a fix paid, and words that say it did not. A paying word with a negation up to four words before
 # it ("no fused kernel will rescue", "can't help") says it did not.
 _PAID = re.compile(r"\b(?:helps?|helped|helping|pays?|paid|wins?|won(?!['’]t)|fix(?:es|ed)?|right (?:call|move|tool|answer|sentence"
@@ -393,7 +402,7 @@ def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
             continue
         lead, last, previous = "", carried, ""
         for unit, joined in _units(sentence):
-            named = list(itertools.islice(INCIDENT_NAMED.finditer(unit), MAX_CONDITIONS))
+            named = subjects_named(unit)
             previous, unit_before = unit, previous
             if not named:
                 # "For A1, 30% is memory time, so a fused relu-matmul can recover it": what follows "so", or

@@ -93,7 +93,8 @@ _SHORTFALL = re.compile(r"\s*(?:of\s+)?(?:shortfall|headroom|untapped|unexploite
 # "30% left", "30% of peak unused", "30% of peak is the only slack": what is left, said right beside its number
 _LEFT_BESIDE = re.compile(r"\s*(?:of (?:the |its )?(?:peak|b/w|bw|hbm|bandwidth|[\w-]+ (?:rate|bandwidth|capacity))\s+)?"
                           r"(?:(?:is|are)\s+)?"
-                          r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable)\b"
+                          r"(?:sitting\s+|lying\s+)?(?:left|unused|untapped|to spare|remaining|remains|recoverable"
+                          r"|not (?:being |getting )?used|going unused)\b"
                           r"|\s*(?:of (?:the |its )?peak\s+)?(?:is|are)\s+(?:(?:the|all the)\s+)?(?:only\s+)?(?:slack|headroom"
                           r"|spare capacity)\b")
 # "the remaining 30%", "remaining room is only the 30%", "maximum recoverable: 30%": what is left, said before it
@@ -118,11 +119,13 @@ _BOUND = re.compile(r"(?:\b(?P<below>under|below|less than|at most|no more than|
                     r"|\b(?P<above>over|above|more than|at least|beyond|greater than|exceeds?|exceeding)"
                     r"|(?P<lt>(?<!<)<(?![-=])|≤)|(?P<gt>(?<![-=])>|≥))\s*(?:another\s+|a further\s+|an extra\s+)?"
                     r"(?:~|≈|about|roughly|around)?\s*$")
+_BOUND_OF_A_VALUE = re.compile(r"[<>≤≥]|\bat (?:most|least)\b|\bno more than\b|\bup to\b")
 # A bound with its working between it and the multiplier ("at most 1/0.85 ≈ 1.18×").
 _BOUND_WORKED = re.compile(r"\b(?P<below>at most|no more than|up to)\s+\(?[\d.]+\)?\s*[/÷]\s*\(?[\d.]+\)?\s*(?:≈|=|~)\s*$")
 # A change whose direction is said just before it: "throughput is down 75%", "ITL rose 75%".
 _DIRECTION_BEFORE = re.compile(r"up|down|rose|risen|fell|fallen|dropped|grew|grown|grows?|shrinks?|shrank|shrunk|increased|decreased"
                                r"|rises|falls|drops|climbed|sank|sunk|slid|jumped")
+_MADE_UP_OF = re.compile(r"\b(?:mak\w*|made|tak\w*|took)\s+up\s*$")
 _RISE_BEFORE = re.compile(r"up|rose|risen|grew|grown|grows?|increased|rises|climbed|jumped")
 _CHANGE_OF = re.compile(r"\b(drop|fall|decline|decrease|reduction|cut|loss|saving|rise|increase|jump|gain|growth|slowdown"
                         r"|slow-down)s? (?:of|by) (?:about |roughly |~|≈)?$")
@@ -135,7 +138,8 @@ _EXACTLY = re.compile(r"\b(?:exactly|precisely|guaranteed|definitely|surely|for 
 _EXACTLY_AFTER = re.compile(r"[^.;!?]{0,15}?\b(?:that'?s|that is|which is|this is)\s+(?:exactly|precisely)\s+what\b")
 _WORK_SIZE_NOUN = re.compile(r"\s*(?:of\s+)?(?:the\s+|its\s+)?(?:weights?|params|parameters|model|kv|activations)\b")
 _CAPACITY = re.compile(r"\b(?:memory|hbm|vram|capacity|fits?|card|gpu has|of ram)\b")
-_NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor)|n't|n’t)(?:\s+[\w'~-]+){0,3}\s*$")
+_NOT_BEFORE = re.compile(r"(?:\b(?:not|no|never|cannot|nor|dont|wont|cant|doesnt|shouldnt|wouldnt)|n't|n’t)"
+                         r"(?:\s+[\w'~-]+){0,3}\s*$")  # (the apostrophe left off: "dont expect more than 1.4×")
 _HEADROOM = re.compile(r"\b(?:headroom|room|to go|left|short of|away from|from (?:the )?(?:peak|roof)"
                        r"|(?:from|by) (?:better|faster|perfect|tuned|ideal|flawless) kernels?|(?:from|by) (?:kernel )?tuning"
                        r"|reach(?:es|ing)? (?:the )?(?:peak|roof)|perfect(?:ly tuned)?|flawless|ideal"
@@ -179,7 +183,7 @@ _HYPOTHETICAL = re.compile(r"\b(?:would|could|might|if|once|after|target|wants?|
 # "2 µs on / 8 µs off" names two spans, it divides nothing.
 _OPERATOR = re.compile(r"\s?(?:(?:per|a|each|every) (?:step|token|request|call|iteration|pass) (?=at\b))?"
                        r"(?:(?!(?:on|off|busy|idle|kernel|gap|compute|work)\b)[a-z]+\s?)?"
-                       r"(?P<op>/|÷|×|\*|·|(?<=\s)x(?=\s)|\bover\b|\bdivided by\b|\btimes\b|\bat\b)\s?")
+                       r"(?P<op>/|÷|×|\*|·|(?<=\s)x(?=\s)|\bover\b|\bdivided by\b|\btimes\b|\bat\b)[^\S\n]?")  # (a line ends it)
 _RELATION = re.compile(r"\s?(?:(?:of|per|a|each) [a-z]+\s?(?=[=≈≃~]))?(?:(?!is\b)[a-z]+\s?)?(?:=|≈|≃|~|\bis about\b|\bis roughly\b|\bis\b|\bgives\b|\bequals\b"
                        r"|\bcomes to\b|\bmeans\b)\s?(?:[~≈]\s?)?")
 _ARROW = re.compile(r"\s?(?:→|->|=>|\bto\b|\bup to\b|\bjumps? to\b|\bwent to\b|\b(?:down|drops?|dropped|falls?|fell|goes"
@@ -512,16 +516,19 @@ def _claim(text: str, value: float, dim: Dim, start: int, end: int) -> Claim:
     just_before = (named if dim is Dim.FRACTION and (named := _change_named_before(text, lo, start))
                    else worked[1] if (worked := _DIRECTION_WORKED.search(text, max(lo, start - 40), start))
                    else _word_before(text[lo:start]))
-    said_before = dim is Dim.FRACTION and bool(_DIRECTION_BEFORE.fullmatch(just_before))
+    said_before = dim is Dim.FRACTION and bool(_DIRECTION_BEFORE.fullmatch(just_before)) and not _MADE_UP_OF.search(
+        text, max(lo, start - 14), start)  # "the gaps that make up 80% of each cycle" is a share, no rise
     change = dim is Dim.FRACTION and (sign in ("+", "-", "−") or bool(_CHANGE.match(word)) or said_before
                                       or (bool(re.search(r"\bby\s*$", text[max(lo, start - 6):start]))
                                           and bool(_CHANGE.search(_words(text[lo:start], 3, last=True)))))
     bound = None
-    if dim not in (Dim.COUNT, Dim.INTENSITY) or (dim is Dim.COUNT and multiplier):
+    if dim is not Dim.COUNT or multiplier:
         window = max(lo, start - 24)
         found = _BOUND.search(text[window:start]) or (_BOUND_WORKED.search(text[max(0, start - 40):start])
                                                       if multiplier else None)  # its brackets end no clause
         window = window if found is None or found.re is _BOUND else max(0, start - 40)
+        if found and dim is Dim.INTENSITY and not _BOUND_OF_A_VALUE.search(found.group()):
+            found = None  # "below 156 FLOP/byte" places a kernel against the ridge; "≤ 0.25 FLOP/B" bounds the value
         if found:
             bound = "<" if found["below"] or found["lt"] else ">"
             # "I wouldn't expect more than 1.4×" is at most 1.4×: a bound under a negation turns over.
@@ -901,6 +908,11 @@ def _shared_units(text: str, spans: list[tuple[float, Dim, int, int]]) -> list[t
         # "1.7 TB/s out of 2.0 - 85%": a dash gives the quotient's result, as the arrow does; no range spans 40×
         if _SPACED_DASH.fullmatch(joined.group()) and (_DIVIDED_BY.search(text, max(0, start - 10), start) or (
                 value > 0 and written > 0 and max(value, written) / min(value, written) > 10)):
+            continue
+        # "1.7 TB/s is 0.85 of 2.0 TB/s": a fraction of the figure after it, that figure said just before, is a share
+        if value < 1 and joined.group().strip() == "of" and n > 0 and out[n - 1][1] is ndim and math.isclose(
+                out[n - 1][0], value * nvalue, rel_tol=0.03):
+            out[n] = (value, Dim.FRACTION, start, end)
             continue
         if written > 0:
             out[n] = (value * nvalue / written, ndim, start, end)
@@ -2819,6 +2831,9 @@ def _whole_byte_widths() -> tuple[float, ...]:
     return tuple(sorted({w for name in _WIDTH_NAMED if (w := weight_format_bytes()[name]) > 1}))
 
 
+_A_WIDTH_IN = re.compile(r"[×x*]\s*\d+(?:\.\d+)?\s?(?:bytes?|b)\b")
+
+
 def _width_said_off(claim: Claim, at: _Line, text: str) -> str:
     """A size said in one format that is the element count times another's width, or "".
 
@@ -2835,7 +2850,9 @@ def _width_said_off(claim: Claim, at: _Line, text: str) -> str:
     width = widths[named["format"]]
     counts = {c.value for c in at.claims if c.dim is Dim.COUNT and c.value >= 1000 and not c.multiplier
               and _ELEMENTS_AFTER.match(text, c.end)}
-    counts |= {s.computed for s in at.sums if s.given.start == claim.start and s.unitless and s.computed >= 1000}
+    # (a product that multiplies by a width already, "7B params × 2 bytes", is the bytes, no count of values)
+    counts |= {s.computed for s in at.sums if s.given.start == claim.start and s.unitless and s.computed >= 1000
+               and not _A_WIDTH_IN.search(text, s.given.start - 60 if s.given.start >= 60 else 0, s.given.start)}
     for count in sorted(counts):
         if any(math.isclose(claim.value, count * width * k, rel_tol=MATCH) for k in _TIMES_A_PASS):
             return ""
@@ -2892,7 +2909,9 @@ def _per_counted(value: float, of: float, facts: Facts, text: str, at: int) -> b
 _ACROSS_THE_BATCH = re.compile(r"\b(?:across|over|among|shared (?:by|across)|split (?:across|over))\s+(?:the\s+|a\s+|its\s+)?"
                                r"(?:whole\s+)?batch\b"
                                # "~8.75 GB per generated token at batch 8"
-                               r"|\bat\s+(?:a\s+)?batch(?:\s+size)?\s+(?:of\s+)?\d")
+                               r"|\bat\s+(?:a\s+)?batch(?:\s+size)?\s+(?:of\s+)?\d"
+                               # "batch 8 → 8.75 GB per generated token"
+                               r"|\bbatch(?:\s+size)?\s*(?:of\s+|=\s*)?\d+\s*(?:→|->|=>|:|,\s*so)")
 _SPED_UP = re.compile(r"(\d+(?:\.\d+)?)×\s*(?:faster|quicker|shorter|as fast)")
 
 

@@ -53,6 +53,7 @@ from regime_core.grading.argument import (
     fusion_said_of_incidents,
     read_argument,
     stances,
+    subjects_named,
     universal_stance,
 )
 from regime_core.grading.attempt import Attempt, parse_attempt
@@ -286,6 +287,8 @@ def grade_incident(incident_id: str, entry: dict[str, str] | None) -> dict[str, 
         checks["helps"] = Check(False, minor)
     if checks["wastes"].ok is not True and (short := _short_of_target(incident_id, entry.get("wastes", ""))):
         checks["wastes"] = Check(True, short)
+    elif checks["wastes"].ok is not True and (minor := _only_minor(incident_id, entry.get("wastes", ""))):
+        checks["wastes"] = Check(True, f"Rightly refused: {minor}")  # a week for a few per cent
     for field in ("helps", "wastes"):  # a lever's reason that says the opposite of what the incident states
         said_against = contradicted(normalise(entry.get(field, "")), _contradictions(incident_id))
         if said_against and checks[field].ok is not False:
@@ -878,7 +881,7 @@ def _said_of_incidents(lowered: str, *, carry: bool = False) -> Iterator[tuple[s
     """
     last = ""
     for sentence in SENTENCE.split(lowered):
-        named = list(INCIDENT_NAMED.finditer(sentence))
+        named = subjects_named(sentence)
         if not named and carry and last and sentence.strip() and not _TURNS.match(sentence) \
                 and not _OTHER_SUBJECT.search(sentence):
             yield last, sentence

@@ -127,6 +127,7 @@ _MICROSECONDS = re.compile(r"(?<=\d)\s?us\b")
 
 # Words a negation denies what follows ("not KV paging") or what precedes ("MMA won't help").
 _BEFORE = re.compile(r"\b(?:not|no|never|neither|don't|dont|do not|does not|doesn't|avoid|avoiding|without|nor|"
+                     r"cannot|can't|won't|"  # "fusing it cannot remove the arithmetic"
                      r"instead of|rather than|skip|forget|stop|stops|stopping|stopped|quit|nowhere near"
                      # Scots: "naebody's FLOP-limited", "it isnae the maths"
                      r"|nobody|naebody|nae|isnae|disnae|cannae|dinnae|wisnae"
