@@ -937,6 +937,17 @@ LINES: list[tuple[str, str, str, bool | str | None]] = [
     ("a7", "helps", "keep sampling on-GPU", True),
     # a fraction of the roof said "a of b" after the rate it comes to
     ("a2", "evidence", "Bandwidth 1.7 TB/s is 0.85 of 2.0 TB/s, so we're near the memory ceiling.", True),
+    # --- set 30, read after its report ---
+    # a change said "up by about 43%" is a change: 8 → 14 ms is +75%
+    ("a7", "evidence", "ITL 8 -> 14 ms, i.e. the ITL went up by about 43%. Kernels are the same so it's the sync.", False),
+    ("a7", "evidence", "ITL 8 -> 14 ms, i.e. the ITL went up by about 75%. Kernels are the same so it's the sync.", True),
+    # tuning said to get A5 to 80 ms; "can't get us to 80 ms" is right
+    ("a5", "evidence", "At 62% of peak there's 1/0.62 = 1.61x left, and 180/80 = 2.25x needed... ok so squeezing the"
+     " kernels up to peak should get us to about 80 ms.", False),
+    ("a5", "evidence", "At 62% of peak there's 1/0.62 = 1.61x left, and 180/80 = 2.25x needed, so squeezing the kernels"
+     " up to peak can't get us to 80 ms.", True),
+    # a rate said to be the host's speed describes an overhead-bound kernel
+    ("a4", "evidence", "batch 1 decode means one tiny launch per layer; the 38 tok/s is just the host's speed", False),
     # weights shared over the batch, said with an arrow
     ("a8", "evidence", "HBM saturated. 70e9 params × 1 B = 70 GB per decode step; batch 8 → 8.75 GB per generated"
      " token.", "not False"),
@@ -946,6 +957,17 @@ LINES: list[tuple[str, str, str, bool | str | None]] = [
 ]
 
 PART_C_LINES = [
+    # fusion said to pay for the Part B matmul (A1's kernel), named without an incident
+    ("Fusion is right for the 4096 matmul: its intensity is only about 0.33 FLOP/byte, far below the 156 ridge, so fusing"
+     " it with the relu saves a lot of bytes. It is wrong for the tiny A3 chain at ~12 µs, where compile only gives 1.08x"
+     " because launches, not bytes, dominate.", "fusion", False),
+    ("Fusion is right for the elementwise add at 0.33 FLOP/byte, far below the 156 ridge: it deletes round trips. It is"
+     " wrong for the 4096 matmul at ~1365 FLOP/byte, where A1 already runs at 70% of peak.", "fusion", True),
+    ("A fused kernel is the right call when loads are carried back and forth: A2's eager chain moves intermediates at"
+     " 1.7 TB/s on a 2.0 TB/s card and compile (fusion) wins 3.8×. It is career-limiting when the cargo is the math."
+     " The 4096 matmul is at about 1,360 FLOP per byte against a 156 ridge and already at 70% of peak in A1: fusing the"
+     " relu in front of it changes none of its FLOPs, and the most any rewrite could win is 1/0.7 ≈ 1.43×.",
+     "fusion", True),
     # "make up 80%" is a share, no rise; "cannot remove the arithmetic" denies what fusion does not do
     ("Fusion pays where bytes or launches set the time: A2 sustains 1.7 of 2.0 TB/s and compile gets 3.8×. In A6, fusing"
      " the 40,000 launches attacks the 8 µs gaps that make up 80% of each cycle. But A1's matmul at 70% of peak is"

@@ -155,7 +155,9 @@ _DENIED_AFTER = re.compile(r"\s*(?:[\w%.]+\s+){0,3}?(?:is|are|was)\s*(?:n'?t|not
 # A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
 # ("full" of a size is no limit: "the saving seen at full size", "a full-precision run")
 _LIMITS = re.compile(r"\b(?:saturat\w*|full(?![- ](?:size|sized|scale|tensor|shape|model|batch|precision|run|request))|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
-                     r"|starv\w*|dominat\w*|sets? the (?:time|pace)|(?:decid|determin|govern|dictat)\w* (?:the )?(?:time|pace))\b")
+                     r"|starv\w*|dominat\w*|sets? the (?:time|pace)|(?:decid|determin|govern|dictat)\w* (?:the )?(?:time|pace)"
+                     # a rate said to be something's speed: "the 38 tok/s is just the host's speed"
+                     r"|(?:is|are)\s+(?:just\s+|simply\s+|only\s+|really\s+)?(?:the\s+)?[\w-]+(?:'s)?\s+(?:speed|pace|rate))\b")
 
 
 # A clause that draws the line's conclusion ("so it must be compute", "must be doing a lot less math"): the regime it

@@ -387,6 +387,11 @@ def _units(sentence: str) -> Iterator[tuple[str, str]]:
     yield sentence[start:], joined
 
 
+def fusion_pays_in(clause: str) -> bool | None:
+    """Whether a clause that names fusion says it pays (True), does not (False), or neither (None)."""
+    return _paid(clause) if _FUSION.search(clause) else None
+
+
 def fusion_said_of_incidents(lowered: str) -> list[FusionSaid]:
     """Each incident the paragraph names, with what the clause that names it says fusion does there.
 

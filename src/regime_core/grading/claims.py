@@ -289,7 +289,9 @@ def _word_before(text: str) -> str:
     """The last word of ``text``, a hedge passed over ("ITL's up about 43%": "up")."""
     words = text.split()
     if len(words) > 1 and _HEDGE_WORD.fullmatch(words[-1]):
-        return words[-2]
+        words = words[:-1]
+    if len(words) > 1 and words[-1] == "by" and words[-2] != "down":  # "the ITL went up by about 43%": the direction
+        words = words[:-1]  # before "by" ("slowing down by 75%" is slower, no fall)
     return words[-1] if words else ""
 
 

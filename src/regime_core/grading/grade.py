@@ -50,6 +50,7 @@ from regime_core.grading.argument import (
     INCIDENT_NAMED,
     SENTENCE,
     FusionSaid,
+    fusion_pays_in,
     fusion_said_of_incidents,
     read_argument,
     stances,
@@ -726,6 +727,22 @@ def _sentence_of(text: str, at: int) -> str:
     return text[start:min(ends) if ends else len(text)]
 
 
+# The Part B matmul (A1's kernel) named without an incident: "fusion is right for the 4096 matmul".
+_THE_MATMUL = re.compile(r"\b(?:4096\s*(?:[×x]\s*4096\s*)?)?(?:matmul|gemm)s?\b")
+_MATMUL_CLAUSE = re.compile(r";\s|,\s+(?:but|whereas|while|yet|though)\s|\s(?:but|whereas)\s")
+_NOT_THE_MATMUL = re.compile(r"\b(?:not|no|never|nothing|cannot|wast\w*|career\w*|useless|pointless|irrelevant|add|decode"
+                             r"|elementwise|chain|unchanged|a[1-8](?:'?s)?)\b|n't|n’t")
+
+
+def _fusion_pays_for_the_matmul(lowered: str) -> str:
+    """The clause that has fusion pay for the Part B matmul, named as such, or ""."""
+    for sentence in SENTENCE.split(lowered):
+        for clause in _MATMUL_CLAUSE.split(sentence):
+            if _THE_MATMUL.search(clause) and not _NOT_THE_MATMUL.search(clause) and fusion_pays_in(clause) is True:
+                return clause.strip()
+    return ""
+
+
 def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[FusionSaid]) -> Check:
     """Fusion: named, and what it does said right, misstated, or not said in words the grader reads."""
     if not talks:
@@ -742,6 +759,11 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[F
             return Check(False, f"“{_as_written(paragraph, size.group())}”: fusion's win does not hold at every size. A3"
                                 " is A2's chain on a small tensor, and compiling it bought only 1.08×: with few bytes"
                                 " there is little traffic to delete.")
+    matmul = _fusion_pays_for_the_matmul(lowered)
+    if matmul:
+        return Check(False, f"“{_as_written(paragraph, matmul)}”: the 4096 matmul (A1's kernel, Part B's row) does about"
+                            " 1,365 FLOP a byte, far above the ridge of 156: compute-bound, so fusing its relu deletes"
+                            " bytes that do not set its time.")
     small = _SMALL_PAYS_MOST.search(lowered)
     if small and not negated(lowered, small.start(), small.end()):
         return Check(False, f"“{_as_written(paragraph, small.group())}”: a small tensor has the least traffic to delete."
