@@ -948,6 +948,24 @@ LINES: list[tuple[str, str, str, bool | str | None]] = [
      " up to peak can't get us to 80 ms.", True),
     # a rate said to be the host's speed describes an overhead-bound kernel
     ("a4", "evidence", "batch 1 decode means one tiny launch per layer; the 38 tok/s is just the host's speed", False),
+    # a speed-up denied, and a size ratio, are no speed-up claimed
+    ("a3", "evidence", "~12 us eager or compiled. A 16,384× smaller tensor got nowhere near 16,384× faster, so rule 3"
+     " says not memory or compute.", True),
+    ("a3", "evidence", "~12 µs both; compile got 3× faster.", False),
+    ("a3", "evidence", "~12 µs both; compile got nowhere near 3× faster, only 1.08×.", True),
+    # what is missing at the roof ("out by ~30 ms even at 100%") is no time at the roof
+    ("a5", "evidence", "62% of tensor peak. 180 ms -> 80 ms is a 2.25× cut. Perfect kernels = 1/0.62 ≈ 1.61×, ~112 ms. So"
+     " we're still out by ~30 ms even at 100%.", "not False"),
+    ("a5", "evidence", "62% of tensor peak; at 100% of peak it would take about 30 ms.", False),
+    # the words after a time name it only up to "against": "gap 8 µs against kernel 2 µs"
+    ("a6", "evidence", "Kindly note the ratio: gap 8 µs against kernel 2 µs, i.e. the gap is four times the work."
+     " Utilisation = 2 / 10 = 0.2.", True),
+    # an analogy opened with "picture a …" has its own figures
+    ("a6", "evidence", "Picture a taster who sips for 2 s and then waits 8 s for the next cup: the pouring is the"
+     " bottleneck. 2 µs on / 8 µs off = 20% busy.", "not False"),
+    # an "upper bound" on an intensity is no regime said to bind
+    ("a8", "evidence", "HBM saturated; 55% occupancy is noise. Intensity upper bound ≈ 2·8 FLOP per int8 weight byte ≈"
+     " 16 FLOP/B, an order of magnitude below a ~156 ridge.", True),
     # weights shared over the batch, said with an arrow
     ("a8", "evidence", "HBM saturated. 70e9 params × 1 B = 70 GB per decode step; batch 8 → 8.75 GB per generated"
      " token.", "not False"),

@@ -154,7 +154,8 @@ _DENIED_AFTER = re.compile(r"\s*(?:[\w%.]+\s+){0,3}?(?:is|are|was)\s*(?:n'?t|not
                            r"|don'?t|do not)\s+(?:matter|decide|limit|set)")
 # A reason that says something sets the pace ("the memory bus is full"), not only mentions it ("memory has headroom").
 # ("full" of a size is no limit: "the saving seen at full size", "a full-precision run")
-_LIMITS = re.compile(r"\b(?:saturat\w*|full(?![- ](?:size|sized|scale|tensor|shape|model|batch|precision|run|request))|busy|bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
+_LIMITS = re.compile(r"\b(?:saturat\w*|full(?![- ](?:size|sized|scale|tensor|shape|model|batch|precision|run|request))|busy"
+                     r"|(?<!upper )(?<!lower )bound|limit\w*|bottleneck\w*|maxed|pegged|stream\w*|waiting|waits"
                      r"|starv\w*|dominat\w*|sets? the (?:time|pace)|(?:decid|determin|govern|dictat)\w* (?:the )?(?:time|pace)"
                      # a rate said to be something's speed: "the 38 tok/s is just the host's speed"
                      r"|(?:is|are)\s+(?:just\s+|simply\s+|only\s+|really\s+)?(?:the\s+)?[\w-]+(?:'s)?\s+(?:speed|pace|rate))\b")

@@ -403,7 +403,7 @@ def _span_said(text: str, lo: int, start: int, end: int, hi: int) -> str | None:
 _PART_IS = re.compile(r"\b(?P<part>[a-z]+)\s+(?:line|time|total|part|portion|share|side|bit|lane|row)?\s*(?:is|are|was|=|:)\s*"
                       r"(?:~\s?|≈\s?|about\s+|only\s+|just\s+)?$")
 _OF_EVERY_CYCLE = re.compile(r"\s*(?:of|out of|in)\s+(?:every|each|a|the)?\s*[\d.]+\s*[µnm]?s\b")
-_NEXT_TERM = re.compile(r"\s[+=→×*/]\s|\s-\s")
+_NEXT_TERM = re.compile(r"\s[+=→×*/]\s|\s-\s|\s(?:against|vs\.?|versus|compared (?:with|to))\s")  # "8 µs against kernel 2 µs"
 _JOINED_BEFORE = re.compile(r"\b(?:then|followed by|and then|after that)\b")
 
 
@@ -876,7 +876,7 @@ def _transitions(text: str, claims: list[Claim]) -> list[tuple[Claim, Claim]]:
 _SHARED_UNIT = re.compile(r"\s?(?:→|->|-|–|\bto\b|\band\b|\bor\b|\bof\b|\bvs\.?|\bversus\b)\s?"
                           r"(?:(?<=to )(?:about|around|roughly|approximately|nearly)\s)?")
 # An analogy's own figures ("like a lineout taking twelve seconds to set"): not the incident's.
-_ANALOGY = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of)\s+(?:a|an|the|my|your|our|some|someone|you"
+_ANALOGY = re.compile(r"\b(?:like|as if|as though|akin to|imagine|think of|picture|suppose)\s+(?:a|an|the|my|your|our|some|someone|you"
                      r"|[a-z]+ing)\b")  # "like guiding a group where each step takes 2 s"
 _BOTH_WAYS = re.compile(r"\bread\s*(?:\+|and|&|/)\s*writ\w*|\bin and out\b|\bboth ways\b|\beach way\b|\bround[- ]trip\b"
                         r"|\bload(?:s|ed)?\s*(?:\+|and|&|/)\s*stor\w*")
@@ -3462,6 +3462,10 @@ def _context_mark(claim: Claim, beside: Claim, facts: Facts, text: str, shown: s
                              " checked")
 
 
+_SIZE_RATIO_AFTER = re.compile(r"\s*(?:×|x\b|times\b)?\s*(?:smaller|bigger|larger|fewer|less data|more data|as (?:big|large"
+                               r"|small))\b")
+
+
 def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, text: str) -> Mark | None:
     """A speed-up said that is not the one the incident measured ("compiled, only 1.08× faster" of A2), else None.
 
@@ -3469,6 +3473,8 @@ def _speed_off(claim: Claim, facts: Facts, line: tuple[Claim, ...], shown: str, 
     2.0 ÷ 1.7 = 1.18.
     """
     speeds = [f for f in facts.known if f.speed]
+    if _SIZE_RATIO_AFTER.match(text, claim.end):
+        return None  # "a 16,384× smaller tensor": a size ratio, no speed-up
     said_as_a_win = claim.speed or (claim.multiplier and _SAME_WIN.search(text, max(0, claim.start - 12), claim.start))
     if not said_as_a_win or not speeds or claim.hypothetical or claim.bound or any(
             math.isclose(claim.value, f.value, rel_tol=SPEED_MATCH) for f in speeds):
@@ -3519,13 +3525,16 @@ def _two_said_before(claim: Claim, line: Sequence[Claim]) -> str:
     return ""
 
 
+_SHORT_BY_BEFORE = re.compile(r"\b(?:out|short|off|behind|late|over)\s+by\s+(?:about\s+|roughly\s+|~\s?|≈\s?)?$")
+
+
 def _at_peak_mark(claim: Claim, facts: Facts, text: str, summed: frozenset[int], shown: str) -> Mark | None:
     """The mark of a time said at the roof's 100% that is not the incident's time there, else None."""
     # "… ≈ 112 ms > 80 ms target" compares with a figure; "180 ms × 0.62 ≈ 112 ms at 100%": 180 ms is an operand;
     # "still 31.6 ms late against the 80 ms slot" is a difference
     if not claim.at_peak or claim.bound or claim.start in summed or _set_against(text, claim) or _A_GAP_AFTER.match(
-            text, claim.end):
-        return None
+            text, claim.end) or _SHORT_BY_BEFORE.search(text, max(0, claim.start - 24), claim.start):
+        return None  # ("still out by ~30 ms even at 100%": what is missing at the roof, 112 − 80 ms)
     d = _time_at_the_roof(facts)
     if d is None or _derived_for(claim, facts, text):
         return None
