@@ -761,9 +761,11 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[F
                                 " there is little traffic to delete.")
     matmul = _fusion_pays_for_the_matmul(lowered)
     if matmul:
-        return Check(False, f"“{_as_written(paragraph, matmul)}”: the 4096 matmul (A1's kernel, Part B's row) does about"
-                            " 1,365 FLOP a byte, far above the ridge of 156: compute-bound, so fusing its relu deletes"
-                            " bytes that do not set its time.")
+        row = next(k for k in drill.part_b() if k.id == "matmul")
+        return Check(False, f"“{_as_written(paragraph, matmul)}”: Part B's matmul (A1's kernel) does"
+                            f" {format_quantity(row.placement.intensity, Dim.INTENSITY)}, far above the ridge of"
+                            f" {format_quantity(row.placement.ridge, Dim.INTENSITY)}: compute-bound, so fusing its relu"
+                            " deletes bytes that do not set its time.")
     small = _SMALL_PAYS_MOST.search(lowered)
     if small and not negated(lowered, small.start(), small.end()):
         return Check(False, f"“{_as_written(paragraph, small.group())}”: a small tensor has the least traffic to delete."
@@ -1049,8 +1051,10 @@ def _averaged_speed_up(lowered: str) -> str:
         end = _CLAUSE_END.search(lowered, found.end())
         clause = lowered[lo:end.start() if end else len(lowered)]
         if _IN_GENERAL.search(clause) and not NEGATION.search(clause):
-            return (f"{found[1]}× is said to be what fusion gives in general, but the drill measures cases, not an average"
-                    " (A2's compile 3.8×, A3's 1.08×)")
+            measured = [(i.upper(), s) for i in ("a2", "a3") if (s := drill.incident(i).symptoms.observed.fused_speedup)]
+            cases = ", ".join(f"{name}'s compile {speed:g}×" for name, speed in measured)
+            return (f"{found[1]}× is said to be what fusion gives in general, but the drill measures cases, not an"
+                    f" average ({cases})")
     return ""
 
 
