@@ -763,7 +763,7 @@ def _fusion_said(paragraph: str, lowered: str, talks: bool, of_incidents: list[F
     if matmul:
         row = next(k for k in drill.part_b() if k.id == "matmul")
         return Check(False, f"“{_as_written(paragraph, matmul)}”: Part B's matmul (A1's kernel) does"
-                            f" {format_quantity(row.placement.intensity, Dim.INTENSITY)}, far above the ridge of"
+                            f" {format_quantity(row.drill_intensity, Dim.INTENSITY)}, far above the ridge of"
                             f" {format_quantity(row.placement.ridge, Dim.INTENSITY)}: compute-bound, so fusing its relu"
                             " deletes bytes that do not set its time.")
     small = _SMALL_PAYS_MOST.search(lowered)
