@@ -966,6 +966,10 @@ LINES: list[tuple[str, str, str, bool | str | None]] = [
     # an "upper bound" on an intensity is no regime said to bind
     ("a8", "evidence", "HBM saturated; 55% occupancy is noise. Intensity upper bound ≈ 2·8 FLOP per int8 weight byte ≈"
      " 16 FLOP/B, an order of magnitude below a ~156 ridge.", True),
+    # a unit's negative power as the SI writes it: "125 s⁻¹" is 125 a second
+    ("a7", "evidence", "ITL 8 ms → 14 ms, Δ = 6 ms (+75 %); token rate 125 s⁻¹ → ≈ 71 s⁻¹. Kernels unchanged.", True),
+    ("a7", "evidence", "ITL 8 ms → 14 ms, Δ = 6 ms (+75 %); token rate 125 s⁻¹ → ≈ 90 s⁻¹. Kernels unchanged.",
+     "not True"),
     # weights shared over the batch, said with an arrow
     ("a8", "evidence", "HBM saturated. 70e9 params × 1 B = 70 GB per decode step; batch 8 → 8.75 GB per generated"
      " token.", "not False"),
@@ -1092,6 +1096,8 @@ def test_a_part_c_paragraph_of_the_fourteenth_session_s_kinds_is_checked_as_it_s
     ("add", "Point three three (1.68e7 over 5.03e7)", True),  # the number in words, its working after it
     ("matmul", "1.37e11 / 1.01e8, about 136", None),  # the working and its result disagree: not read
     ("matmul", "1.37e11 / 1.01e8 ≈ 1'356 FLOP/B", True),  # a Swiss thousands mark
+    ("matmul", "137 GFLOP / 101 MB ≈ 1.36 kFLOP B⁻¹", True),  # a unit's negative power, as the SI writes it
+    ("add", "16.8 MFLOP / 50.3 MB = 0.334 FLOP B⁻¹", True),
 ])
 def test_a_part_b_intensity_written_as_working_then_its_result_is_read(row: str, intensity: str,
                                                                        passed: bool | None) -> None:

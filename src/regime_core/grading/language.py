@@ -321,8 +321,17 @@ _LATEX = ((re.compile(r"\^\{([^{}]*)\}"), r"^\1"),
           (re.compile(r"\\[,;!: ]"), " "), (re.compile(r"[$]"), ""))
 
 
+# A unit written with the SI's negative power ("312 TFLOP s⁻¹", "156 FLOP B⁻¹", "125 s⁻¹"): a unit per that one.
+_SI_INVERSE = re.compile(r"\s?([A-Za-zµ]{1,6})\s?⁻¹")
+
+
 def delatex(text: str) -> str:
-    """Text with the LaTeX people type for numbers and units read as plain text (a fraction as a quotient)."""
+    """Text with the LaTeX people type for numbers and units read as plain text (a fraction as a quotient).
+
+    A unit's negative power as the SI writes it ("TFLOP s⁻¹") is read as a quotient too ("TFLOP/s").
+    """
+    if "⁻¹" in text:
+        text = _SI_INVERSE.sub(r"/\1", text)
     if "\\" not in text and "$" not in text:
         return text
     for pattern, replacement in _LATEX:
