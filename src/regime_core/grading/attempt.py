@@ -19,7 +19,14 @@ from dataclasses import dataclass, field
 from regime_core.catalogue.quantity import Dim, parse, plain_numbers, quantities_in, quantity_spans
 from regime_core.content import drill
 from regime_core.errors import RegimeError
-from regime_core.grading.language import decimal_commas, delatex, numbers_in_words, spaced_thousands, unrepl
+from regime_core.grading.language import (
+    decimal_commas,
+    delatex,
+    numbers_in_words,
+    spaced_thousands,
+    typeset_marks,
+    unrepl,
+)
 
 #: The longest text any line of an attempt may hold; the page's text boxes allow no more.
 MAX_TEXT = 10_000
@@ -134,9 +141,6 @@ _POINT_WORDS = re.compile(r"\bpoint((?:\s+(?:zero|oh|one|two|three|four|five|six
 _THOUSANDS = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)k\b", re.I)
 
 
-_APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)['’](?=\d{3}(?!\d))")
-
-
 def _lenient(text: str) -> str:
     """A Part B field's text with what is not its number or unit set aside, for the lenient reading."""
     text = _LIST_MARK.sub("", _PICTURES.sub(" ", text)).rstrip(" ?")  # "~1360?": said with a doubt, still said
@@ -148,7 +152,7 @@ def _lenient(text: str) -> str:
     before_comment = _COMMENT.sub("", text) if not text.lstrip().startswith("#") else text.lstrip()[1:]
     text = _KEY.sub("", _HEDGE_AFTER.sub("", before_comment.split("  #")[0].split(" # ")[0]))
     # "1.36k" is 1360, and "1'356" (a Swiss thousands mark) 1356
-    text = _APOSTROPHE_THOUSANDS.sub("", text)
+    text = typeset_marks(text)
     text = _THOUSANDS.sub(lambda m: f"{float(m[1]) * 1000:g}", text)
     text = _PER_BYTE.sub("FLOP/byte", text)
     text = _UNIT_FRACTION.sub(lambda m: f"{int(m[1]) / int(m[2]):.3g} " if int(m[2]) else m.group(), text)

@@ -3445,9 +3445,9 @@ _OWN_WIN = re.compile(r"\b(?:also|still|too|as well|again|its|their)\b")
 def _context_mark(claim: Claim, beside: Claim, facts: Facts, text: str, shown: str) -> Mark:
     """A figure of the incident this one is set beside (A3's A2): set beside it in the sentence, or claimed for this one.
 
-    A size or a rate of the other may be quoted anywhere (it never decides); its speed-up passes where the sentence names the other incident or sets it apart ("the 3.8× of A2", "on the big
-    tensor", "nothing like 3.8×", the win gone); claimed for this one ("compile still gets its 3.8×") it is wrong, and
-    with neither it is not checked.
+    A size or a rate of the other may be quoted anywhere (it never decides); its speed-up passes where the sentence
+    names the other incident or sets it apart ("the 3.8× of A2", "on the big tensor", "nothing like 3.8×", the win
+    gone); claimed for this one ("compile still gets its 3.8×") it is wrong, and with neither it is not checked.
     """
     lo, hi = _sentence_bounds(text, claim)
     # (only its speed-up as written: "~4× less traffic" is no claim of A2's 3.8×)
@@ -3669,17 +3669,13 @@ def _total_named_of_the_other_part(claim: Claim, facts: Facts, text: str) -> str
     return f"{claim.shown()} is {names[other.span or '']} total, {other.how}, not {names[span]}"
 
 
-_SAVES_BEFORE = re.compile(r"\b(?:saves?|saving|saved|wins?|gains?|buys?|cuts?|shaves?)\s+(?:us\s+|you\s+)?(?:only\s+|just\s+|about\s+"
-                           r"|roughly\s+|around\s+|~|≈)*$")
-
-
 def _gaps_removed_saving_wrong(claim: Claim, facts: Facts, text: str) -> str:
     """A time said to be saved by removing the gaps that is the kernels' total ("removing every gap saves 80 ms")."""
     if claim.dim is not Dim.SECOND or claim.bound:
         return ""
     lo = _clause_bounds(text, claim.start, claim.end)[0]
     if not _GAPS_REMOVED.search(text, lo, claim.start) or not (
-            _SAVES_BEFORE.search(text, max(lo, claim.start - 30), claim.start) or _SAVED_AFTER.match(text, claim.end)):
+            _NOT_A_SLIP.search(text, max(lo, claim.start - 30), claim.start) or _SAVED_AFTER.match(text, claim.end)):
         return ""
     totals = [d for d in facts.derived if d.role == dv.TOTAL and d.span in ("busy", "idle")]
     if any(d.span == "idle" and math.isclose(claim.value, d.value, rel_tol=MATCH) for d in totals):

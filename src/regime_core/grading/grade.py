@@ -329,18 +329,18 @@ def _short_of_target(incident_id: str, wastes: str) -> str:
 _LIST_ITEM = re.compile(r"[,;:]|\band\b|\bplus\b|\bor\b")
 
 
-def _only_minor(incident_id: str, helps: str) -> str:
-    """Why a help line offers only levers that move this incident's time by a few per cent, or "".
+def _only_minor(incident_id: str, line: str) -> str:
+    """Why a lever line names only levers that move this incident's time by a few per cent, or "".
 
-    The levers and why are the incident's ``grading.minor_levers`` in drill.json. A lever that fits the regime is
+    Offered, they help little; refused as the waste, they are rightly refused. The levers and why are the incident's ``grading.minor_levers`` in drill.json. A lever that fits the regime is
     minor too where the line applies it only to the spec's ``object`` and never to its ``not_object`` ("fp8 KV",
     "compress the KV cache": quantisation of the cache, not of the weights).
     """
     spec = _grading(incident_id).get("minor_levers")
-    if not spec or not helps.strip():
+    if not spec or not line.strip():
         return ""
-    offered = set(read_levers(helps).offered)
-    lowered = normalise(helps)
+    offered = set(read_levers(line).offered)
+    lowered = normalise(line)
     only_the_object = bool(spec.get("object") and re.search(spec["object"], lowered)
                            and not re.search(spec.get("not_object", r"(?!)"), lowered)) and all(
         re.search(spec["object"], part) or set(read_levers(part).offered) <= set(spec["levers"]) | _PURPOSES
@@ -1046,13 +1046,11 @@ _IN_GENERAL = re.compile(r"\b(?:on average|(?:the |an )?average|averages?|usuall
 
 def _averaged_speed_up(lowered: str) -> str:
     """Why a multiplier said as fusion's general win ("the drill says fused kernels give 5× on average") is wrong, or ""."""
-    for found in _MULTIPLIER.finditer(lowered):
-        lo = max((m.end() for m in _CLAUSE_END.finditer(lowered, 0, found.start())), default=0)
-        end = _CLAUSE_END.search(lowered, found.end())
-        clause = lowered[lo:end.start() if end else len(lowered)]
-        if _IN_GENERAL.search(clause) and not NEGATION.search(clause):
-            measured = [(i.upper(), s) for i in ("a2", "a3") if (s := drill.incident(i).symptoms.observed.fused_speedup)]
-            cases = ", ".join(f"{name}'s compile {speed:g}×" for name, speed in measured)
+    for clause in _CLAUSE_END.split(lowered):
+        found = _MULTIPLIER.search(clause)
+        if found and _IN_GENERAL.search(clause) and not NEGATION.search(clause):
+            cases = ", ".join(f"{i.id.upper()}'s compile {speed:g}×" for i in drill.incidents()
+                              if (speed := i.symptoms.observed.fused_speedup))
             return (f"{found[1]}× is said to be what fusion gives in general, but the drill measures cases, not an"
                     f" average ({cases})")
     return ""

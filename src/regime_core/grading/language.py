@@ -420,21 +420,21 @@ _OCTETS = re.compile(r"(?<![\w.,])(\d+(?:[.,]\d+)?)\s?([KMGT])o(/s)?\b")
 
 _NARROW_SPACES = ("\u2009", "\u202f", "\u2007", "\u200a", "\u2002", "\u2003")
 _AS_SPACE = str.maketrans(dict.fromkeys(_NARROW_SPACES, " "))
-_APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)'(?=\d{3}(?!\d))")
+_APOSTROPHE_THOUSANDS = re.compile(r"(?<=\d)['’](?=\d{3}(?!\d))")
 
 
-def _typeset_marks(lowered: str) -> str:
+def typeset_marks(text: str) -> str:
     """A thin or narrow space ("1.08\u2009µs", "40\u202f000") as a space; a Swiss thousands mark ("1'356") dropped."""
-    if _has(lowered, _NARROW_SPACES):
-        lowered = lowered.translate(_AS_SPACE)
-    return _APOSTROPHE_THOUSANDS.sub("", lowered) if "'" in lowered else lowered
+    if _has(text, _NARROW_SPACES):
+        text = text.translate(_AS_SPACE)
+    return _APOSTROPHE_THOUSANDS.sub("", text) if _has(text, ("'", "’")) else text
 
 
 @cached_line
 def normalise(text: str) -> str:
     """Lower case, typos fixed, shorthand spelt out, numbers in words as digits, units attached."""
     lowered = _OCTETS.sub(r"\1 \2B\3", delatex(unrepl(text))).lower().replace("’", "'").replace("‘", "'").replace("\u00a0", " ")
-    lowered = _typeset_marks(lowered)
+    lowered = typeset_marks(lowered)
     if " -- " in lowered:  # a typed dash ("2.0 TB/s card -- 85%"), not a minus or an arrow
         lowered = lowered.replace(" -- ", " — ")
     if _has(lowered, _MARKDOWN_MARKS):
